@@ -1,0 +1,24 @@
+/* gmpbench.h: the subcommands of the gmpbench client (one file each, git
+ * builtin style) and the helpers they share for option parsing and errors. */
+#ifndef GB_GMPBENCH_H
+#define GB_GMPBENCH_H
+
+#include <stdio.h>
+
+/* Exit codes. */
+#define EXIT_USAGE 2            /* bad option, pattern matching nothing... */
+#define EXIT_WRONG 3            /* a benchmark computed a wrong result */
+#define EXIT_INTERRUPTED 130
+
+int cmd_run (int argc, char **argv);
+int cmd_list (int argc, char **argv);
+int cmd_sysinfo (int argc, char **argv);
+
+/* Print "gmpbench CMD: MESSAGE" on stderr. */
+void gb_error (const char *cmd, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+/* Parse a positive number of seconds; 0 on success. */
+int gb_parse_seconds (const char *s, double *out);
+
+#endif

@@ -1,0 +1,77 @@
+/* main.c: the gmpbench command line: global options and the dispatch to
+ * one subcommand per file (cmd_*.c), as git does with its builtins. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "build_config.h"
+#include "client/gmpbench.h"
+
+static const struct
+{
+  const char *name;
+  int (*fn) (int, char **);
+  const char *summary;
+} commands[] = {
+  { "run", cmd_run, "run the benchmark and report the GMPbench score" },
+  { "list", cmd_list, "list the tests of the hierarchy" },
+  { "sysinfo", cmd_sysinfo, "show what is known about this machine" },
+};
+
+void
+gb_error (const char *cmd, const char *fmt, ...)
+{
+  va_list ap;
+  fprintf (stderr, "gmpbench%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+}
+
+int
+gb_parse_seconds (const char *s, double *out)
+{
+  char *end;
+  double v = strtod (s, &end);
+  if (end == s || *end != '\0' || !(v > 0) || v > 3600)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+static void
+usage (FILE *f)
+{
+  fprintf (f, "usage: gmpbench [--version] [--help] COMMAND [ARGS]\n\n"
+           "GMPbench-compatible benchmark of big-number arithmetic.\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf (f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf (f, "\n'gmpbench COMMAND --help' describes each command.\n");
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 2)
+    {
+      usage (stderr);
+      return EXIT_USAGE;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
+      || strcmp (argv[1], "help") == 0)
+    {
+      usage (stdout);
+      return 0;
+    }
+  if (strcmp (argv[1], "--version") == 0 || strcmp (argv[1], "version") == 0)
+    {
+      printf ("gmpbench %s\n", GB_VERSION);
+      return 0;
+    }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].fn (argc - 1, argv + 1);
+  gb_error (NULL, "'%s' is not a command; see 'gmpbench --help'", argv[1]);
+  return EXIT_USAGE;
+}

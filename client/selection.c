@@ -1,0 +1,115 @@
+/* selection.c: which tests a command runs, from --only and --suite. */
+#include <stdlib.h>
+#include <string.h>
+#include "client/gmpbench.h"
+#include "client/output.h"
+#include "suites/suites.h"
+
+void
+selection_init (struct test_selection *sel)
+{
+  memset (sel, 0, sizeof *sel);
+}
+
+static void
+push (char ***list, size_t *n, const char *s)
+{
+  *list = gb_xrealloc (*list, (*n + 1) * sizeof **list);
+  (*list)[(*n)++] = gb_xstrdup (s);
+}
+
+void
+selection_add_pattern (struct test_selection *sel, const char *pattern)
+{
+  push (&sel->patterns, &sel->npatterns, pattern);
+}
+
+void
+selection_add_suite (struct test_selection *sel, const char *suite)
+{
+  push (&sel->suite_names, &sel->nsuite_names, suite);
+}
+
+static int
+in_list (char **list, size_t n, const char *name, int (*match) (const char *, const char *))
+{
+  for (size_t i = 0; i < n; i++)
+    if (match (list[i], name))
+      return 1;
+  return 0;
+}
+
+static int
+same (const char *a, const char *b)
+{
+  return strcmp (a, b) == 0;
+}
+
+int
+selection_resolve (struct test_selection *sel, const char *cmd)
+{
+  size_t total = registry_count ();
+  sel->tests = gb_xmalloc (total * sizeof *sel->tests);
+  sel->suites = gb_xmalloc (total * sizeof *sel->suites);
+  sel->ntests = 0;
+  for (size_t i = 0; i < total; i++)
+    {
+      const struct bench_test *t = registry_test (i);
+      const char *suite = registry_suite_name (i);
+      if (sel->npatterns && !in_list (sel->patterns, sel->npatterns, t->name, registry_match))
+        continue;
+      if (sel->nsuite_names && !in_list (sel->suite_names, sel->nsuite_names, suite, same))
+        continue;
+      if (sel->quick && (t->flags & BENCH_FULL_ONLY))
+        continue;
+      sel->tests[sel->ntests] = t;
+      sel->suites[sel->ntests++] = suite;
+    }
+  /* Each pattern and suite must select something on its own. */
+  for (size_t p = 0; p < sel->npatterns; p++)
+    {
+      size_t i;
+      for (i = 0; i < total; i++)
+        if (registry_match (sel->patterns[p], registry_test (i)->name))
+          break;
+      if (i == total)
+        {
+          gb_error (cmd, "--only '%s' matches no test; 'gmpbench list' shows them",
+                    sel->patterns[p]);
+          return -1;
+        }
+    }
+  for (size_t s = 0; s < sel->nsuite_names; s++)
+    {
+      size_t i;
+      for (i = 0; i < total; i++)
+        if (strcmp (sel->suite_names[s], registry_suite_name (i)) == 0)
+          break;
+      if (i == total)
+        {
+          gb_error (cmd, "--suite '%s' is not a suite; 'gmpbench list --format json' shows each test's suite",
+                    sel->suite_names[s]);
+          return -1;
+        }
+    }
+  if (sel->ntests == 0)
+    {
+      gb_error (cmd, "the options given select no test together");
+      return -1;
+    }
+  return 0;
+}
+
+void
+selection_free (struct test_selection *sel)
+{
+  for (size_t i = 0; i < sel->npatterns; i++)
+    free (sel->patterns[i]);
+  for (size_t i = 0; i < sel->nsuite_names; i++)
+    free (sel->suite_names[i]);
+  free (sel->patterns);
+  free (sel->suite_names);
+  free (sel->tests);
+  free (sel->suites);
+  memset (sel, 0, sizeof *sel);
+}

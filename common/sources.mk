@@ -1,0 +1,1 @@
+COMMON_SRCS += common/util.c

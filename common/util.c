@@ -1,0 +1,115 @@
+/* util.c: checked allocation, hex encoding, SHA-256 and clocks (see util.h). */
+#include "common/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <openssl/evp.h>
+
+static void
+out_of_memory (size_t n)
+{
+  fprintf (stderr, "gmpbench: out of memory (allocating %zu bytes)\n", n);
+  abort ();
+}
+
+void *
+gb_xmalloc (size_t n)
+{
+  void *p = malloc (n ? n : 1);
+  if (!p)
+    out_of_memory (n);
+  return p;
+}
+
+void *
+gb_xcalloc (size_t n, size_t size)
+{
+  void *p = calloc (n ? n : 1, size ? size : 1);
+  if (!p)
+    out_of_memory (n * size);
+  return p;
+}
+
+void *
+gb_xrealloc (void *p, size_t n)
+{
+  void *q = realloc (p, n ? n : 1);
+  if (!q)
+    out_of_memory (n);
+  return q;
+}
+
+char *
+gb_xstrdup (const char *s)
+{
+  size_t n = strlen (s) + 1;
+  return memcpy (gb_xmalloc (n), s, n);
+}
+
+void
+gb_hex (const unsigned char *in, size_t len, char *out)
+{
+  static const char digits[] = "0123456789abcdef";
+  for (size_t i = 0; i < len; i++)
+    {
+      out[2 * i] = digits[in[i] >> 4];
+      out[2 * i + 1] = digits[in[i] & 15];
+    }
+  out[2 * len] = '\0';
+}
+
+void
+gb_sha256_init (struct gb_sha256 *h)
+{
+  EVP_MD_CTX *ctx = EVP_MD_CTX_new ();
+  if (!ctx || EVP_DigestInit_ex (ctx, EVP_sha256 (), NULL) != 1)
+    out_of_memory (sizeof *h);
+  h->ctx = ctx;
+}
+
+void
+gb_sha256_update (struct gb_sha256 *h, const void *data, size_t len)
+{
+  EVP_DigestUpdate (h->ctx, data, len);
+}
+
+void
+gb_sha256_final (struct gb_sha256 *h, unsigned char out[32])
+{
+  unsigned int n = 32;
+  EVP_DigestFinal_ex (h->ctx, out, &n);
+  EVP_MD_CTX_free (h->ctx);
+  h->ctx = NULL;
+}
+
+void
+gb_sha256_hex (const void *data, size_t len, char out[65])
+{
+  struct gb_sha256 h;
+  unsigned char md[32];
+  gb_sha256_init (&h);
+  gb_sha256_update (&h, data, len);
+  gb_sha256_final (&h, md);
+  gb_hex (md, 32, out);
+}
+
+double
+gb_wall_seconds (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+double
+gb_thread_cpu_seconds (void)
+{
+  struct timespec ts;
+#ifdef CLOCK_THREAD_CPUTIME_ID
+  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+#endif
+  return (double) clock () / CLOCKS_PER_SEC;
+}

@@ -1,0 +1,166 @@
+/* document.c: building, serialising and atomically writing the result
+ * document (see document.h and docs/result-format.md). */
+#include "submit/document.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "build_config.h"
+#include "suites/operand.h"
+
+static cJSON *
+result_json (const struct test_result *r)
+{
+  cJSON *o = cJSON_CreateObject ();
+  cJSON *flags = cJSON_CreateArray ();
+  cJSON_AddStringToObject (o, "name", r->test->name);
+  cJSON_AddNumberToObject (o, "ops_per_sec", r->m.ops_per_sec);
+  cJSON_AddNumberToObject (o, "seconds_per_op", r->m.seconds_per_op);
+  cJSON_AddNumberToObject (o, "spread", r->m.spread);
+  cJSON_AddNumberToObject (o, "median_ops_per_sec", r->m.median_ops_per_sec);
+  cJSON_AddNumberToObject (o, "samples", r->m.samples);
+  cJSON_AddNumberToObject (o, "reps_per_sample", (double) r->m.reps_per_sample);
+  cJSON_AddNumberToObject (o, "wall_seconds", r->m.wall_seconds);
+  cJSON_AddNumberToObject (o, "cpu_seconds", r->m.cpu_seconds);
+  cJSON_AddBoolToObject (o, "converged", r->m.converged);
+  if (r->m.flags & MEAS_NOISY)
+    cJSON_AddItemToArray (flags, cJSON_CreateString ("noisy"));
+  if (r->m.flags & MEAS_CPU_DIVERGED)
+    cJSON_AddItemToArray (flags, cJSON_CreateString ("cpu-diverged"));
+  cJSON_AddItemToObject (o, "flags", flags);
+  cJSON_AddStringToObject (o, "digest", r->digest);
+  return o;
+}
+
+cJSON *
+document_build (const struct run_info *info, cJSON *system,
+                const struct test_result *results, size_t n,
+                const struct score_node *scores, size_t nscores)
+{
+  cJSON *doc = cJSON_CreateObject ();
+  cJSON *client = cJSON_CreateObject ();
+  cJSON *run = cJSON_CreateObject ();
+  cJSON *only = cJSON_CreateArray ();
+  cJSON *res = cJSON_CreateArray ();
+  cJSON *skipped = cJSON_CreateArray ();
+  cJSON *sc = cJSON_CreateObject ();
+  char created[32];
+  time_t now = time (NULL);
+  struct tm tm;
+
+  gmtime_r (&now, &tm);
+  strftime (created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  cJSON_AddStringToObject (doc, "format", DOCUMENT_FORMAT);
+  cJSON_AddStringToObject (client, "name", "gmpbench");
+  cJSON_AddStringToObject (client, "version", GB_VERSION);
+  cJSON_AddItemToObject (doc, "client", client);
+  cJSON_AddStringToObject (doc, "created", created);
+  cJSON_AddStringToObject (run, "mode", info->mode);
+  cJSON_AddNumberToObject (run, "time_per_test", info->time_per_test);
+  for (size_t i = 0; i < info->nonly; i++)
+    cJSON_AddItemToArray (only, cJSON_CreateString (info->only[i]));
+  cJSON_AddItemToObject (run, "only", only);
+  cJSON_AddNumberToObject (run, "threads", info->threads);
+  cJSON_AddStringToObject (run, "operand_seed", GB_OPERAND_SEED);
+  cJSON_AddItemToObject (doc, "run", run);
+  cJSON_AddItemToObject (doc, "system", system);
+  for (size_t i = 0; i < n; i++)
+    {
+      if (results[i].outcome == BENCH_OK)
+        cJSON_AddItemToArray (res, result_json (&results[i]));
+      else if (results[i].outcome == BENCH_SKIPPED)
+        {
+          cJSON *s = cJSON_CreateObject ();
+          cJSON_AddStringToObject (s, "name", results[i].test->name);
+          cJSON_AddStringToObject (s, "reason", results[i].message);
+          cJSON_AddItemToArray (skipped, s);
+        }
+    }
+  cJSON_AddItemToObject (doc, "results", res);
+  cJSON_AddItemToObject (doc, "skipped", skipped);
+  for (size_t i = 0; i < nscores; i++)
+    cJSON_AddNumberToObject (sc, scores[i].name, scores[i].score);
+  cJSON_AddItemToObject (doc, "scores", sc);
+  cJSON_AddItemToObject (doc, "comparisons", cJSON_CreateArray ());
+  return doc;
+}
+
+char *
+document_serialize (const cJSON *doc)
+{
+  char *s = cJSON_Print (doc);
+  size_t len = strlen (s);
+  char *out = gb_xmalloc (len + 2);
+  memcpy (out, s, len);
+  out[len] = '\n';
+  out[len + 1] = '\0';
+  free (s);
+  return out;
+}
+
+static int
+write_all (int fd, const char *p, size_t len)
+{
+  while (len > 0)
+    {
+      ssize_t w = write (fd, p, len);
+      if (w < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          return -1;
+        }
+      p += w;
+      len -= (size_t) w;
+    }
+  return 0;
+}
+
+int
+document_write_atomic (const char *path, const void *data, size_t len)
+{
+  size_t plen = strlen (path);
+  char *tmp = gb_xmalloc (plen + 32);
+  char *dircopy = gb_xstrdup (path);
+  int saved = 0, fd;
+
+  snprintf (tmp, plen + 32, "%s.tmp.%ld", path, (long) getpid ());
+  fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0)
+    goto fail;
+  if (write_all (fd, data, len) != 0 || fsync (fd) != 0)
+    {
+      saved = errno;
+      close (fd);
+      unlink (tmp);
+      errno = saved;
+      goto fail;
+    }
+  if (close (fd) != 0 || rename (tmp, path) != 0)
+    {
+      saved = errno;
+      unlink (tmp);
+      errno = saved;
+      goto fail;
+    }
+  fd = open (dirname (dircopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0)
+    {
+      fsync (fd);
+      close (fd);
+    }
+  free (tmp);
+  free (dircopy);
+  return 0;
+fail:
+  saved = errno;
+  free (tmp);
+  free (dircopy);
+  errno = saved;
+  return -1;
+}

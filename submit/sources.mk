@@ -1,0 +1,3 @@
+# submit/: the result document, its signature, upload and the spool.
+SUBMIT_SRCS += \
+	submit/document.c

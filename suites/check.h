@@ -1,0 +1,27 @@
+/* check.h: independent checks of big-number results, and their digests.
+ *
+ * Checks never reuse the operation being checked: a product is checked
+ * modulo word-sized primes, a quotient by multiplying back, a gcd by the
+ * Bezout identity.  The digest of a result is the SHA-256 of its canonical
+ * bytes (sign, length, big-endian magnitude), the same on every platform.
+ */
+#ifndef GB_CHECK_H
+#define GB_CHECK_H
+
+#include <gmp.h>
+#include "common/util.h"
+
+/* Whether C == A * B, checked modulo several 32-bit primes. */
+int check_product (const mpz_t a, const mpz_t b, const mpz_t c);
+
+/* Whether Q = trunc(A / B), that is A = Q*B + R with 0 <= |R| < |B| and R
+ * of the sign of A. */
+int check_tdiv_q (const mpz_t a, const mpz_t b, const mpz_t q);
+
+/* Whether G = gcd(A, B), given cofactors S, T with G = S*A + T*B. */
+int check_gcd_bezout (const mpz_t a, const mpz_t b, const mpz_t g,
+                      const mpz_t s, const mpz_t t);
+
+void digest_mpz (struct gb_sha256 *h, const mpz_t z);
+
+#endif

@@ -1,0 +1,73 @@
+/* gmp_divide.c: GMPbench's divide program, mpz_tdiv_q of an A-bit number
+ * by a B-bit number.  Checked by multiplying back: A = Q*B + R with
+ * 0 <= R < B. */
+#include <stdlib.h>
+#include <gmp.h>
+#include "suites/bench.h"
+#include "suites/check.h"
+#include "suites/operand.h"
+#include "suites/suites.h"
+
+struct divide_state
+{
+  mpz_t x, y, q;
+};
+
+static void *
+divide_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  (void) err;
+  struct divide_state *s = gb_xmalloc (sizeof *s);
+  struct gb_rng r;
+  gb_rng_init (&r, t->name, stream);
+  mpz_inits (s->x, s->y, NULL);
+  gb_rng_mpz (s->x, &r, t->a);
+  gb_rng_mpz (s->y, &r, t->b);
+  mpz_init2 (s->q, t->a - t->b + 64);
+  return s;
+}
+
+static void
+divide_run (void *state, unsigned long reps)
+{
+  struct divide_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    mpz_tdiv_q (s->q, s->x, s->y);
+}
+
+static int
+divide_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
+{
+  struct divide_state *s = state;
+  if (!check_tdiv_q (s->x, s->y, s->q))
+    {
+      bench_fail (err, "mpz_tdiv_q gave a wrong quotient (Q*B + R = A with 0 <= R < B fails)");
+      return -1;
+    }
+  digest_mpz (digest, s->q);
+  return 0;
+}
+
+static void
+divide_teardown (void *state)
+{
+  struct divide_state *s = state;
+  mpz_clears (s->x, s->y, s->q, NULL);
+  free (s);
+}
+
+const struct bench_ops divide_ops = {
+  divide_setup, divide_run, divide_check, divide_teardown
+};
+
+#define DIV(a, b) { "gmpbench.base.divide." #a "," #b, &divide_ops, a, b, BENCH_COMPAT }
+
+static const struct bench_test divide_tests[] = {
+  DIV (8192, 32), DIV (8192, 64), DIV (8192, 128), DIV (8192, 4096),
+  DIV (131072, 65536), DIV (8388608, 4194304), DIV (8192, 8064),
+  DIV (16777216, 262144),
+};
+
+const struct bench_suite suite_gmp_divide = {
+  "base", divide_tests, GB_ARRAY_SIZE (divide_tests)
+};

@@ -1,0 +1,105 @@
+/* gmp_gcd.c: GMPbench's gcd and gcdext programs, mpz_gcd and mpz_gcdext of
+ * two numbers of the given sizes.  Both are checked by the Bezout identity:
+ * G divides A and B, and G = S*A + T*B (cofactors from mpz_gcdext, computed
+ * outside the timed loop for the gcd test), which proves G is the gcd. */
+#include <stdlib.h>
+#include <gmp.h>
+#include "suites/bench.h"
+#include "suites/check.h"
+#include "suites/operand.h"
+#include "suites/suites.h"
+
+struct gcd_state
+{
+  mpz_t x, y, g, s, t;
+};
+
+static void *
+gcd_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  (void) err;
+  struct gcd_state *s = gb_xmalloc (sizeof *s);
+  struct gb_rng r;
+  gb_rng_init (&r, t->name, stream);
+  mpz_inits (s->x, s->y, NULL);
+  gb_rng_mpz (s->x, &r, t->a);
+  gb_rng_mpz (s->y, &r, t->b);
+  mpz_init2 (s->g, t->b + 64);
+  mpz_init2 (s->s, t->b + 64);
+  mpz_init2 (s->t, t->a + 64);
+  return s;
+}
+
+static void
+gcd_run (void *state, unsigned long reps)
+{
+  struct gcd_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    mpz_gcd (s->g, s->x, s->y);
+}
+
+static void
+gcdext_run (void *state, unsigned long reps)
+{
+  struct gcd_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    mpz_gcdext (s->g, s->s, s->t, s->x, s->y);
+}
+
+static int
+gcd_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
+{
+  struct gcd_state *s = state;
+  mpz_t g;
+  mpz_init (g);
+  mpz_gcdext (g, s->s, s->t, s->x, s->y);
+  int ok = mpz_cmp (g, s->g) == 0 && check_gcd_bezout (s->x, s->y, s->g, s->s, s->t);
+  mpz_clear (g);
+  if (!ok)
+    {
+      bench_fail (err, "mpz_gcd gave a wrong gcd (Bezout identity fails)");
+      return -1;
+    }
+  digest_mpz (digest, s->g);
+  return 0;
+}
+
+static int
+gcdext_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
+{
+  struct gcd_state *s = state;
+  if (!check_gcd_bezout (s->x, s->y, s->g, s->s, s->t))
+    {
+      bench_fail (err, "mpz_gcdext gave a wrong result (G = S*A + T*B, G | A, G | B fails)");
+      return -1;
+    }
+  digest_mpz (digest, s->g);
+  digest_mpz (digest, s->s);
+  digest_mpz (digest, s->t);
+  return 0;
+}
+
+static void
+gcd_teardown (void *state)
+{
+  struct gcd_state *s = state;
+  mpz_clears (s->x, s->y, s->g, s->s, s->t, NULL);
+  free (s);
+}
+
+const struct bench_ops gcd_ops = { gcd_setup, gcd_run, gcd_check, gcd_teardown };
+const struct bench_ops gcdext_ops = { gcd_setup, gcdext_run, gcdext_check, gcd_teardown };
+
+#define GCD(p, ops, n) { "gmpbench.base." p "." #n "," #n, &ops, n, n, BENCH_COMPAT }
+
+static const struct bench_test gcd_tests[] = {
+  GCD ("gcd", gcd_ops, 128), GCD ("gcd", gcd_ops, 512), GCD ("gcd", gcd_ops, 8192),
+  GCD ("gcd", gcd_ops, 131072), GCD ("gcd", gcd_ops, 1048576),
+  GCD ("gcdext", gcdext_ops, 128), GCD ("gcdext", gcdext_ops, 512),
+  GCD ("gcdext", gcdext_ops, 8192), GCD ("gcdext", gcdext_ops, 131072),
+  GCD ("gcdext", gcdext_ops, 1048576),
+};
+
+const struct bench_suite suite_gmp_gcd = {
+  "base", gcd_tests, GB_ARRAY_SIZE (gcd_tests)
+};

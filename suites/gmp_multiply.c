@@ -1,0 +1,87 @@
+/* gmp_multiply.c: GMPbench's multiply program, mpz_mul.
+ *
+ * One size means a squaring (mpz_mul with both operands the same number,
+ * which GMP detects and computes as a square); two sizes a product of an
+ * A-bit and a B-bit number.  Checked modulo word-sized primes. */
+#include <stdlib.h>
+#include <gmp.h>
+#include "suites/bench.h"
+#include "suites/check.h"
+#include "suites/operand.h"
+#include "suites/suites.h"
+
+struct multiply_state
+{
+  mpz_t x, y, z;
+  int square;
+};
+
+static void *
+multiply_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  (void) err;
+  struct multiply_state *s = gb_xmalloc (sizeof *s);
+  struct gb_rng r;
+  gb_rng_init (&r, t->name, stream);
+  mpz_init (s->x);
+  mpz_init (s->y);
+  gb_rng_mpz (s->x, &r, t->a);
+  s->square = t->b == 0;
+  if (s->square)
+    mpz_set (s->y, s->x);
+  else
+    gb_rng_mpz (s->y, &r, t->b);
+  mpz_init2 (s->z, t->a + (s->square ? t->a : t->b) + 64);
+  return s;
+}
+
+static void
+multiply_run (void *state, unsigned long reps)
+{
+  struct multiply_state *s = state;
+  if (s->square)
+    for (unsigned long i = 0; i < reps; i++)
+      mpz_mul (s->z, s->x, s->x);
+  else
+    for (unsigned long i = 0; i < reps; i++)
+      mpz_mul (s->z, s->x, s->y);
+}
+
+static int
+multiply_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
+{
+  struct multiply_state *s = state;
+  if (!check_product (s->x, s->y, s->z))
+    {
+      bench_fail (err, "mpz_mul gave a wrong product (checked modulo word-sized primes)");
+      return -1;
+    }
+  digest_mpz (digest, s->z);
+  return 0;
+}
+
+static void
+multiply_teardown (void *state)
+{
+  struct multiply_state *s = state;
+  mpz_clears (s->x, s->y, s->z, NULL);
+  free (s);
+}
+
+const struct bench_ops multiply_ops = {
+  multiply_setup, multiply_run, multiply_check, multiply_teardown
+};
+
+#define SQR(n) { "gmpbench.base.multiply." #n, &multiply_ops, n, 0, BENCH_COMPAT }
+#define MUL(a, b) { "gmpbench.base.multiply." #a "," #b, &multiply_ops, a, b, BENCH_COMPAT }
+
+static const struct bench_test multiply_tests[] = {
+  SQR (128), SQR (512), SQR (8192), SQR (131072), SQR (2097152),
+  MUL (128, 128), MUL (512, 512), MUL (8192, 8192), MUL (131072, 131072),
+  MUL (2097152, 2097152), MUL (15000, 10000), MUL (20000, 10000),
+  MUL (30000, 10000), MUL (16777216, 512), MUL (16777216, 262144),
+};
+
+const struct bench_suite suite_gmp_multiply = {
+  "base", multiply_tests, GB_ARRAY_SIZE (multiply_tests)
+};

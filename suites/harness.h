@@ -1,0 +1,56 @@
+/* harness.h: timing one test honestly.
+ *
+ * harness_measure() calibrates a repetition count so that one sample lasts
+ * about SAMPLE_TIME (long compared with the clock's resolution, short
+ * compared with the 100-200 ms noise regimes of a virtual machine), then
+ * takes samples until the fastest ones agree (see stats.h) or the budget is
+ * spent.  Each sample is timed with the monotonic clock; the thread's CPU
+ * time is recorded alongside so that a run in which the process lost the
+ * CPU (stolen time, other load) is flagged.  Only ops->run is inside the
+ * timed region.
+ */
+#ifndef GB_HARNESS_H
+#define GB_HARNESS_H
+
+#include <signal.h>
+#include "suites/bench.h"
+
+struct harness_config
+{
+  double min_time;              /* seconds of samples before stopping early */
+  double max_time;              /* budget: stop after this many seconds */
+  double sample_time;           /* target length of one sample */
+  unsigned min_samples;         /* before stopping early */
+  unsigned hard_min_samples;    /* even past the budget */
+  unsigned agree;               /* fastest samples that must agree... */
+  double tolerance;             /* ...within this relative tolerance */
+};
+
+/* The defaults for a budget of TIME_PER_TEST seconds per test. */
+void harness_default_config (struct harness_config *cfg, double time_per_test);
+
+/* Flags of a measurement. */
+#define MEAS_NOISY        1u    /* spread above 2% */
+#define MEAS_CPU_DIVERGED 2u    /* CPU time below 90% of wall time */
+
+struct measurement
+{
+  double ops_per_sec;           /* 1 / estimated time per operation */
+  double seconds_per_op;
+  double spread;                /* relative, see stats.h */
+  double median_ops_per_sec;    /* over all samples, for reference */
+  unsigned samples;
+  unsigned long reps_per_sample;
+  double wall_seconds;          /* total timed wall time */
+  double cpu_seconds;           /* total CPU time over the same samples */
+  int converged;
+  unsigned flags;
+};
+
+/* Returns 0, or -1 if *STOP became non-zero (the measurement is then
+ * incomplete and must not be reported). */
+int harness_measure (const struct harness_config *cfg, const struct bench_ops *ops,
+                     void *state, struct measurement *m,
+                     volatile sig_atomic_t *stop);
+
+#endif

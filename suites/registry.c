@@ -1,0 +1,113 @@
+/* registry.c: the list of all tests and the weights of the hierarchy.
+ *
+ * The order of suites here is the order in which `gmpbench run` runs them:
+ * GMPbench's own tests first (base, then app), then the extensions and the
+ * other libraries.  The weights are GMPbench 0.2's: within base, multiply
+ * and divide weigh 1, gcd and gcdext 0.5; within app, rsa and pi weigh 1.
+ */
+#include "suites/suites.h"
+
+#include <fnmatch.h>
+#include <string.h>
+
+static const struct bench_suite *const suites[] = {
+  &suite_gmp_multiply,
+  &suite_gmp_divide,
+  &suite_gmp_gcd,
+  &suite_gmp_rsa,
+  &suite_gmp_pi,
+  &suite_gmp_rsa_ext,
+  &suite_gmp_ext,
+};
+
+static const struct
+{
+  const char *node;
+  double weight;
+} node_weights[] = {
+  { "gmpbench.base.multiply", 1.0 },
+  { "gmpbench.base.divide", 1.0 },
+  { "gmpbench.base.gcd", 0.5 },
+  { "gmpbench.base.gcdext", 0.5 },
+  { "gmpbench.app.rsa", 1.0 },
+  { "gmpbench.app.pi", 1.0 },
+};
+
+size_t
+registry_count (void)
+{
+  size_t n = 0;
+  for (size_t s = 0; s < GB_ARRAY_SIZE (suites); s++)
+    n += suites[s]->ntests;
+  return n;
+}
+
+static const struct bench_suite *
+locate (size_t *i)
+{
+  for (size_t s = 0; s < GB_ARRAY_SIZE (suites); s++)
+    {
+      if (*i < suites[s]->ntests)
+        return suites[s];
+      *i -= suites[s]->ntests;
+    }
+  return NULL;
+}
+
+const struct bench_test *
+registry_test (size_t i)
+{
+  const struct bench_suite *s = locate (&i);
+  return s ? &s->tests[i] : NULL;
+}
+
+const char *
+registry_suite_name (size_t i)
+{
+  const struct bench_suite *s = locate (&i);
+  return s ? s->name : NULL;
+}
+
+const struct bench_test *
+registry_find (const char *name)
+{
+  size_t n = registry_count ();
+  for (size_t i = 0; i < n; i++)
+    if (strcmp (registry_test (i)->name, name) == 0)
+      return registry_test (i);
+  return NULL;
+}
+
+double
+registry_node_weight (const char *node)
+{
+  for (size_t i = 0; i < GB_ARRAY_SIZE (node_weights); i++)
+    if (strcmp (node_weights[i].node, node) == 0)
+      return node_weights[i].weight;
+  return 1.0;
+}
+
+double
+registry_test_weight (const char *test_name)
+{
+  const char *last = strrchr (test_name, '.');
+  if (!last)
+    return 1.0;
+  size_t len = (size_t) (last - test_name);
+  for (size_t i = 0; i < GB_ARRAY_SIZE (node_weights); i++)
+    if (strlen (node_weights[i].node) == len
+        && strncmp (node_weights[i].node, test_name, len) == 0)
+      return node_weights[i].weight;
+  return 1.0;
+}
+
+int
+registry_match (const char *pattern, const char *name)
+{
+  size_t len = strlen (pattern);
+  if (fnmatch (pattern, name, 0) == 0)
+    return 1;
+  /* A node name selects its whole subtree: "gmpbench.app" matches
+   * "gmpbench.app.rsa.512". */
+  return strncmp (pattern, name, len) == 0 && name[len] == '.';
+}

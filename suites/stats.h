@@ -1,0 +1,49 @@
+/* stats.h: the estimator and stopping rule of the timing harness.
+ *
+ * Inputs are per-operation times, one per sample.  Noise on a shared or
+ * virtual machine only ever slows an operation down (another tenant, a
+ * frequency dip, an interrupt), and on the machines we run on it arrives in
+ * regimes lasting 100-200 ms that the guest cannot see in its CPU time.  So
+ * the estimator looks at the fast end of the distribution, as GMP's
+ * tune/speed.c does, but uses more than the single fastest sample so that
+ * one lucky sample cannot move the result:
+ *
+ *   estimate = median of the fastest quarter of the samples (at least 3,
+ *              or all of them when there are fewer);
+ *   spread   = (slowest - fastest) / estimate within that fastest quarter,
+ *              the relative disagreement of the samples the estimate rests on;
+ *   converged when the AGREE fastest samples lie within TOLERANCE of the
+ *              fastest one.
+ *
+ * docs/timing.md explains the choice with measurements.
+ */
+#ifndef GB_STATS_H
+#define GB_STATS_H
+
+#include <stddef.h>
+
+struct stats_estimate
+{
+  double time;                  /* estimated seconds per operation */
+  double spread;                /* relative, e.g. 0.004 for 0.4% */
+  double fastest;               /* fastest sample */
+  double median;                /* median of all samples */
+  size_t used;                  /* samples the estimate rests on */
+};
+
+void stats_sort (double *x, size_t n);
+double stats_median_sorted (const double *x, size_t n);
+double stats_quantile_sorted (const double *x, size_t n, double q);
+
+/* X is left sorted. */
+void stats_estimate (double *x, size_t n, struct stats_estimate *e);
+
+/* Whether the AGREE fastest of the sorted samples X lie within TOLERANCE
+ * (relative) of the fastest. */
+int stats_converged (const double *sorted, size_t n, size_t agree, double tolerance);
+
+/* Weighted geometric mean of N positive values; 0 if any value is not
+ * positive or the weights sum to zero. */
+double stats_weighted_geomean (const double *values, const double *weights, size_t n);
+
+#endif
