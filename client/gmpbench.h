@@ -13,6 +13,11 @@
 int cmd_run (int argc, char **argv);
 int cmd_list (int argc, char **argv);
 int cmd_sysinfo (int argc, char **argv);
+int cmd_verify (int argc, char **argv);
+int cmd_submit (int argc, char **argv);
+int cmd_retract (int argc, char **argv);
+int cmd_key (int argc, char **argv);
+int cmd_status (int argc, char **argv);
 
 /* Print "gmpbench CMD: MESSAGE" on stderr. */
 void gb_error (const char *cmd, const char *fmt, ...)

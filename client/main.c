@@ -16,6 +16,11 @@ static const struct
   { "run", cmd_run, "run the benchmark and report the GMPbench score" },
   { "list", cmd_list, "list the tests of the hierarchy" },
   { "sysinfo", cmd_sysinfo, "show what is known about this machine" },
+  { "verify", cmd_verify, "check a result file and its signature offline" },
+  { "submit", cmd_submit, "upload result files, or the queued ones" },
+  { "retract", cmd_retract, "withdraw an uploaded result" },
+  { "key", cmd_key, "show, export or import the signing identity" },
+  { "status", cmd_status, "show the identity, the server and the queue" },
 };
 
 void

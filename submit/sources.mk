@@ -1,3 +1,9 @@
-# submit/: the result document, its signature, upload and the spool.
+# submit/: the result document, its signature, upload and the spool, and
+# the client commands built on them.
 SUBMIT_SRCS += \
+	client/cmd_key.c \
+	client/cmd_retract.c \
+	client/cmd_status.c \
+	client/cmd_submit.c \
+	client/cmd_verify.c \
 	submit/document.c

@@ -191,7 +191,6 @@ prime_setup (const struct bench_test *t, unsigned stream, struct bench_error *er
           gb_rng_mpz (s->in[i], &r, t->a);
           mpz_setbit (s->in[i], 0);
         }
-      s->answer[i] = -1;
     }
   s->ninputs = PRIME_INPUTS;
   return s;

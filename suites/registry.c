@@ -10,7 +10,7 @@
 #include <fnmatch.h>
 #include <string.h>
 
-static const struct bench_suite *const suites[] = {
+static const struct bench_suite *const gmp_suites[] = {
   &suite_gmp_multiply,
   &suite_gmp_divide,
   &suite_gmp_gcd,
@@ -33,23 +33,33 @@ static const struct
   { "gmpbench.app.pi", 1.0 },
 };
 
+/* GMP's suites first, then the other libraries' (registry_libs.c). */
+static const struct bench_suite *
+suite_at (size_t s)
+{
+  if (s < GB_ARRAY_SIZE (gmp_suites))
+    return gmp_suites[s];
+  s -= GB_ARRAY_SIZE (gmp_suites);
+  return s < library_suites_count ? library_suites[s] : NULL;
+}
+
 size_t
 registry_count (void)
 {
   size_t n = 0;
-  for (size_t s = 0; s < GB_ARRAY_SIZE (suites); s++)
-    n += suites[s]->ntests;
+  for (size_t s = 0; suite_at (s); s++)
+    n += suite_at (s)->ntests;
   return n;
 }
 
 static const struct bench_suite *
 locate (size_t *i)
 {
-  for (size_t s = 0; s < GB_ARRAY_SIZE (suites); s++)
+  for (size_t s = 0; suite_at (s); s++)
     {
-      if (*i < suites[s]->ntests)
-        return suites[s];
-      *i -= suites[s]->ntests;
+      if (*i < suite_at (s)->ntests)
+        return suite_at (s);
+      *i -= suite_at (s)->ntests;
     }
   return NULL;
 }

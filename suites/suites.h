@@ -18,6 +18,11 @@ extern const struct bench_suite suite_gmp_pi;
 extern const struct bench_suite suite_gmp_rsa_ext;
 extern const struct bench_suite suite_gmp_ext;
 
+/* The suites of the other libraries (OpenSSL, libgcrypt, Nettle, random
+ * generators...), defined in registry_libs.c, run after GMP's. */
+extern const struct bench_suite *const library_suites[];
+extern const size_t library_suites_count;
+
 /* All tests, in run order. */
 size_t registry_count (void);
 const struct bench_test *registry_test (size_t i);
