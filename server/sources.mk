@@ -1,0 +1,10 @@
+# server/: gmpbench-server, the results server (docs/protocol.md,
+# docs/server.md).  main.c alone goes into the program; everything else
+# into libgmpbench-server.a, which the unit tests link as well.
+SERVER_SRCS += server/main.c
+SERVER_LIB_SRCS += \
+	server/b64.c \
+	server/json_check.c \
+	server/schema.c \
+	server/sig.c \
+	server/validate.c

@@ -1,0 +1,501 @@
+/* validate.c: the rules of a genuine result document (see validate.h).
+ *
+ * The checks run from the cheapest and most basic to the most specific:
+ * size, bytes (json_check), structure (cJSON and schema.c), then the
+ * meaning: test names, scores, digests.  The first failure wins, so an
+ * error always names the most fundamental problem. */
+#include "server/validate.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "common/util.h"
+#include "server/b64.h"
+#include "server/json_check.h"
+#include "server/schema.h"
+#include "suites/reference.h"
+#include "suites/suites.h"
+
+#define FORMAT_NAME "gmpbench-result/1"
+#define BIG 1e300
+
+/* A member without element schema. */
+#define M(name, kind, flags, min, max) { name, kind, flags, min, max, NULL, 0 }
+
+static const struct schema_member top_schema[] = {
+  M ("format", SK_STRING, SCHEMA_REQUIRED, 1, 64),
+  M ("client", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
+  M ("created", SK_STRING, SCHEMA_REQUIRED, 20, 20),
+  M ("run", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
+  M ("system", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
+  M ("results", SK_ARRAY, SCHEMA_REQUIRED, 1, 4096),
+  M ("skipped", SK_ARRAY, 0, 0, 4096),
+  M ("scores", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
+  M ("comparisons", SK_ARRAY, 0, 0, 4096),
+  M ("submitter", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
+};
+
+static const struct schema_member client_schema[] = {
+  M ("name", SK_STRING, SCHEMA_REQUIRED, 1, 64),
+  M ("version", SK_STRING, SCHEMA_REQUIRED, 1, 64),
+};
+
+static const struct schema_member run_schema[] = {
+  M ("mode", SK_STRING, SCHEMA_REQUIRED, 1, 16),
+  M ("time_per_test", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, 86400),
+  M ("only", SK_ARRAY, SCHEMA_REQUIRED, 0, 256),
+  M ("threads", SK_INTEGER, SCHEMA_REQUIRED, 1, 4096),
+  M ("operand_seed", SK_STRING, SCHEMA_REQUIRED, 1, 256),
+};
+
+/* `system` is open: only these members are checked, others are kept. */
+static const struct schema_member system_schema[] = {
+  M ("cpu.arch", SK_STRING, SCHEMA_REQUIRED, 1, 64),
+  M ("cpu.identity", SK_STRING, SCHEMA_REQUIRED, 1, 256),
+  M ("cpu.name", SK_STRING, SCHEMA_REQUIRED, 0, 256),
+  M ("cpu.vendor", SK_STRING, SCHEMA_REQUIRED, 0, 64),
+  M ("os.name", SK_STRING, SCHEMA_REQUIRED, 1, 128),
+  M ("os.version", SK_STRING, SCHEMA_REQUIRED, 0, 256),
+  M ("build.gmp.version", SK_STRING, SCHEMA_REQUIRED, 1, 64),
+  M ("build.openssl.version", SK_STRING, SCHEMA_NULLABLE, 0, 128),
+  M ("build.compiler.name", SK_STRING, SCHEMA_REQUIRED, 1, 64),
+  M ("build.compiler.version", SK_STRING, SCHEMA_REQUIRED, 0, 128),
+  M ("clock.measured.mhz", SK_NUMBER, SCHEMA_NULLABLE | SCHEMA_POSITIVE, 0, 1e6),
+  M ("clock.nominal_mhz", SK_NUMBER, SCHEMA_NULLABLE | SCHEMA_POSITIVE, 0, 1e6),
+  M ("clock.max_mhz", SK_NUMBER, SCHEMA_NULLABLE | SCHEMA_POSITIVE, 0, 1e6),
+  M ("cores.logical", SK_INTEGER, SCHEMA_REQUIRED, 1, 1e6),
+};
+
+static const struct schema_member result_schema[] = {
+  M ("name", SK_STRING, SCHEMA_REQUIRED, 1, 128),
+  M ("ops_per_sec", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, BIG),
+  M ("seconds_per_op", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, 1e9),
+  M ("spread", SK_NUMBER, SCHEMA_REQUIRED, 0, 10),
+  M ("median_ops_per_sec", SK_NUMBER, SCHEMA_REQUIRED, 0, BIG),
+  M ("samples", SK_INTEGER, SCHEMA_REQUIRED, 1, 1e9),
+  M ("reps_per_sample", SK_INTEGER, SCHEMA_REQUIRED, 1, 1e15),
+  M ("wall_seconds", SK_NUMBER, SCHEMA_REQUIRED, 0, 1e7),
+  M ("cpu_seconds", SK_NUMBER, SCHEMA_REQUIRED, 0, 1e7),
+  M ("converged", SK_BOOL, SCHEMA_REQUIRED, 0, 0),
+  M ("flags", SK_ARRAY, SCHEMA_REQUIRED, 0, 8),
+  M ("digest", SK_STRING, SCHEMA_REQUIRED, 64, 64),
+};
+
+static const struct schema_member skipped_schema[] = {
+  M ("name", SK_STRING, SCHEMA_REQUIRED, 1, 128),
+  M ("reason", SK_STRING, SCHEMA_REQUIRED, 0, 512),
+};
+
+static const struct schema_member submitter_schema[] = {
+  M ("public_key", SK_STRING, SCHEMA_REQUIRED, 44, 44),
+  M ("name", SK_STRING, SCHEMA_NULLABLE, 0, 100),
+};
+
+#define ELEMENTS(schema) SK_OBJECT, SCHEMA_REQUIRED, 0, 0, schema, GB_ARRAY_SIZE (schema)
+static const struct schema_member result_element = { "", ELEMENTS (result_schema) };
+static const struct schema_member skipped_element = { "", ELEMENTS (skipped_schema) };
+static const struct schema_member flag_element = M ("", SK_STRING, SCHEMA_REQUIRED, 1, 32);
+static const struct schema_member only_element = M ("", SK_STRING, SCHEMA_REQUIRED, 1, 256);
+static const struct schema_member score_value =
+  M ("", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, BIG);
+
+static const char *const run_modes[] = { "full", "quick", "custom" };
+static const char *const result_flags[] = { "noisy", "cpu-diverged" };
+
+void
+validate_fail (struct validate_error *err, int status, const char *rule,
+               const char *field, const char *fmt, ...)
+{
+  va_list ap;
+  err->status = status;
+  err->rule = rule;
+  snprintf (err->field, sizeof err->field, "%s", field ? field : "");
+  va_start (ap, fmt);
+  vsnprintf (err->message, sizeof err->message, fmt, ap);
+  va_end (ap);
+}
+
+void
+validate_error_free (struct validate_error *err)
+{
+  for (size_t i = 0; i < err->ntests; i++)
+    free (err->tests[i]);
+  free (err->tests);
+  err->tests = NULL;
+  err->ntests = 0;
+}
+
+void
+validate_summary_free (struct doc_summary *doc)
+{
+  free (doc->arch);
+  free (doc->cpu);
+  free (doc->cpu_name);
+  free (doc->cpu_vendor);
+  free (doc->os);
+  free (doc->gmp);
+  free (doc->compiler);
+  free (doc->created);
+  free (doc->submitter);
+  if (doc->scores)
+    score_free (doc->scores, doc->nscores);
+  memset (doc, 0, sizeof *doc);
+}
+
+static int
+one_of (const char *s, const char *const *set, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (strcmp (s, set[i]) == 0)
+      return 1;
+  return 0;
+}
+
+/* "YYYY-MM-DDTHH:MM:SSZ" with its fields in range. */
+static int
+rfc3339_utc (const char *s)
+{
+  static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+  int year, mon, day, h, m, sec;
+
+  for (size_t i = 0; i < sizeof shape - 1; i++)
+    if (shape[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != shape[i])
+      return 0;
+  if (s[sizeof shape - 1] != '\0'
+      || sscanf (s, "%4d-%2d-%2dT%2d:%2d:%2d", &year, &mon, &day, &h, &m, &sec) != 6)
+    return 0;
+  return year >= 2000 && mon >= 1 && mon <= 12 && day >= 1 && day <= 31
+    && h <= 23 && m <= 59 && sec <= 60;
+}
+
+static int
+lower_hex64 (const char *s)
+{
+  for (int i = 0; i < 64; i++)
+    if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+      return 0;
+  return s[64] == '\0';
+}
+
+static const char *
+text (const cJSON *doc, const char *path)
+{
+  return schema_get (doc, path)->valuestring;
+}
+
+/* The closed objects, the open `system`, and the arrays' elements. */
+static int
+check_structure (const cJSON *doc, struct validate_error *err)
+{
+  const cJSON *scores;
+  char field[128];
+
+  if (schema_check_object (doc, "", top_schema, GB_ARRAY_SIZE (top_schema), 0, err) < 0
+      || schema_check_object (schema_get (doc, "client"), "client", client_schema,
+                              GB_ARRAY_SIZE (client_schema), 0, err) < 0
+      || schema_check_object (schema_get (doc, "run"), "run", run_schema,
+                              GB_ARRAY_SIZE (run_schema), 0, err) < 0
+      || schema_check_elements (schema_get (doc, "run.only"), "run.only", &only_element, err) < 0
+      || schema_check_object (schema_get (doc, "system"), "system", system_schema,
+                              GB_ARRAY_SIZE (system_schema), 1, err) < 0
+      || schema_check_elements (schema_get (doc, "results"), "results", &result_element, err) < 0
+      || (schema_get (doc, "skipped")
+          && schema_check_elements (schema_get (doc, "skipped"), "skipped", &skipped_element, err) < 0)
+      || schema_check_object (schema_get (doc, "submitter"), "submitter", submitter_schema,
+                              GB_ARRAY_SIZE (submitter_schema), 0, err) < 0)
+    return -1;
+  scores = schema_get (doc, "scores");
+  for (const cJSON *s = scores->child; s; s = s->next)
+    {
+      schema_path (field, sizeof field, "scores", s->string);
+      if (schema_check_value (s, field, &score_value, err) < 0)
+        return -1;
+    }
+  return 0;
+}
+
+/* The members whose values have a fixed form. */
+static int
+check_forms (const cJSON *doc, struct validate_error *err)
+{
+  char field[128];
+  int i = 0;
+
+  if (strcmp (text (doc, "format"), FORMAT_NAME) != 0)
+    {
+      validate_fail (err, 422, "format", "format", "format must be \"%s\"", FORMAT_NAME);
+      return -1;
+    }
+  if (!rfc3339_utc (text (doc, "created")))
+    {
+      validate_fail (err, 422, "format", "created",
+                     "created must be UTC RFC 3339 with seconds (YYYY-MM-DDTHH:MM:SSZ)");
+      return -1;
+    }
+  if (!one_of (text (doc, "run.mode"), run_modes, GB_ARRAY_SIZE (run_modes)))
+    {
+      validate_fail (err, 422, "format", "run.mode", "run.mode must be full, quick or custom");
+      return -1;
+    }
+  for (const cJSON *r = schema_get (doc, "results")->child; r; r = r->next, i++)
+    {
+      int k = 0;
+      snprintf (field, sizeof field, "results[%d].flags", i);
+      if (schema_check_elements (schema_get (r, "flags"), field, &flag_element, err) < 0)
+        return -1;
+      for (const cJSON *f = schema_get (r, "flags")->child; f; f = f->next, k++)
+        if (!one_of (f->valuestring, result_flags, GB_ARRAY_SIZE (result_flags)))
+          {
+            snprintf (field, sizeof field, "results[%d].flags[%d]", i, k);
+            validate_fail (err, 422, "format", field, "unknown flag \"%s\"", f->valuestring);
+            return -1;
+          }
+      if (!lower_hex64 (text (r, "digest")))
+        {
+          snprintf (field, sizeof field, "results[%d].digest", i);
+          validate_fail (err, 422, "format", field, "%s must be 64 lower-case hex digits", field);
+          return -1;
+        }
+    }
+  return 0;
+}
+
+static int
+check_tests (const cJSON *doc, struct validate_error *err)
+{
+  char field[128];
+  int i = 0;
+
+  for (const cJSON *r = schema_get (doc, "results")->child; r; r = r->next, i++)
+    {
+      const char *name = text (r, "name");
+      snprintf (field, sizeof field, "results[%d].name", i);
+      if (!registry_find (name))
+        {
+          validate_fail (err, 422, "unknown-test", field, "unknown test \"%s\"", name);
+          return -1;
+        }
+      for (const cJSON *q = schema_get (doc, "results")->child; q != r; q = q->next)
+        if (strcmp (text (q, "name"), name) == 0)
+          {
+            validate_fail (err, 422, "duplicate-test", field, "test \"%s\" appears twice", name);
+            return -1;
+          }
+    }
+  return 0;
+}
+
+static int
+check_public_key (const cJSON *doc, struct doc_summary *out, struct validate_error *err)
+{
+  const char *key = text (doc, "submitter.public_key");
+  if (b64_decode (key, strlen (key), out->public_key, sizeof out->public_key)
+      != SIG_KEY_BYTES)
+    {
+      validate_fail (err, 422, "public-key", "submitter.public_key",
+                     "submitter.public_key must be base64 of a 32-byte Ed25519 key");
+      return -1;
+    }
+  return 0;
+}
+
+static const cJSON *
+find_result (const cJSON *doc, const char *name)
+{
+  for (const cJSON *r = schema_get (doc, "results")->child; r; r = r->next)
+    if (strcmp (text (r, "name"), name) == 0)
+      return r;
+  return NULL;
+}
+
+static int
+node_computed (const struct score_node *nodes, size_t n, const char *name)
+{
+  for (size_t i = 0; i < n; i++)
+    if (strcmp (nodes[i].name, name) == 0)
+      return 1;
+  return 0;
+}
+
+/* Compares the document's scores with the recomputed ones; keeps the
+ * recomputed inner nodes, then the tests, in OUT->scores. */
+static int
+check_scores (const cJSON *doc, struct doc_summary *out, struct validate_error *err)
+{
+  const cJSON *results = schema_get (doc, "results"), *scores = schema_get (doc, "scores");
+  size_t n = (size_t) cJSON_GetArraySize (results), i = 0;
+  struct score_input *in = gb_xmalloc (n * sizeof *in);
+  struct score_node *nodes;
+  char field[128];
+
+  for (const cJSON *r = results->child; r; r = r->next, i++)
+    {
+      in[i].name = text (r, "name");
+      in[i].ops_per_sec = schema_get (r, "ops_per_sec")->valuedouble;
+    }
+  size_t count = score_compute (in, n, &nodes);
+  out->ninner = count;
+  nodes = gb_xrealloc (nodes, (count + n) * sizeof *nodes);
+  for (i = 0; i < n; i++)
+    {
+      nodes[count + i].name = gb_xstrdup (in[i].name);
+      nodes[count + i].score = in[i].ops_per_sec;
+      nodes[count + i].depth = 0;
+      for (const char *c = in[i].name; *c; c++)
+        nodes[count + i].depth += *c == '.';
+    }
+  out->scores = nodes;
+  out->nscores = count + n;
+  free (in);
+
+  for (i = 0; i < count; i++)
+    {
+      const cJSON *s = cJSON_GetObjectItemCaseSensitive (scores, nodes[i].name);
+      schema_path (field, sizeof field, "scores", nodes[i].name);
+      if (!s)
+        {
+          validate_fail (err, 422, "score-missing", field,
+                         "%s is missing: every complete node must be scored", field);
+          return -1;
+        }
+      if (!score_equal (s->valuedouble, nodes[i].score))
+        {
+          validate_fail (err, 422, "score-mismatch", field,
+                         "%s is %.9g, recomputed from ops_per_sec it is %.9g",
+                         field, s->valuedouble, nodes[i].score);
+          return -1;
+        }
+    }
+  for (const cJSON *s = scores->child; s; s = s->next)
+    {
+      const cJSON *r = find_result (doc, s->string);
+      schema_path (field, sizeof field, "scores", s->string);
+      if (r && !score_equal (s->valuedouble, schema_get (r, "ops_per_sec")->valuedouble))
+        {
+          validate_fail (err, 422, "score-mismatch", field,
+                         "%s differs from the test's ops_per_sec", field);
+          return -1;
+        }
+      if (!r && !node_computed (nodes, count, s->string))
+        {
+          validate_fail (err, 422, "score-unexpected", field,
+                         "%s is not a complete node of this run", field);
+          return -1;
+        }
+    }
+  return 0;
+}
+
+static int
+check_digests (const cJSON *doc, struct validate_error *err)
+{
+  const cJSON *results = schema_get (doc, "results");
+  int i = 0, first = -1;
+
+  for (const cJSON *r = results->child; r; r = r->next, i++)
+    {
+      const char *name = text (r, "name");
+      const char *ref = reference_digest (name);
+      if (!ref || strcmp (ref, text (r, "digest")) == 0)
+        continue;
+      if (first < 0)
+        {
+          first = i;
+          err->tests = gb_xmalloc ((size_t) cJSON_GetArraySize (results) * sizeof *err->tests);
+        }
+      err->tests[err->ntests++] = gb_xstrdup (name);
+    }
+  if (first < 0)
+    return 0;
+  char field[64];
+  snprintf (field, sizeof field, "results[%d].digest", first);
+  validate_fail (err, 422, "digest-mismatch", field,
+                 "the output digest of %zu test%s differs from the reference: wrong results",
+                 err->ntests, err->ntests == 1 ? "" : "s");
+  return -1;
+}
+
+static char *
+dup_member (const cJSON *doc, const char *path)
+{
+  const cJSON *item = schema_get (doc, path);
+  return cJSON_IsString (item) ? gb_xstrdup (item->valuestring) : NULL;
+}
+
+static double
+number_member (const cJSON *doc, const char *path)
+{
+  const cJSON *item = schema_get (doc, path);
+  return cJSON_IsNumber (item) ? item->valuedouble : 0;
+}
+
+static void
+summarise (const cJSON *doc, struct doc_summary *out)
+{
+  out->arch = dup_member (doc, "system.cpu.arch");
+  out->cpu = dup_member (doc, "system.cpu.identity");
+  out->cpu_name = dup_member (doc, "system.cpu.name");
+  out->cpu_vendor = dup_member (doc, "system.cpu.vendor");
+  out->os = dup_member (doc, "system.os.name");
+  out->gmp = dup_member (doc, "system.build.gmp.version");
+  out->compiler = dup_member (doc, "system.build.compiler.name");
+  out->created = dup_member (doc, "created");
+  out->submitter = dup_member (doc, "submitter.name");
+  out->mhz_measured = number_member (doc, "system.clock.measured.mhz");
+  out->mhz_nominal = number_member (doc, "system.clock.nominal_mhz");
+  out->mhz_max = number_member (doc, "system.clock.max_mhz");
+}
+
+static cJSON *
+parse (const char *body, size_t len, struct validate_error *err)
+{
+  struct json_check_error jerr;
+  cJSON *doc;
+
+  if (len > VALIDATE_MAX_BODY)
+    {
+      validate_fail (err, 413, "too-large", NULL, "the document is larger than %d bytes",
+                     VALIDATE_MAX_BODY);
+      return NULL;
+    }
+  if (json_check (body, len, VALIDATE_MAX_DEPTH, &jerr) < 0)
+    {
+      validate_fail (err, 400, jerr.rule, NULL, "%s at byte %zu", jerr.what, jerr.offset);
+      return NULL;
+    }
+  doc = cJSON_ParseWithLength (body, len);
+  if (!doc)
+    validate_fail (err, 400, "json-syntax", NULL, "the JSON parser rejected the document");
+  return doc;
+}
+
+int
+validate_document (const char *body, size_t len, struct doc_summary *out,
+                   struct validate_error *err)
+{
+  cJSON *doc;
+  int rc = -1;
+
+  memset (out, 0, sizeof *out);
+  memset (err, 0, sizeof *err);
+  doc = parse (body, len, err);
+  if (!doc)
+    return -1;
+  if (schema_check_duplicates (doc, "", err) == 0
+      && check_structure (doc, err) == 0
+      && check_forms (doc, err) == 0
+      && check_tests (doc, err) == 0
+      && check_public_key (doc, out, err) == 0
+      && check_scores (doc, out, err) == 0
+      && check_digests (doc, err) == 0)
+    {
+      summarise (doc, out);
+      rc = 0;
+    }
+  cJSON_Delete (doc);
+  if (rc < 0)
+    validate_summary_free (out);
+  return rc;
+}

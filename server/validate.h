@@ -1,0 +1,59 @@
+/* validate.h: is an uploaded document a genuine result?
+ *
+ * validate_document() takes the exact bytes of an upload and applies every
+ * rule of docs/protocol.md that depends on the document alone: strict JSON
+ * and UTF-8, nesting depth, the schema of docs/result-format.md (types,
+ * ranges, no unknown members outside `system`), registry test names, the
+ * scores recomputed with score_compute(), and the per-test output digests
+ * against the reference digests.  It does not look at the signature or at
+ * the database; on success it returns what the server stores and queries.
+ *
+ * It is pure (no I/O, no globals written), which is what the fuzz target
+ * server/fuzz-validate.c relies on.
+ */
+#ifndef GB_SERVER_VALIDATE_H
+#define GB_SERVER_VALIDATE_H
+
+#include <stddef.h>
+#include "server/sig.h"
+#include "suites/score.h"
+
+#define VALIDATE_MAX_BODY (1024 * 1024)
+#define VALIDATE_MAX_DEPTH 16
+
+struct validate_error
+{
+  int status;                   /* HTTP status: 400, 413 or 422 */
+  const char *rule;             /* stable rule name, docs/protocol.md */
+  char field[128];              /* path into the document, or "" */
+  char message[256];            /* one human-readable line */
+  char **tests;                 /* test names concerned, or NULL */
+  size_t ntests;
+};
+
+/* What the server keeps of a valid document besides its bytes. */
+struct doc_summary
+{
+  unsigned char public_key[SIG_KEY_BYTES];
+  char *arch, *cpu, *cpu_name, *cpu_vendor, *os, *gmp, *compiler, *created;
+  char *submitter;              /* submitter.name, or NULL */
+  double mhz_measured, mhz_nominal, mhz_max;    /* 0 when not reported */
+  /* Every complete inner node (as score_compute gives them), then one
+   * entry per test with its ops/s (depth = dots in the test name). */
+  struct score_node *scores;
+  size_t nscores, ninner;
+};
+
+/* 0 and *DOC filled when BODY[0..LEN) is valid; -1 and *ERR filled
+ * otherwise.  Free either with the functions below. */
+int validate_document (const char *body, size_t len, struct doc_summary *doc,
+                       struct validate_error *err);
+void validate_summary_free (struct doc_summary *doc);
+void validate_error_free (struct validate_error *err);
+
+/* Sets ERR to a rule failure (the message is printf-formatted). */
+void validate_fail (struct validate_error *err, int status, const char *rule,
+                    const char *field, const char *fmt, ...)
+  __attribute__ ((format (printf, 5, 6)));
+
+#endif
