@@ -5,6 +5,11 @@ SERVER_SRCS += server/main.c
 SERVER_LIB_SRCS += \
 	server/b64.c \
 	server/json_check.c \
+	server/log.c \
 	server/schema.c \
 	server/sig.c \
+	server/stmt_cache.c \
+	server/store.c \
+	server/store_pg.c \
+	server/store_sqlite.c \
 	server/validate.c

@@ -1,0 +1,664 @@
+/* store.c: results storage over a driver (see store.h, store_driver.h).
+ *
+ * All the SQL lives here, written once for both engines (the drivers
+ * differ only in DDL).  A fixed pool of connections is shared by the
+ * worker threads; a caller blocks only when every connection is busy.
+ */
+#include "server/store.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "common/util.h"
+#include "server/log.h"
+#include "server/store_driver.h"
+
+struct store
+{
+  const struct store_driver *drv;
+  struct db_conn **conns;       /* all of them */
+  struct db_conn **idle;        /* the free ones: a stack */
+  unsigned n, nidle;
+  pthread_mutex_t lock;
+  pthread_cond_t freed;
+  int version;
+};
+
+/* Parameter constructors. */
+static struct db_value
+p_text (const char *s)
+{
+  struct db_value v = { s ? DB_TEXT : DB_NULL, 0, 0, s, s ? strlen (s) : 0 };
+  return v;
+}
+
+static struct db_value
+p_int (int64_t i)
+{
+  struct db_value v = { DB_INT, i, 0, NULL, 0 };
+  return v;
+}
+
+static struct db_value
+p_real (double d)
+{
+  struct db_value v = { DB_REAL, 0, d, NULL, 0 };
+  return v;
+}
+
+/* Column readers: the SQLite driver gives typed values, the PostgreSQL
+ * driver text. */
+static int64_t
+c_int (const struct db_value *v)
+{
+  return v->type == DB_INT ? v->i : v->type == DB_REAL ? (int64_t) v->d
+    : v->type == DB_TEXT ? strtoll (v->s, NULL, 10) : 0;
+}
+
+static double
+c_real (const struct db_value *v)
+{
+  return v->type == DB_REAL ? v->d : v->type == DB_INT ? (double) v->i
+    : v->type == DB_TEXT ? strtod (v->s, NULL) : 0;
+}
+
+static const char *
+c_text (const struct db_value *v)
+{
+  return v->type == DB_TEXT ? v->s : NULL;
+}
+
+/* ------------------------------------------------------------ the pool */
+
+static struct db_conn *
+acquire (struct store *st)
+{
+  pthread_mutex_lock (&st->lock);
+  while (st->nidle == 0)
+    pthread_cond_wait (&st->freed, &st->lock);
+  struct db_conn *c = st->idle[--st->nidle];
+  pthread_mutex_unlock (&st->lock);
+  return c;
+}
+
+static void
+release (struct store *st, struct db_conn *c)
+{
+  pthread_mutex_lock (&st->lock);
+  st->idle[st->nidle++] = c;
+  pthread_cond_signal (&st->freed);
+  pthread_mutex_unlock (&st->lock);
+}
+
+static enum store_status
+failed (struct store *st, struct db_conn *c, const char *what)
+{
+  log_error ("database (%s) %s: %s", st->drv->name, what, st->drv->error (c));
+  st->drv->rollback (c);
+  return STORE_ERROR;
+}
+
+/* ------------------------------------------------------------ migrations */
+
+static int
+first_int (void *ctx, const struct db_value *cols, int ncols)
+{
+  *(int64_t *) ctx = ncols > 0 ? c_int (&cols[0]) : 0;
+  return 1;
+}
+
+static int
+migrate (struct store *st, struct db_conn *c, char *err, size_t errlen)
+{
+  const struct store_driver *d = st->drv;
+  int64_t version = 0;
+
+  if (d->begin (c, 1) < 0
+      || (d->migration_lock && d->query (c, d->migration_lock, NULL, 0, NULL, NULL) < 0)
+      || d->exec (c, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)") < 0
+      || d->query (c, "SELECT COALESCE(MAX(version), 0) FROM schema_version", NULL, 0,
+                   first_int, &version) < 0)
+    goto fail;
+  if (version > (int64_t) d->nmigrations)
+    {
+      snprintf (err, errlen, "the database has schema version %lld, newer than this "
+                "server's %zu: upgrade the server", (long long) version, d->nmigrations);
+      d->rollback (c);
+      return -1;
+    }
+  for (size_t v = (size_t) version; v < d->nmigrations; v++)
+    {
+      struct db_value p = p_int ((int64_t) v + 1);
+      if (d->exec (c, d->migrations[v]) < 0
+          || d->query (c, "INSERT INTO schema_version (version) VALUES ($1)", &p, 1,
+                       NULL, NULL) < 0)
+        goto fail;
+      log_info ("database schema migrated to version %zu", v + 1);
+    }
+  if (d->commit (c) < 0)
+    goto fail;
+  st->version = (int) d->nmigrations;
+  return 0;
+fail:
+  snprintf (err, errlen, "migration failed: %s", d->error (c));
+  d->rollback (c);
+  return -1;
+}
+
+struct store *
+store_open (const char *target, unsigned connections, char *err, size_t errlen)
+{
+  struct store *st = gb_xcalloc (1, sizeof *st);
+  int pg = strncmp (target, "postgresql://", 13) == 0 || strncmp (target, "postgres://", 11) == 0;
+
+  st->drv = pg ? &store_pg_driver : &store_sqlite_driver;
+  st->conns = gb_xcalloc (connections, sizeof *st->conns);
+  st->idle = gb_xcalloc (connections, sizeof *st->idle);
+  pthread_mutex_init (&st->lock, NULL);
+  pthread_cond_init (&st->freed, NULL);
+  for (st->n = 0; st->n < connections; st->n++)
+    {
+      st->conns[st->n] = st->drv->connect (target, err, errlen);
+      if (!st->conns[st->n])
+        goto fail;
+      st->idle[st->nidle++] = st->conns[st->n];
+      if (st->n == 0 && migrate (st, st->conns[0], err, errlen) < 0)
+        {
+          st->n++;
+          goto fail;
+        }
+    }
+  return st;
+fail:
+  store_close (st);
+  return NULL;
+}
+
+void
+store_close (struct store *st)
+{
+  for (unsigned i = 0; i < st->n; i++)
+    st->drv->disconnect (st->conns[i]);
+  pthread_mutex_destroy (&st->lock);
+  pthread_cond_destroy (&st->freed);
+  free (st->conns);
+  free (st->idle);
+  free (st);
+}
+
+int
+store_schema_version (struct store *st)
+{
+  return st->version;
+}
+
+/* ------------------------------------------------------------ rows */
+
+#define ROW_COLUMNS "r.seq, r.received, r.id, r.fingerprint, r.publisher, r.submitter, " \
+  "r.arch, r.cpu, r.cpu_name, r.os, r.gmp, r.compiler, r.created, r.scores, r.flags, " \
+  "r.unlisted, r.retracted"
+#define ROW_NCOLS 17
+#define FULL_COLUMNS ROW_COLUMNS ", r.body, r.signature, r.public_key"
+
+static void
+decode_row (const struct db_value *c, int ncols, struct store_row *r)
+{
+  memset (r, 0, sizeof *r);
+  r->seq = c_int (&c[0]);
+  r->received = c_int (&c[1]);
+  r->id = c_text (&c[2]);
+  r->fingerprint = c_text (&c[3]);
+  r->publisher = c_text (&c[4]);
+  r->submitter = c_text (&c[5]);
+  r->arch = c_text (&c[6]);
+  r->cpu = c_text (&c[7]);
+  r->cpu_name = c_text (&c[8]);
+  r->os = c_text (&c[9]);
+  r->gmp = c_text (&c[10]);
+  r->compiler = c_text (&c[11]);
+  r->created = c_text (&c[12]);
+  r->scores = c_text (&c[13]);
+  r->flags = c_text (&c[14]);
+  r->unlisted = (int) c_int (&c[15]);
+  r->retracted = (int) c_int (&c[16]);
+  if (ncols >= ROW_NCOLS + 3)
+    {
+      r->body = c_text (&c[17]);
+      r->body_len = c[17].len;
+      r->signature = c_text (&c[18]);
+      r->public_key = c_text (&c[19]);
+    }
+}
+
+struct row_adapter
+{
+  store_row_fn fn;
+  store_list_fn list_fn;
+  void *ctx;
+  int found;
+};
+
+static int
+adapt_row (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct row_adapter *a = ctx;
+  struct store_row row;
+
+  if (ncols < ROW_NCOLS)
+    return 1;
+  decode_row (cols, ncols, &row);
+  a->found = 1;
+  if (a->list_fn)
+    return a->list_fn (a->ctx, &row, ncols > ROW_NCOLS ? c_real (&cols[ROW_NCOLS]) : 0);
+  return a->fn (a->ctx, &row);
+}
+
+/* Runs a read-only query delivering result rows through A. */
+static enum store_status
+read_rows (struct store *st, const char *sql, const struct db_value *params, int nparams,
+           struct row_adapter *a)
+{
+  struct db_conn *c = acquire (st);
+  enum store_status rc = STORE_OK;
+  if (st->drv->query (c, sql, params, nparams, adapt_row, a) < 0)
+    rc = failed (st, c, "read");
+  release (st, c);
+  return rc;
+}
+
+/* ------------------------------------------------------------ insert */
+
+static char *
+scores_json (const struct doc_summary *doc)
+{
+  cJSON *obj = cJSON_CreateObject ();
+  for (size_t i = 0; i < doc->ninner; i++)
+    cJSON_AddNumberToObject (obj, doc->scores[i].name, doc->scores[i].score);
+  char *text = cJSON_PrintUnformatted (obj);
+  cJSON_Delete (obj);
+  if (!text)
+    text = gb_xstrdup ("{}");
+  return text;
+}
+
+struct text_result
+{
+  char *text;
+  int found;
+};
+
+static int
+take_text (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct text_result *t = ctx;
+  t->found = 1;
+  t->text = ncols > 0 && c_text (&cols[0]) ? gb_xstrdup (c_text (&cols[0])) : NULL;
+  return 1;
+}
+
+struct seq_result
+{
+  int64_t seq;
+  int found;
+};
+
+static int
+take_seq (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct seq_result *s = ctx;
+  s->found = ncols > 0;
+  s->seq = ncols > 0 ? c_int (&cols[0]) : 0;
+  return 1;
+}
+
+static const char insert_sql[] =
+  "INSERT INTO results (id, sha256, received, fingerprint, public_key, publisher, "
+  "submitter, arch, cpu, cpu_name, os, gmp, compiler, created, scores, flags, flagged, "
+  "unlisted, listed, body, signature) VALUES ($1, $2, $3, $4, $5, "
+  "(SELECT publisher FROM keys WHERE fingerprint = $4), $6, $7, $8, $9, $10, $11, $12, "
+  "$13, $14, $15, $16, $17, $18, $19, $20) ON CONFLICT DO NOTHING RETURNING seq";
+
+/* Inserts the row under the shortest free id; *SEQ found=0 and *ID set
+ * when the same bytes are stored already. */
+static int
+insert_row (struct store *st, struct db_conn *c, const struct store_upload *up,
+            const char *scores, char id[65], struct seq_result *seq)
+{
+  const struct doc_summary *d = up->doc;
+  int flagged = up->flags[0] != '\0';
+
+  for (int len = 16; len <= 64; len += 4)
+    {
+      memcpy (id, up->sha256, (size_t) len);
+      id[len] = '\0';
+      struct db_value p[] = {
+        p_text (id), p_text (up->sha256), p_int (up->received), p_text (up->fingerprint),
+        p_text (up->public_key), p_text (d->submitter), p_text (d->arch), p_text (d->cpu),
+        p_text (d->cpu_name), p_text (d->os), p_text (d->gmp), p_text (d->compiler),
+        p_text (d->created), p_text (scores), p_text (up->flags), p_int (flagged),
+        p_int (up->unlisted), p_int (!up->unlisted), p_text (up->body), p_text (up->signature),
+      };
+      p[18].len = up->len;
+      seq->found = 0;
+      if (st->drv->query (c, insert_sql, p, (int) GB_ARRAY_SIZE (p), take_seq, seq) < 0)
+        return -1;
+      if (seq->found)
+        return 0;
+      struct text_result t = { NULL, 0 };
+      struct db_value h = p_text (up->sha256);
+      if (st->drv->query (c, "SELECT id FROM results WHERE sha256 = $1", &h, 1,
+                          take_text, &t) < 0)
+        return -1;
+      if (t.found)
+        {
+          snprintf (id, 65, "%s", t.text ? t.text : "");
+          free (t.text);
+          return 0;
+        }
+      /* Another document has this id prefix: lengthen it. */
+    }
+  return -1;
+}
+
+static int
+insert_scores (struct store *st, struct db_conn *c, int64_t seq, const struct doc_summary *d)
+{
+  for (size_t i = 0; i < d->nscores; i++)
+    {
+      struct db_value p[] = {
+        p_int (seq), p_text (d->scores[i].name), p_int (d->scores[i].depth),
+        p_real (d->scores[i].score),
+      };
+      if (st->drv->query (c, "INSERT INTO scores (seq, node, depth, score) "
+                          "VALUES ($1, $2, $3, $4)", p, 4, NULL, NULL) < 0)
+        return -1;
+    }
+  return 0;
+}
+
+enum store_status
+store_insert (struct store *st, const struct store_upload *up, char id[65])
+{
+  struct db_conn *c = acquire (st);
+  char *scores = scores_json (up->doc);
+  struct seq_result seq = { 0, 0 };
+  enum store_status rc = STORE_OK;
+
+  if (st->drv->begin (c, 1) < 0 || insert_row (st, c, up, scores, id, &seq) < 0)
+    rc = failed (st, c, "insert");
+  else if (!seq.found)
+    {
+      st->drv->rollback (c);
+      rc = STORE_EXISTS;
+    }
+  else if (insert_scores (st, c, seq.seq, up->doc) < 0 || st->drv->commit (c) < 0)
+    rc = failed (st, c, "insert");
+  free (scores);
+  release (st, c);
+  return rc;
+}
+
+/* ------------------------------------------------------------ single rows */
+
+enum store_status
+store_get (struct store *st, const char *id, store_row_fn fn, void *ctx)
+{
+  struct row_adapter a = { fn, NULL, ctx, 0 };
+  struct db_value p = p_text (id);
+  enum store_status rc = read_rows (st, "SELECT " FULL_COLUMNS " FROM results r WHERE r.id = $1",
+                                    &p, 1, &a);
+  return rc == STORE_OK && !a.found ? STORE_NOT_FOUND : rc;
+}
+
+/* Runs one write statement in its own transaction; *FOUND says whether
+ * it returned a row. */
+static enum store_status
+write_one (struct store *st, const char *sql, const struct db_value *p, int np, int *found)
+{
+  struct db_conn *c = acquire (st);
+  struct seq_result s = { 0, 0 };
+  enum store_status rc = STORE_OK;
+
+  if (st->drv->query (c, sql, p, np, take_seq, &s) < 0)
+    rc = failed (st, c, "update");
+  *found = s.found;
+  release (st, c);
+  return rc;
+}
+
+enum store_status
+store_retract (struct store *st, const char *id, int64_t when)
+{
+  struct db_value p[] = { p_text (id), p_int (when) };
+  int found;
+  enum store_status rc = write_one (st, "UPDATE results SET retracted = 1, listed = 0, "
+                                    "retracted_at = COALESCE(retracted_at, $2) "
+                                    "WHERE id = $1 RETURNING seq", p, 2, &found);
+  return rc == STORE_OK && !found ? STORE_NOT_FOUND : rc;
+}
+
+struct key_result
+{
+  int banned;
+  char *publisher;
+};
+
+static int
+take_key (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct key_result *k = ctx;
+  if (ncols >= 2)
+    {
+      k->publisher = c_text (&cols[0]) ? gb_xstrdup (c_text (&cols[0])) : NULL;
+      k->banned = (int) c_int (&cols[1]);
+    }
+  return 1;
+}
+
+enum store_status
+store_key_status (struct store *st, const char *fingerprint, int *banned, char **publisher)
+{
+  struct db_conn *c = acquire (st);
+  struct key_result k = { 0, NULL };
+  struct db_value p = p_text (fingerprint);
+  enum store_status rc = STORE_OK;
+
+  if (st->drv->query (c, "SELECT publisher, banned FROM keys WHERE fingerprint = $1",
+                      &p, 1, take_key, &k) < 0)
+    rc = failed (st, c, "key lookup");
+  release (st, c);
+  *banned = k.banned;
+  *publisher = k.publisher;
+  return rc;
+}
+
+/* Runs the two statements of a key change in one transaction: KEY_SQL
+ * with the NP parameters P, RESULTS_SQL with the first NR of them. */
+static enum store_status
+key_change (struct store *st, const char *key_sql, const struct db_value *p, int np,
+            const char *results_sql, int nr)
+{
+  struct db_conn *c = acquire (st);
+  enum store_status rc = STORE_OK;
+
+  if (st->drv->begin (c, 1) < 0
+      || st->drv->query (c, key_sql, p, np, NULL, NULL) < 0
+      || st->drv->query (c, results_sql, p, nr, NULL, NULL) < 0
+      || st->drv->commit (c) < 0)
+    rc = failed (st, c, "key change");
+  release (st, c);
+  return rc;
+}
+
+enum store_status
+store_key_verify (struct store *st, const char *fingerprint, const char *publisher, int64_t when)
+{
+  struct db_value p[] = { p_text (fingerprint), p_text (publisher), p_int (when) };
+  return key_change (st, "INSERT INTO keys (fingerprint, publisher, banned, updated) "
+                     "VALUES ($1, $2, 0, $3) ON CONFLICT (fingerprint) DO UPDATE "
+                     "SET publisher = excluded.publisher, updated = excluded.updated", p, 3,
+                     "UPDATE results SET publisher = $2 WHERE fingerprint = $1", 2);
+}
+
+enum store_status
+store_key_ban (struct store *st, const char *fingerprint, int64_t when)
+{
+  struct db_value p[] = { p_text (fingerprint), p_int (when) };
+  return key_change (st, "INSERT INTO keys (fingerprint, publisher, banned, updated) "
+                     "VALUES ($1, NULL, 1, $2) ON CONFLICT (fingerprint) DO UPDATE "
+                     "SET banned = 1, updated = excluded.updated", p, 2,
+                     "UPDATE results SET banned = 1, listed = 0 WHERE fingerprint = $1", 1);
+}
+
+/* ------------------------------------------------------------ listings */
+
+/* Appends " AND COLUMN = $N" for a filter that is set. */
+static void
+add_filter (char *sql, size_t size, const char *column, const char *value,
+            struct db_value *p, int *np)
+{
+  if (!value)
+    return;
+  p[*np] = p_text (value);
+  (*np)++;
+  size_t len = strlen (sql);
+  snprintf (sql + len, size - len, " AND %s = $%d", column, *np);
+}
+
+enum store_status
+store_list (struct store *st, const struct store_filter *f, store_list_fn fn, void *ctx)
+{
+  char sql[1024];
+  struct db_value p[12];
+  int np = 0;
+  size_t len;
+  struct row_adapter a = { NULL, fn, ctx, 0 };
+
+  if (f->sort_node)
+    {
+      p[np++] = p_text (f->sort_node);
+      snprintf (sql, sizeof sql, "SELECT " ROW_COLUMNS ", s.score FROM scores s "
+                "JOIN results r ON r.seq = s.seq WHERE s.node = $1 AND r.listed = 1");
+    }
+  else
+    snprintf (sql, sizeof sql, "SELECT " ROW_COLUMNS ", 0 FROM results r WHERE r.listed = 1");
+  add_filter (sql, sizeof sql, "r.arch", f->arch, p, &np);
+  add_filter (sql, sizeof sql, "r.cpu", f->cpu, p, &np);
+  add_filter (sql, sizeof sql, "r.os", f->os, p, &np);
+  add_filter (sql, sizeof sql, "r.gmp", f->gmp, p, &np);
+  add_filter (sql, sizeof sql, "r.compiler", f->compiler, p, &np);
+  len = strlen (sql);
+  snprintf (sql + len, sizeof sql - len, "%s%s", f->verified_only ? " AND r.publisher IS NOT NULL" : "",
+            f->unflagged_only ? " AND r.flagged = 0" : "");
+  len = strlen (sql);
+  if (f->has_cursor && f->sort_node)
+    {
+      p[np++] = p_real (f->cursor_score);
+      p[np++] = p_int (f->cursor_seq);
+      snprintf (sql + len, sizeof sql - len, " AND (s.score < $%d OR (s.score = $%d AND s.seq < $%d))",
+                np - 1, np - 1, np);
+    }
+  else if (f->has_cursor)
+    {
+      p[np++] = p_int (f->cursor_seq);
+      snprintf (sql + len, sizeof sql - len, " AND r.seq < $%d", np);
+    }
+  len = strlen (sql);
+  p[np++] = p_int (f->limit);
+  snprintf (sql + len, sizeof sql - len, "%s LIMIT $%d",
+            f->sort_node ? " ORDER BY s.score DESC, s.seq DESC" : " ORDER BY r.seq DESC", np);
+  return read_rows (st, sql, p, np, &a);
+}
+
+enum store_status
+store_page (struct store *st, int dump, int64_t after, int limit, store_row_fn fn, void *ctx)
+{
+  struct row_adapter a = { fn, NULL, ctx, 0 };
+  struct db_value p[] = { p_int (after), p_int (limit) };
+  return read_rows (st, dump
+                    ? "SELECT " FULL_COLUMNS " FROM results r WHERE r.seq > $1 "
+                    "AND r.unlisted = 0 ORDER BY r.seq LIMIT $2"
+                    : "SELECT " ROW_COLUMNS " FROM results r WHERE r.seq > $1 "
+                    "AND r.listed = 1 ORDER BY r.seq LIMIT $2", p, 2, &a);
+}
+
+struct score_adapter
+{
+  store_score_fn fn;
+  void *ctx;
+};
+
+static int
+adapt_score (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct score_adapter *a = ctx;
+  if (ncols < 5)
+    return 1;
+  return a->fn (a->ctx, c_text (&cols[0]), c_text (&cols[1]), c_text (&cols[2]),
+                c_text (&cols[3]), c_real (&cols[4]));
+}
+
+enum store_status
+store_headline_scores (struct store *st, int include_flagged, store_score_fn fn, void *ctx)
+{
+  struct db_conn *c = acquire (st);
+  struct score_adapter a = { fn, ctx };
+  enum store_status rc = STORE_OK;
+  struct db_value p = p_int (include_flagged);
+
+  if (st->drv->query (c, "SELECT r.cpu, r.cpu_name, r.arch, s.node, s.score FROM scores s "
+                      "JOIN results r ON r.seq = s.seq WHERE s.depth <= 1 AND r.listed = 1 "
+                      "AND (r.flagged = 0 OR $1 = 1) ORDER BY r.cpu, s.node, s.score",
+                      &p, 1, adapt_score, &a) < 0)
+    rc = failed (st, c, "aggregate");
+  release (st, c);
+  return rc;
+}
+
+struct doubles
+{
+  double *v;
+  size_t n, max;
+};
+
+static int
+take_double (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct doubles *d = ctx;
+  if (ncols > 0 && d->n < d->max)
+    d->v[d->n++] = c_real (&cols[0]);
+  return 0;
+}
+
+enum store_status
+store_cpu_scores (struct store *st, const char *cpu, const char *node, size_t max,
+                  double **out, size_t *n)
+{
+  struct db_conn *c = acquire (st);
+  struct doubles d = { gb_xmalloc ((max ? max : 1) * sizeof (double)), 0, max };
+  struct db_value p[] = { p_text (cpu), p_text (node), p_int ((int64_t) max) };
+  enum store_status rc = STORE_OK;
+
+  if (st->drv->query (c, "SELECT s.score FROM results r JOIN scores s ON s.seq = r.seq "
+                      "AND s.node = $2 WHERE r.cpu = $1 AND r.listed = 1 AND r.flagged = 0 "
+                      "ORDER BY r.seq DESC LIMIT $3", p, 3, take_double, &d) < 0)
+    rc = failed (st, c, "plausibility");
+  release (st, c);
+  *out = d.v;
+  *n = d.n;
+  return rc;
+}
+
+enum store_status
+store_ping (struct store *st)
+{
+  struct db_conn *c = acquire (st);
+  int64_t one = 0;
+  enum store_status rc = STORE_OK;
+  if (st->drv->query (c, "SELECT 1", NULL, 0, first_int, &one) < 0 || one != 1)
+    rc = failed (st, c, "ping");
+  release (st, c);
+  return rc;
+}

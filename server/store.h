@@ -1,0 +1,122 @@
+/* store.h: where results live.  The one interface the rest of the server
+ * uses for persistence, whatever the database.
+ *
+ * store_open() takes a SQLite file path or a postgresql:// URI, opens a
+ * pool of connections (one per worker thread, so no request waits for
+ * another's connection) and applies the schema migrations the database
+ * lacks.  Every operation takes a connection from the pool for its own
+ * duration.  An accepted result is written in one transaction (its row
+ * and all its score nodes), so no crash leaves half a result.
+ *
+ * Results are returned to callers through callbacks, row by row, so that
+ * large answers (the dump, the CSV export) never sit in memory whole.
+ */
+#ifndef GB_SERVER_STORE_H
+#define GB_SERVER_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "server/validate.h"
+
+struct store;
+
+enum store_status
+{
+  STORE_OK = 0,
+  STORE_EXISTS,                 /* insert: the same bytes are stored already */
+  STORE_NOT_FOUND,
+  STORE_ERROR                   /* the database failed; logged */
+};
+
+/* NULL with a message in ERR when the database cannot be opened or
+ * migrated. */
+struct store *store_open (const char *target, unsigned connections, char *err, size_t errlen);
+void store_close (struct store *st);
+/* The schema version after migration. */
+int store_schema_version (struct store *st);
+
+/* A valid, signature-checked upload about to be stored. */
+struct store_upload
+{
+  const char *body;             /* NUL-terminated after LEN bytes */
+  size_t len;
+  const char *sha256;           /* hex of the body */
+  const char *signature;        /* base64 */
+  const char *public_key;       /* base64, as in the document */
+  const char *fingerprint;
+  const struct doc_summary *doc;
+  const char *flags;            /* comma-separated, "" for none */
+  int unlisted;
+  int64_t received;             /* Unix time */
+};
+
+/* STORE_OK (new, *ID set) or STORE_EXISTS (*ID is the stored id). */
+enum store_status store_insert (struct store *st, const struct store_upload *up, char id[65]);
+
+/* A stored result as read back. */
+struct store_row
+{
+  int64_t seq, received;
+  const char *id, *fingerprint, *publisher, *submitter;
+  const char *arch, *cpu, *cpu_name, *os, *gmp, *compiler, *created;
+  const char *scores;           /* JSON object of the inner nodes */
+  const char *flags;
+  int unlisted, retracted;
+  /* Only from store_get and store_dump: */
+  const char *body, *signature, *public_key;
+  size_t body_len;
+};
+
+/* Called for each row; the strings live until it returns.  Nonzero stops. */
+typedef int (*store_row_fn) (void *ctx, const struct store_row *row);
+
+enum store_status store_get (struct store *st, const char *id, store_row_fn fn, void *ctx);
+
+/* Marks the result retracted (idempotent); STORE_NOT_FOUND if unknown. */
+enum store_status store_retract (struct store *st, const char *id, int64_t when);
+
+/* Keys the operator marked.  *PUBLISHER is malloc'ed or NULL. */
+enum store_status store_key_status (struct store *st, const char *fingerprint,
+                                    int *banned, char **publisher);
+enum store_status store_key_verify (struct store *st, const char *fingerprint,
+                                    const char *publisher, int64_t when);
+enum store_status store_key_ban (struct store *st, const char *fingerprint, int64_t when);
+
+/* A page of the listing (listed, unretracted, not banned). */
+struct store_filter
+{
+  const char *arch, *cpu, *os, *gmp, *compiler;         /* NULL: any */
+  int verified_only, unflagged_only;
+  const char *sort_node;        /* NULL: newest first */
+  int has_cursor;               /* continue after (cursor_score, cursor_seq) */
+  double cursor_score;
+  int64_t cursor_seq;
+  int limit;
+};
+/* Rows carry the sort node's score in *SCORE (for the next cursor). */
+typedef int (*store_list_fn) (void *ctx, const struct store_row *row, double score);
+enum store_status store_list (struct store *st, const struct store_filter *f,
+                              store_list_fn fn, void *ctx);
+
+/* Up to LIMIT rows with seq > AFTER in upload order, unlisted results
+ * left out.  DUMP: with body and signature, retracted ones included (as
+ * tombstones for the caller); otherwise only listed results. */
+enum store_status store_page (struct store *st, int dump, int64_t after, int limit,
+                              store_row_fn fn, void *ctx);
+
+/* Headline scores (nodes of depth <= 1) of listed results, ordered by
+ * CPU identity, node and score, for aggregates. */
+typedef int (*store_score_fn) (void *ctx, const char *cpu, const char *cpu_name,
+                               const char *arch, const char *node, double score);
+enum store_status store_headline_scores (struct store *st, int include_flagged,
+                                         store_score_fn fn, void *ctx);
+
+/* The newest (at most MAX) unflagged listed scores of NODE for CPU, in
+ * *OUT (malloc'ed), for plausibility checks. */
+enum store_status store_cpu_scores (struct store *st, const char *cpu, const char *node,
+                                    size_t max, double **out, size_t *n);
+
+/* STORE_OK when the database answers. */
+enum store_status store_ping (struct store *st);
+
+#endif

@@ -1,0 +1,67 @@
+/* store_driver.h: what store.c needs from a database engine.
+ *
+ * store.c holds all the SQL and the logic of storing and querying results;
+ * a driver only runs statements.  Every statement goes through query(),
+ * which prepares it once per connection (the driver caches prepared
+ * statements by their text) and binds the parameters: SQL text never
+ * contains data.  Placeholders are written $1, $2, ... for both engines;
+ * the SQLite driver rewrites them to ?1, ?2, ...
+ *
+ * Each engine has its own migrations (the dialects differ in DDL only):
+ * migration I (1-based) brings the schema from version I-1 to I.  A
+ * migration is a fixed script of DDL statements run by exec(), the one
+ * place where SQL runs unprepared (it has no parameters).
+ */
+#ifndef GB_SERVER_STORE_DRIVER_H
+#define GB_SERVER_STORE_DRIVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum db_type
+{
+  DB_NULL, DB_INT, DB_REAL, DB_TEXT
+};
+
+struct db_value
+{
+  enum db_type type;
+  int64_t i;
+  double d;
+  const char *s;                /* DB_TEXT: LEN bytes, NUL-terminated */
+  size_t len;
+};
+
+/* Called once per result row with NCOLS values; nonzero stops the query
+ * (the query then still succeeds). */
+typedef int (*db_row_fn) (void *ctx, const struct db_value *cols, int ncols);
+
+struct db_conn;
+
+struct store_driver
+{
+  const char *name;
+  const char *const *migrations;
+  size_t nmigrations;
+  /* A statement that, inside a transaction, serialises migrations among
+   * processes sharing the database, or NULL when begin(1) does so. */
+  const char *migration_lock;
+
+  struct db_conn *(*connect) (const char *target, char *err, size_t errlen);
+  void (*disconnect) (struct db_conn *c);
+  /* WRITE: the transaction will write (SQLite takes the lock up front). */
+  int (*begin) (struct db_conn *c, int write);
+  int (*commit) (struct db_conn *c);
+  void (*rollback) (struct db_conn *c);
+  /* 0 on success, -1 on error (see error()). */
+  int (*query) (struct db_conn *c, const char *sql, const struct db_value *params,
+                int nparams, db_row_fn row, void *ctx);
+  /* Runs a fixed script of statements without parameters (migrations). */
+  int (*exec) (struct db_conn *c, const char *sql);
+  const char *(*error) (struct db_conn *c);
+};
+
+extern const struct store_driver store_sqlite_driver;
+extern const struct store_driver store_pg_driver;
+
+#endif

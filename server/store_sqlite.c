@@ -1,0 +1,292 @@
+/* store_sqlite.c: the SQLite driver of the store (see store_driver.h).
+ *
+ * One sqlite3 handle per pooled connection, in WAL mode so that readers
+ * never wait for the writer, with synchronous=NORMAL (a committed result
+ * survives a crash of the process; only a power loss can undo the last
+ * transactions, never half of one), a busy timeout so that writers queue
+ * instead of failing, and foreign keys on.  Write transactions start with
+ * BEGIN IMMEDIATE so that two writers never deadlock on a lock upgrade.
+ */
+#include "server/store_driver.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+#include "common/util.h"
+#include "server/stmt_cache.h"
+
+#define BUSY_TIMEOUT_MS 10000
+
+struct db_conn
+{
+  sqlite3 *db;
+  struct stmt_cache cache;
+  char error[256];
+};
+
+static const char *const migrations[] = {
+  /* 1: results, their score nodes, and the keys the operator marked */
+  "CREATE TABLE results (\n"
+  "  seq INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+  "  id TEXT NOT NULL UNIQUE,\n"
+  "  sha256 TEXT NOT NULL UNIQUE,\n"
+  "  received INTEGER NOT NULL,\n"
+  "  fingerprint TEXT NOT NULL,\n"
+  "  public_key TEXT NOT NULL,\n"
+  "  publisher TEXT,\n"
+  "  submitter TEXT,\n"
+  "  arch TEXT NOT NULL,\n"
+  "  cpu TEXT NOT NULL,\n"
+  "  cpu_name TEXT NOT NULL,\n"
+  "  os TEXT NOT NULL,\n"
+  "  gmp TEXT NOT NULL,\n"
+  "  compiler TEXT NOT NULL,\n"
+  "  created TEXT NOT NULL,\n"
+  "  scores TEXT NOT NULL,\n"
+  "  flags TEXT NOT NULL,\n"
+  "  flagged INTEGER NOT NULL,\n"
+  "  unlisted INTEGER NOT NULL,\n"
+  "  retracted INTEGER NOT NULL DEFAULT 0,\n"
+  "  retracted_at INTEGER,\n"
+  "  banned INTEGER NOT NULL DEFAULT 0,\n"
+  "  listed INTEGER NOT NULL,\n"
+  "  body TEXT NOT NULL,\n"
+  "  signature TEXT NOT NULL)"
+  ";\n"
+  "CREATE INDEX results_listed ON results (listed, seq)"
+  ";\n"
+  "CREATE INDEX results_fingerprint ON results (fingerprint)"
+  ";\n"
+  "CREATE INDEX results_cpu ON results (cpu, listed, seq)"
+  ";\n"
+  "CREATE TABLE scores (\n"
+  "  seq INTEGER NOT NULL REFERENCES results (seq),\n"
+  "  node TEXT NOT NULL,\n"
+  "  depth INTEGER NOT NULL,\n"
+  "  score REAL NOT NULL,\n"
+  "  PRIMARY KEY (seq, node))"
+  ";\n"
+  "CREATE INDEX scores_rank ON scores (node, score DESC, seq DESC)"
+  ";\n"
+  "CREATE TABLE keys (\n"
+  "  fingerprint TEXT PRIMARY KEY,\n"
+  "  publisher TEXT,\n"
+  "  banned INTEGER NOT NULL DEFAULT 0,\n"
+  "  updated INTEGER NOT NULL)",
+};
+
+static void
+set_error (struct db_conn *c, const char *what)
+{
+  snprintf (c->error, sizeof c->error, "%s: %s", what, sqlite3_errmsg (c->db));
+}
+
+static struct db_conn *
+sqlite_connect (const char *target, char *err, size_t errlen)
+{
+  struct db_conn *c = gb_xcalloc (1, sizeof *c);
+  static const char setup[] =
+    "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;";
+
+  if (sqlite3_open_v2 (target, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                       | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK
+      || sqlite3_busy_timeout (c->db, BUSY_TIMEOUT_MS) != SQLITE_OK
+      || sqlite3_exec (c->db, setup, NULL, NULL, NULL) != SQLITE_OK)
+    {
+      snprintf (err, errlen, "%s: %s", target, c->db ? sqlite3_errmsg (c->db) : "out of memory");
+      sqlite3_close (c->db);
+      free (c);
+      return NULL;
+    }
+  return c;
+}
+
+static void
+finalize (void *stmt)
+{
+  sqlite3_finalize (stmt);
+}
+
+static void
+sqlite_disconnect (struct db_conn *c)
+{
+  stmt_cache_clear (&c->cache, finalize);
+  sqlite3_close (c->db);
+  free (c);
+}
+
+/* $N placeholders become ?N; nothing else changes. */
+static char *
+rewrite (const char *sql)
+{
+  char *out = gb_xstrdup (sql);
+  for (char *p = out; *p; p++)
+    if (*p == '$' && p[1] >= '1' && p[1] <= '9')
+      *p = '?';
+  return out;
+}
+
+static sqlite3_stmt *
+prepare (struct db_conn *c, const char *sql)
+{
+  struct stmt_entry *e = stmt_cache_get (&c->cache, sql);
+  if (!e->stmt)
+    {
+      char *text = rewrite (sql);
+      sqlite3_stmt *stmt = NULL;
+      int rc = sqlite3_prepare_v3 (c->db, text, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL);
+      free (text);
+      if (rc != SQLITE_OK)
+        {
+          set_error (c, "prepare");
+          stmt_cache_drop (&c->cache, e);
+          return NULL;
+        }
+      e->stmt = stmt;
+    }
+  return e->stmt;
+}
+
+static int
+bind (sqlite3_stmt *stmt, const struct db_value *params, int nparams)
+{
+  for (int i = 0; i < nparams; i++)
+    {
+      const struct db_value *v = &params[i];
+      int rc;
+      switch (v->type)
+        {
+        case DB_INT:
+          rc = sqlite3_bind_int64 (stmt, i + 1, v->i);
+          break;
+        case DB_REAL:
+          rc = sqlite3_bind_double (stmt, i + 1, v->d);
+          break;
+        case DB_TEXT:
+          rc = sqlite3_bind_text64 (stmt, i + 1, v->s, v->len, SQLITE_STATIC, SQLITE_UTF8);
+          break;
+        default:
+          rc = sqlite3_bind_null (stmt, i + 1);
+          break;
+        }
+      if (rc != SQLITE_OK)
+        return -1;
+    }
+  return 0;
+}
+
+static void
+column (sqlite3_stmt *stmt, int i, struct db_value *v)
+{
+  memset (v, 0, sizeof *v);
+  switch (sqlite3_column_type (stmt, i))
+    {
+    case SQLITE_INTEGER:
+      v->type = DB_INT;
+      v->i = sqlite3_column_int64 (stmt, i);
+      break;
+    case SQLITE_FLOAT:
+      v->type = DB_REAL;
+      v->d = sqlite3_column_double (stmt, i);
+      break;
+    case SQLITE_NULL:
+      v->type = DB_NULL;
+      break;
+    default:
+      v->type = DB_TEXT;
+      v->s = (const char *) sqlite3_column_text (stmt, i);
+      v->len = (size_t) sqlite3_column_bytes (stmt, i);
+      break;
+    }
+}
+
+static int
+run (struct db_conn *c, sqlite3_stmt *stmt, db_row_fn row, void *ctx)
+{
+  int ncols = sqlite3_column_count (stmt);
+  struct db_value cols[32];
+  int rc;
+
+  if (ncols > (int) GB_ARRAY_SIZE (cols))
+    {
+      snprintf (c->error, sizeof c->error, "too many columns");
+      return -1;
+    }
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      for (int i = 0; i < ncols; i++)
+        column (stmt, i, &cols[i]);
+      if (row && row (ctx, cols, ncols))
+        return 0;
+    }
+  if (rc != SQLITE_DONE)
+    {
+      set_error (c, "step");
+      return -1;
+    }
+  return 0;
+}
+
+static int
+sqlite_query (struct db_conn *c, const char *sql, const struct db_value *params, int nparams,
+              db_row_fn row, void *ctx)
+{
+  sqlite3_stmt *stmt = prepare (c, sql);
+  int rc;
+
+  if (!stmt)
+    return -1;
+  if (bind (stmt, params, nparams) < 0)
+    {
+      set_error (c, "bind");
+      rc = -1;
+    }
+  else
+    rc = run (c, stmt, row, ctx);
+  sqlite3_reset (stmt);
+  sqlite3_clear_bindings (stmt);
+  return rc;
+}
+
+static int
+sqlite_exec (struct db_conn *c, const char *sql)
+{
+  if (sqlite3_exec (c->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+    {
+      set_error (c, "exec");
+      return -1;
+    }
+  return 0;
+}
+
+static int
+sqlite_begin (struct db_conn *c, int write)
+{
+  return sqlite_query (c, write ? "BEGIN IMMEDIATE" : "BEGIN", NULL, 0, NULL, NULL);
+}
+
+static int
+sqlite_commit (struct db_conn *c)
+{
+  return sqlite_query (c, "COMMIT", NULL, 0, NULL, NULL);
+}
+
+static void
+sqlite_rollback (struct db_conn *c)
+{
+  if (!sqlite3_get_autocommit (c->db))
+    sqlite3_exec (c->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static const char *
+sqlite_error (struct db_conn *c)
+{
+  return c->error;
+}
+
+const struct store_driver store_sqlite_driver = {
+  "sqlite", migrations, GB_ARRAY_SIZE (migrations), NULL,
+  sqlite_connect, sqlite_disconnect, sqlite_begin, sqlite_commit, sqlite_rollback,
+  sqlite_query, sqlite_exec, sqlite_error,
+};
