@@ -6,4 +6,8 @@ SUBMIT_SRCS += \
 	client/cmd_status.c \
 	client/cmd_submit.c \
 	client/cmd_verify.c \
-	submit/document.c
+	submit/config.c \
+	submit/document.c \
+	submit/identity.c \
+	submit/sign.c \
+	submit/spool.c

@@ -1,0 +1,282 @@
+/* config.c: per-user directories, the config file and the server URL (see
+ * config.h).  The config file is small, so it is read whole and rewritten
+ * whole through document_write_atomic: a crash leaves the old or the new
+ * file, never a mix. */
+#include "submit/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "common/util.h"
+#include "submit/document.h"
+
+#define CONFIG_FILE_NAME "config"
+
+static char *
+join (const char *a, const char *b)
+{
+  size_t n = strlen (a) + strlen (b) + 2;
+  char *s = gb_xmalloc (n);
+  snprintf (s, n, "%s/%s", a, b);
+  return s;
+}
+
+char *
+config_dir (int which, char *err, size_t errlen)
+{
+  const char *xdg = getenv (which == 'c' ? "XDG_CONFIG_HOME" : "XDG_DATA_HOME");
+  const char *home = getenv ("HOME");
+  char *base, *dir;
+
+  if (xdg && xdg[0] == '/')
+    return join (xdg, "gmpbench");
+  if (!home || home[0] != '/')
+    {
+      snprintf (err, errlen, "cannot find the %s directory: set HOME or %s",
+                which == 'c' ? "configuration" : "data",
+                which == 'c' ? "XDG_CONFIG_HOME" : "XDG_DATA_HOME");
+      return NULL;
+    }
+#ifdef __APPLE__
+  base = join (home, "Library/Application Support");
+#else
+  base = join (home, which == 'c' ? ".config" : ".local/share");
+#endif
+  dir = join (base, "gmpbench");
+  free (base);
+  return dir;
+}
+
+/* mkdir -p DIR with mode 0700.  0 or -1 (errno). */
+static int
+mkdirs (const char *dir)
+{
+  char *p = gb_xstrdup (dir);
+  int rc = 0;
+  for (char *s = p + 1; rc == 0; s++)
+    {
+      int end = *s == '\0';
+      if (*s != '/' && !end)
+        continue;
+      *s = '\0';
+      if (mkdir (p, 0700) != 0 && errno != EEXIST)
+        rc = -1;
+      if (end)
+        break;
+      *s = '/';
+    }
+  if (rc == 0)
+    {
+      struct stat st;
+      if (stat (dir, &st) != 0)
+        rc = -1;
+      else if (!S_ISDIR (st.st_mode))
+        {
+          errno = ENOTDIR;
+          rc = -1;
+        }
+    }
+  int saved = errno;
+  free (p);
+  errno = saved;
+  return rc;
+}
+
+char *
+config_make_dir (int which, char *err, size_t errlen)
+{
+  const char *xdg = getenv (which == 'c' ? "XDG_CONFIG_HOME" : "XDG_DATA_HOME");
+  const char *base = xdg && xdg[0] == '/' ? xdg : getenv ("HOME");
+  char *dir = config_dir (which, err, errlen);
+  struct stat st;
+
+  if (!dir)
+    return NULL;
+  if (stat (base, &st) != 0 || !S_ISDIR (st.st_mode))
+    snprintf (err, errlen, "the directory %s (%s) does not exist", base,
+              base == xdg ? (which == 'c' ? "XDG_CONFIG_HOME" : "XDG_DATA_HOME") : "HOME");
+  else if (mkdirs (dir) != 0)
+    snprintf (err, errlen, "cannot create %s: %s", dir, strerror (errno));
+  else
+    return dir;
+  free (dir);
+  return NULL;
+}
+
+static char *
+config_path (char *err, size_t errlen)
+{
+  char *dir = config_dir ('c', err, errlen);
+  char *path = dir ? join (dir, CONFIG_FILE_NAME) : NULL;
+  free (dir);
+  return path;
+}
+
+/* The whole file, malloc'ed and NUL-terminated; "" when it does not
+ * exist; NULL with a message when it cannot be read. */
+static char *
+read_config (const char *path, char *err, size_t errlen)
+{
+  FILE *f = fopen (path, "r");
+  char *buf = NULL;
+  size_t len = 0, cap = 0;
+
+  if (!f && errno == ENOENT)
+    return gb_xstrdup ("");
+  if (!f)
+    {
+      snprintf (err, errlen, "cannot read %s: %s", path, strerror (errno));
+      return NULL;
+    }
+  for (;;)
+    {
+      if (cap - len < 4096)
+        buf = gb_xrealloc (buf, cap = cap * 2 + 4096);
+      size_t n = fread (buf + len, 1, cap - len - 1, f);
+      len += n;
+      if (n == 0)
+        break;
+    }
+  buf[len] = '\0';
+  if (ferror (f))
+    {
+      snprintf (err, errlen, "cannot read %s: %s", path, strerror (errno));
+      free (buf);
+      buf = NULL;
+    }
+  fclose (f);
+  return buf;
+}
+
+/* If LINE (up to EOL) is `NAME = VALUE`, points *VAL at VALUE and returns
+ * its length (trailing blanks dropped); otherwise -1. */
+static long
+match_line (const char *line, const char *eol, const char *name, const char **val)
+{
+  size_t nlen = strlen (name);
+  const char *p = line;
+  while (p < eol && isblank ((unsigned char) *p))
+    p++;
+  if ((size_t) (eol - p) < nlen || strncmp (p, name, nlen) != 0)
+    return -1;
+  p += nlen;
+  while (p < eol && isblank ((unsigned char) *p))
+    p++;
+  if (p == eol || *p != '=')
+    return -1;
+  p++;
+  while (p < eol && isblank ((unsigned char) *p))
+    p++;
+  const char *e = eol;
+  while (e > p && isspace ((unsigned char) e[-1]))
+    e--;
+  *val = p;
+  return e - p;
+}
+
+int
+config_get (const char *name, char **value, char *err, size_t errlen)
+{
+  char *path = config_path (err, errlen);
+  char *text = path ? read_config (path, err, errlen) : NULL;
+  free (path);
+  if (!text)
+    return -1;
+  *value = NULL;
+  for (const char *line = text; *line;)
+    {
+      const char *eol = strchr (line, '\n');
+      const char *val;
+      long n;
+      if (!eol)
+        eol = line + strlen (line);
+      if (*line != '#' && (n = match_line (line, eol, name, &val)) >= 0)
+        {
+          free (*value);
+          *value = gb_xmalloc ((size_t) n + 1);
+          memcpy (*value, val, (size_t) n);
+          (*value)[n] = '\0';
+        }
+      line = *eol ? eol + 1 : eol;
+    }
+  free (text);
+  return 0;
+}
+
+int
+config_set (const char *name, const char *value, char *err, size_t errlen)
+{
+  char *dir = config_make_dir ('c', err, errlen);
+  char *path = dir ? join (dir, CONFIG_FILE_NAME) : NULL;
+  char *text = path ? read_config (path, err, errlen) : NULL;
+  int rc = -1;
+
+  if (text)
+    {
+      size_t cap = strlen (text) + strlen (name) + (value ? strlen (value) : 0) + 8;
+      char *out = gb_xmalloc (cap), *o = out;
+      for (const char *line = text; *line;)
+        {
+          const char *eol = strchr (line, '\n'), *val;
+          if (!eol)
+            eol = line + strlen (line);
+          if (*line == '#' || match_line (line, eol, name, &val) < 0)
+            {
+              memcpy (o, line, (size_t) (eol - line));
+              o += eol - line;
+              *o++ = '\n';
+            }
+          line = *eol ? eol + 1 : eol;
+        }
+      if (value && *value)
+        o += sprintf (o, "%s = %s\n", name, value);
+      rc = document_write_atomic (path, out, (size_t) (o - out));
+      if (rc != 0)
+        snprintf (err, errlen, "cannot write %s: %s", path, strerror (errno));
+      free (out);
+    }
+  free (text);
+  free (path);
+  free (dir);
+  return rc;
+}
+
+char *
+config_server (const char *cli, const char **origin, char *err, size_t errlen)
+{
+  const char *env = getenv ("GMPBENCH_SERVER");
+  char *url = NULL;
+
+  if (cli)
+    {
+      url = gb_xstrdup (cli);
+      *origin = "--server";
+    }
+  else if (env && *env)
+    {
+      url = gb_xstrdup (env);
+      *origin = "GMPBENCH_SERVER";
+    }
+  else if (config_get ("server", &url, err, errlen) != 0)
+    return NULL;
+  else if (url)
+    *origin = "config file";
+  else
+    {
+      url = gb_xstrdup (CONFIG_DEFAULT_SERVER);
+      *origin = "built-in default";
+    }
+  if (strncmp (url, "http://", 7) != 0 && strncmp (url, "https://", 8) != 0)
+    {
+      snprintf (err, errlen, "the server URL '%s' (from %s) does not start with "
+                "http:// or https://", url, *origin);
+      free (url);
+      return NULL;
+    }
+  for (size_t n = strlen (url); n > 8 && url[n - 1] == '/'; n--)
+    url[n - 1] = '\0';
+  return url;
+}
