@@ -1,9 +1,11 @@
 /* registry_libs.c: the suites of libraries other than GMP, in run order.
- * Optional libraries appear only when configure found them. */
-#include "suites/suites.h"
+ * GMP's own counterparts of the comparisons come first (suite `ext`), then
+ * each library; optional libraries appear only when configure found them. */
+#include "suites/registry_libs.h"
 
 const struct bench_suite *const library_suites[] = {
-  NULL
+  &suite_gmp_powm,
+  &suite_openssl_bn,
 };
 
-const size_t library_suites_count = 0;
+const size_t library_suites_count = GB_ARRAY_SIZE (library_suites);

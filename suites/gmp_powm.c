@@ -1,0 +1,107 @@
+/* gmp_powm.c: modular exponentiation with GMP, the `ext.powm` tests.
+ *
+ * GMPbench has no test of mpz_powm on its own, yet it is the operation
+ * other libraries are most often compared on (OpenSSL's BN_mod_exp, and
+ * beneath it every RSA and Diffie-Hellman).  Operands: an odd modulus of
+ * BITS bits, a base below it and an exponent of BITS bits (mirror.h).
+ * powm times mpz_powm, powm-sec the constant-time mpz_powm_sec; both draw
+ * the same operands, so each is checked by recomputing the result with
+ * the other function, whose code is separate. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <gmp.h>
+#include "suites/bench.h"
+#include "suites/check.h"
+#include "suites/mirror.h"
+#include "suites/suites.h"
+
+struct powm_state
+{
+  mpz_t x, e, m, r;
+  int sec;
+};
+
+static void *
+powm_setup_mode (const struct bench_test *t, unsigned stream, int sec)
+{
+  struct powm_state *s = gb_xmalloc (sizeof *s);
+  char name[64];
+  snprintf (name, sizeof name, "ext.powm.%ld", t->a);
+  mirror_powm (name, stream, t->a, s->x, s->e, s->m);
+  mpz_init2 (s->r, (mp_bitcnt_t) t->a + 64);
+  s->sec = sec;
+  return s;
+}
+
+static void *
+powm_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  (void) err;
+  return powm_setup_mode (t, stream, 0);
+}
+
+static void *
+powm_sec_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  (void) err;
+  return powm_setup_mode (t, stream, 1);
+}
+
+static void
+powm_run (void *state, unsigned long reps)
+{
+  struct powm_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    mpz_powm (s->r, s->x, s->e, s->m);
+}
+
+static void
+powm_sec_run (void *state, unsigned long reps)
+{
+  struct powm_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    mpz_powm_sec (s->r, s->x, s->e, s->m);
+}
+
+static int
+powm_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
+{
+  struct powm_state *s = state;
+  mpz_t want;
+  mpz_init (want);
+  if (s->sec)
+    mpz_powm (want, s->x, s->e, s->m);
+  else
+    mpz_powm_sec (want, s->x, s->e, s->m);
+  int ok = mpz_cmp (want, s->r) == 0;
+  mpz_clear (want);
+  if (!ok)
+    {
+      bench_fail (err, "%s and %s disagree", s->sec ? "mpz_powm_sec" : "mpz_powm",
+                  s->sec ? "mpz_powm" : "mpz_powm_sec");
+      return -1;
+    }
+  digest_mpz (digest, s->r);
+  return 0;
+}
+
+static void
+powm_teardown (void *state)
+{
+  struct powm_state *s = state;
+  mpz_clears (s->x, s->e, s->m, s->r, NULL);
+  free (s);
+}
+
+static const struct bench_ops powm_ops = { powm_setup, powm_run, powm_check, powm_teardown };
+static const struct bench_ops powm_sec_ops = { powm_sec_setup, powm_sec_run, powm_check, powm_teardown };
+
+#define POWM(n) { "ext.powm." #n, &powm_ops, n, 0, 0 }
+#define POWM_SEC(n) { "ext.powm-sec." #n, &powm_sec_ops, n, 0, 0 }
+
+static const struct bench_test powm_tests[] = {
+  POWM (512), POWM (1024), POWM (2048), POWM (4096), POWM (8192),
+  POWM_SEC (512), POWM_SEC (1024), POWM_SEC (2048), POWM_SEC (4096), POWM_SEC (8192),
+};
+
+const struct bench_suite suite_gmp_powm = { "ext", powm_tests, GB_ARRAY_SIZE (powm_tests) };

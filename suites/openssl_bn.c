@@ -1,0 +1,246 @@
+/* openssl_bn.c: GMPbench's base operations and the ext number theory
+ * through OpenSSL's BIGNUM, the `openssl.base` and `openssl.ext` tests.
+ *
+ * Each test mirrors a GMP test of the same name (openssl.X <-> gmpbench.X
+ * for base, ext.X for ext): the same operands (mirror.h), converted once
+ * in setup, and the same result, which check converts back and compares
+ * with GMP's own computation, so the digest equals the GMP test's.
+ *
+ *   multiply  BN_sqr for one size, BN_mul for two
+ *   divide    BN_div, quotient only (truncating, like mpz_tdiv_q)
+ *   gcd       BN_gcd
+ *   invert    BN_mod_inverse
+ *   powm      BN_mod_exp; powm-sec BN_mod_exp_mont_consttime
+ *
+ * OpenSSL has no extended gcd, and its quadratic division and gcd make
+ * the largest GMPbench sizes impractical; those are left out or kept for
+ * full runs.  A BN call that fails (out of memory) is remembered by the
+ * timed loop and reported by check. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gmp.h>
+#include <openssl/bn.h>
+#include "suites/bench.h"
+#include "suites/bn_convert.h"
+#include "suites/check.h"
+#include "suites/mirror.h"
+#include "suites/registry_libs.h"
+
+enum bn_op { OP_SQR, OP_MUL, OP_DIV, OP_GCD, OP_INV, OP_EXP, OP_EXP_SEC };
+
+struct bn_state
+{
+  enum bn_op op;
+  mpz_t x, y, m;                /* GMP's operands: m is only for powm */
+  BIGNUM *bx, *by, *bm, *br;
+  BN_CTX *ctx;
+  int failed;                   /* a BN call returned an error */
+};
+
+/* Which operation test T performs, from its name. */
+static enum bn_op
+op_of (const struct bench_test *t)
+{
+  if (strstr (t->name, ".multiply."))
+    return t->b ? OP_MUL : OP_SQR;
+  if (strstr (t->name, ".divide."))
+    return OP_DIV;
+  if (strstr (t->name, ".gcd."))
+    return OP_GCD;
+  if (strstr (t->name, ".invert."))
+    return OP_INV;
+  return strstr (t->name, ".powm-sec.") ? OP_EXP_SEC : OP_EXP;
+}
+
+/* The GMP operands of T: openssl.base.X draws as gmpbench.base.X, the ext
+ * tests as their ext counterparts. */
+static void
+draw_operands (const struct bench_test *t, unsigned stream, struct bn_state *s)
+{
+  char name[96];
+  switch (s->op)
+    {
+    case OP_SQR:
+    case OP_MUL:
+    case OP_DIV:
+    case OP_GCD:
+      snprintf (name, sizeof name, "gmpbench.%s", t->name + strlen ("openssl."));
+      if (s->op <= OP_MUL)
+        mirror_multiply (name, stream, t->a, t->b, s->x, s->y);
+      else
+        mirror_pair (name, stream, t->a, t->b, s->x, s->y);
+      mpz_init (s->m);
+      break;
+    case OP_INV:
+      snprintf (name, sizeof name, "ext.invert.%ld", t->a);
+      mirror_invert (name, stream, t->a, s->x, s->y);
+      mpz_init (s->m);
+      break;
+    case OP_EXP:
+    case OP_EXP_SEC:
+      snprintf (name, sizeof name, "ext.powm.%ld", t->a);
+      mirror_powm (name, stream, t->a, s->x, s->y, s->m);
+      break;
+    }
+}
+
+static void bn_teardown (void *state);
+
+static void *
+bn_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  struct bn_state *s = gb_xcalloc (1, sizeof *s);
+  s->op = op_of (t);
+  draw_operands (t, stream, s);
+  s->bx = bn_from_mpz (s->x);
+  s->by = bn_from_mpz (s->y);
+  s->bm = bn_from_mpz (s->m);
+  s->br = BN_new ();
+  s->ctx = BN_CTX_new ();
+  if (!s->bx || !s->by || !s->bm || !s->br || !s->ctx)
+    {
+      bench_fail (err, "OpenSSL could not allocate the operands");
+      bn_teardown (s);
+      return NULL;
+    }
+  return s;
+}
+
+static void
+sqr_run (void *state, unsigned long reps)
+{
+  struct bn_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    s->failed |= !BN_sqr (s->br, s->bx, s->ctx);
+}
+
+static void
+mul_run (void *state, unsigned long reps)
+{
+  struct bn_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    s->failed |= !BN_mul (s->br, s->bx, s->by, s->ctx);
+}
+
+static void
+div_run (void *state, unsigned long reps)
+{
+  struct bn_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    s->failed |= !BN_div (s->br, NULL, s->bx, s->by, s->ctx);
+}
+
+static void
+gcd_run (void *state, unsigned long reps)
+{
+  struct bn_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    s->failed |= !BN_gcd (s->br, s->bx, s->by, s->ctx);
+}
+
+static void
+inv_run (void *state, unsigned long reps)
+{
+  struct bn_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    s->failed |= !BN_mod_inverse (s->br, s->bx, s->by, s->ctx);
+}
+
+static void
+exp_run (void *state, unsigned long reps)
+{
+  struct bn_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    s->failed |= !BN_mod_exp (s->br, s->bx, s->by, s->bm, s->ctx);
+}
+
+static void
+exp_sec_run (void *state, unsigned long reps)
+{
+  struct bn_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    s->failed |= !BN_mod_exp_mont_consttime (s->br, s->bx, s->by, s->bm, s->ctx, NULL);
+}
+
+/* GMP's answer for the operation of S. */
+static void
+gmp_answer (mpz_t want, const struct bn_state *s)
+{
+  switch (s->op)
+    {
+    case OP_SQR:
+    case OP_MUL: mpz_mul (want, s->x, s->y); break;
+    case OP_DIV: mpz_tdiv_q (want, s->x, s->y); break;
+    case OP_GCD: mpz_gcd (want, s->x, s->y); break;
+    case OP_INV: mpz_invert (want, s->x, s->y); break;
+    case OP_EXP:
+    case OP_EXP_SEC: mpz_powm (want, s->x, s->y, s->m); break;
+    }
+}
+
+static int
+bn_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
+{
+  struct bn_state *s = state;
+  mpz_t got, want;
+  if (s->failed)
+    {
+      bench_fail (err, "an OpenSSL BN call returned an error");
+      return -1;
+    }
+  mpz_inits (got, want, NULL);
+  bn_to_mpz (got, s->br);
+  gmp_answer (want, s);
+  int ok = mpz_cmp (got, want) == 0;
+  if (ok)
+    digest_mpz (digest, got);
+  mpz_clears (got, want, NULL);
+  if (!ok)
+    bench_fail (err, "OpenSSL's result differs from GMP's");
+  return ok ? 0 : -1;
+}
+
+static void
+bn_teardown (void *state)
+{
+  struct bn_state *s = state;
+  mpz_clears (s->x, s->y, s->m, NULL);
+  BN_free (s->bx);
+  BN_free (s->by);
+  BN_free (s->bm);
+  BN_free (s->br);
+  BN_CTX_free (s->ctx);
+  free (s);
+}
+
+static const struct bench_ops sqr_ops = { bn_setup, sqr_run, bn_check, bn_teardown };
+static const struct bench_ops mul_ops = { bn_setup, mul_run, bn_check, bn_teardown };
+static const struct bench_ops div_ops = { bn_setup, div_run, bn_check, bn_teardown };
+static const struct bench_ops gcd_ops = { bn_setup, gcd_run, bn_check, bn_teardown };
+static const struct bench_ops inv_ops = { bn_setup, inv_run, bn_check, bn_teardown };
+static const struct bench_ops exp_ops = { bn_setup, exp_run, bn_check, bn_teardown };
+static const struct bench_ops exp_sec_ops = { bn_setup, exp_sec_run, bn_check, bn_teardown };
+
+#define SQR(n, f) { "openssl.base.multiply." #n, &sqr_ops, n, 0, f }
+#define MUL(a, b, f) { "openssl.base.multiply." #a "," #b, &mul_ops, a, b, f }
+#define DIV(a, b, f) { "openssl.base.divide." #a "," #b, &div_ops, a, b, f }
+#define GCD(n, f) { "openssl.base.gcd." #n "," #n, &gcd_ops, n, n, f }
+#define INV(n, f) { "openssl.ext.invert." #n, &inv_ops, n, 0, f }
+#define EXP(n) { "openssl.ext.powm." #n, &exp_ops, n, 0, 0 }
+#define EXP_SEC(n) { "openssl.ext.powm-sec." #n, &exp_sec_ops, n, 0, 0 }
+
+static const struct bench_test bn_tests[] = {
+  SQR (128, 0), SQR (512, 0), SQR (8192, 0), SQR (131072, 0), SQR (2097152, BENCH_FULL_ONLY),
+  MUL (128, 128, 0), MUL (512, 512, 0), MUL (8192, 8192, 0), MUL (131072, 131072, 0),
+  MUL (2097152, 2097152, BENCH_FULL_ONLY),
+  MUL (15000, 10000, 0), MUL (20000, 10000, 0), MUL (30000, 10000, 0),
+  DIV (8192, 32, 0), DIV (8192, 64, 0), DIV (8192, 128, 0), DIV (8192, 4096, 0),
+  DIV (131072, 65536, 0), DIV (8192, 8064, 0),
+  GCD (128, 0), GCD (512, 0), GCD (8192, 0),
+  INV (512, 0), INV (8192, 0), INV (131072, BENCH_FULL_ONLY),
+  EXP (512), EXP (1024), EXP (2048), EXP (4096), EXP (8192),
+  EXP_SEC (512), EXP_SEC (1024), EXP_SEC (2048), EXP_SEC (4096), EXP_SEC (8192),
+};
+
+const struct bench_suite suite_openssl_bn = { "openssl", bn_tests, GB_ARRAY_SIZE (bn_tests) };

@@ -1,0 +1,13 @@
+/* registry_libs.h: the suites beyond GMPbench's own, as registry_libs.c
+ * lists them: GMP's counterparts of the comparisons (in `ext`), OpenSSL,
+ * libgcrypt and Nettle (when configure found them), and the random
+ * generators. */
+#ifndef GB_REGISTRY_LIBS_H
+#define GB_REGISTRY_LIBS_H
+
+#include "suites/suites.h"
+
+extern const struct bench_suite suite_gmp_powm;
+extern const struct bench_suite suite_openssl_bn;
+
+#endif
