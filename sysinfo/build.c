@@ -1,0 +1,292 @@
+/* build.c: the provenance of this gmpbench build, because a score depends
+ * on the code as much as on the machine.  Recorded: the compiler as its
+ * own predefined macros identify it (clang is tested before GCC, which it
+ * imitates), the flags configure injected (build_config.h), the ISA macros
+ * in effect, the GMP headers against the GMP library actually loaded
+ * (version mismatch flagged, path and SHA-256 of the shared object), the
+ * OpenSSL build and the CPU capability vector it uses, and the SHA-256 of
+ * the executable.  Paths under the user's home directory are shown as
+ * "~/..." so that no user name leaks. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "sysinfo/internal.h"
+#include "common/util.h"
+#include "build_config.h"
+
+#include <gmp.h>
+#include <openssl/crypto.h>
+#include <openssl/opensslv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__linux__) || defined(__FreeBSD__)
+#include <link.h>
+#endif
+
+#define STR2(x) #x
+#define STR(x) STR2 (x)
+
+static cJSON *
+compiler (void)
+{
+  cJSON *c = cJSON_CreateObject ();
+  const char *name, *version;
+
+#if defined(__clang__)
+  name = "clang";
+  version = STR (__clang_major__) "." STR (__clang_minor__) "." STR (__clang_patchlevel__);
+#if defined(__apple_build_version__)
+  name = "apple-clang";
+#endif
+#elif defined(__GNUC__)
+  name = "gcc";
+  version = STR (__GNUC__) "." STR (__GNUC_MINOR__) "." STR (__GNUC_PATCHLEVEL__);
+#elif defined(_MSC_VER)
+  name = "msvc";
+  version = STR (_MSC_FULL_VER);
+#else
+  name = "unknown";
+  version = "unknown";
+#endif
+  si_put_str (c, "name", name, NULL);
+  si_put_str (c, "version", version, NULL);
+#if defined(__VERSION__)
+  si_put_str (c, "banner", __VERSION__, NULL);
+#endif
+#if defined(__MINGW64_VERSION_MAJOR)
+  si_put_str (c, "runtime", "mingw-w64 " STR (__MINGW64_VERSION_MAJOR) "."
+              STR (__MINGW64_VERSION_MINOR), NULL);
+#endif
+  return c;
+}
+
+/* The instruction-set macros the compiler had in effect. */
+static cJSON *
+isa_macros (void)
+{
+  static const char *const on[] = {
+#if defined(__SSE4_2__)
+    "__SSE4_2__",
+#endif
+#if defined(__AVX__)
+    "__AVX__",
+#endif
+#if defined(__AVX2__)
+    "__AVX2__",
+#endif
+#if defined(__BMI2__)
+    "__BMI2__",
+#endif
+#if defined(__ADX__)
+    "__ADX__",
+#endif
+#if defined(__AVX512F__)
+    "__AVX512F__",
+#endif
+#if defined(__SHA__)
+    "__SHA__",
+#endif
+#if defined(__ARM_NEON)
+    "__ARM_NEON",
+#endif
+#if defined(__ARM_FEATURE_SVE)
+    "__ARM_FEATURE_SVE",
+#endif
+#if defined(__ARM_FEATURE_SVE2)
+    "__ARM_FEATURE_SVE2",
+#endif
+#if defined(__ARM_FEATURE_CRYPTO)
+    "__ARM_FEATURE_CRYPTO",
+#endif
+#if defined(__riscv_vector)
+    "__riscv_vector",
+#endif
+#if defined(__riscv_zbb)
+    "__riscv_zbb",
+#endif
+#if defined(__VSX__)
+    "__VSX__",
+#endif
+#if defined(__ALTIVEC__)
+    "__ALTIVEC__",
+#endif
+#if defined(__VX__)
+    "__VX__",
+#endif
+    NULL
+  };
+  cJSON *arr = cJSON_CreateArray ();
+  size_t i;
+
+  for (i = 0; on[i] != NULL; i++)
+    cJSON_AddItemToArray (arr, cJSON_CreateString (on[i]));
+  return arr;
+}
+
+/* PATH with the home directory replaced by "~". */
+static void
+public_path (const char *path, char *buf, size_t n)
+{
+  const char *home = getenv ("HOME");
+  size_t hl = home ? strlen (home) : 0;
+
+  if (hl > 1 && strncmp (path, home, hl) == 0 && path[hl] == '/')
+    snprintf (buf, n, "~%s", path + hl);
+  else
+    snprintf (buf, n, "%s", path);
+}
+
+/* SHA-256 of a file as hex; 0 on success. */
+static int
+file_sha256 (const char *path, char hex[65])
+{
+  FILE *f = fopen (path, "rb");
+  struct gb_sha256 h;
+  unsigned char buf[65536], digest[32];
+  size_t got;
+
+  if (f == NULL)
+    return -1;
+  gb_sha256_init (&h);
+  while ((got = fread (buf, 1, sizeof buf, f)) > 0)
+    gb_sha256_update (&h, buf, got);
+  gb_sha256_final (&h, digest);
+  if (ferror (f))
+    {
+      fclose (f);
+      return -1;
+    }
+  fclose (f);
+  gb_hex (digest, sizeof digest, hex);
+  return 0;
+}
+
+#if defined(__linux__) || defined(__FreeBSD__)
+struct find_lib
+{
+  const char *stem;
+  char path[4096];
+};
+
+static int
+find_lib_cb (struct dl_phdr_info *info, size_t size, void *data)
+{
+  struct find_lib *f = data;
+  const char *base = strrchr (info->dlpi_name, '/');
+
+  (void) size;
+  base = base ? base + 1 : info->dlpi_name;
+  if (strncmp (base, f->stem, strlen (f->stem)) == 0)
+    {
+      snprintf (f->path, sizeof f->path, "%s", info->dlpi_name);
+      return 1;
+    }
+  return 0;
+}
+#endif
+
+/* Adds "library" {path, sha256} for the loaded shared object whose file
+ * name starts with STEM ("libgmp."); "static" when none is loaded. */
+static void
+put_library (cJSON *sec, const char *stem)
+{
+  cJSON *lib = cJSON_CreateObject ();
+#if defined(__linux__) || defined(__FreeBSD__)
+  struct find_lib f;
+  char hex[65], shown[4096];
+
+  f.stem = stem;
+  f.path[0] = '\0';
+  dl_iterate_phdr (find_lib_cb, &f);
+  if (f.path[0] != '\0')
+    {
+      public_path (f.path, shown, sizeof shown);
+      si_put_str (lib, "path", shown, "dl_iterate_phdr");
+      if (file_sha256 (f.path, hex) == 0)
+        si_put_str (lib, "sha256", hex, "file contents");
+    }
+  else
+    si_put_str (lib, "linkage", "static or not found", "dl_iterate_phdr");
+#else
+  (void) stem;
+  si_put_str (lib, "linkage", "unknown on this OS", NULL);
+#endif
+  si_put_item (sec, "library", lib, NULL);
+}
+
+static cJSON *
+gmp_info (void)
+{
+  cJSON *g = cJSON_CreateObject ();
+  char header[64];
+
+  snprintf (header, sizeof header, "%d.%d.%d", __GNU_MP_VERSION,
+            __GNU_MP_VERSION_MINOR, __GNU_MP_VERSION_PATCHLEVEL);
+  si_put_str (g, "version", gmp_version, "gmp_version");
+  si_put_str (g, "header_version", header, "gmp.h");
+  si_put_bool (g, "version_mismatch", strcmp (header, gmp_version) != 0,
+               "gmp.h against gmp_version");
+  si_put_str (g, "cc", __GMP_CC, "gmp.h __GMP_CC");
+  si_put_str (g, "cflags", __GMP_CFLAGS, "gmp.h __GMP_CFLAGS");
+  si_put_num (g, "limb_bits", mp_bits_per_limb, "mp_bits_per_limb");
+  si_put_num (g, "header_limb_bits", GMP_LIMB_BITS, "gmp.h GMP_LIMB_BITS");
+  put_library (g, "libgmp.");
+  return g;
+}
+
+static cJSON *
+openssl_info (void)
+{
+  cJSON *o = cJSON_CreateObject ();
+  const char *cflags = OpenSSL_version (OPENSSL_CFLAGS);
+  const char *platform = OpenSSL_version (OPENSSL_PLATFORM);
+
+  if (strncmp (cflags, "compiler: ", 10) == 0)
+    cflags += 10;
+  if (strncmp (platform, "platform: ", 10) == 0)
+    platform += 10;
+  si_put_str (o, "version", OpenSSL_version (OPENSSL_VERSION), "OpenSSL_version");
+  si_put_str (o, "header_version", OPENSSL_VERSION_TEXT, "opensslv.h");
+  si_put_str (o, "cflags", cflags, "OpenSSL_version (OPENSSL_CFLAGS)");
+  si_put_str (o, "platform", platform, "OpenSSL_version (OPENSSL_PLATFORM)");
+  si_put_str (o, "cpu_settings", OPENSSL_info (OPENSSL_INFO_CPU_SETTINGS),
+              "OPENSSL_info (OPENSSL_INFO_CPU_SETTINGS)");
+  put_library (o, "libcrypto.");
+  return o;
+}
+
+static void
+put_executable (cJSON *b)
+{
+#if defined(__linux__)
+  char hex[65];
+  if (file_sha256 ("/proc/self/exe", hex) == 0)
+    {
+      si_put_str (b, "executable_sha256", hex, "/proc/self/exe");
+      return;
+    }
+#endif
+  si_put_null (b, "executable_sha256");
+}
+
+cJSON *
+si_build_collect (void)
+{
+  cJSON *b = cJSON_CreateObject ();
+  cJSON *cfg = cJSON_CreateObject ();
+
+  si_put_str (b, "gmpbench_version", GB_VERSION, "configure");
+  si_put_str (b, "arch", si_built_arch (), "predefined macros");
+  si_put_item (b, "compiler", compiler (), "predefined macros");
+  si_put_str (cfg, "cc", GB_BUILD_CC, NULL);
+  si_put_str (cfg, "cflags", GB_BUILD_CFLAGS, NULL);
+  si_put_str (cfg, "ldflags", GB_BUILD_LDFLAGS, NULL);
+  si_put_str (cfg, "host", GB_BUILD_HOST, NULL);
+  si_put_item (b, "configure", cfg, "build_config.h");
+  si_put_item (b, "isa_macros", isa_macros (), "predefined macros");
+  si_put_item (b, "gmp", gmp_info (), NULL);
+  si_put_item (b, "openssl", openssl_info (), NULL);
+  put_executable (b);
+  return b;
+}

@@ -1,0 +1,94 @@
+/* collect.c: sysinfo_collect, the one entry point that assembles the
+ * "system" object.  It picks the platform reader (the Linux reader for a
+ * snapshot directory on any host; otherwise the one for the OS this was
+ * built for), lets the live CPUID view refine it on x86, adds the OS,
+ * emulation, build provenance and a clock measurement, and finally makes
+ * sure every member that the server relies on exists, null if unknown. */
+#include "sysinfo/sysinfo.h"
+#include "sysinfo/internal.h"
+
+#include <string.h>
+#include <unistd.h>
+
+static void
+ensure (cJSON *sec, const char *key)
+{
+  if (cJSON_GetObjectItemCaseSensitive (sec, key) == NULL)
+    si_put_null (sec, key);
+}
+
+static void
+ensure_required (cJSON *system)
+{
+  static const char *const cpu_keys[] = { "arch", "identity", "name", "vendor",
+    "microarchitecture", "hypervisor" };
+  cJSON *cpu = si_section (system, "cpu"), *cores = si_section (system, "cores");
+  cJSON *clock = si_section (system, "clock"), *os = si_section (system, "os");
+  size_t i;
+
+  for (i = 0; i < sizeof cpu_keys / sizeof cpu_keys[0]; i++)
+    ensure (cpu, cpu_keys[i]);
+  if (!si_has (cpu, "emulated"))
+    si_put_bool (cpu, "emulated", 0, NULL);
+  if (!si_has (cores, "logical"))
+    {
+      long n = sysconf (_SC_NPROCESSORS_ONLN);
+      si_put_num (cores, "logical", n > 0 ? n : 1, "sysconf");
+    }
+  if (!si_has (cores, "physical"))
+    si_put_num (cores, "physical", si_get_num (cores, "logical", 1), "assumed equal to logical");
+  if (!si_has (cores, "usable"))
+    si_put_num (cores, "usable", si_get_num (cores, "logical", 1), "assumed equal to logical");
+  ensure (clock, "nominal_mhz");
+  ensure (clock, "max_mhz");
+  ensure (clock, "measured");
+  ensure (os, "name");
+  ensure (os, "version");
+  ensure (os, "kernel");
+}
+
+/* The readers of the running machine, least trusted first. */
+static void
+collect_live (cJSON *system)
+{
+#if defined(__linux__)
+  struct si_root r;
+  si_root_init (&r, NULL);
+  si_linux_collect (system, &r);
+#elif defined(__APPLE__) || defined(__FreeBSD__)
+  si_sysctl_collect (system);
+#endif
+  si_x86_cpuid_collect (system);
+  si_os_collect (system);
+}
+
+cJSON *
+sysinfo_collect (const struct sysinfo_options *opt)
+{
+  cJSON *system = cJSON_CreateObject ();
+  struct si_root r;
+  int snapshot;
+
+  si_root_init (&r, opt ? opt->root : NULL);
+  snapshot = !r.live;
+  /* Fix the order of the sections for readable output. */
+  si_section (system, "cpu");
+  si_section (system, "cores");
+  si_section (system, "clock");
+  si_section (system, "os");
+  if (snapshot)
+    si_linux_collect (system, &r);
+  else
+    collect_live (system);
+  if (!snapshot && opt != NULL && opt->measure_clock)
+    {
+      cJSON *m = sysinfo_measure_clock ();
+      cJSON *cpu = si_section (system, "cpu");
+      if (cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (cpu, "emulated")))
+        si_put_bool (m, "valid", 0, NULL);
+      si_put_item (si_section (system, "clock"), "measured", m, "dependent add chain");
+    }
+  si_put_item (system, "build", si_build_collect (), NULL);
+  ensure_required (system);
+  return system;
+}

@@ -1,0 +1,148 @@
+/* internal.h: what the files of sysinfo/ share and nothing outside uses.
+ *
+ * Values are written straight into the cJSON "system" object through the
+ * si_put_* helpers, which also record where each value came from in a
+ * "sources" object beside it (system.cpu.sources.identity = "cpuid", ...).
+ * A later put replaces an earlier one, so a collector runs its readers from
+ * the least to the most trustworthy.  The decoders (x86, ARM MIDR, RISC-V,
+ * POWER, s390) are pure functions of recorded numbers, so the tests can
+ * exercise them on any host. */
+#ifndef GB_SYSINFO_INTERNAL_H
+#define GB_SYSINFO_INTERNAL_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+/* ---- json.c: members with sources ---------------------------------- */
+
+/* The object KEY of PARENT, created when absent. */
+cJSON *si_section (cJSON *parent, const char *key);
+/* Set KEY of SEC (replacing any previous value) and its source; a NULL
+ * SOURCE leaves no source entry. */
+void si_put_str (cJSON *sec, const char *key, const char *val, const char *source);
+void si_put_num (cJSON *sec, const char *key, double val, const char *source);
+void si_put_bool (cJSON *sec, const char *key, int val, const char *source);
+void si_put_null (cJSON *sec, const char *key);
+void si_put_item (cJSON *sec, const char *key, cJSON *item, const char *source);
+/* Whether KEY holds something other than null. */
+int si_has (const cJSON *sec, const char *key);
+const char *si_get_str (const cJSON *sec, const char *key);
+double si_get_num (const cJSON *sec, const char *key, double fallback);
+
+/* ---- rootfs.c: files under a root directory ------------------------- */
+
+struct si_root
+{
+  char dir[4096];               /* "" for the live system */
+  int live;
+};
+
+void si_root_init (struct si_root *r, const char *root);
+/* The whole file ROOT/REL, NUL-terminated, trailing white space removed;
+ * NULL when it cannot be read.  The caller frees it. */
+char *si_read (const struct si_root *r, const char *rel);
+int si_read_long (const struct si_root *r, const char *rel, long *out);
+int si_exists (const struct si_root *r, const char *rel);
+/* Parses a kernel CPU list ("0-3,8,10-11") into SET (MAX entries, one byte
+ * per CPU); returns the number of CPUs in it, or -1 when malformed. */
+int si_cpulist (const char *s, unsigned char *set, int max);
+
+/* /proc/cpuinfo and /proc/sysinfo style "key : value" text, split into
+ * blocks at blank lines. */
+struct si_kv
+{
+  char *key;
+  char *val;
+};
+struct si_block
+{
+  struct si_kv *kv;
+  int n;
+};
+struct si_kvfile
+{
+  struct si_block *blocks;
+  int nblocks;
+};
+int si_kvfile_parse (const char *text, struct si_kvfile *out);
+void si_kvfile_free (struct si_kvfile *f);
+const char *si_block_get (const struct si_block *b, const char *key);
+/* The first value of KEY in any block. */
+const char *si_kvfile_get (const struct si_kvfile *f, const char *key);
+
+/* ---- decoders ------------------------------------------------------- */
+
+/* x86.c */
+const char *si_x86_vendor_name (const char *vendor_id);
+/* Core microarchitecture ("Zen 3", "Golden Cove"), that of the efficiency
+ * cores of a hybrid part, and the product code name; NULL when unknown. */
+const char *si_x86_uarch (const char *vendor_id, int family, int model, int stepping);
+const char *si_x86_uarch_e (const char *vendor_id, int family, int model, int stepping);
+const char *si_x86_codename (const char *vendor_id, int family, int model, int stepping);
+void si_x86_identity (char *buf, size_t n, const char *vendor_id,
+                      int family, int model, int stepping);
+/* The "@ 2.40GHz" clock of a brand string, in MHz, or 0. */
+double si_brand_mhz (const char *brand);
+
+/* arm_midr.c */
+struct si_midr
+{
+  unsigned implementer, variant, part, revision;
+};
+const char *si_arm_implementer_name (unsigned implementer);
+/* Core name ("Cortex-A76", "Apple M1 Firestorm") and microarchitecture;
+ * NULL when the part is not in the table. */
+const char *si_arm_part_name (unsigned implementer, unsigned part);
+const char *si_arm_uarch (unsigned implementer, unsigned part);
+void si_arm_identity (char *buf, size_t n, const struct si_midr *m);
+
+/* riscv.c */
+const char *si_riscv_vendor_name (unsigned long long mvendorid);
+const char *si_riscv_uarch (unsigned long long mvendorid,
+                            unsigned long long marchid, const char *uarch);
+/* Adds the extensions of an ISA string ("rv64imafdcv_zba_zbb") that
+ * matter to bignum code to FEATURES. */
+void si_riscv_isa_features (const char *isa, cJSON *features, const char *source);
+
+/* power.c */
+const char *si_power_pvr_name (unsigned pvr);
+
+/* s390.c */
+const char *si_s390_machine_name (unsigned type);
+const char *si_s390_uarch (unsigned type);
+
+/* ---- platform readers ----------------------------------------------- */
+
+/* linux.c: everything /proc, /sys and /etc/os-release tell. */
+void si_linux_collect (cJSON *system, const struct si_root *r);
+
+/* x86_cpuid.c: the live CPUID view (x86 builds only; a no-op elsewhere). */
+void si_x86_cpuid_collect (cJSON *system);
+/* The timestamp counter, for clock.c; 0 where there is none. */
+unsigned long long si_tsc_read (void);
+
+/* bsd_sysctl.c: macOS and FreeBSD, from a sysctl provider that the real
+ * readers (macos.c, freebsd.c) and the unit tests' mocks implement. */
+struct si_sysctl
+{
+  /* Both return 0 on success and -1 when NAME does not exist. */
+  int (*get_str) (void *ctx, const char *name, char *buf, size_t len);
+  int (*get_i64) (void *ctx, const char *name, long long *out);
+  void *ctx;
+};
+void si_darwin_from_sysctl (cJSON *system, const struct si_sysctl *s);
+void si_freebsd_from_sysctl (cJSON *system, const struct si_sysctl *s);
+void si_sysctl_collect (cJSON *system);   /* the live OS's sysctls */
+
+/* os.c: kernel, libc, emulation. */
+void si_os_collect (cJSON *system);
+/* The architecture this executable was built for ("aarch64"). */
+const char *si_built_arch (void);
+/* The user-mode emulator this process runs under ("qemu-user"), or NULL;
+ * decided once and cached. */
+const char *si_emulator (void);
+
+/* build.c: compiler, GMP, OpenSSL, executable. */
+cJSON *si_build_collect (void);
+
+#endif

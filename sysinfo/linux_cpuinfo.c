@@ -1,0 +1,357 @@
+/* linux_cpuinfo.c: what /proc/cpuinfo says about the processor.  Its
+ * format differs per architecture, so the architecture is settled first
+ * (uname on the live system, the shape of cpuinfo in a snapshot), then one
+ * function per architecture family reads the identity numbers, names the
+ * part with the decoders and records the feature flags that matter to
+ * bignum code. */
+#include "sysinfo/linux.h"
+#include "common/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#define CPUINFO "/proc/cpuinfo"
+
+static const char *
+first (struct si_linux *L, const char *key)
+{
+  return si_kvfile_get (&L->cpuinfo, key);
+}
+
+/* Whether the space-separated word list LIST holds WORD. */
+static int
+has_word (const char *list, const char *word)
+{
+  size_t n = strlen (word);
+  const char *p = list;
+
+  while (list != NULL && (p = strstr (p, word)) != NULL)
+    {
+      if ((p == list || p[-1] == ' ' || p[-1] == '\t')
+          && (p[n] == ' ' || p[n] == '\t' || p[n] == '\0'))
+        return 1;
+      p += n;
+    }
+  return 0;
+}
+
+static const char *
+arch_from_cpuinfo (struct si_linux *L)
+{
+  const char *v;
+
+  if ((v = first (L, "vendor_id")) != NULL)
+    {
+      if (strncmp (v, "IBM/S390", 8) == 0)
+        return has_word (first (L, "features"), "zarch") ? "s390x" : "s390";
+      return has_word (first (L, "flags"), "lm") ? "x86_64" : "i686";
+    }
+  if (first (L, "CPU implementer") != NULL)
+    return has_word (first (L, "Features"), "asimd") ? "aarch64" : "armv7l";
+  if ((v = first (L, "isa")) != NULL && strncmp (v, "rv", 2) == 0)
+    return strncmp (v, "rv64", 4) == 0 ? "riscv64" : "riscv32";
+  if ((v = first (L, "ISA")) != NULL && strstr (v, "loongarch64"))
+    return "loongarch64";
+  if ((v = first (L, "type")) != NULL && strncmp (v, "sun4", 4) == 0)
+    return "sparc64";
+  if ((v = first (L, "cpu")) != NULL)
+    {
+      char *order = si_read (L->r, "sys/kernel/cpu_byteorder");
+      int le = order != NULL && strcmp (order, "little") == 0;
+      const char *platform = first (L, "platform");
+
+      free (order);
+      if (strncmp (v, "POWER", 5) == 0
+          || (platform && (strcmp (platform, "pSeries") == 0
+                           || strcmp (platform, "PowerNV") == 0)))
+        return le ? "ppc64le" : "ppc64";
+      if (first (L, "pvr") != NULL || strstr (first (L, "revision") ? first (L, "revision") : "", "pvr"))
+        return "ppc";
+    }
+  return NULL;
+}
+
+void
+si_linux_arch (struct si_linux *L)
+{
+  const char *a = NULL, *src = CPUINFO;
+  struct utsname u;
+
+  if (L->r->live && uname (&u) == 0)
+    {
+      a = u.machine;
+      src = "uname";
+      if (strcmp (a, "arm64") == 0)
+        a = "aarch64";
+      else if (strcmp (a, "amd64") == 0)
+        a = "x86_64";
+      si_put_str (si_section (L->system, "os"), "kernel", u.release, "uname");
+    }
+  else
+    a = arch_from_cpuinfo (L);
+  snprintf (L->arch, sizeof L->arch, "%s", a ? a : "unknown");
+  si_put_str (L->cpusec, "arch", L->arch, a ? src : "unrecognised /proc/cpuinfo");
+}
+
+static int
+arch_is (struct si_linux *L, const char *prefix)
+{
+  return strncmp (L->arch, prefix, strlen (prefix)) == 0;
+}
+
+static void
+put_flags (cJSON *features, const char *list, const char *const (*map)[2],
+           size_t n, const char *source)
+{
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    si_put_bool (features, map[i][1], has_word (list, map[i][0]), source);
+}
+
+static void
+x86_identity (struct si_linux *L)
+{
+  static const char *const flags[][2] = {
+    {"bmi1", "bmi1"}, {"bmi2", "bmi2"}, {"adx", "adx"}, {"popcnt", "popcnt"},
+    {"abm", "lzcnt"}, {"avx", "avx"}, {"avx2", "avx2"},
+    {"avx512f", "avx512f"}, {"avx512dq", "avx512dq"},
+    {"avx512ifma", "avx512ifma"}, {"avx512vl", "avx512vl"},
+    {"avx512bw", "avx512bw"}, {"sha_ni", "sha"}, {"aes", "aes"},
+    {"pclmulqdq", "pclmulqdq"}, {"vaes", "vaes"},
+    {"vpclmulqdq", "vpclmulqdq"},
+  };
+  const char *vendor = first (L, "vendor_id"), *brand = first (L, "model name");
+  const char *fam = first (L, "cpu family"), *mod = first (L, "model");
+  const char *step = first (L, "stepping");
+  int f = fam ? atoi (fam) : -1, m = mod ? atoi (mod) : -1;
+  int s = step ? atoi (step) : -1;
+  char id[128];
+  const char *uarch;
+
+  if (vendor == NULL)
+    return;
+  si_x86_identity (id, sizeof id, vendor, f, m, s);
+  si_put_str (L->cpusec, "identity", id, CPUINFO);
+  si_put_str (L->cpusec, "vendor_id", vendor, CPUINFO);
+  si_put_str (L->cpusec, "vendor", si_x86_vendor_name (vendor) ? si_x86_vendor_name (vendor) : vendor, CPUINFO);
+  si_put_num (L->cpusec, "family", f, CPUINFO);
+  si_put_num (L->cpusec, "model", m, CPUINFO);
+  si_put_num (L->cpusec, "stepping", s, CPUINFO);
+  si_put_str (L->cpusec, "brand", brand, CPUINFO " model name");
+  si_put_str (L->cpusec, "name", brand, CPUINFO " model name");
+  uarch = si_x86_uarch (vendor, f, m, s);
+  si_put_str (L->cpusec, "microarchitecture", uarch, "x86 model table");
+  si_put_str (L->cpusec, "codename", si_x86_codename (vendor, f, m, s), "x86 model table");
+  put_flags (si_section (L->cpusec, "features"), first (L, "flags"), flags,
+             GB_ARRAY_SIZE (flags), CPUINFO " flags");
+  if (brand != NULL && si_brand_mhz (brand) > 0)
+    si_put_num (L->clock, "nominal_mhz", si_brand_mhz (brand), "brand string");
+}
+
+static unsigned
+hexval (const char *s)
+{
+  return s ? (unsigned) strtoul (s, NULL, 0) : 0;
+}
+
+/* Loads each processor's MIDR fields into L->cpu[]. */
+static void
+arm_load_midrs (struct si_linux *L)
+{
+  int i;
+
+  for (i = 0; i < L->cpuinfo.nblocks; i++)
+    {
+      const struct si_block *b = &L->cpuinfo.blocks[i];
+      const char *p = si_block_get (b, "processor");
+      const char *impl = si_block_get (b, "CPU implementer");
+      long id = p ? strtol (p, NULL, 10) : -1;
+      struct si_lcpu *c;
+
+      if (impl == NULL || id < 0 || id >= L->ncpu)
+        continue;
+      c = &L->cpu[id];
+      c->has_midr = 1;
+      c->midr.implementer = hexval (impl);
+      c->midr.variant = hexval (si_block_get (b, "CPU variant"));
+      c->midr.part = hexval (si_block_get (b, "CPU part"));
+      c->midr.revision = hexval (si_block_get (b, "CPU revision"));
+    }
+}
+
+static void
+arm_identity (struct si_linux *L)
+{
+  static const char *const flags[][2] = {
+    {"asimd", "neon"}, {"sve", "sve"}, {"sve2", "sve2"}, {"pmull", "pmull"},
+    {"aes", "aes"}, {"sha2", "sha2"}, {"sha512", "sha512"},
+    {"atomics", "lse"}, {"asimddp", "dotprod"}, {"i8mm", "i8mm"},
+  };
+  const char *feat = first (L, "Features");
+  cJSON *features = si_section (L->cpusec, "features");
+
+  arm_load_midrs (L);
+  put_flags (features, feat, flags, GB_ARRAY_SIZE (flags), CPUINFO " Features");
+  if (arch_is (L, "armv7"))
+    si_put_bool (features, "neon", has_word (feat, "neon"), CPUINFO " Features");
+  /* Identity, name and vendor are set from the biggest core kind by
+   * si_linux_kinds. */
+}
+
+static void
+riscv_identity (struct si_linux *L)
+{
+  const char *isa = first (L, "isa"), *uarch_s = first (L, "uarch");
+  const char *v = first (L, "mvendorid"), *a = first (L, "marchid");
+  const char *im = first (L, "mimpid");
+  unsigned long long vid = v ? strtoull (v, NULL, 0) : 0;
+  unsigned long long aid = a ? strtoull (a, NULL, 0) : 0;
+  const char *vendor = v ? si_riscv_vendor_name (vid) : NULL;
+  const char *uarch = si_riscv_uarch (vid, aid, uarch_s);
+  char id[160];
+
+  if (v != NULL)
+    snprintf (id, sizeof id, "riscv:%s:%s:%s", v, a ? a : "?", im ? im : "?");
+  else
+    snprintf (id, sizeof id, "riscv:unknown:%s", uarch_s ? uarch_s : isa ? isa : "?");
+  si_put_str (L->cpusec, "identity", id, CPUINFO);
+  si_put_str (L->cpusec, "vendor", vendor, "RISC-V mvendorid table");
+  si_put_str (L->cpusec, "mvendorid", v, CPUINFO);
+  si_put_str (L->cpusec, "marchid", a, CPUINFO);
+  si_put_str (L->cpusec, "mimpid", im, CPUINFO);
+  si_put_str (L->cpusec, "isa", isa, CPUINFO);
+  si_put_str (L->cpusec, "microarchitecture", uarch, "RISC-V id table");
+  si_put_str (L->cpusec, "name", uarch ? uarch : uarch_s ? uarch_s : isa, CPUINFO);
+  if (isa != NULL)
+    si_riscv_isa_features (isa, si_section (L->cpusec, "features"), CPUINFO " isa");
+}
+
+static void
+power_identity (struct si_linux *L)
+{
+  const char *cpu = first (L, "cpu"), *rev = first (L, "revision");
+  const char *pvrp = rev ? strstr (rev, "pvr") : NULL;
+  const char *clock = first (L, "clock");
+  unsigned hi = 0, lo = 0, pvr;
+  char id[64], name[128];
+  const char *table;
+
+  if (pvrp == NULL || sscanf (pvrp, "pvr %x %x", &hi, &lo) != 2)
+    return;
+  pvr = hi << 16 | lo;
+  snprintf (id, sizeof id, "ppc:pvr=0x%08x", pvr);
+  si_put_str (L->cpusec, "identity", id, CPUINFO " revision");
+  snprintf (id, sizeof id, "0x%08x", pvr);
+  si_put_str (L->cpusec, "pvr", id, CPUINFO " revision");
+  si_put_str (L->cpusec, "vendor", "IBM", "PVR");
+  table = si_power_pvr_name (pvr);
+  si_put_str (L->cpusec, "microarchitecture", table, "PVR table");
+  snprintf (name, sizeof name, "%.*s", (int) strcspn (cpu ? cpu : "", ","), cpu ? cpu : "");
+  si_put_str (L->cpusec, "name", table ? table : name, table ? "PVR table" : CPUINFO);
+  si_put_str (L->cpusec, "platform", first (L, "platform"), CPUINFO);
+  si_put_bool (si_section (L->cpusec, "features"), "altivec",
+               cpu && strstr (cpu, "altivec") != NULL, CPUINFO " cpu");
+  if (clock && atof (clock) > 0)
+    si_put_num (L->clock, "nominal_mhz", atof (clock), CPUINFO " clock");
+}
+
+static void
+s390_identity (struct si_linux *L)
+{
+  static const char *const flags[][2] = {
+    {"vx", "vx"}, {"vxe", "vxe"}, {"vxe2", "vxe2"}, {"msa", "msa"},
+    {"dfp", "dfp"},
+  };
+  const char *line = NULL, *mhz;
+  unsigned type = 0;
+  char id[64];
+  int i, j;
+
+  for (i = 0; i < L->cpuinfo.nblocks && line == NULL; i++)
+    for (j = 0; j < L->cpuinfo.blocks[i].n && line == NULL; j++)
+      if (strncmp (L->cpuinfo.blocks[i].kv[j].key, "processor ", 10) == 0)
+        line = strstr (L->cpuinfo.blocks[i].kv[j].val, "machine =");
+  if (line == NULL || sscanf (line, "machine = %x", &type) != 1)
+    return;
+  /* The machine type prints as decimal digits but is BCD-like; keep the
+   * digits as they are. */
+  snprintf (id, sizeof id, "%x", type);
+  type = (unsigned) strtoul (id, NULL, 10);
+  snprintf (id, sizeof id, "s390:machine=%u", type);
+  si_put_str (L->cpusec, "identity", id, CPUINFO " machine");
+  si_put_num (L->cpusec, "machine_type", type, CPUINFO " machine");
+  si_put_str (L->cpusec, "vendor", "IBM", CPUINFO " vendor_id");
+  si_put_str (L->cpusec, "name", si_s390_machine_name (type), "s390 machine table");
+  si_put_str (L->cpusec, "microarchitecture", si_s390_uarch (type), "s390 machine table");
+  put_flags (si_section (L->cpusec, "features"), first (L, "features"), flags,
+             GB_ARRAY_SIZE (flags), CPUINFO " features");
+  if ((mhz = first (L, "cpu MHz static")) != NULL && atof (mhz) > 0)
+    si_put_num (L->clock, "nominal_mhz", atof (mhz), CPUINFO " cpu MHz static");
+  if ((mhz = first (L, "cpu MHz dynamic")) != NULL && atof (mhz) > 0)
+    si_put_num (L->clock, "max_mhz", atof (mhz), CPUINFO " cpu MHz dynamic");
+}
+
+static void
+loongarch_identity (struct si_linux *L)
+{
+  const char *name = first (L, "Model Name"), *rev = first (L, "CPU Revision");
+  const char *mhz = first (L, "CPU MHz");
+  static const char *const flags[][2] = { {"lsx", "lsx"}, {"lasx", "lasx"} };
+  char id[160];
+
+  snprintf (id, sizeof id, "loongarch:%s:%s", name ? name : "?", rev ? rev : "?");
+  si_put_str (L->cpusec, "identity", id, CPUINFO);
+  si_put_str (L->cpusec, "vendor", "Loongson", CPUINFO);
+  si_put_str (L->cpusec, "name", name, CPUINFO " Model Name");
+  put_flags (si_section (L->cpusec, "features"), first (L, "Features"), flags,
+             GB_ARRAY_SIZE (flags), CPUINFO " Features");
+  if (mhz && atof (mhz) > 0)
+    si_put_num (L->clock, "nominal_mhz", atof (mhz), CPUINFO " CPU MHz");
+}
+
+static void
+sparc_identity (struct si_linux *L)
+{
+  const char *cpu = first (L, "cpu");
+  char id[160];
+  int i, j;
+
+  snprintf (id, sizeof id, "sparc:%s", cpu ? cpu : "?");
+  si_put_str (L->cpusec, "identity", id, CPUINFO);
+  si_put_str (L->cpusec, "name", cpu, CPUINFO);
+  for (i = 0; i < L->cpuinfo.nblocks; i++)
+    for (j = 0; j < L->cpuinfo.blocks[i].n; j++)
+      {
+        const struct si_kv *kv = &L->cpuinfo.blocks[i].kv[j];
+        size_t n = strlen (kv->key);
+        if (n > 6 && strcmp (kv->key + n - 6, "ClkTck") == 0)
+          {
+            si_put_num (L->clock, "nominal_mhz",
+                        (double) strtoull (kv->val, NULL, 16) / 1e6,
+                        CPUINFO " ClkTck");
+            return;
+          }
+      }
+}
+
+void
+si_linux_identity (struct si_linux *L)
+{
+  if (arch_is (L, "x86_64") || arch_is (L, "i686"))
+    x86_identity (L);
+  else if (arch_is (L, "aarch64") || arch_is (L, "arm"))
+    arm_identity (L);
+  else if (arch_is (L, "riscv"))
+    riscv_identity (L);
+  else if (arch_is (L, "ppc"))
+    power_identity (L);
+  else if (arch_is (L, "s390"))
+    s390_identity (L);
+  else if (arch_is (L, "loongarch"))
+    loongarch_identity (L);
+  else if (arch_is (L, "sparc"))
+    sparc_identity (L);
+}

@@ -1,0 +1,31 @@
+# sysinfo/: the machine description (issue 3).  The Linux reader and the
+# decoders are plain C and built everywhere (the tests feed them
+# snapshots); the sysctl readers only where sysctlbyname exists.
+SYSINFO_SRCS += \
+	sysinfo/arm_midr.c \
+	sysinfo/bsd_sysctl.c \
+	sysinfo/build.c \
+	sysinfo/clock.c \
+	sysinfo/collect.c \
+	sysinfo/json.c \
+	sysinfo/linux.c \
+	sysinfo/linux_cache.c \
+	sysinfo/linux_cpuinfo.c \
+	sysinfo/linux_kinds.c \
+	sysinfo/linux_virt.c \
+	sysinfo/os.c \
+	sysinfo/power.c \
+	sysinfo/riscv.c \
+	sysinfo/rootfs.c \
+	sysinfo/s390.c \
+	sysinfo/summary.c \
+	sysinfo/x86.c \
+	sysinfo/x86_cpuid.c
+
+SYSINFO_TARGET := $(shell $(CC) -dumpmachine 2>/dev/null)
+ifneq ($(findstring darwin,$(SYSINFO_TARGET)),)
+SYSINFO_SRCS += sysinfo/macos.c
+endif
+ifneq ($(findstring freebsd,$(SYSINFO_TARGET)),)
+SYSINFO_SRCS += sysinfo/freebsd.c
+endif
