@@ -157,28 +157,44 @@ hexval (const char *s)
   return s ? (unsigned) strtoul (s, NULL, 0) : 0;
 }
 
-/* Loads each processor's MIDR fields into L->cpu[]. */
+static void
+read_midr (const struct si_block *b, struct si_midr *m)
+{
+  m->implementer = hexval (si_block_get (b, "CPU implementer"));
+  m->variant = hexval (si_block_get (b, "CPU variant"));
+  m->part = hexval (si_block_get (b, "CPU part"));
+  m->revision = hexval (si_block_get (b, "CPU revision"));
+}
+
+/* Loads each processor's MIDR fields into L->cpu[].  Old 32-bit kernels
+ * print the fields once, in a block of their own, for all processors. */
 static void
 arm_load_midrs (struct si_linux *L)
 {
-  int i;
+  int i, cpu;
 
   for (i = 0; i < L->cpuinfo.nblocks; i++)
     {
       const struct si_block *b = &L->cpuinfo.blocks[i];
       const char *p = si_block_get (b, "processor");
-      const char *impl = si_block_get (b, "CPU implementer");
       long id = p ? strtol (p, NULL, 10) : -1;
-      struct si_lcpu *c;
 
-      if (impl == NULL || id < 0 || id >= L->ncpu)
+      if (si_block_get (b, "CPU implementer") == NULL)
         continue;
-      c = &L->cpu[id];
-      c->has_midr = 1;
-      c->midr.implementer = hexval (impl);
-      c->midr.variant = hexval (si_block_get (b, "CPU variant"));
-      c->midr.part = hexval (si_block_get (b, "CPU part"));
-      c->midr.revision = hexval (si_block_get (b, "CPU revision"));
+      if (p == NULL)
+        {
+          for (cpu = 0; cpu < L->ncpu; cpu++)
+            if (L->online[cpu] && !L->cpu[cpu].has_midr)
+              {
+                L->cpu[cpu].has_midr = 1;
+                read_midr (b, &L->cpu[cpu].midr);
+              }
+        }
+      else if (id >= 0 && id < L->ncpu)
+        {
+          L->cpu[id].has_midr = 1;
+          read_midr (b, &L->cpu[id].midr);
+        }
     }
 }
 

@@ -7,7 +7,6 @@
 #include "common/util.h"
 
 #include <ctype.h>
-#include <strings.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,7 +232,7 @@ si_block_get (const struct si_block *b, const char *key)
   int i;
 
   for (i = 0; i < b->n; i++)
-    if (strcasecmp (b->kv[i].key, key) == 0)
+    if (strcmp (b->kv[i].key, key) == 0)
       return b->kv[i].val;
   return NULL;
 }
