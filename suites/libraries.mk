@@ -4,8 +4,12 @@
 SUITES_SRCS += \
 	suites/bn_convert.c \
 	suites/gmp_powm.c \
+	suites/gmp_rsa_large.c \
+	suites/key_cache.c \
 	suites/mirror.c \
 	suites/openssl_bn.c \
+	suites/openssl_rsa.c \
+	suites/pkcs1.c \
 	suites/registry_libs.c
 ifeq ($(HAVE_GCRYPT),yes)
 FEATURE_DEFS += -DHAVE_GCRYPT=1

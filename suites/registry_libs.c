@@ -5,7 +5,9 @@
 
 const struct bench_suite *const library_suites[] = {
   &suite_gmp_powm,
+  &suite_gmp_rsa_large,
   &suite_openssl_bn,
+  &suite_openssl_rsa,
 };
 
 const size_t library_suites_count = GB_ARRAY_SIZE (library_suites);

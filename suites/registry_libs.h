@@ -8,6 +8,8 @@
 #include "suites/suites.h"
 
 extern const struct bench_suite suite_gmp_powm;
+extern const struct bench_suite suite_gmp_rsa_large;
 extern const struct bench_suite suite_openssl_bn;
+extern const struct bench_suite suite_openssl_rsa;
 
 #endif

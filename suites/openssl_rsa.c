@@ -1,0 +1,279 @@
+/* openssl_rsa.c: RSA signing and verification through OpenSSL's EVP API,
+ * done the way `openssl speed rsaN` does it, the `openssl.rsa` tests.
+ *
+ * The key is GMPbench's deterministic key of the size (key_cache.h),
+ * imported with EVP_PKEY_fromdata, so OpenSSL and GMP sign with the very
+ * same numbers.  As in `openssl speed`: EVP_PKEY_sign of a 36-byte input
+ * with PKCS #1 v1.5 padding and blinding on (OpenSSL's default), and
+ * EVP_PKEY_verify with e = 65537, the context created and warmed by one
+ * operation in setup.  The timed loop cycles through RSA_MESSAGES inputs;
+ * check computes the ones it did not reach, so the digest does not depend
+ * on the repetition count.
+ *
+ * Checks, with GMP: a signature s must satisfy s^e mod n = EM, the
+ * PKCS #1 encoding of the input (pkcs1.h).  Verification runs on
+ * signatures made by GMP and must accept every one, and reject a message
+ * that differs in one bit. */
+#include <stdlib.h>
+#include <string.h>
+#include <gmp.h>
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/param_build.h>
+#include <openssl/rsa.h>
+#include "suites/bench.h"
+#include "suites/bn_convert.h"
+#include "suites/check.h"
+#include "suites/key_cache.h"
+#include "suites/operand.h"
+#include "suites/pkcs1.h"
+#include "suites/registry_libs.h"
+
+#define RSA_MESSAGES 16
+#define RSA_INPUT 36            /* bytes signed, as `openssl speed` */
+
+struct ossl_rsa_state
+{
+  const struct rsa_key *key;
+  EVP_PKEY *pkey;
+  EVP_PKEY_CTX *ctx;
+  size_t k;                     /* modulus length in bytes */
+  unsigned char msg[RSA_MESSAGES][RSA_INPUT];
+  unsigned char *sig[RSA_MESSAGES];
+  int good[RSA_MESSAGES];       /* the last verification accepted */
+  int done[RSA_MESSAGES];
+  unsigned next;
+  int verify;
+  int failed;                   /* an EVP call returned an error */
+};
+
+/* Pushes Z as the BIGNUM parameter KEY; 0 on failure.  The BIGNUM is
+ * handed to FREE_LATER, since the builder only keeps a reference. */
+static int
+push_mpz (OSSL_PARAM_BLD *bld, const char *key, const mpz_t z, BIGNUM **free_later)
+{
+  *free_later = bn_from_mpz (z);
+  return *free_later && OSSL_PARAM_BLD_push_BN (bld, key, *free_later);
+}
+
+/* K as an OpenSSL key pair, or NULL. */
+static EVP_PKEY *
+rsa_pkey (const struct rsa_key *k)
+{
+  OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new ();
+  OSSL_PARAM *params = NULL;
+  EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name (NULL, "RSA", NULL);
+  EVP_PKEY *pkey = NULL;
+  BIGNUM *bn[8] = { NULL };
+  int ok = bld && ctx
+    && push_mpz (bld, OSSL_PKEY_PARAM_RSA_N, k->n, &bn[0])
+    && push_mpz (bld, OSSL_PKEY_PARAM_RSA_E, k->e, &bn[1])
+    && push_mpz (bld, OSSL_PKEY_PARAM_RSA_D, k->d, &bn[2])
+    && push_mpz (bld, OSSL_PKEY_PARAM_RSA_FACTOR1, k->p, &bn[3])
+    && push_mpz (bld, OSSL_PKEY_PARAM_RSA_FACTOR2, k->q, &bn[4])
+    && push_mpz (bld, OSSL_PKEY_PARAM_RSA_EXPONENT1, k->dp, &bn[5])
+    && push_mpz (bld, OSSL_PKEY_PARAM_RSA_EXPONENT2, k->dq, &bn[6])
+    && push_mpz (bld, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, k->q_inv_p, &bn[7])
+    && (params = OSSL_PARAM_BLD_to_param (bld)) != NULL
+    && EVP_PKEY_fromdata_init (ctx) > 0
+    && EVP_PKEY_fromdata (ctx, &pkey, EVP_PKEY_KEYPAIR, params) > 0;
+  if (!ok)
+    {
+      EVP_PKEY_free (pkey);
+      pkey = NULL;
+    }
+  OSSL_PARAM_free (params);
+  OSSL_PARAM_BLD_free (bld);
+  EVP_PKEY_CTX_free (ctx);
+  for (size_t i = 0; i < GB_ARRAY_SIZE (bn); i++)
+    BN_free (bn[i]);
+  return pkey;
+}
+
+static int
+sign_one (struct ossl_rsa_state *s, unsigned j)
+{
+  size_t len = s->k;
+  return EVP_PKEY_sign (s->ctx, s->sig[j], &len, s->msg[j], RSA_INPUT) > 0 && len == s->k;
+}
+
+static int
+verify_one (struct ossl_rsa_state *s, unsigned j)
+{
+  return EVP_PKEY_verify (s->ctx, s->sig[j], s->k, s->msg[j], RSA_INPUT) == 1;
+}
+
+/* GMP's signature of message J, into S->sig[J]. */
+static void
+gmp_sign (struct ossl_rsa_state *s, unsigned j)
+{
+  mpz_t em, sig;
+  struct rsa_scratch scratch;
+  mpz_inits (em, sig, NULL);
+  rsa_scratch_init (&scratch, s->key->bits);
+  pkcs1_encode (em, s->key->bits, NULL, 0, s->msg[j], RSA_INPUT);
+  rsa_sign_crt (sig, em, s->key, &scratch, 0);
+  pkcs1_i2osp (s->sig[j], s->k, sig);
+  rsa_scratch_clear (&scratch);
+  mpz_clears (em, sig, NULL);
+}
+
+static void ossl_rsa_teardown (void *state);
+
+/* Key, context (initialised for signing or verifying, PKCS #1 v1.5
+ * padding) and messages; one operation warms the context. */
+static void *
+ossl_rsa_setup_mode (const struct bench_test *t, unsigned stream, int verify,
+                     struct bench_error *err)
+{
+  struct ossl_rsa_state *s = gb_xcalloc (1, sizeof *s);
+  struct gb_rng r;
+  s->key = key_cache_rsa ((unsigned long) t->a, stream);
+  s->k = (s->key->bits + 7) / 8;
+  s->verify = verify;
+  gb_rng_init (&r, "rsa-pkcs1-messages", stream);
+  for (unsigned j = 0; j < RSA_MESSAGES; j++)
+    {
+      for (unsigned i = 0; i < RSA_INPUT; i++)
+        s->msg[j][i] = (unsigned char) gb_rng_next (&r);
+      s->sig[j] = gb_xmalloc (s->k);
+      if (verify)
+        gmp_sign (s, j);
+    }
+  s->pkey = rsa_pkey (s->key);
+  s->ctx = s->pkey ? EVP_PKEY_CTX_new_from_pkey (NULL, s->pkey, NULL) : NULL;
+  int ok = s->ctx
+    && (verify ? EVP_PKEY_verify_init (s->ctx) : EVP_PKEY_sign_init (s->ctx)) > 0
+    && EVP_PKEY_CTX_set_rsa_padding (s->ctx, RSA_PKCS1_PADDING) > 0
+    && (verify ? verify_one (s, 0) : sign_one (s, 0));
+  if (!ok)
+    {
+      bench_fail (err, "OpenSSL refused the %ld-bit RSA key or could not %s with it",
+                  t->a, verify ? "verify" : "sign");
+      ossl_rsa_teardown (s);
+      return NULL;
+    }
+  return s;
+}
+
+static void *
+ossl_sign_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  return ossl_rsa_setup_mode (t, stream, 0, err);
+}
+
+static void *
+ossl_verify_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  return ossl_rsa_setup_mode (t, stream, 1, err);
+}
+
+static void
+ossl_sign_run (void *state, unsigned long reps)
+{
+  struct ossl_rsa_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    {
+      unsigned j = s->next;
+      s->failed |= !sign_one (s, j);
+      s->done[j] = 1;
+      s->next = (j + 1) % RSA_MESSAGES;
+    }
+}
+
+static void
+ossl_verify_run (void *state, unsigned long reps)
+{
+  struct ossl_rsa_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    {
+      unsigned j = s->next;
+      s->good[j] = verify_one (s, j);
+      s->done[j] = 1;
+      s->next = (j + 1) % RSA_MESSAGES;
+    }
+}
+
+/* Whether signature J raised to e gives the PKCS #1 encoding of message J. */
+static int
+signature_valid (const struct ossl_rsa_state *s, unsigned j)
+{
+  mpz_t sig, em;
+  mpz_inits (sig, em, NULL);
+  mpz_import (sig, s->k, 1, 1, 1, 0, s->sig[j]);
+  mpz_powm (sig, sig, s->key->e, s->key->n);
+  pkcs1_encode (em, s->key->bits, NULL, 0, s->msg[j], RSA_INPUT);
+  int ok = mpz_cmp (sig, em) == 0;
+  mpz_clears (sig, em, NULL);
+  return ok;
+}
+
+/* Whether OpenSSL rejects message 0 with one bit changed. */
+static int
+rejects_forgery (struct ossl_rsa_state *s)
+{
+  s->msg[0][RSA_INPUT - 1] ^= 1;
+  int accepted = verify_one (s, 0);
+  s->msg[0][RSA_INPUT - 1] ^= 1;
+  return !accepted;
+}
+
+static int
+ossl_rsa_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
+{
+  struct ossl_rsa_state *s = state;
+  for (unsigned j = 0; j < RSA_MESSAGES; j++)
+    if (!s->done[j])
+      {
+        if (s->verify)
+          s->good[j] = verify_one (s, j);
+        else
+          s->failed |= !sign_one (s, j);
+      }
+  if (s->failed)
+    {
+      bench_fail (err, "EVP_PKEY_sign returned an error");
+      return -1;
+    }
+  for (unsigned j = 0; j < RSA_MESSAGES; j++)
+    if (s->verify ? !s->good[j] : !signature_valid (s, j))
+      {
+        bench_fail (err, s->verify ? "EVP_PKEY_verify rejected GMP's valid signature %u"
+                    : "OpenSSL's signature %u does not verify (s^e mod n != EM)", j);
+        return -1;
+      }
+  if (s->verify && !rejects_forgery (s))
+    {
+      bench_fail (err, "EVP_PKEY_verify accepted a signature of another message");
+      return -1;
+    }
+  for (unsigned j = 0; j < RSA_MESSAGES; j++)
+    gb_sha256_update (digest, s->sig[j], s->k);
+  return 0;
+}
+
+static void
+ossl_rsa_teardown (void *state)
+{
+  struct ossl_rsa_state *s = state;
+  for (unsigned j = 0; j < RSA_MESSAGES; j++)
+    free (s->sig[j]);
+  EVP_PKEY_CTX_free (s->ctx);
+  EVP_PKEY_free (s->pkey);
+  free (s);
+}
+
+static const struct bench_ops sign_ops = { ossl_sign_setup, ossl_sign_run, ossl_rsa_check, ossl_rsa_teardown };
+static const struct bench_ops verify_ops = { ossl_verify_setup, ossl_verify_run, ossl_rsa_check, ossl_rsa_teardown };
+
+#define SIGN(n, f) { "openssl.rsa.sign." #n, &sign_ops, n, 0, f }
+#define VERIFY(n, f) { "openssl.rsa.verify." #n, &verify_ops, n, 0, f }
+
+static const struct bench_test rsa_tests[] = {
+  SIGN (512, 0), SIGN (1024, 0), SIGN (2048, 0), SIGN (3072, 0), SIGN (4096, 0),
+  SIGN (7680, BENCH_FULL_ONLY), SIGN (15360, BENCH_FULL_ONLY),
+  VERIFY (512, 0), VERIFY (1024, 0), VERIFY (2048, 0), VERIFY (3072, 0), VERIFY (4096, 0),
+  VERIFY (7680, BENCH_FULL_ONLY), VERIFY (15360, BENCH_FULL_ONLY),
+};
+
+const struct bench_suite suite_openssl_rsa = { "openssl", rsa_tests, GB_ARRAY_SIZE (rsa_tests) };
