@@ -1,1 +1,264 @@
-int main(void){return 0;}
+/* main.c: the gmpbench-server command line.
+ *
+ *   gmpbench-server [OPTIONS]                      serve the API
+ *   gmpbench-server key verify FINGERPRINT --name NAME [--database DB]
+ *   gmpbench-server key ban FINGERPRINT [--database DB]
+ *
+ * Serving: open the store (migrating it), start the HTTP daemon, then
+ * wait for SIGTERM or SIGINT with every signal blocked in the worker
+ * threads, and drain before exit.  docs/server.md describes operation.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "build_config.h"
+#include "common/util.h"
+#include "server/http.h"
+#include "server/log.h"
+#include "server/ratelimit.h"
+#include "server/server.h"
+#include "server/store.h"
+
+struct options
+{
+  const char *listen, *database, *name;
+  unsigned threads, max_connections, per_ip_connections, timeout;
+  double address_rate, address_burst, key_rate, key_burst, drain;
+  int trust_proxy;
+};
+
+static void
+usage (FILE *out)
+{
+  fputs ("Usage: gmpbench-server [OPTION]...\n"
+         "       gmpbench-server key verify FINGERPRINT --name NAME [--database DB]\n"
+         "       gmpbench-server key ban FINGERPRINT [--database DB]\n"
+         "\n"
+         "Serve the gmpbench results API (docs/protocol.md), or mark a submitter key.\n"
+         "\n"
+         "  --listen HOST:PORT        address to listen on (127.0.0.1:8080)\n"
+         "  --database DB             SQLite file, or a postgresql:// URI (results.db)\n"
+         "  --threads N               worker threads and database connections (8)\n"
+         "  --max-connections N       open connections at most (1024)\n"
+         "  --per-ip-connections N    open connections per client address (64, 0: no limit)\n"
+         "  --timeout SECONDS         idle/slow connection timeout (30)\n"
+         "  --address-rate R          requests per second per client address (100, 0: off)\n"
+         "  --address-burst N         burst of requests per address (200)\n"
+         "  --key-rate R              uploads and retractions per second per key (1, 0: off)\n"
+         "  --key-burst N             burst of uploads per key (60)\n"
+         "  --trust-proxy             take the client address from X-Forwarded-For\n"
+         "  --drain SECONDS           on SIGTERM, wait this long for requests (30)\n"
+         "  --name NAME               the publisher name, for `key verify`\n"
+         "  --help                    show this help and exit\n"
+         "  --version                 show the version and exit\n"
+         "\n"
+         "Logs are JSON lines on standard error, one per request.\n", out);
+}
+
+static int
+number (const char *opt, const char *text, double min, double max, double *out)
+{
+  char *end;
+  double v = strtod (text, &end);
+  if (end == text || *end || !(v >= min && v <= max))
+    {
+      fprintf (stderr, "gmpbench-server: %s %s: expected a number in [%g, %g]\n",
+               opt, text, min, max);
+      return -1;
+    }
+  *out = v;
+  return 0;
+}
+
+static int
+whole (const char *opt, const char *text, double min, double max, unsigned *out)
+{
+  double v;
+  if (number (opt, text, min, max, &v) < 0)
+    return -1;
+  if (v != (unsigned) v)
+    {
+      fprintf (stderr, "gmpbench-server: %s %s: expected a whole number\n", opt, text);
+      return -1;
+    }
+  *out = (unsigned) v;
+  return 0;
+}
+
+/* Returns optind, or -1 on a bad option, or 0 after --help/--version. */
+static int
+parse_options (int argc, char **argv, struct options *o)
+{
+  static const struct option longopts[] = {
+    { "listen", required_argument, NULL, 'l' },
+    { "database", required_argument, NULL, 'd' },
+    { "threads", required_argument, NULL, 't' },
+    { "max-connections", required_argument, NULL, 'm' },
+    { "per-ip-connections", required_argument, NULL, 'p' },
+    { "timeout", required_argument, NULL, 'T' },
+    { "address-rate", required_argument, NULL, 'a' },
+    { "address-burst", required_argument, NULL, 'A' },
+    { "key-rate", required_argument, NULL, 'k' },
+    { "key-burst", required_argument, NULL, 'K' },
+    { "trust-proxy", no_argument, NULL, 'x' },
+    { "drain", required_argument, NULL, 'D' },
+    { "name", required_argument, NULL, 'n' },
+    { "help", no_argument, NULL, 'h' },
+    { "version", no_argument, NULL, 'V' },
+    { NULL, 0, NULL, 0 },
+  };
+  int c, rc = 0;
+
+  while ((c = getopt_long (argc, argv, "", longopts, NULL)) != -1 && rc == 0)
+    switch (c)
+      {
+      case 'l': o->listen = optarg; break;
+      case 'd': o->database = optarg; break;
+      case 'n': o->name = optarg; break;
+      case 'x': o->trust_proxy = 1; break;
+      case 't': rc = whole ("--threads", optarg, 1, 1024, &o->threads); break;
+      case 'm': rc = whole ("--max-connections", optarg, 1, 1e6, &o->max_connections); break;
+      case 'p': rc = whole ("--per-ip-connections", optarg, 0, 1e6, &o->per_ip_connections); break;
+      case 'T': rc = whole ("--timeout", optarg, 1, 3600, &o->timeout); break;
+      case 'a': rc = number ("--address-rate", optarg, 0, 1e9, &o->address_rate); break;
+      case 'A': rc = number ("--address-burst", optarg, 1, 1e9, &o->address_burst); break;
+      case 'k': rc = number ("--key-rate", optarg, 0, 1e9, &o->key_rate); break;
+      case 'K': rc = number ("--key-burst", optarg, 1, 1e9, &o->key_burst); break;
+      case 'D': rc = number ("--drain", optarg, 0, 3600, &o->drain); break;
+      case 'h': usage (stdout); return 0;
+      case 'V': printf ("gmpbench-server %s\n", GB_VERSION); return 0;
+      default: rc = -1; break;
+      }
+  if (rc < 0 || c == '?')
+    {
+      fputs ("Try 'gmpbench-server --help'.\n", stderr);
+      return -1;
+    }
+  return optind;
+}
+
+static struct store *
+open_store (const struct options *o, unsigned connections)
+{
+  char err[512];
+  struct store *st = store_open (o->database, connections, err, sizeof err);
+  if (!st)
+    fprintf (stderr, "gmpbench-server: database %s: %s\n", o->database, err);
+  return st;
+}
+
+static int
+valid_fingerprint (const char *fp)
+{
+  if (strlen (fp) != 64)
+    return 0;
+  for (const char *p = fp; *p; p++)
+    if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+      return 0;
+  return 1;
+}
+
+static int
+key_command (const struct options *o, int argc, char **argv)
+{
+  const char *action = argc > 1 ? argv[1] : "";
+  int verify = strcmp (action, "verify") == 0;
+
+  if (argc != 3 || (!verify && strcmp (action, "ban") != 0))
+    {
+      fputs ("gmpbench-server: usage: key verify FINGERPRINT --name NAME | key ban FINGERPRINT\n",
+             stderr);
+      return 2;
+    }
+  if (!valid_fingerprint (argv[2]))
+    {
+      fprintf (stderr, "gmpbench-server: %s: a fingerprint is 64 lower-case hex digits "
+               "(SHA-256 of the raw public key)\n", argv[2]);
+      return 2;
+    }
+  if (verify && (!o->name || !*o->name || strlen (o->name) > 100))
+    {
+      fputs ("gmpbench-server: key verify needs --name NAME (1 to 100 bytes)\n", stderr);
+      return 2;
+    }
+  struct store *st = open_store (o, 1);
+  if (!st)
+    return 1;
+  enum store_status rc = verify ? store_key_verify (st, argv[2], o->name, (int64_t) time (NULL))
+    : store_key_ban (st, argv[2], (int64_t) time (NULL));
+  store_close (st);
+  if (rc != STORE_OK)
+    return 1;
+  if (verify)
+    printf ("%s verified as %s\n", argv[2], o->name);
+  else
+    printf ("%s banned\n", argv[2]);
+  return 0;
+}
+
+static int
+serve (const struct options *o)
+{
+  struct server srv = { 0 };
+  sigset_t stop;
+  int sig;
+  char err[512];
+
+  sigemptyset (&stop);
+  sigaddset (&stop, SIGTERM);
+  sigaddset (&stop, SIGINT);
+  pthread_sigmask (SIG_BLOCK, &stop, NULL);   /* inherited by every thread */
+  signal (SIGPIPE, SIG_IGN);
+
+  srv.store = open_store (o, o->threads);
+  if (!srv.store)
+    return 1;
+  srv.by_address = ratelimit_new (o->address_rate, o->address_burst);
+  srv.by_key = ratelimit_new (o->key_rate, o->key_burst);
+  srv.trust_proxy = o->trust_proxy;
+  srv.threads = o->threads;
+  srv.max_connections = o->max_connections;
+  srv.per_ip_connections = o->per_ip_connections;
+  srv.timeout = o->timeout;
+  struct http_daemon *d = http_start (&srv, o->listen, err, sizeof err);
+  if (!d)
+    fprintf (stderr, "gmpbench-server: %s\n", err);
+  else
+    {
+      log_info ("gmpbench-server %s listening on %s, database %s (schema %d)", GB_VERSION,
+                o->listen, o->database, store_schema_version (srv.store));
+      sigwait (&stop, &sig);
+      log_info ("%s: draining", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+      http_stop (d, o->drain);
+      log_info ("stopped");
+    }
+  ratelimit_free (srv.by_address);
+  ratelimit_free (srv.by_key);
+  store_close (srv.store);
+  return d ? 0 : 1;
+}
+
+int
+main (int argc, char **argv)
+{
+  struct options o = {
+    "127.0.0.1:8080", "results.db", NULL, 8, 1024, 64, 30, 100, 200, 1, 60, 30, 0
+  };
+  int first = parse_options (argc, argv, &o);
+
+  if (first <= 0)
+    return first < 0 ? 2 : 0;
+  if (first < argc && strcmp (argv[first], "key") == 0)
+    return key_command (&o, argc - first, argv + first);
+  if (first < argc)
+    {
+      fprintf (stderr, "gmpbench-server: unexpected argument '%s'\nTry 'gmpbench-server --help'.\n",
+               argv[first]);
+      return 2;
+    }
+  return serve (&o);
+}

@@ -3,9 +3,17 @@
 # into libgmpbench-server.a, which the unit tests link as well.
 SERVER_SRCS += server/main.c
 SERVER_LIB_SRCS += \
+	server/api.c \
+	server/api_results.c \
+	server/api_stats.c \
+	server/api_stream.c \
+	server/api_upload.c \
 	server/b64.c \
 	server/json_check.c \
+	server/http.c \
 	server/log.c \
+	server/plausible.c \
+	server/ratelimit.c \
 	server/schema.c \
 	server/sig.c \
 	server/stmt_cache.c \

@@ -1,0 +1,30 @@
+/* api.h: the handlers of API v1 (docs/protocol.md), by concern:
+ *   api.c          routing, and the JSON shapes shared by handlers;
+ *   api_upload.c   POST results, POST retract;
+ *   api_results.c  one result (parsed, raw, signature) and listings;
+ *   api_stats.c    aggregates per CPU, health;
+ *   api_stream.c   the NDJSON dump and the CSV export, streamed.
+ * Every handler answers exactly once through the http.h helpers. */
+#ifndef GB_SERVER_API_H
+#define GB_SERVER_API_H
+
+#include "server/http.h"
+#include "server/store.h"
+
+enum MHD_Result api_upload (struct http_request *r);
+enum MHD_Result api_retract (struct http_request *r, const char *id);
+enum MHD_Result api_result (struct http_request *r, const char *id, const char *part);
+enum MHD_Result api_list (struct http_request *r);
+enum MHD_Result api_cpus (struct http_request *r);
+enum MHD_Result api_health (struct http_request *r);
+enum MHD_Result api_dump (struct http_request *r);
+enum MHD_Result api_export (struct http_request *r);
+
+/* The summary object of a stored result, as listings and GET show it. */
+cJSON *api_row_summary (const struct store_row *row);
+/* "a,b" -> ["a", "b"]; "" -> []. */
+cJSON *api_flags_array (const char *flags);
+/* 503 for a database failure. */
+enum MHD_Result api_unavailable (struct http_request *r);
+
+#endif

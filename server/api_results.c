@@ -1,0 +1,223 @@
+/* api_results.c: reading results: one by id (parsed, raw bytes,
+ * signature) and filtered, sorted, paginated listings.
+ *
+ * Listing cursors are opaque to clients but simple inside: "SEQ" when
+ * listing newest first, "SCORE:SEQ" (SCORE with 17 significant digits,
+ * so it reads back exactly) when sorted by a node's score.  The store
+ * continues strictly after that position, so pages never repeat or skip a
+ * result even when scores tie. */
+#include "server/api.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/util.h"
+#include "server/log.h"
+#include "suites/suites.h"
+
+#define DEFAULT_LIMIT 50
+#define MAX_LIMIT 500
+
+struct one_result
+{
+  const char *part;             /* NULL, "raw" or "signature" */
+  struct http_request *r;
+  enum MHD_Result rc;
+};
+
+static enum MHD_Result
+parsed_result (struct http_request *r, const struct store_row *row)
+{
+  cJSON *obj = api_row_summary (row);
+  cJSON *doc = cJSON_ParseWithLength (row->body, row->body_len);
+  char api[96];
+
+  snprintf (api, sizeof api, "/api/v1/results/%s", row->id);
+  cJSON_AddStringToObject (obj, "api", api);
+  cJSON_AddItemToObject (obj, "document", doc ? doc : cJSON_CreateNull ());
+  return http_json (r, 200, obj);
+}
+
+static int
+answer_one (void *ctx, const struct store_row *row)
+{
+  struct one_result *o = ctx;
+
+  if (row->retracted)
+    o->rc = http_error (o->r, 410, "retracted", NULL, "result %s was retracted by its submitter",
+                        row->id);
+  else if (!o->part)
+    o->rc = parsed_result (o->r, row);
+  else if (strcmp (o->part, "raw") == 0)
+    o->rc = http_bytes (o->r, 200, "application/json", row->body, row->body_len);
+  else
+    o->rc = http_bytes (o->r, 200, "text/plain", row->signature, strlen (row->signature));
+  return 1;
+}
+
+static int
+valid_id (const char *id)
+{
+  size_t len = strlen (id);
+  if (len < 16 || len > 64)
+    return 0;
+  for (size_t i = 0; i < len; i++)
+    if (!((id[i] >= '0' && id[i] <= '9') || (id[i] >= 'a' && id[i] <= 'f')))
+      return 0;
+  return 1;
+}
+
+enum MHD_Result
+api_result (struct http_request *r, const char *id, const char *part)
+{
+  struct one_result o = { part, r, MHD_NO };
+
+  if (!valid_id (id))
+    return http_error (r, 404, "not-found", NULL, "no such result");
+  snprintf (r->id, sizeof r->id, "%s", id);
+  switch (store_get (r->srv->store, id, answer_one, &o))
+    {
+    case STORE_OK:
+      return o.rc;
+    case STORE_NOT_FOUND:
+      return http_error (r, 404, "not-found", NULL, "no such result");
+    default:
+      return api_unavailable (r);
+    }
+}
+
+/* ------------------------------------------------------------ listings */
+
+/* Whether NODE names a test or an inner node of the registry. */
+static int
+known_node (const char *node)
+{
+  size_t len = strlen (node), n = registry_count ();
+  for (size_t i = 0; i < n; i++)
+    {
+      const char *name = registry_test (i)->name;
+      if (strncmp (name, node, len) == 0 && (name[len] == '\0' || name[len] == '.'))
+        return 1;
+    }
+  return 0;
+}
+
+static int
+parse_cursor (const char *text, struct store_filter *f)
+{
+  char *end;
+  const char *seq = text;
+
+  errno = 0;
+  if (f->sort_node)
+    {
+      f->cursor_score = strtod (text, &end);
+      if (end == text || *end != ':' || !isfinite (f->cursor_score))
+        return -1;
+      seq = end + 1;
+    }
+  f->cursor_seq = strtoll (seq, &end, 10);
+  if (end == seq || *end != '\0' || errno || f->cursor_seq < 0)
+    return -1;
+  f->has_cursor = 1;
+  return 0;
+}
+
+static int
+flag_arg (struct http_request *r, const char *name, int *out)
+{
+  const char *v = http_arg (r, name);
+  if (!v)
+    return 0;
+  if (strcmp (v, "0") != 0 && strcmp (v, "1") != 0)
+    return -1;
+  *out = v[0] == '1';
+  return 0;
+}
+
+/* Fills F from the query; 0, or -1 with the offending argument in *BAD. */
+static int
+parse_filter (struct http_request *r, struct store_filter *f, const char **bad)
+{
+  const char *limit = http_arg (r, "limit"), *cursor = http_arg (r, "cursor");
+  int flagged = 1;
+
+  memset (f, 0, sizeof *f);
+  f->arch = http_arg (r, "arch");
+  f->cpu = http_arg (r, "cpu");
+  f->os = http_arg (r, "os");
+  f->gmp = http_arg (r, "gmp");
+  f->compiler = http_arg (r, "compiler");
+  f->sort_node = http_arg (r, "sort");
+  f->limit = DEFAULT_LIMIT;
+  if (f->sort_node && (strlen (f->sort_node) > 256 || !known_node (f->sort_node)))
+    return *bad = "sort", -1;
+  if (limit)
+    {
+      char *end;
+      long v = strtol (limit, &end, 10);
+      if (end == limit || *end || v < 1 || v > MAX_LIMIT)
+        return *bad = "limit", -1;
+      f->limit = (int) v;
+    }
+  if (flag_arg (r, "verified", &f->verified_only) < 0)
+    return *bad = "verified", -1;
+  if (flag_arg (r, "flagged", &flagged) < 0)
+    return *bad = "flagged", -1;
+  f->unflagged_only = !flagged;
+  if (cursor && parse_cursor (cursor, f) < 0)
+    return *bad = "cursor", -1;
+  return 0;
+}
+
+struct page
+{
+  cJSON *list;
+  int count;
+  int64_t last_seq;
+  double last_score;
+};
+
+static int
+add_row (void *ctx, const struct store_row *row, double score)
+{
+  struct page *p = ctx;
+  cJSON_AddItemToArray (p->list, api_row_summary (row));
+  p->count++;
+  p->last_seq = row->seq;
+  p->last_score = score;
+  return 0;
+}
+
+enum MHD_Result
+api_list (struct http_request *r)
+{
+  struct store_filter f;
+  const char *bad = NULL;
+  char cursor[64];
+
+  if (parse_filter (r, &f, &bad) < 0)
+    return http_error (r, 400, "query", bad, "bad value for query parameter %s", bad);
+  struct page p = { cJSON_CreateArray (), 0, 0, 0 };
+  if (store_list (r->srv->store, &f, add_row, &p) != STORE_OK)
+    {
+      cJSON_Delete (p.list);
+      return api_unavailable (r);
+    }
+  cJSON *body = cJSON_CreateObject ();
+  cJSON_AddItemToObject (body, "results", p.list);
+  if (p.count == f.limit)
+    {
+      if (f.sort_node)
+        snprintf (cursor, sizeof cursor, "%.17g:%" PRId64, p.last_score, p.last_seq);
+      else
+        snprintf (cursor, sizeof cursor, "%" PRId64, p.last_seq);
+      cJSON_AddStringToObject (body, "next_cursor", cursor);
+    }
+  else
+    cJSON_AddNullToObject (body, "next_cursor");
+  return http_json (r, 200, body);
+}

@@ -1,0 +1,75 @@
+/* http.h: the HTTP layer over libmicrohttpd.
+ *
+ * http_start() runs a daemon with a pool of worker threads.  For every
+ * request it gathers what handlers need into a struct http_request (the
+ * method, the path, the client address, the body, bounded by
+ * VALIDATE_MAX_BODY), applies the per-address rate limit, and calls
+ * api_handle() once the request is complete.  Handlers answer with the
+ * helpers below, which also record what the access log line (written when
+ * MHD reports the request completed) will say.
+ *
+ * http_stop() drains: it stops accepting, waits for the requests in flight
+ * to complete (up to a timeout), and then stops the daemon.
+ */
+#ifndef GB_SERVER_HTTP_H
+#define GB_SERVER_HTTP_H
+
+#include <stddef.h>
+#include <microhttpd.h>
+#include <cjson/cJSON.h>
+#include "server/server.h"
+#include "server/validate.h"
+
+struct http_request
+{
+  struct server *srv;
+  struct MHD_Connection *conn;
+  char *method, *path;
+  char remote[64];
+  char *body;                   /* NUL-terminated after LEN bytes */
+  size_t len, cap;
+  int too_large;                /* the body went over the limit */
+  double start;
+  /* For the access log: */
+  int status;
+  const char *rule;
+  char id[65];
+};
+
+struct http_daemon;
+
+/* LISTEN is "HOST:PORT" with a numeric host ("[::1]:8080" for IPv6). */
+struct http_daemon *http_start (struct server *srv, const char *listen, char *err,
+                                size_t errlen);
+/* Drains for at most TIMEOUT seconds, then stops and frees. */
+void http_stop (struct http_daemon *d, double timeout);
+
+/* A query argument or request header, or NULL. */
+const char *http_arg (struct http_request *r, const char *name);
+const char *http_header (struct http_request *r, const char *name);
+
+/* Answers: each queues the response and returns what the access handler
+ * returns.  http_json takes ownership of BODY. */
+enum MHD_Result http_json (struct http_request *r, int status, cJSON *body);
+enum MHD_Result http_bytes (struct http_request *r, int status, const char *type,
+                            const char *data, size_t len);
+enum MHD_Result http_error (struct http_request *r, int status, const char *rule,
+                            const char *field, const char *fmt, ...)
+  __attribute__ ((format (printf, 5, 6)));
+enum MHD_Result http_validation_error (struct http_request *r, const struct validate_error *e);
+/* 429 with Retry-After: WAIT seconds. */
+enum MHD_Result http_too_many (struct http_request *r, int wait, const char *what);
+/* Queues RESP (adding the common headers) and releases it. */
+enum MHD_Result http_queue (struct http_request *r, int status, struct MHD_Response *resp);
+
+/* Streams a body of unknown length: FILL appends the next part to *BUF
+ * (growing it, *LEN bytes used) and returns 1 while there is more, 0 at
+ * the end, -1 on error; FREE releases CTX. */
+typedef int (*http_fill_fn) (void *ctx, char **buf, size_t *len, size_t *cap);
+enum MHD_Result http_stream (struct http_request *r, const char *type, http_fill_fn fill,
+                             void (*free_ctx) (void *ctx), void *ctx);
+
+/* Provided by api.c: answers a complete request. */
+enum MHD_Result api_handle (struct http_request *r);
+
+#endif
