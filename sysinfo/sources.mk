@@ -29,3 +29,5 @@ endif
 ifneq ($(findstring freebsd,$(SYSINFO_TARGET)),)
 SYSINFO_SRCS += sysinfo/freebsd.c
 endif
+
+CHECK_PROGRAMS += tests/unit-sysinfo
