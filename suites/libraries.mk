@@ -3,6 +3,7 @@
 # libraries configure found.
 SUITES_SRCS += \
 	suites/bn_convert.c \
+	suites/compare.c \
 	suites/gmp_powm.c \
 	suites/gmp_rsa_large.c \
 	suites/key_cache.c \
@@ -17,3 +18,4 @@ endif
 ifeq ($(HAVE_NETTLE),yes)
 FEATURE_DEFS += -DHAVE_NETTLE=1
 endif
+CHECK_PROGRAMS += tests/unit-compare

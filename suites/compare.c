@@ -1,0 +1,417 @@
+/* compare.c: the comparison table (see compare.h).  Built from the
+ * results into cJSON, and printed from cJSON alone, so a document read
+ * back from disk prints the same tables. */
+#include "suites/compare.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MAX_PARTS 6
+#define MIB (1024.0 * 1024.0)
+
+static const char *const other_libraries[] = { "openssl", "gcrypt", "nettle" };
+static const char *const pk_families[] = { "rsa", "dh", "dsa" };
+static const char *const private_ops[] = { "rsa.sign", "dsa.sign", "dh.derive" };
+
+static int
+in_list (const char *s, const char *const *list, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (strcmp (s, list[i]) == 0)
+      return 1;
+  return 0;
+}
+
+/* Splits NAME at its dots into PARTS; the count, or -1 if there are too
+ * many parts or one is too long. */
+static int
+split_name (const char *name, char parts[MAX_PARTS][COMPARE_FIELD])
+{
+  int n = 0;
+  for (const char *p = name;; n++)
+    {
+      const char *dot = strchr (p, '.');
+      size_t len = dot ? (size_t) (dot - p) : strlen (p);
+      if (n == MAX_PARTS || len >= COMPARE_FIELD)
+        return -1;
+      memcpy (parts[n], p, len);
+      parts[n][len] = '\0';
+      if (!dot)
+        return n + 1;
+      p = dot + 1;
+    }
+}
+
+/* OP-VARIANT (or OP) into K's operation, after PREFIX and a dot if
+ * PREFIX is given, and its variant. */
+static int
+set_operation (struct compare_key *k, const char *prefix, const char *opv)
+{
+  const char *dash = strchr (opv, '-');
+  size_t len = dash ? (size_t) (dash - opv) : strlen (opv);
+  int w = prefix
+    ? snprintf (k->operation, sizeof k->operation, "%s.%.*s", prefix, (int) len, opv)
+    : snprintf (k->operation, sizeof k->operation, "%.*s", (int) len, opv);
+  snprintf (k->variant, sizeof k->variant, "%s", dash ? dash + 1 : "");
+  return w > 0 && (size_t) w < sizeof k->operation ? 0 : -1;
+}
+
+/* The part of a name after its library prefix: OPV.SIZE or
+ * FAMILY.OPV.SIZE, as in ext.powm-sec.2048 or ext.rsa.sign-sec.2048. */
+static int
+parse_operation (char parts[][COMPARE_FIELD], int n, struct compare_key *k)
+{
+  if (n == 2)
+    {
+      strcpy (k->size, parts[1]);
+      return set_operation (k, NULL, parts[0]);
+    }
+  if (n == 3 && in_list (parts[0], pk_families, GB_ARRAY_SIZE (pk_families)))
+    {
+      strcpy (k->size, parts[2]);
+      return set_operation (k, parts[0], parts[1]);
+    }
+  return -1;
+}
+
+int
+compare_parse_name (const char *name, struct compare_key *k)
+{
+  char parts[MAX_PARTS][COMPARE_FIELD];
+  int n = split_name (name, parts);
+  memset (k, 0, sizeof *k);
+  if (n < 2)
+    return -1;
+  if (strcmp (parts[0], "rng") == 0)
+    {
+      strcpy (k->operation, "rng");
+      strcpy (k->library, parts[1]);
+      return n == 2 ? 0 : -1;
+    }
+  if (strcmp (parts[0], "gmpbench") == 0)
+    {
+      strcpy (k->library, "gmp");
+      if (n == 4 && strcmp (parts[1], "app") == 0 && strcmp (parts[2], "rsa") == 0)
+        {
+          strcpy (k->operation, "rsa.sign");
+          strcpy (k->size, parts[3]);
+          return 0;
+        }
+      return n == 4 && strcmp (parts[1], "base") == 0 ? parse_operation (parts + 2, 2, k) : -1;
+    }
+  if (strcmp (parts[0], "ext") == 0)
+    {
+      strcpy (k->library, "gmp");
+      return parse_operation (parts + 1, n - 1, k);
+    }
+  if (!in_list (parts[0], other_libraries, GB_ARRAY_SIZE (other_libraries)))
+    return -1;
+  strcpy (k->library, parts[0]);
+  if (strcmp (parts[1], "base") == 0 || strcmp (parts[1], "ext") == 0)
+    return parse_operation (parts + 2, n - 2, k);
+  return parse_operation (parts + 1, n - 1, k);
+}
+
+/* Whether the operation of K runs in constant time: the -sec variants,
+ * and the private-key operations of the crypto libraries. */
+static int
+constant_time (const struct compare_key *k)
+{
+  if (strcmp (k->variant, "sec") == 0)
+    return 1;
+  return strcmp (k->library, "gmp") != 0
+    && in_list (k->operation, private_ops, GB_ARRAY_SIZE (private_ops));
+}
+
+static const char *
+get_string (const cJSON *o, const char *key)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive (o, key);
+  return cJSON_IsString (v) ? v->valuestring : "";
+}
+
+static double
+get_number (const cJSON *o, const char *key)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive (o, key);
+  return cJSON_IsNumber (v) ? v->valuedouble : NAN;
+}
+
+/* The row of ROWS for K, created at the end if there is none yet. */
+static cJSON *
+row_for (cJSON *rows, const struct compare_key *k)
+{
+  cJSON *row;
+  cJSON_ArrayForEach (row, rows)
+    if (strcmp (get_string (row, "operation"), k->operation) == 0
+        && strcmp (get_string (row, "size"), k->size) == 0)
+      return row;
+  row = cJSON_CreateObject ();
+  cJSON_AddStringToObject (row, "operation", k->operation);
+  cJSON_AddStringToObject (row, "size", k->size);
+  cJSON_AddItemToObject (row, "entries", cJSON_CreateArray ());
+  cJSON_AddItemToArray (rows, row);
+  return row;
+}
+
+static cJSON *
+entry_json (const struct compare_key *k, const struct test_result *r)
+{
+  cJSON *e = cJSON_CreateObject ();
+  cJSON_AddStringToObject (e, "library", k->library);
+  cJSON_AddStringToObject (e, "variant", k->variant);
+  cJSON_AddStringToObject (e, "test", r->test->name);
+  cJSON_AddNumberToObject (e, "ops_per_sec", r->m.ops_per_sec);
+  cJSON_AddNumberToObject (e, "seconds_per_op", r->m.seconds_per_op);
+  cJSON_AddNumberToObject (e, "spread", r->m.spread);
+  if (strcmp (k->operation, "rng") == 0)
+    cJSON_AddNumberToObject (e, "mib_per_sec", r->m.ops_per_sec * (double) r->test->a / MIB);
+  else
+    cJSON_AddBoolToObject (e, "constant_time", constant_time (k));
+  return e;
+}
+
+static int
+is_gmp (const cJSON *entry)
+{
+  return strcmp (get_string (entry, "library"), "gmp") == 0;
+}
+
+/* The GMP entry of ENTRIES to hold OTHER against: the first whose
+ * constant-time property matches, else the first GMP entry; NULL if GMP
+ * has none. */
+static const cJSON *
+fair_gmp (const cJSON *entries, const cJSON *other)
+{
+  const cJSON *e, *first = NULL;
+  int ct = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (other, "constant_time"));
+  cJSON_ArrayForEach (e, entries)
+    if (is_gmp (e))
+      {
+        if (ct == cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (e, "constant_time")))
+          return e;
+        if (!first)
+          first = e;
+      }
+  return first;
+}
+
+/* Adds ratios to the other libraries' entries of ROW; returns how many
+ * entries got one (0: the row compares nothing). */
+static int
+add_ratios (cJSON *row)
+{
+  cJSON *entries = cJSON_GetObjectItemCaseSensitive (row, "entries");
+  cJSON *e;
+  int n = 0;
+  cJSON_ArrayForEach (e, entries)
+    {
+      const cJSON *g = is_gmp (e) ? NULL : fair_gmp (entries, e);
+      if (!g)
+        continue;
+      double ratio = get_number (g, "ops_per_sec") / get_number (e, "ops_per_sec");
+      double noise = get_number (g, "spread") + get_number (e, "spread");
+      cJSON_AddStringToObject (e, "gmp_test", get_string (g, "test"));
+      cJSON_AddNumberToObject (e, "ratio", ratio);
+      cJSON_AddBoolToObject (e, "within_spread", fabs (ratio - 1) <= noise);
+      n++;
+    }
+  return n;
+}
+
+cJSON *
+compare_build (const struct test_result *results, size_t n)
+{
+  cJSON *rows = cJSON_CreateArray ();
+  struct compare_key k;
+  for (size_t i = 0; i < n; i++)
+    {
+      const struct test_result *r = &results[i];
+      if (r->outcome != BENCH_OK || compare_parse_name (r->test->name, &k) != 0)
+        continue;
+      if (strcmp (k.operation, "rng") == 0)
+        snprintf (k.size, sizeof k.size, "%ld", r->test->a);
+      cJSON *row = row_for (rows, &k);
+      cJSON_AddItemToArray (cJSON_GetObjectItemCaseSensitive (row, "entries"), entry_json (&k, r));
+    }
+  for (cJSON *row = rows->child, *next; row; row = next)
+    {
+      next = row->next;
+      if (strcmp (get_string (row, "operation"), "rng") != 0 && add_ratios (row) == 0)
+        cJSON_Delete (cJSON_DetachItemViaPointer (rows, row));
+    }
+  return rows;
+}
+
+void
+compare_add_cycles (cJSON *comparisons, double cpu_ghz)
+{
+  cJSON *row, *e;
+  if (!(cpu_ghz > 0))
+    return;
+  cJSON_ArrayForEach (row, comparisons)
+    if (strcmp (get_string (row, "operation"), "rng") == 0)
+      cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
+        {
+          double bytes_per_sec = get_number (e, "mib_per_sec") * MIB;
+          cJSON_DeleteItemFromObjectCaseSensitive (e, "cycles_per_byte");
+          if (bytes_per_sec > 0)
+            cJSON_AddNumberToObject (e, "cycles_per_byte", cpu_ghz * 1e9 / bytes_per_sec);
+        }
+}
+
+/* Text output. */
+
+static const struct
+{
+  const char *id, *display;
+} library_names[] = {
+  { "gmp", "GMP" }, { "openssl", "OpenSSL" }, { "gcrypt", "libgcrypt" }, { "nettle", "Nettle" },
+};
+
+/* "OpenSSL", "GMP sec": the library's display name and the variant. */
+static void
+entry_label (const cJSON *e, char *out, size_t len)
+{
+  const char *lib = get_string (e, "library"), *variant = get_string (e, "variant");
+  for (size_t i = 0; i < GB_ARRAY_SIZE (library_names); i++)
+    if (strcmp (lib, library_names[i].id) == 0)
+      lib = library_names[i].display;
+  snprintf (out, len, "%s%s%s", lib, *variant ? " " : "", variant);
+}
+
+static int
+is_rng (const cJSON *row)
+{
+  return strcmp (get_string (row, "operation"), "rng") == 0;
+}
+
+static void
+print_entry (FILE *f, const cJSON *row, const cJSON *e, int first)
+{
+  char label[2 * COMPARE_FIELD];
+  entry_label (e, label, sizeof label);
+  fprintf (f, "%-14s %-16s %-18s %11.4g %12.6g %6.1f%%",
+           first ? get_string (row, "operation") : "", first ? get_string (row, "size") : "",
+           label, get_number (e, "seconds_per_op"), get_number (e, "ops_per_sec"),
+           100 * get_number (e, "spread"));
+  double ratio = get_number (e, "ratio");
+  if (!isnan (ratio))
+    fprintf (f, " %8.3f%s", ratio,
+             cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (e, "within_spread")) ? " ~" : "");
+  fputc ('\n', f);
+}
+
+static void
+print_general (FILE *f, const cJSON *comparisons)
+{
+  const cJSON *row, *e;
+  fputs ("GMP and other libraries: ratio = GMP ops/s / library ops/s (above 1: GMP faster),\n"
+         "against GMP's constant-time variant for constant-time operations; ~ = within the spreads\n", f);
+  fprintf (f, "%-14s %-16s %-18s %11s %12s %7s %8s\n",
+           "operation", "size", "library", "s/op", "ops/s", "spread", "ratio");
+  cJSON_ArrayForEach (row, comparisons)
+    if (!is_rng (row))
+      {
+        int first = 1;
+        cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
+          {
+            print_entry (f, row, e, first);
+            first = 0;
+          }
+      }
+}
+
+static const cJSON *
+find_row (const cJSON *comparisons, const char *operation, const char *size)
+{
+  const cJSON *row;
+  cJSON_ArrayForEach (row, comparisons)
+    if (strcmp (get_string (row, "operation"), operation) == 0
+        && strcmp (get_string (row, "size"), size) == 0)
+      return row;
+  return NULL;
+}
+
+/* The first entry of ROW from LIBRARY, or NULL. */
+static const cJSON *
+find_entry (const cJSON *row, const char *library)
+{
+  const cJSON *e;
+  cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
+    if (strcmp (get_string (e, "library"), library) == 0)
+      return e;
+  return NULL;
+}
+
+/* One line per library and variant that signs at this size, with the
+ * library's verification beside it, as the classic GMP-vs-OpenSSL table. */
+static void
+print_rsa_size (FILE *f, const cJSON *sign_row, const cJSON *verify_row)
+{
+  const cJSON *s;
+  cJSON_ArrayForEach (s, cJSON_GetObjectItemCaseSensitive (sign_row, "entries"))
+    {
+      char label[2 * COMPARE_FIELD];
+      const cJSON *v = verify_row ? find_entry (verify_row, get_string (s, "library")) : NULL;
+      entry_label (s, label, sizeof label);
+      fprintf (f, "  %-18s rsa %5s bits %10.3gs", label, get_string (sign_row, "size"),
+               get_number (s, "seconds_per_op"));
+      if (v)
+        fprintf (f, " %10.3gs %10.1f %10.1f\n", get_number (v, "seconds_per_op"),
+                 get_number (s, "ops_per_sec"), get_number (v, "ops_per_sec"));
+      else
+        fprintf (f, " %11s %10.1f %10s\n", "-", get_number (s, "ops_per_sec"), "-");
+    }
+}
+
+static void
+print_rsa (FILE *f, const cJSON *comparisons)
+{
+  const cJSON *row;
+  int header = 0;
+  cJSON_ArrayForEach (row, comparisons)
+    if (strcmp (get_string (row, "operation"), "rsa.sign") == 0)
+      {
+        if (!header)
+          fprintf (f, "\nRSA, as `openssl speed` shows it %16s %11s %10s %10s\n",
+                   "sign", "verify", "sign/s", "verify/s");
+        header = 1;
+        print_rsa_size (f, row, find_row (comparisons, "rsa.verify", get_string (row, "size")));
+      }
+}
+
+static void
+print_rng (FILE *f, const cJSON *row)
+{
+  const cJSON *e;
+  fprintf (f, "\nRandom generators, blocks of %s bytes %8s %12s %7s\n",
+           get_string (row, "size"), "MiB/s", "cycles/byte", "spread");
+  cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
+    {
+      double cpb = get_number (e, "cycles_per_byte");
+      fprintf (f, "  %-34s %10.1f", get_string (e, "library"), get_number (e, "mib_per_sec"));
+      if (isnan (cpb))
+        fprintf (f, " %12s", "-");
+      else
+        fprintf (f, " %12.2f", cpb);
+      fprintf (f, " %6.1f%%\n", 100 * get_number (e, "spread"));
+    }
+}
+
+void
+compare_print_text (FILE *f, const cJSON *comparisons)
+{
+  const cJSON *row;
+  int general = 0;
+  cJSON_ArrayForEach (row, comparisons)
+    general |= !is_rng (row);
+  if (general)
+    {
+      print_general (f, comparisons);
+      print_rsa (f, comparisons);
+    }
+  cJSON_ArrayForEach (row, comparisons)
+    if (is_rng (row))
+      print_rng (f, row);
+}

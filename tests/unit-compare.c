@@ -1,0 +1,216 @@
+/* unit-compare.c: the comparison table (suites/compare.h) on made-up
+ * results: which names pair with which, the fair GMP entry and ratio of
+ * each library, the spreads, the random generators' units, and the text
+ * tables.  Prints PASS/FAIL lines for tests/run-tests.sh. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "suites/compare.h"
+
+static int failures;
+
+static void
+expect (int ok, const char *what)
+{
+  printf ("%s: %s\n", ok ? "PASS" : "FAIL", what);
+  failures += !ok;
+}
+
+static void
+test_parse (void)
+{
+  static const struct
+  {
+    const char *name, *operation, *size, *library, *variant;
+  } cases[] = {
+    { "gmpbench.base.multiply.8192,8192", "multiply", "8192,8192", "gmp", "" },
+    { "openssl.base.multiply.8192", "multiply", "8192", "openssl", "" },
+    { "gmpbench.app.rsa.2048", "rsa.sign", "2048", "gmp", "" },
+    { "ext.rsa.sign-sec.2048", "rsa.sign", "2048", "gmp", "sec" },
+    { "openssl.rsa.verify.15360", "rsa.verify", "15360", "openssl", "" },
+    { "gcrypt.rsa.sign-noblind.1024", "rsa.sign", "1024", "gcrypt", "noblind" },
+    { "nettle.rsa.sign-tr.4096", "rsa.sign", "4096", "nettle", "tr" },
+    { "ext.powm-sec.512", "powm", "512", "gmp", "sec" },
+    { "openssl.ext.invert.8192", "invert", "8192", "openssl", "" },
+    { "ext.dh.derive-sec.3072", "dh.derive", "3072", "gmp", "sec" },
+    { "rng.rdseed", "rng", "", "rdseed", "" },
+  };
+  static const char *const rejected[] = {
+    "gmpbench.app.pi.10000", "ext.prime.random.512", "gmpbench", "other.rsa.sign.2048",
+    "gmpbench.base.multiply", "rng.a.b",
+  };
+  int ok = 1;
+  struct compare_key k;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    if (compare_parse_name (cases[i].name, &k) != 0
+        || strcmp (k.operation, cases[i].operation) || strcmp (k.size, cases[i].size)
+        || strcmp (k.library, cases[i].library) || strcmp (k.variant, cases[i].variant))
+      {
+        printf ("  %s parsed as %s / %s / %s / %s\n", cases[i].name, k.operation, k.size,
+                k.library, k.variant);
+        ok = 0;
+      }
+  expect (ok, "test names parse into operation, size, library and variant");
+  ok = 1;
+  for (size_t i = 0; i < sizeof rejected / sizeof rejected[0]; i++)
+    ok &= compare_parse_name (rejected[i], &k) != 0;
+  expect (ok, "names outside the comparisons are not parsed");
+}
+
+/* Made-up results: name, ops/s, spread; a negative spread marks a skip. */
+static const struct
+{
+  const char *name;
+  double ops, spread;
+  long a;
+} fake[] = {
+  { "gmpbench.base.multiply.8192,8192", 100000, 0.01, 8192 },
+  { "gmpbench.base.gcdext.512,512", 5000, 0.01, 512 },
+  { "gmpbench.app.rsa.2048", 1000, 0.01, 2048 },
+  { "ext.rsa.sign-sec.2048", 800, 0.01, 2048 },
+  { "ext.rsa.verify.2048", 30000, 0.02, 2048 },
+  { "openssl.base.multiply.8192,8192", 50000, 0.01, 8192 },
+  { "openssl.rsa.sign.2048", 1000, 0.02, 2048 },
+  { "openssl.rsa.verify.2048", 29500, 0.01, 2048 },
+  { "nettle.rsa.sign.2048", 400, 0.01, 2048 },
+  { "gcrypt.rsa.sign.2048", 700, -1, 2048 },
+  { "ext.powm.4096", 20, 0.001, 4096 },
+  { "rng.os", 1000, 0.01, 4096 },
+  { "rng.rdrand", 4000, 0.01, 4096 },
+};
+#define NFAKE (sizeof fake / sizeof fake[0])
+
+static struct bench_test tests[NFAKE];
+static struct test_result results[NFAKE];
+
+static void
+make_results (void)
+{
+  for (size_t i = 0; i < NFAKE; i++)
+    {
+      tests[i].name = fake[i].name;
+      tests[i].a = fake[i].a;
+      results[i].test = &tests[i];
+      results[i].outcome = fake[i].spread < 0 ? BENCH_SKIPPED : BENCH_OK;
+      results[i].m.ops_per_sec = fake[i].ops;
+      results[i].m.seconds_per_op = 1 / fake[i].ops;
+      results[i].m.spread = fake[i].spread < 0 ? 0 : fake[i].spread;
+    }
+}
+
+static const cJSON *
+row (const cJSON *c, const char *operation, const char *size)
+{
+  const cJSON *r;
+  cJSON_ArrayForEach (r, c)
+    if (!strcmp (cJSON_GetObjectItem (r, "operation")->valuestring, operation)
+        && !strcmp (cJSON_GetObjectItem (r, "size")->valuestring, size))
+      return r;
+  return NULL;
+}
+
+static const cJSON *
+entry (const cJSON *r, const char *test)
+{
+  const cJSON *e;
+  if (!r)
+    return NULL;
+  cJSON_ArrayForEach (e, cJSON_GetObjectItem (r, "entries"))
+    if (!strcmp (cJSON_GetObjectItem (e, "test")->valuestring, test))
+      return e;
+  return NULL;
+}
+
+static double
+num (const cJSON *e, const char *key)
+{
+  const cJSON *v = e ? cJSON_GetObjectItem (e, key) : NULL;
+  return cJSON_IsNumber (v) ? v->valuedouble : NAN;
+}
+
+static const char *
+str (const cJSON *e, const char *key)
+{
+  const cJSON *v = e ? cJSON_GetObjectItem (e, key) : NULL;
+  return cJSON_IsString (v) ? v->valuestring : "";
+}
+
+static void
+test_build (cJSON *c)
+{
+  expect (cJSON_GetArraySize (c) == 4,
+          "rows: multiply, rsa.sign, rsa.verify and rng (unpaired tests left out)");
+  expect (!row (c, "gcdext", "512,512") && !row (c, "powm", "4096"),
+          "a GMP test without a counterpart makes no row");
+  const cJSON *sign = row (c, "rsa.sign", "2048");
+  const cJSON *o = entry (sign, "openssl.rsa.sign.2048");
+  expect (!strcmp (str (o, "gmp_test"), "ext.rsa.sign-sec.2048") && fabs (num (o, "ratio") - 0.8) < 1e-12,
+          "OpenSSL's signing is held against mpz_powm_sec (ratio 0.8)");
+  expect (o && cJSON_IsFalse (cJSON_GetObjectItem (o, "within_spread")),
+          "a 20% difference is outside spreads of 1% and 2%");
+  const cJSON *n = entry (sign, "nettle.rsa.sign.2048");
+  expect (n && fabs (num (n, "ratio") - 2) < 1e-12, "Nettle's entry has its own ratio");
+  expect (!entry (sign, "gcrypt.rsa.sign.2048"), "skipped results are left out");
+  expect (isnan (num (entry (sign, "gmpbench.app.rsa.2048"), "ratio")), "GMP's entries carry no ratio");
+  const cJSON *v = entry (row (c, "rsa.verify", "2048"), "openssl.rsa.verify.2048");
+  expect (v && cJSON_IsTrue (cJSON_GetObjectItem (v, "within_spread"))
+          && !strcmp (str (v, "gmp_test"), "ext.rsa.verify.2048"),
+          "a 1.7% difference is within spreads of 2% and 1%");
+  const cJSON *m = entry (row (c, "multiply", "8192,8192"), "openssl.base.multiply.8192,8192");
+  expect (m && fabs (num (m, "ratio") - 2) < 1e-12, "multiply: GMP twice as fast gives ratio 2");
+  const cJSON *rd = entry (row (c, "rng", "4096"), "rng.rdrand");
+  expect (rd && fabs (num (rd, "mib_per_sec") - 4000 * 4096 / 1048576.0) < 1e-9,
+          "random generators are given in MiB/s");
+  compare_add_cycles (c, 2.0);
+  expect (rd && fabs (num (rd, "cycles_per_byte") - 2e9 / (4000 * 4096.0)) < 1e-9,
+          "cycles per byte from the clock");
+}
+
+static char *
+render (const cJSON *c)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream (&buf, &len);
+  compare_print_text (f, c);
+  fclose (f);
+  return buf;
+}
+
+static void
+test_text (const cJSON *c)
+{
+  char *text = render (c);
+  fputs (text, stdout);
+  expect (strstr (text, "rsa.sign       2048") != NULL, "the general table names operation and size");
+  expect (strstr (text, "GMP sec") != NULL && strstr (text, "   0.800\n") != NULL,
+          "the general table shows variants and ratios");
+  expect (strstr (text, "1.017 ~") != NULL, "a ratio within the spreads is marked ~");
+  expect (strstr (text, "  OpenSSL            rsa  2048 bits") != NULL
+          && strstr (text, "    1000.0    29500.0") != NULL,
+          "the RSA table puts sign/s and verify/s side by side");
+  expect (strstr (text, "  Nettle             rsa  2048 bits") != NULL
+          && strstr (text, "         -      400.0          -") != NULL,
+          "a library without verification shows a dash");
+  expect (strstr (text, "  rdrand") != NULL && strstr (text, "122.07") != NULL,
+          "the random generators' table shows MiB/s and cycles/byte");
+  free (text);
+  cJSON *empty = cJSON_CreateArray ();
+  text = render (empty);
+  expect (text[0] == '\0', "no comparisons, no output");
+  free (text);
+  cJSON_Delete (empty);
+}
+
+int
+main (void)
+{
+  test_parse ();
+  make_results ();
+  cJSON *c = compare_build (results, NFAKE);
+  test_build (c);
+  test_text (c);
+  cJSON_Delete (c);
+  return failures ? 1 : 0;
+}
