@@ -9,5 +9,8 @@ SUBMIT_SRCS += \
 	submit/config.c \
 	submit/document.c \
 	submit/identity.c \
+	submit/result_file.c \
 	submit/sign.c \
-	submit/spool.c
+	submit/spool.c \
+	submit/submit.c \
+	submit/upload.c

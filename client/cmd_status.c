@@ -1,0 +1,154 @@
+/* cmd_status.c: `gmpbench status`, what the client would use and what it
+ * holds: the signing identity, the server with where that choice came
+ * from, and the queue of results waiting for upload.  It only looks: it
+ * creates no key and contacts no server. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "client/gmpbench.h"
+#include "submit/config.h"
+#include "submit/identity.h"
+#include "submit/spool.h"
+
+static const char status_usage[] =
+  "usage: gmpbench status [options]\n"
+  "\n"
+  "Show the signing identity, the results server and the queued results.\n"
+  "  --key FILE              show this key file instead of the default identity\n"
+  "  --server URL            show this server instead of the configured one\n"
+  "  -h, --help              this text\n"
+  "\n"
+  "Exit status: 0 success, 1 something is broken (shown), 2 usage error.\n";
+
+enum { OPT_KEY = 256, OPT_SERVER };
+
+static int
+show_identity (const char *key_file)
+{
+  char err[512];
+  struct gb_identity id;
+  char *path = key_file ? NULL : identity_default_path (err, sizeof err);
+
+  if (!key_file && path && access (path, F_OK) != 0 && errno == ENOENT)
+    {
+      printf ("identity     none yet: 'gmpbench key' or the first signed run makes %s\n", path);
+      free (path);
+      return 0;
+    }
+  free (path);
+  if (identity_load (key_file, 0, &id, err, sizeof err) != 0)
+    {
+      printf ("identity     unusable\n");
+      gb_error ("status", "%s", err);
+      return 1;
+    }
+  printf ("identity     %s%s%s%s\n", id.fingerprint, id.name ? " (" : "",
+          id.name ? id.name : "", id.name ? ")" : "");
+  printf ("key file     %s\n", id.path);
+  identity_free (&id);
+  return 0;
+}
+
+static int
+show_server (const char *cli)
+{
+  char err[512];
+  const char *origin;
+  char *url = config_server (cli, &origin, err, sizeof err);
+  if (!url)
+    {
+      printf ("server       unusable\n");
+      gb_error ("status", "%s", err);
+      return 1;
+    }
+  printf ("server       %s (%s)\n", url, origin);
+  free (url);
+  return 0;
+}
+
+/* Lists the entries with SUFFIX under the heading WHAT. */
+static int
+show_entries (const char *suffix, const char *what)
+{
+  char err[512];
+  char **paths;
+  size_t n;
+
+  if (spool_list (suffix, &paths, &n, err, sizeof err) != 0)
+    {
+      gb_error ("status", "%s", err);
+      return 1;
+    }
+  printf ("%-12s %zu result%s\n", what, n, n == 1 ? "" : "s");
+  for (size_t i = 0; i < n; i++)
+    {
+      struct spool_entry e;
+      const char *base = strrchr (paths[i], '/') + 1;
+      if (spool_read (paths[i], &e, err, sizeof err) != 0)
+        printf ("  %s  damaged: %s\n", base, err);
+      else
+        {
+          printf ("  %s  %zu bytes for %s%s\n", base, e.len, e.server,
+                  e.unlisted ? " (unlisted)" : "");
+          spool_entry_free (&e);
+        }
+    }
+  spool_list_free (paths, n);
+  return 0;
+}
+
+static int
+show_spool (void)
+{
+  char err[512];
+  char *dir = spool_dir (err, sizeof err);
+  int rc;
+  if (!dir)
+    {
+      gb_error ("status", "%s", err);
+      return 1;
+    }
+  printf ("spool        %s\n", dir);
+  free (dir);
+  rc = show_entries (".spool", "queued");
+  return show_entries (".rejected", "rejected") | rc;
+}
+
+int
+cmd_status (int argc, char **argv)
+{
+  static const struct option longopts[] = {
+    { "key", required_argument, NULL, OPT_KEY },
+    { "server", required_argument, NULL, OPT_SERVER },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+  };
+  const char *key_file = NULL, *server = NULL;
+  int c;
+
+  opterr = 0;
+  optind = 1;
+  while ((c = getopt_long (argc, argv, ":h", longopts, NULL)) != -1)
+    switch (c)
+      {
+      case OPT_KEY: key_file = optarg; break;
+      case OPT_SERVER: server = optarg; break;
+      case 'h': fputs (status_usage, stdout); return 0;
+      case ':':
+        gb_error ("status", "option '%s' needs a value", argv[optind - 1]);
+        return EXIT_USAGE;
+      default:
+        gb_error ("status", "unknown option '%s'; see 'gmpbench status --help'",
+                  argv[optind - 1]);
+        return EXIT_USAGE;
+      }
+  if (optind < argc)
+    {
+      gb_error ("status", "unexpected argument '%s'", argv[optind]);
+      return EXIT_USAGE;
+    }
+  return show_identity (key_file) | show_server (server) | show_spool ();
+}

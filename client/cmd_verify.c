@@ -1,0 +1,78 @@
+/* cmd_verify.c: `gmpbench verify FILE...`, the offline check of result
+ * files: each FILE.sig must be a valid Ed25519 signature of FILE's exact
+ * bytes by the key the document itself names (submitter.public_key).  It
+ * needs no identity of its own and no network; docs/signing.md shows the
+ * same check done with the openssl command-line tool. */
+#include <getopt.h>
+#include <stdio.h>
+#include "client/gmpbench.h"
+#include "submit/result_file.h"
+
+static const char verify_usage[] =
+  "usage: gmpbench verify [options] FILE...\n"
+  "\n"
+  "Check result files and their signatures (FILE.sig) offline.\n"
+  "  -q, --quiet             print nothing for files that verify\n"
+  "  -h, --help              this text\n"
+  "\n"
+  "For a good file prints its name and the signer's key fingerprint.\n"
+  "Exit status: 0 every file verifies, 1 some file does not, 2 usage error.\n";
+
+/* Checks one file; 0 when it verifies. */
+static int
+verify_one (const char *path, int quiet)
+{
+  char err[512], fp[65];
+  unsigned char key[SIGN_KEY_BYTES];
+  struct result_file rf;
+
+  if (result_file_load (path, &rf, err, sizeof err) != 0
+      || result_file_verify (&rf, err, sizeof err) != 0)
+    {
+      result_file_free (&rf);
+      gb_error ("verify", "%s", err);
+      return 1;
+    }
+  sign_b64_decode (rf.public_key, key, sizeof key);
+  sign_fingerprint (key, fp);
+  if (!quiet)
+    printf ("%s: good signature by %s%s%s%s\n", path, fp,
+            rf.name ? " (" : "", rf.name ? rf.name : "", rf.name ? ")" : "");
+  result_file_free (&rf);
+  return 0;
+}
+
+int
+cmd_verify (int argc, char **argv)
+{
+  static const struct option longopts[] = {
+    { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+  };
+  int c, quiet = 0, status = 0;
+
+  opterr = 0;
+  optind = 1;
+  while ((c = getopt_long (argc, argv, ":qh", longopts, NULL)) != -1)
+    switch (c)
+      {
+      case 'q': quiet = 1; break;
+      case 'h': fputs (verify_usage, stdout); return 0;
+      case ':':
+        gb_error ("verify", "option '%s' needs a value", argv[optind - 1]);
+        return EXIT_USAGE;
+      default:
+        gb_error ("verify", "unknown option '%s'; see 'gmpbench verify --help'",
+                  argv[optind - 1]);
+        return EXIT_USAGE;
+      }
+  if (optind == argc)
+    {
+      gb_error ("verify", "no FILE given; see 'gmpbench verify --help'");
+      return EXIT_USAGE;
+    }
+  for (int i = optind; i < argc; i++)
+    status |= verify_one (argv[i], quiet);
+  return status;
+}

@@ -1,0 +1,50 @@
+/* submit.h: uploading signed results, queueing them when that fails, and
+ * retracting them: what `gmpbench run --submit`, `gmpbench submit` and
+ * `gmpbench retract` have in common.
+ *
+ * Every function prints its own one-line messages (on stderr, prefixed
+ * "gmpbench CMD:"), prints the permalink of an uploaded result on stdout,
+ * and returns the exit status for the command:
+ *   0             uploaded (201), or already there (200), or a dry run;
+ *   1             rejected by the server, or not saved anywhere;
+ *   SUBMIT_QUEUED not uploaded now but kept in the spool for
+ *                 `gmpbench submit --pending`. */
+#ifndef GB_SUBMIT_SUBMIT_H
+#define GB_SUBMIT_SUBMIT_H
+
+#include <stddef.h>
+#include "submit/identity.h"
+
+#define SUBMIT_QUEUED 75        /* EX_TEMPFAIL of sysexits.h */
+
+struct submit_options
+{
+  const char *cmd;              /* "run", "submit"...: for messages */
+  const char *server;           /* --server, or NULL for config_server's choice */
+  const char *cacert;           /* --cacert or NULL */
+  int unlisted;                 /* --unlisted */
+  int dry_run;                  /* print the request instead of sending it */
+  int quiet;                    /* no progress, no retry notices */
+  int retries;                  /* attempts after the first */
+  double timeout;               /* seconds per attempt */
+  const char *local_copy;       /* a file already holding the bytes, or NULL */
+};
+
+/* Defaults: no server override, UPLOAD_DEFAULT_RETRIES, ..._TIMEOUT. */
+void submit_options_init (struct submit_options *opt, const char *cmd);
+
+/* Uploads one document (its exact bytes and their signature); on a network
+ * failure or a server still failing after the retries, queues it. */
+int submit_document (const char *bytes, size_t len, const char *sig_b64,
+                     const struct submit_options *opt);
+
+/* Uploads the queued documents, each to the server it was queued for
+ * (OPT->server, when set, overrides that).  Stops at the first one that
+ * still cannot be uploaded; the others stay queued. */
+int submit_pending (const struct submit_options *opt);
+
+/* Retracts the result ID, signing the request with ID_KEY. */
+int submit_retract (const char *id, const struct gb_identity *key,
+                    const struct submit_options *opt);
+
+#endif

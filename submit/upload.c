@@ -1,0 +1,315 @@
+/* upload.c: the libcurl side of uploads (see upload.h).  One easy handle
+ * per attempt keeps attempts independent; the answer's body is collected
+ * in memory (the API's answers are small) and, for errors, condensed into
+ * one readable line from the protocol's {"error", "rule", "field",
+ * "tests"} shape. */
+#include "submit/upload.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+#include <curl/curl.h>
+#include <openssl/rand.h>
+#include "build_config.h"
+#include "common/util.h"
+
+#define MAX_REPLY_BYTES (1L << 20)
+#define STALL_SECONDS 30
+
+struct attempt
+{
+  struct upload_reply *reply;
+  const struct upload_options *opt;
+  int progress_shown;
+};
+
+static void
+notice (const struct upload_options *opt, const char *fmt, ...)
+{
+  va_list ap;
+  if (opt->quiet)
+    return;
+  fprintf (stderr, "gmpbench %s: ", opt->cmd);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+}
+
+static size_t
+collect (char *data, size_t size, size_t nmemb, void *arg)
+{
+  struct upload_reply *r = arg;
+  size_t n = size * nmemb;
+  if (r->len + n > MAX_REPLY_BYTES)
+    return 0;                   /* libcurl ends the transfer: CURLE_WRITE_ERROR */
+  r->body = gb_xrealloc (r->body, r->len + n + 1);
+  memcpy (r->body + r->len, data, n);
+  r->len += n;
+  r->body[r->len] = '\0';
+  return n;
+}
+
+static int
+show_progress (void *arg, curl_off_t dltotal, curl_off_t dlnow,
+               curl_off_t ultotal, curl_off_t ulnow)
+{
+  struct attempt *a = arg;
+  (void) dltotal, (void) dlnow;
+  if (ultotal > 0)
+    {
+      fprintf (stderr, "\rgmpbench %s: uploading %3d%% (%ld of %ld bytes)", a->opt->cmd,
+               (int) (100 * ulnow / ultotal), (long) ulnow, (long) ultotal);
+      a->progress_shown = 1;
+    }
+  return 0;
+}
+
+/* Copies TEXT into OUT as one printable line of at most OUTLEN-1 chars. */
+static void
+one_line (const char *text, char *out, size_t outlen)
+{
+  size_t o = 0;
+  for (; text && *text && o + 1 < outlen; text++)
+    out[o++] = (unsigned char) *text < 32 || *text == 127 ? ' ' : *text;
+  out[o] = '\0';
+}
+
+/* The protocol's error body as "ERROR [rule RULE, field FIELD, tests A B]". */
+static void
+describe_error (const struct upload_reply *r, char *out, size_t outlen)
+{
+  cJSON *j = r->body ? cJSON_ParseWithLength (r->body, r->len) : NULL;
+  const char *error = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (j, "error"));
+  const char *rule = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (j, "rule"));
+  const char *field = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (j, "field"));
+  const cJSON *tests = cJSON_GetObjectItemCaseSensitive (j, "tests"), *t;
+  char line[1024];
+  size_t n;
+
+  if (!error)
+    {
+      n = (size_t) snprintf (line, sizeof line, "the server answered %ld", r->status);
+      if (r->body && r->len)
+        snprintf (line + n, sizeof line - n, ": %.200s", r->body);
+      one_line (line, out, outlen);
+      cJSON_Delete (j);
+      return;
+    }
+  n = (size_t) snprintf (line, sizeof line, "%s (%ld%s%s%s%s", error, r->status,
+                         rule ? ", rule " : "", rule ? rule : "",
+                         field ? ", field " : "", field ? field : "");
+  if (cJSON_IsArray (tests) && cJSON_GetArraySize (tests) > 0 && n < sizeof line)
+    {
+      n += (size_t) snprintf (line + n, sizeof line - n, ", tests");
+      cJSON_ArrayForEach (t, tests)
+        if (cJSON_IsString (t) && n < sizeof line)
+          n += (size_t) snprintf (line + n, sizeof line - n, " %s", t->valuestring);
+    }
+  if (n < sizeof line)
+    snprintf (line + n, sizeof line - n, ")");
+  one_line (line, out, outlen);
+  cJSON_Delete (j);
+}
+
+static CURL *
+make_handle (const char *url, const char *body, size_t len, struct curl_slist *headers,
+             struct attempt *a, char *errbuf)
+{
+  const struct upload_options *opt = a->opt;
+  long total_ms = (long) (opt->timeout * 1000);
+  long connect_ms = opt->timeout < UPLOAD_CONNECT_TIMEOUT ? total_ms
+    : (long) (UPLOAD_CONNECT_TIMEOUT * 1000);
+  CURL *h = curl_easy_init ();
+  if (!h)
+    return NULL;
+  curl_easy_setopt (h, CURLOPT_URL, url);
+  curl_easy_setopt (h, CURLOPT_POST, 1L);
+  curl_easy_setopt (h, CURLOPT_POSTFIELDS, body ? body : "");
+  curl_easy_setopt (h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) len);
+  curl_easy_setopt (h, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt (h, CURLOPT_USERAGENT, "gmpbench/" GB_VERSION);
+  curl_easy_setopt (h, CURLOPT_SSL_VERIFYPEER, 1L);
+  curl_easy_setopt (h, CURLOPT_SSL_VERIFYHOST, 2L);
+  if (opt->cacert)
+    curl_easy_setopt (h, CURLOPT_CAINFO, opt->cacert);
+  curl_easy_setopt (h, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
+  curl_easy_setopt (h, CURLOPT_TIMEOUT_MS, total_ms);
+  curl_easy_setopt (h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  curl_easy_setopt (h, CURLOPT_LOW_SPEED_TIME, (long) STALL_SECONDS);
+  curl_easy_setopt (h, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt (h, CURLOPT_WRITEFUNCTION, collect);
+  curl_easy_setopt (h, CURLOPT_WRITEDATA, a->reply);
+  curl_easy_setopt (h, CURLOPT_ERRORBUFFER, errbuf);
+  if (!opt->quiet && isatty (STDERR_FILENO))
+    {
+      curl_easy_setopt (h, CURLOPT_XFERINFOFUNCTION, show_progress);
+      curl_easy_setopt (h, CURLOPT_XFERINFODATA, a);
+      curl_easy_setopt (h, CURLOPT_NOPROGRESS, 0L);
+    }
+  return h;
+}
+
+static int
+permanent_curl_error (CURLcode c)
+{
+  return c == CURLE_PEER_FAILED_VERIFICATION || c == CURLE_SSL_CACERT_BADFILE
+    || c == CURLE_SSL_CERTPROBLEM || c == CURLE_URL_MALFORMAT
+    || c == CURLE_UNSUPPORTED_PROTOCOL;
+}
+
+/* One attempt.  Returns its outcome; *RETRYABLE and *RETRY_AFTER (seconds,
+ * -1 when absent) say whether and when another attempt makes sense. */
+static enum upload_outcome
+attempt (const char *url, const char *body, size_t len, struct curl_slist *headers,
+         const struct upload_options *opt, struct upload_reply *reply,
+         int *retryable, long *retry_after)
+{
+  char errbuf[CURL_ERROR_SIZE] = "";
+  struct attempt a = { reply, opt, 0 };
+  CURL *h;
+  CURLcode rc;
+  curl_off_t ra = -1;
+
+  free (reply->body);
+  reply->body = NULL;
+  reply->len = 0;
+  reply->status = 0;
+  *retryable = 0;
+  *retry_after = -1;
+  h = make_handle (url, body, len, headers, &a, errbuf);
+  if (!h)
+    {
+      snprintf (reply->problem, sizeof reply->problem, "libcurl could not start a transfer");
+      return UPLOAD_FAILED;
+    }
+  rc = curl_easy_perform (h);
+  if (a.progress_shown)
+    fputs ("\r\033[K", stderr);
+  if (rc != CURLE_OK)
+    {
+      snprintf (reply->problem, sizeof reply->problem, "%s",
+                errbuf[0] ? errbuf : curl_easy_strerror (rc));
+      *retryable = !permanent_curl_error (rc);
+      curl_easy_cleanup (h);
+      return UPLOAD_FAILED;
+    }
+  curl_easy_getinfo (h, CURLINFO_RESPONSE_CODE, &reply->status);
+  if (curl_easy_getinfo (h, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK && ra >= 0)
+    *retry_after = (long) ra;
+  curl_easy_cleanup (h);
+  if (reply->status == 200 || reply->status == 201)
+    return UPLOAD_OK;
+  describe_error (reply, reply->problem, sizeof reply->problem);
+  if (reply->status >= 400 && reply->status < 500
+      && reply->status != 408 && reply->status != 429)
+    return UPLOAD_REJECTED;
+  *retryable = reply->status == 408 || reply->status == 429 || reply->status >= 500;
+  return UPLOAD_FAILED;
+}
+
+/* Seconds to wait before retry number N (1, 2, ...): exponential with
+ * "equal jitter", half fixed and half random, so that many clients cut
+ * off by the same outage do not come back in lockstep. */
+static double
+backoff (int n)
+{
+  double d = UPLOAD_BACKOFF_BASE;
+  unsigned int r = 0;
+  for (int i = 1; i < n && d < UPLOAD_BACKOFF_MAX; i++)
+    d *= 2;
+  if (d > UPLOAD_BACKOFF_MAX)
+    d = UPLOAD_BACKOFF_MAX;
+  if (RAND_bytes ((unsigned char *) &r, sizeof r) != 1)
+    r = (unsigned int) rand ();
+  return d / 2 + d / 2 * (r / 4294967296.0);
+}
+
+static void
+pause_for (double seconds)
+{
+  struct timespec ts = { (time_t) seconds, (long) ((seconds - (time_t) seconds) * 1e9) };
+  while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
+    ;
+}
+
+/* The request's headers, or NULL when memory ran out. */
+static struct curl_slist *
+request_headers (const char *sig_b64, int json)
+{
+  size_t n = strlen (sig_b64) + 32;
+  char *sig = gb_xmalloc (n);
+  const char *lines[] = { sig, "Expect:", json ? "Content-Type: application/json" : NULL };
+  struct curl_slist *list = NULL;
+
+  snprintf (sig, n, "Gmpbench-Signature: %s", sig_b64);
+  for (size_t i = 0; i < GB_ARRAY_SIZE (lines) && lines[i]; i++)
+    {
+      struct curl_slist *more = curl_slist_append (list, lines[i]);
+      if (!more)
+        {
+          curl_slist_free_all (list);
+          list = NULL;
+          break;
+        }
+      list = more;
+    }
+  free (sig);
+  return list;
+}
+
+enum upload_outcome
+upload_post (const char *url, const char *body, size_t len, const char *sig_b64,
+             const struct upload_options *opt, struct upload_reply *reply)
+{
+  static int initialised;
+  struct curl_slist *headers;
+  enum upload_outcome out = UPLOAD_FAILED;
+
+  memset (reply, 0, sizeof *reply);
+  if (!initialised && curl_global_init (CURL_GLOBAL_DEFAULT) != CURLE_OK)
+    {
+      snprintf (reply->problem, sizeof reply->problem, "libcurl could not be initialised");
+      return UPLOAD_FAILED;
+    }
+  initialised = 1;
+  headers = request_headers (sig_b64, len > 0);
+  if (!headers)
+    {
+      snprintf (reply->problem, sizeof reply->problem, "out of memory for the request headers");
+      return UPLOAD_FAILED;
+    }
+  for (int n = 0;; n++)
+    {
+      int retryable;
+      long retry_after;
+      double delay;
+      out = attempt (url, body, len, headers, opt, reply, &retryable, &retry_after);
+      if (out != UPLOAD_FAILED || !retryable || n >= opt->retries)
+        break;
+      if (retry_after > UPLOAD_MAX_RETRY_AFTER)
+        {
+          notice (opt, "%s; the server asks to wait %ld s, not retrying now",
+                  reply->problem, retry_after);
+          break;
+        }
+      delay = retry_after >= 0 ? (double) retry_after : backoff (n + 1);
+      notice (opt, "%s; retrying in %.1f s (%d of %d)", reply->problem, delay,
+              n + 1, opt->retries);
+      pause_for (delay);
+    }
+  curl_slist_free_all (headers);
+  return out;
+}
+
+void
+upload_reply_free (struct upload_reply *reply)
+{
+  free (reply->body);
+  memset (reply, 0, sizeof *reply);
+}

@@ -1,0 +1,58 @@
+/* upload.h: one signed POST to the results server, with retries (libcurl).
+ *
+ * TLS peer and host verification are always on; a private CA is given with
+ * a CA file (--cacert).  Proxies come from the standard environment
+ * variables (http_proxy, https_proxy, no_proxy...), which libcurl reads by
+ * itself.  Each attempt has a connect timeout and a total timeout, and an
+ * attempt that moves no byte for a while is abandoned as stalled.
+ *
+ * Retried, with exponential backoff and jitter: network failures, 408,
+ * 429 and 5xx.  A Retry-After header sets the delay instead, unless it
+ * asks for more than UPLOAD_MAX_RETRY_AFTER seconds, in which case the
+ * upload gives up at once.  Never retried: any other answer, and TLS
+ * certificate failures (waiting does not fix a certificate). */
+#ifndef GB_SUBMIT_UPLOAD_H
+#define GB_SUBMIT_UPLOAD_H
+
+#include <stddef.h>
+
+#define UPLOAD_DEFAULT_RETRIES 4
+#define UPLOAD_DEFAULT_TIMEOUT 60.0         /* seconds, per attempt */
+#define UPLOAD_CONNECT_TIMEOUT 10.0         /* seconds, at most the timeout */
+#define UPLOAD_BACKOFF_BASE 0.5             /* seconds, doubled per retry */
+#define UPLOAD_BACKOFF_MAX 30.0
+#define UPLOAD_MAX_RETRY_AFTER 60
+
+struct upload_options
+{
+  const char *cmd;              /* command name for messages */
+  const char *cacert;           /* CA file or NULL for the system's */
+  double timeout;               /* seconds per attempt */
+  int retries;                  /* attempts after the first */
+  int quiet;                    /* no retry notices, no progress */
+};
+
+enum upload_outcome
+{
+  UPLOAD_OK,                    /* 200 or 201 */
+  UPLOAD_REJECTED,              /* a 4xx that retrying will not change */
+  UPLOAD_FAILED                 /* no answer, or still 408/429/5xx/other */
+};
+
+struct upload_reply
+{
+  long status;                  /* HTTP status of the last answer, 0: none */
+  char *body;                   /* its body, NUL-terminated, or NULL */
+  size_t len;
+  char problem[512];            /* one line: why it failed */
+};
+
+/* POSTs BODY[0..LEN) to URL with the Gmpbench-Signature header SIG_B64
+ * (and Content-Type: application/json when LEN > 0). */
+enum upload_outcome upload_post (const char *url, const char *body, size_t len,
+                                 const char *sig_b64, const struct upload_options *opt,
+                                 struct upload_reply *reply);
+
+void upload_reply_free (struct upload_reply *reply);
+
+#endif
