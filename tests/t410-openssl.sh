@@ -1,0 +1,67 @@
+#!/bin/sh
+# t410-openssl.sh: the OpenSSL comparison tests with tiny budgets.
+#
+# Every openssl.* test of a quick run must pass its check (each result is
+# compared with GMP's, each RSA signature verified with GMP), and each
+# BIGNUM test must produce exactly the digest of the GMP test it mirrors,
+# which proves both saw the same operands and computed the same result.
+
+: "${BUILDDIR:?}"
+gb="$BUILDDIR/gmpbench"
+
+if "$gb" run --suite openssl --quick --time-per-test 0.02 -q -o out.json > run.log 2>&1; then
+  n=$(grep -c '"name":[[:space:]]*"openssl\.' out.json)
+  if [ "$n" -ge 40 ]; then
+    echo "PASS: gmpbench run --suite openssl --quick: $n tests measured and checked"
+  else
+    echo "FAIL: gmpbench run --suite openssl gave only $n openssl results"
+  fi
+else
+  echo "FAIL: gmpbench run --suite openssl failed:"
+  cat run.log
+fi
+
+# The GMP counterpart of each BIGNUM test, and both digests.
+names=$("$gb" list --format json --only openssl.base --only openssl.ext \
+        | sed -n 's/.*"name":[[:space:]]*"\(openssl\.[^"]*\)".*/\1/p')
+set --
+for n in $names; do
+  case $n in
+    openssl.base.*) g=gmpbench.${n#openssl.} ;;
+    *) g=${n#openssl.} ;;
+  esac
+  set -- "$@" --only "$n" --only "$g"
+done
+if "$gb" list --digests "$@" > digests.txt 2> digests.err; then
+  bad=$(awk '{ d[$2] = $1 }
+             END { for (n in d) if (n ~ /^openssl\./) {
+                     g = n; sub (/^openssl\./, "", g); if (g ~ /^base\./) g = "gmpbench." g
+                     if (!(g in d) || d[g] != d[n]) print n } }' digests.txt)
+  if [ -z "$bad" ]; then
+    echo "PASS: $(echo "$names" | wc -w) OpenSSL BIGNUM tests give the digests of their GMP counterparts"
+  else
+    echo "FAIL: digests differ from GMP's for: $bad"
+  fi
+else
+  echo "FAIL: gmpbench list --digests failed:"
+  cat digests.err
+fi
+
+# The comparison pairs: every OpenSSL RSA size has its GMP counterparts.
+missing=
+for what in sign verify; do
+  for bits in 512 1024 2048 3072 4096 7680 15360; do
+    if ! "$gb" list --only "openssl.rsa.$what.$bits" > /dev/null 2>&1; then
+      missing="$missing openssl.rsa.$what.$bits"
+    fi
+  done
+done
+for t in gmpbench.app.rsa.2048 ext.rsa.sign-sec.2048 ext.rsa.verify.7680 \
+         ext.rsa.sign.15360 ext.rsa.sign-sec.15360 ext.rsa.verify.15360; do
+  "$gb" list --only "$t" > /dev/null 2>&1 || missing="$missing $t"
+done
+if [ -z "$missing" ]; then
+  echo "PASS: RSA sign and verify exist at 512..15360 bits for OpenSSL and GMP"
+else
+  echo "FAIL: missing RSA tests:$missing"
+fi
