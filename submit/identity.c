@@ -19,6 +19,7 @@
 #include <openssl/pem.h>
 #include "common/util.h"
 #include "submit/config.h"
+#include "submit/document.h"
 
 char *
 identity_default_path (char *err, size_t errlen)
@@ -268,6 +269,22 @@ identity_sign (const struct gb_identity *id, const void *data, size_t len,
   if (ok)
     sign_b64_encode (sig, sizeof sig, sig_b64);
   return ok ? 0 : -1;
+}
+
+char *
+identity_sign_document (const struct gb_identity *id, cJSON *doc, size_t *len,
+                        char sig_b64[SIGN_B64_LEN + 1])
+{
+  char *bytes;
+  identity_add_to_document (id, doc);
+  bytes = document_serialize (doc);
+  *len = strlen (bytes);
+  if (identity_sign (id, bytes, *len, sig_b64) != 0)
+    {
+      free (bytes);
+      return NULL;
+    }
+  return bytes;
 }
 
 /* 1 when the key file DEST exists and holds the same key as KEY. */

@@ -47,6 +47,13 @@ void identity_add_to_document (const struct gb_identity *id, cJSON *doc);
 int identity_sign (const struct gb_identity *id, const void *data, size_t len,
                    char sig_b64[SIGN_B64_LEN + 1]);
 
+/* What a signed run does: adds the submitter to DOC, serialises it with
+ * document_serialize and signs those bytes.  Returns the bytes (malloc'ed,
+ * NUL-terminated, *LEN of them) with their signature in SIG_B64, or NULL
+ * when signing failed. */
+char *identity_sign_document (const struct gb_identity *id, cJSON *doc, size_t *len,
+                              char sig_b64[SIGN_B64_LEN + 1]);
+
 /* Reads the PEM private key in SRC (must be Ed25519, any permissions) and
  * stores it as DEST with mode 0600, atomically.  Refuses to replace an
  * existing DEST holding a different key unless FORCE.  0, or -1 with a

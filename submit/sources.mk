@@ -14,3 +14,7 @@ SUBMIT_SRCS += \
 	submit/spool.c \
 	submit/submit.c \
 	submit/upload.c
+
+# Test programs: unit-* run as tests; helper-* are tools the t5xx scripts use.
+CHECK_PROGRAMS += \
+	tests/helper-sign
