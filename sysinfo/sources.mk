@@ -30,4 +30,4 @@ ifneq ($(findstring freebsd,$(SYSINFO_TARGET)),)
 SYSINFO_SRCS += sysinfo/freebsd.c
 endif
 
-CHECK_PROGRAMS += tests/unit-sysinfo
+CHECK_PROGRAMS += tests/unit-sysinfo tests/unit-sysinfo-dumps
