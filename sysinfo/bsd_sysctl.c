@@ -1,6 +1,6 @@
 /* bsd_sysctl.c: macOS and FreeBSD described from their sysctl values.
  * The values come through a small provider (struct si_sysctl), which is
- * sysctlbyname in macos.c and freebsd.c and a table of recorded values in
+ * sysctlbyname in sysctl_live.c and a table of recorded values in
  * the unit tests, so this parsing is tested on any host.
  *
  * macOS has no clock sysctl on Apple Silicon (hw.cpufrequency exists only

@@ -122,7 +122,7 @@ void si_x86_cpuid_collect (cJSON *system);
 unsigned long long si_tsc_read (void);
 
 /* bsd_sysctl.c: macOS and FreeBSD, from a sysctl provider that the real
- * readers (macos.c, freebsd.c) and the unit tests' mocks implement. */
+ * reader (sysctl_live.c) and the unit tests' mocks implement. */
 struct si_sysctl
 {
   /* Both return 0 on success and -1 when NAME does not exist. */

@@ -23,11 +23,8 @@ SYSINFO_SRCS += \
 	sysinfo/x86_cpuid.c
 
 SYSINFO_TARGET := $(shell $(CC) -dumpmachine 2>/dev/null)
-ifneq ($(findstring darwin,$(SYSINFO_TARGET)),)
-SYSINFO_SRCS += sysinfo/macos.c
-endif
-ifneq ($(findstring freebsd,$(SYSINFO_TARGET)),)
-SYSINFO_SRCS += sysinfo/freebsd.c
+ifneq ($(findstring darwin,$(SYSINFO_TARGET))$(findstring freebsd,$(SYSINFO_TARGET)),)
+SYSINFO_SRCS += sysinfo/sysctl_live.c
 endif
 
-CHECK_PROGRAMS += tests/unit-sysinfo tests/unit-sysinfo-dumps
+CHECK_PROGRAMS += tests/unit-sysinfo tests/unit-sysinfo-dumps tests/unit-sysinfo-sysctl
