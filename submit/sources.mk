@@ -17,4 +17,7 @@ SUBMIT_SRCS += \
 
 # Test programs: unit-* run as tests; helper-* are tools the t5xx scripts use.
 CHECK_PROGRAMS += \
-	tests/helper-sign
+	tests/helper-httpd \
+	tests/helper-sign \
+	tests/unit-submit \
+	tests/unit-submit-crash

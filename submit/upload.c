@@ -200,7 +200,8 @@ attempt (const char *url, const char *body, size_t len, struct curl_slist *heade
       return UPLOAD_FAILED;
     }
   curl_easy_getinfo (h, CURLINFO_RESPONSE_CODE, &reply->status);
-  if (curl_easy_getinfo (h, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK && ra >= 0)
+  /* libcurl reports 0 both for "Retry-After: 0" and for no header. */
+  if (curl_easy_getinfo (h, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK && ra > 0)
     *retry_after = (long) ra;
   curl_easy_cleanup (h);
   if (reply->status == 200 || reply->status == 201)

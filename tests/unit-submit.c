@@ -1,0 +1,217 @@
+/* unit-submit.c: unit tests of the submit modules that need no network:
+ * base64 strictness, signing and verification, the identity's refusals
+ * (permissions, corrupt keys, missing directories), the config file and
+ * the server precedence, and spool entries, damaged ones included.
+ * Works in $TEST_TMP, with HOME and the XDG directories pointed there. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "common/util.h"
+#include "submit/config.h"
+#include "submit/identity.h"
+#include "submit/sign.h"
+#include "submit/spool.h"
+#include "tests/check.h"
+
+static char tmp[4096];
+
+static char *
+path (const char *rel)
+{
+  static char buf[8][4200];
+  static int i;
+  i = (i + 1) % 8;
+  snprintf (buf[i], sizeof buf[i], "%s/%s", tmp, rel);
+  return buf[i];
+}
+
+static void
+write_file (const char *p, const char *text, mode_t mode)
+{
+  FILE *f = fopen (p, "w");
+  if (f)
+    {
+      fputs (text, f);
+      fclose (f);
+    }
+  chmod (p, mode);
+}
+
+static void
+test_base64 (void)
+{
+  unsigned char out[4], in[2] = { 0xfb, 0xff };
+  char enc[8];
+  sign_b64_encode (in, 2, enc);
+  check (strcmp (enc, "+/8=") == 0, "base64 encodes with the standard alphabet and padding");
+  check (sign_b64_decode ("+/8=", out, 2) == 0 && out[0] == 0xfb && out[1] == 0xff,
+         "base64 decodes what it encodes");
+  check (sign_b64_decode ("+/9=", out, 2) != 0, "base64 with non-zero unused bits is refused");
+  check (sign_b64_decode ("+/8", out, 2) != 0, "base64 without padding is refused");
+  check (sign_b64_decode ("+/8=", out, 3) != 0, "base64 of the wrong length is refused");
+  check (sign_b64_decode ("+/=8", out, 2) != 0, "misplaced padding is refused");
+  check (sign_b64_decode ("+/8\n", out, 2) != 0, "whitespace inside base64 is refused");
+}
+
+static void
+test_identity (void)
+{
+  char err[512], sig[SIGN_B64_LEN + 1], sig2[SIGN_B64_LEN + 1];
+  struct gb_identity id, again;
+  const char msg[] = "{\"a\": 1}\n";
+  char *msg_retract = sign_retract_message ("0123456789abcdef");
+
+  check (identity_load (NULL, 0, &id, err, sizeof err) != 0 && strstr (err, "key.pem"),
+         "no default identity and no CREATE: an error naming the key file (%s)", err);
+  check (identity_load (NULL, 1, &id, err, sizeof err) == 0 && id.created,
+         "the default identity is created on first use");
+  struct stat st;
+  check (stat (id.path, &st) == 0 && (st.st_mode & 0777) == 0600, "the key file has mode 0600");
+  check (identity_load (NULL, 1, &again, err, sizeof err) == 0 && !again.created
+         && strcmp (again.fingerprint, id.fingerprint) == 0,
+         "loading again gives the same identity and creates nothing");
+  identity_free (&again);
+  check (strlen (id.public_b64) == 44 && strlen (id.fingerprint) == 64,
+         "public key is 44 base64 chars, fingerprint 64 hex digits");
+
+  check (identity_sign (&id, msg, strlen (msg), sig) == 0
+         && sign_verify (id.public_b64, msg, strlen (msg), sig, err, sizeof err) == 0,
+         "a signature verifies against the public key");
+  check (sign_verify (id.public_b64, "{\"a\": 2}\n", strlen (msg), sig, err, sizeof err) != 0,
+         "a changed byte fails verification (%s)", err);
+  check (identity_sign (&id, msg_retract, strlen (msg_retract), sig2) == 0
+         && strcmp (msg_retract, "gmpbench-retract:0123456789abcdef") == 0
+         && sign_verify (id.public_b64, msg_retract, strlen (msg_retract), sig2, err, sizeof err) == 0,
+         "the retraction message is gmpbench-retract:ID and signs");
+  sig[0] = sig[0] == 'A' ? 'B' : 'A';
+  check (sign_verify (id.public_b64, msg, strlen (msg), sig, err, sizeof err) != 0,
+         "a changed signature fails verification");
+
+  chmod (id.path, 0644);
+  check (identity_load (NULL, 1, &again, err, sizeof err) != 0 && strstr (err, "0644"),
+         "a key file readable by others is refused, not replaced (%s)", err);
+  chmod (id.path, 0600);
+  write_file (path ("corrupt.pem"), "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", 0600);
+  check (identity_load (path ("corrupt.pem"), 1, &again, err, sizeof err) != 0
+         && strstr (err, "corrupt.pem") && access (path ("corrupt.pem"), F_OK) == 0,
+         "a corrupt key file is an error naming it (%s)", err);
+  check (identity_load (path ("no/such/dir/key.pem"), 1, &again, err, sizeof err) != 0
+         && access (path ("no"), F_OK) != 0,
+         "a --key file in a missing directory is an error, nothing is created (%s)", err);
+  symlink (id.path, path ("link.pem"));
+  check (identity_load (path ("link.pem"), 0, &again, err, sizeof err) != 0,
+         "a key file that is a symbolic link is refused (%s)", err);
+
+  check (identity_import (id.path, path ("copy.pem"), 0, err, sizeof err) == 0
+         && identity_load (path ("copy.pem"), 0, &again, err, sizeof err) == 0
+         && strcmp (again.fingerprint, id.fingerprint) == 0,
+         "import writes a usable copy of the key");
+  identity_free (&again);
+  check (identity_import (path ("corrupt.pem"), path ("copy.pem"), 1, err, sizeof err) != 0,
+         "import refuses a corrupt key");
+  free (msg_retract);
+  identity_free (&id);
+}
+
+static void
+test_config (void)
+{
+  char err[512], *v = NULL, *url;
+  const char *origin;
+
+  unsetenv ("GMPBENCH_SERVER");
+  url = config_server (NULL, &origin, err, sizeof err);
+  check (url && strcmp (url, CONFIG_DEFAULT_SERVER) == 0 && strcmp (origin, "built-in default") == 0,
+         "with nothing configured the server is the built-in default");
+  free (url);
+  mkdir (path ("config/gmpbench"), 0700);
+  write_file (path ("config/gmpbench/config"), "# comment\nother = kept\nserver = http://conf.example/ \n", 0644);
+  url = config_server (NULL, &origin, err, sizeof err);
+  check (url && strcmp (url, "http://conf.example") == 0 && strcmp (origin, "config file") == 0,
+         "the config file's server is used, trailing slash dropped");
+  free (url);
+  setenv ("GMPBENCH_SERVER", "https://env.example", 1);
+  url = config_server (NULL, &origin, err, sizeof err);
+  check (url && strcmp (url, "https://env.example") == 0, "GMPBENCH_SERVER beats the config file");
+  free (url);
+  url = config_server ("http://cli.example", &origin, err, sizeof err);
+  check (url && strcmp (url, "http://cli.example") == 0, "--server beats GMPBENCH_SERVER");
+  free (url);
+  url = config_server ("ftp://x", &origin, err, sizeof err);
+  check (!url && strstr (err, "ftp://x"), "a non-HTTP URL is refused (%s)", err);
+  unsetenv ("GMPBENCH_SERVER");
+
+  check (config_set ("name", "Ada", err, sizeof err) == 0
+         && config_get ("name", &v, err, sizeof err) == 0 && v && strcmp (v, "Ada") == 0,
+         "config_set then config_get gives the value back");
+  free (v);
+  check (config_get ("other", &v, err, sizeof err) == 0 && v && strcmp (v, "kept") == 0,
+         "rewriting the config file keeps other settings");
+  free (v);
+  check (config_set ("name", "", err, sizeof err) == 0
+         && config_get ("name", &v, err, sizeof err) == 0 && !v,
+         "an empty value removes the setting");
+}
+
+static void
+test_spool (void)
+{
+  char err[512], **paths, *entry = NULL;
+  size_t n;
+  struct spool_entry e;
+  const char doc[] = "{\"format\": \"x\"}\n";
+  const char *sig = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==";
+
+  check (spool_list (".spool", &paths, &n, err, sizeof err) == 0 && n == 0,
+         "a spool that does not exist yet is empty");
+  spool_list_free (paths, n);
+  check (spool_add ("http://127.0.0.1:1", 1, sig, doc, strlen (doc), &entry, err, sizeof err) == 0,
+         "a document is queued");
+  check (spool_read (entry, &e, err, sizeof err) == 0 && e.len == strlen (doc)
+         && memcmp (e.bytes, doc, e.len) == 0 && e.unlisted
+         && strcmp (e.server, "http://127.0.0.1:1") == 0 && strcmp (e.signature, sig) == 0,
+         "the entry gives back the exact bytes, signature, server and unlisted flag");
+  check (spool_list (".spool", &paths, &n, err, sizeof err) == 0 && n == 1,
+         "the spool lists one entry");
+  spool_list_free (paths, n);
+  check (spool_reject (&e) == 0 && spool_list (".rejected", &paths, &n, err, sizeof err) == 0 && n == 1,
+         "a rejected entry is set aside, not deleted");
+  spool_list_free (paths, n);
+  spool_entry_free (&e);
+
+  write_file (entry, "gmpbench-spool/1\nserver http://x\nunlisted 0\n", 0600);
+  check (spool_read (entry, &e, err, sizeof err) != 0 && strstr (err, "damaged"),
+         "a truncated entry is reported as damaged (%s)", err);
+  write_file (path ("data/gmpbench/spool/x.spool.tmp.999999999"), "partial", 0600);
+  check (spool_clean () == 1 && access (path ("data/gmpbench/spool/x.spool.tmp.999999999"), F_OK) != 0,
+         "a dead writer's temporary file is cleaned up");
+  free (entry);
+
+  setenv ("XDG_DATA_HOME", path ("missing"), 1);
+  check (spool_add ("http://x", 0, sig, doc, strlen (doc), NULL, err, sizeof err) != 0
+         && strstr (err, "does not exist"),
+         "a missing XDG_DATA_HOME is an error, not created (%s)", err);
+  setenv ("XDG_DATA_HOME", path ("data"), 1);
+}
+
+int
+main (void)
+{
+  const char *t = getenv ("TEST_TMP");
+  snprintf (tmp, sizeof tmp, "%s/unit-submit", t ? t : "/tmp");
+  mkdir (tmp, 0700);
+  mkdir (path ("home"), 0700);
+  mkdir (path ("config"), 0700);
+  mkdir (path ("data"), 0700);
+  setenv ("HOME", path ("home"), 1);
+  setenv ("XDG_CONFIG_HOME", path ("config"), 1);
+  setenv ("XDG_DATA_HOME", path ("data"), 1);
+  test_base64 ();
+  test_identity ();
+  test_config ();
+  test_spool ();
+  return check_exit_status ();
+}
