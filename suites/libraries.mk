@@ -11,7 +11,10 @@ SUITES_SRCS += \
 	suites/openssl_bn.c \
 	suites/openssl_rsa.c \
 	suites/pkcs1.c \
-	suites/registry_libs.c
+	suites/registry_libs.c \
+	suites/rng.c \
+	suites/rng_hw.c \
+	suites/rng_sanity.c
 ifeq ($(HAVE_GCRYPT),yes)
 FEATURE_DEFS += -DHAVE_GCRYPT=1
 endif
@@ -19,3 +22,4 @@ ifeq ($(HAVE_NETTLE),yes)
 FEATURE_DEFS += -DHAVE_NETTLE=1
 endif
 CHECK_PROGRAMS += tests/unit-compare
+CHECK_PROGRAMS += tests/unit-compare-rng

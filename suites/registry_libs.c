@@ -8,6 +8,7 @@ const struct bench_suite *const library_suites[] = {
   &suite_gmp_rsa_large,
   &suite_openssl_bn,
   &suite_openssl_rsa,
+  &suite_rng,
 };
 
 const size_t library_suites_count = GB_ARRAY_SIZE (library_suites);

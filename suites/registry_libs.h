@@ -11,5 +11,6 @@ extern const struct bench_suite suite_gmp_powm;
 extern const struct bench_suite suite_gmp_rsa_large;
 extern const struct bench_suite suite_openssl_bn;
 extern const struct bench_suite suite_openssl_rsa;
+extern const struct bench_suite suite_rng;
 
 #endif
