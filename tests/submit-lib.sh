@@ -1,0 +1,86 @@
+# submit-lib.sh: shared setup of the t5xx tests of signing and uploading,
+# sourced after lib.sh.  Every file the client keeps goes under $TEST_TMP,
+# proxies are off, and servers listen on 127.0.0.1 only.
+
+HOME="$TEST_TMP/home"
+XDG_CONFIG_HOME="$TEST_TMP/config"
+XDG_DATA_HOME="$TEST_TMP/data"
+export HOME XDG_CONFIG_HOME XDG_DATA_HOME
+mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME"
+unset GMPBENCH_SERVER http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
+NO_PROXY=127.0.0.1 no_proxy=127.0.0.1
+export NO_PROXY no_proxy
+
+HELPERS="$BUILDDIR/tests"
+SPOOL="$XDG_DATA_HOME/gmpbench/spool"
+
+# make_result FILE: a tiny benchmark run, signed with the default identity
+# (FILE and FILE.sig).
+make_result () {
+  "$GMPBENCH" run --only 'gmpbench.base.multiply.128' --time-per-test 0.05 -q \
+    -o "$1.unsigned" > /dev/null && "$HELPERS/helper-sign" "$1.unsigned" "$1"
+}
+
+# spool_count: the number of queued entries.
+spool_count () {
+  ls "$SPOOL" 2> /dev/null | grep -c '\.spool$'
+}
+
+# random_port: a port in 20000-39999.
+random_port () {
+  echo $(( 20000 + $(od -An -N2 -tu2 /dev/urandom) % 20000 ))
+}
+
+# start_server [PORT]: a gmpbench-server on 127.0.0.1 (a random free port
+# unless PORT) with its database in $TEST_TMP; sets SERVER_PID, SERVER_PORT
+# and SERVER_URL.  Fails when no server is built or it does not come up.
+start_server () {
+  [ "$BUILD_SERVER" = yes ] && [ -x "$BUILDDIR/gmpbench-server" ] || return 1
+  for try in 1 2 3 4 5 6 7 8; do
+    SERVER_PORT=${1:-$(random_port)}
+    log="$TEST_TMP/server.$SERVER_PORT.$try.log"
+    "$BUILDDIR/gmpbench-server" --listen "127.0.0.1:$SERVER_PORT" \
+      --database "$TEST_TMP/server.db" 2> "$log" &
+    SERVER_PID=$!
+    for i in $(seq 100); do
+      if grep -q 'listening on' "$log"; then
+        SERVER_URL="http://127.0.0.1:$SERVER_PORT"
+        SERVER_LOG=$log
+        return 0
+      fi
+      kill -0 "$SERVER_PID" 2> /dev/null || break
+      sleep 0.05
+    done
+    kill "$SERVER_PID" 2> /dev/null
+    wait "$SERVER_PID" 2> /dev/null
+  done
+  return 1
+}
+
+stop_server () {
+  kill "$SERVER_PID" 2> /dev/null
+  wait "$SERVER_PID" 2> /dev/null
+}
+
+# start_fake ANSWER...: the scripted responder (tests/helper-httpd.c);
+# sets FAKE_PID and FAKE_URL; requests are logged in fake.log.
+start_fake () {
+  rm -f fake.port fake.log
+  "$HELPERS/helper-httpd" fake.port fake.log "$@" &
+  FAKE_PID=$!
+  for i in $(seq 100); do
+    [ -s fake.port ] && break
+    sleep 0.05
+  done
+  FAKE_URL="http://127.0.0.1:$(cat fake.port)"
+}
+
+stop_fake () {
+  kill "$FAKE_PID" 2> /dev/null
+  wait "$FAKE_PID" 2> /dev/null
+}
+
+# attempts: how many requests the scripted responder saw.
+attempts () {
+  if [ -f fake.log ]; then wc -l < fake.log; else echo 0; fi
+}
