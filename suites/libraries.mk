@@ -14,7 +14,8 @@ SUITES_SRCS += \
 	suites/registry_libs.c \
 	suites/rng.c \
 	suites/rng_hw.c \
-	suites/rng_sanity.c
+	suites/rng_sanity.c \
+	suites/threads.c
 ifeq ($(HAVE_GCRYPT),yes)
 FEATURE_DEFS += -DHAVE_GCRYPT=1
 endif
@@ -23,3 +24,4 @@ FEATURE_DEFS += -DHAVE_NETTLE=1
 endif
 CHECK_PROGRAMS += tests/unit-compare
 CHECK_PROGRAMS += tests/unit-compare-rng
+CHECK_PROGRAMS += tests/unit-compare-threads
