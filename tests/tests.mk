@@ -5,3 +5,9 @@ CHECK_PROGRAMS += \
 	tests/unit-operand \
 	tests/unit-score \
 	tests/unit-checks
+
+# A deliberately wrong GMP, preloaded by tests/t0120-wrong-results.sh.
+CHECK_LIBS += tests/libwronggmp.so
+tests/libwronggmp.so: tests/wrong-gmp.c
+	@$(MKDIR_P) $(@D)
+	$(CC) -shared -fPIC -O1 $(GB_CPPFLAGS) $(WARN_CFLAGS) -o $@ $< -ldl

@@ -1,0 +1,35 @@
+# lib.sh: helpers for the shell tests, sourced by tests/tNNNN-*.sh.
+# Each check prints one line, PASS:, FAIL: or SKIP:, for run-tests.sh.
+
+GMPBENCH="$BUILDDIR/gmpbench"
+
+pass () { echo "PASS: $*"; }
+fail () { echo "FAIL: $*"; }
+skip () { echo "SKIP: $*"; }
+
+# check DESCRIPTION COMMAND...: passes when COMMAND succeeds.
+check () {
+  desc=$1
+  shift
+  if "$@"; then pass "$desc"; else fail "$desc"; fi
+}
+
+# check_fails DESCRIPTION COMMAND...: passes when COMMAND fails.
+check_fails () {
+  desc=$1
+  shift
+  if "$@"; then fail "$desc"; else pass "$desc"; fi
+}
+
+# run_status COMMAND...: runs COMMAND with stdout in out.txt and stderr in
+# err.txt, and sets $status.
+run_status () {
+  "$@" > out.txt 2> err.txt
+  status=$?
+}
+
+# json_get FILE EXPR: evaluates a Python expression on the JSON document
+# in FILE (bound to d).
+json_get () {
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}

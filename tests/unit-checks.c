@@ -1,0 +1,72 @@
+/* unit-checks.c: every correctness check catches a deliberately wrong
+ * result, and every test's check accepts its right one. */
+#include <string.h>
+#include <gmp.h>
+#include "suites/check.h"
+#include "suites/runner.h"
+#include "suites/suites.h"
+#include "tests/check.h"
+
+int
+main (void)
+{
+  mpz_t a, b, c, q, g, s, t;
+  mpz_inits (a, b, c, q, g, s, t, NULL);
+  mpz_set_str (a, "123456789012345678901234567890123456789", 10);
+  mpz_set_str (b, "98765432109876543210987654321", 10);
+
+  mpz_mul (c, a, b);
+  check (check_product (a, b, c), "a right product passes");
+  mpz_add_ui (c, c, 1);
+  check (!check_product (a, b, c), "a product off by one is caught");
+  mpz_sub_ui (c, c, 1);
+  mpz_setbit (c, 3000);
+  check (!check_product (a, b, c), "a product with a stray high bit is caught");
+
+  mpz_tdiv_q (q, a, b);
+  check (check_tdiv_q (a, b, q), "a right quotient passes");
+  mpz_add_ui (q, q, 1);
+  check (!check_tdiv_q (a, b, q), "a quotient off by one is caught");
+
+  mpz_gcdext (g, s, t, a, b);
+  check (check_gcd_bezout (a, b, g, s, t), "a right gcd with its cofactors passes");
+  mpz_mul_ui (g, g, 3);
+  check (!check_gcd_bezout (a, b, g, s, t), "a wrong gcd is caught");
+
+  /* A wrong digest source: different numbers give different digests, the
+   * same number the same digest. */
+  struct gb_sha256 h1, h2;
+  unsigned char d1[32], d2[32];
+  gb_sha256_init (&h1);
+  gb_sha256_init (&h2);
+  digest_mpz (&h1, a);
+  digest_mpz (&h2, b);
+  gb_sha256_final (&h1, d1);
+  gb_sha256_final (&h2, d2);
+  check (memcmp (d1, d2, 32) != 0, "different numbers have different digests");
+  mpz_clears (a, b, c, q, g, s, t, NULL);
+
+  /* Each fast test's own check passes on its own result (one repetition). */
+  volatile sig_atomic_t never = 0;
+  const char *names[] = {
+    "gmpbench.base.multiply.512,512", "gmpbench.base.divide.8192,4096",
+    "gmpbench.base.gcd.512,512", "gmpbench.base.gcdext.512,512",
+    "gmpbench.app.rsa.512", "gmpbench.app.pi.10000", "ext.rsa.verify.512",
+    "ext.rsa.sign-sec.512", "ext.sqrt.8192", "ext.root.8192,3", "ext.invert.512",
+    "ext.fac.10000", "ext.prime.random.512", "ext.prime.prime.512",
+  };
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    {
+      const struct bench_test *bt = registry_find (names[i]);
+      struct test_result r;
+      if (!bt)
+        {
+          check (0, "%s is in the registry", names[i]);
+          continue;
+        }
+      runner_run_test (bt, NULL, 0, &r, &never);
+      check (r.outcome == BENCH_OK && strlen (r.digest) == 64,
+             "%s checks its own result (%s)", names[i], r.message);
+    }
+  return check_exit_status ();
+}

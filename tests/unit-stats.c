@@ -1,0 +1,55 @@
+/* unit-stats.c: the estimator, the stopping rule and geometric means. */
+#include <math.h>
+#include "suites/stats.h"
+#include "tests/check.h"
+
+static int
+near (double a, double b)
+{
+  return fabs (a - b) <= 1e-12 * fabs (b);
+}
+
+int
+main (void)
+{
+  double x[] = { 5, 1, 4, 2, 3 };
+  stats_sort (x, 5);
+  check (x[0] == 1 && x[4] == 5, "stats_sort orders samples");
+  check (stats_median_sorted (x, 5) == 3, "median of an odd count");
+  check (stats_median_sorted (x, 4) == 2.5, "median of an even count");
+  check (near (stats_quantile_sorted (x, 5, 0.25), 2), "first quartile");
+
+  /* Twenty samples: a fast regime at 1.00-1.01 and a slow one 20% above.
+   * The estimate must come from the fast regime. */
+  double two[20];
+  for (int i = 0; i < 20; i++)
+    two[i] = i % 2 ? 1.2 + 0.001 * i : 1.0 + 0.0005 * i;
+  struct stats_estimate e;
+  stats_estimate (two, 20, &e);
+  check (e.used == 5, "estimate uses the fastest quarter (5 of 20), got %zu", e.used);
+  check (e.time >= 1.0 && e.time < 1.01, "estimate lies in the fast regime (%.4f)", e.time);
+  check (e.spread < 0.01, "spread of the fast regime under 1%% (%.4f)", e.spread);
+  check (e.median > 1.1, "median of all samples is reported separately (%.3f)", e.median);
+
+  /* Fewer than 12 samples: at least 3 are used. */
+  double few[] = { 2.0, 1.0, 1.5, 3.0 };
+  stats_estimate (few, 4, &e);
+  check (e.used == 3 && e.time == 1.5, "with 4 samples the median of the fastest 3 (%.2f)", e.time);
+  check (near (e.spread, 1.0 / 1.5), "spread is (slowest - fastest) / estimate of those used");
+  double one[] = { 7.0 };
+  stats_estimate (one, 1, &e);
+  check (e.used == 1 && e.time == 7.0 && e.spread == 0, "one sample is its own estimate");
+
+  double agree[] = { 1.000, 1.002, 1.004, 1.009, 1.5, 2.0 };
+  check (stats_converged (agree, 6, 4, 0.01), "four samples within 1%% converge");
+  check (!stats_converged (agree, 6, 5, 0.01), "the fifth at +50%% does not");
+  check (!stats_converged (agree, 3, 4, 0.01), "too few samples never converge");
+
+  double v[] = { 4, 16 }, w[] = { 1, 1 }, w2[] = { 1, 0.5 };
+  check (near (stats_weighted_geomean (v, w, 2), 8), "geometric mean of 4 and 16 is 8");
+  check (near (stats_weighted_geomean (v, w2, 2), pow (4 * 4, 1 / 1.5)),
+         "weighted geometric mean: (4^1 * 16^0.5)^(1/1.5)");
+  double bad[] = { 4, 0 };
+  check (stats_weighted_geomean (bad, w, 2) == 0, "a zero value gives no mean");
+  return check_exit_status ();
+}
