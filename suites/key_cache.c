@@ -1,4 +1,4 @@
-/* key_cache.c: a mutex-protected list of generated RSA keys (see
+/* key_cache.c: a mutex-protected list of generated keys (see
  * key_cache.h).  Keys are generated while holding the lock, so two threads
  * asking for the same key never generate it twice. */
 #include "suites/key_cache.h"
@@ -7,10 +7,15 @@
 #include <stdlib.h>
 #include "common/util.h"
 
+enum key_kind { KEY_RSA, KEY_DSA };
+
 struct cached_key
 {
-  struct rsa_key key;
+  enum key_kind kind;
+  unsigned long a, b;           /* RSA: bits, 0; DSA: L, N */
   unsigned stream;
+  struct rsa_key rsa;
+  struct dsa_key dsa;
   struct cached_key *next;
 };
 
@@ -24,29 +29,51 @@ key_cache_free (void)
     {
       struct cached_key *c = cache;
       cache = c->next;
-      rsa_key_clear (&c->key);
+      if (c->kind == KEY_RSA)
+        rsa_key_clear (&c->rsa);
+      else
+        dsa_key_clear (&c->dsa);
       free (c);
     }
 }
 
-const struct rsa_key *
-key_cache_rsa (unsigned long bits, unsigned stream)
+/* The entry for the key, generated if it is new. */
+static struct cached_key *
+lookup (enum key_kind kind, unsigned long a, unsigned long b, unsigned stream)
 {
   struct cached_key *c;
   pthread_mutex_lock (&cache_lock);
   for (c = cache; c; c = c->next)
-    if (c->key.bits == bits && c->stream == stream)
+    if (c->kind == kind && c->a == a && c->b == b && c->stream == stream)
       break;
   if (!c)
     {
       if (!cache)
         atexit (key_cache_free);
-      c = gb_xmalloc (sizeof *c);
-      rsa_key_generate (&c->key, bits, stream);
+      c = gb_xcalloc (1, sizeof *c);
+      c->kind = kind;
+      c->a = a;
+      c->b = b;
       c->stream = stream;
+      if (kind == KEY_RSA)
+        rsa_key_generate (&c->rsa, a, stream);
+      else
+        dsa_key_generate (&c->dsa, a, b, stream);
       c->next = cache;
       cache = c;
     }
   pthread_mutex_unlock (&cache_lock);
-  return &c->key;
+  return c;
+}
+
+const struct rsa_key *
+key_cache_rsa (unsigned long bits, unsigned stream)
+{
+  return &lookup (KEY_RSA, bits, 0, stream)->rsa;
+}
+
+const struct dsa_key *
+key_cache_dsa (unsigned long L, unsigned long N, unsigned stream)
+{
+  return &lookup (KEY_DSA, L, N, stream)->dsa;
 }

@@ -4,6 +4,9 @@
 SUITES_SRCS += \
 	suites/bn_convert.c \
 	suites/compare.c \
+	suites/dl_key.c \
+	suites/dsa_math.c \
+	suites/gmp_dh_dsa.c \
 	suites/gmp_powm.c \
 	suites/gmp_rsa_large.c \
 	suites/key_cache.c \

@@ -6,6 +6,7 @@
 const struct bench_suite *const library_suites[] = {
   &suite_gmp_powm,
   &suite_gmp_rsa_large,
+  &suite_gmp_dh_dsa,
   &suite_openssl_bn,
   &suite_openssl_rsa,
   &suite_rng,

@@ -1,0 +1,249 @@
+/* gmp_dh_dsa.c: GMP's finite-field Diffie-Hellman and DSA, the GMP side of
+ * OpenSSL's openssl.dh and openssl.dsa tests, on the same key material
+ * (dl_key.h):
+ *
+ *   ext.dh.derive[-sec].BITS   the shared secret peer^x mod p in the RFC 7919
+ *                              group ffdheBITS, with mpz_powm (mpz_powm_sec);
+ *                              checked against pub^y, the peer's view
+ *   ext.dsa.sign[-sec].L       DSA signing (dsa_math.h) with deterministic
+ *                              nonces; every signature verified
+ *   ext.dsa.verify.L           verification of GMP's signatures; all must be
+ *                              accepted and a changed digest rejected
+ *
+ * DSA tests cycle through DSA_MESSAGES digests as the RSA tests do, and
+ * check fills in the ones the timed loop did not reach. */
+#include <stdlib.h>
+#include <gmp.h>
+#include "suites/bench.h"
+#include "suites/check.h"
+#include "suites/dsa_math.h"
+#include "suites/key_cache.h"
+#include "suites/registry_libs.h"
+
+#define DSA_MESSAGES 16
+
+struct dh_state
+{
+  struct dh_key key;
+  mpz_t secret;
+};
+
+static void *
+dh_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  struct dh_state *s = gb_xmalloc (sizeof *s);
+  if (dh_key_generate (&s->key, (unsigned long) t->a, stream) != 0)
+    {
+      bench_skip (err, "this OpenSSL does not provide the group ffdhe%ld", t->a);
+      dh_key_clear (&s->key);
+      free (s);
+      return NULL;
+    }
+  mpz_init2 (s->secret, (mp_bitcnt_t) t->a + 64);
+  return s;
+}
+
+static void
+dh_run (void *state, unsigned long reps)
+{
+  struct dh_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    mpz_powm (s->secret, s->key.peer, s->key.x, s->key.p);
+}
+
+static void
+dh_sec_run (void *state, unsigned long reps)
+{
+  struct dh_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    mpz_powm_sec (s->secret, s->key.peer, s->key.x, s->key.p);
+}
+
+static int
+dh_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
+{
+  struct dh_state *s = state;
+  mpz_t want;
+  mpz_init (want);
+  mpz_powm (want, s->key.pub, s->key.y, s->key.p);
+  int ok = mpz_cmp (want, s->secret) == 0;
+  mpz_clear (want);
+  if (!ok)
+    {
+      bench_fail (err, "the shared secret differs from the peer's (pub^y mod p)");
+      return -1;
+    }
+  digest_mpz (digest, s->secret);
+  return 0;
+}
+
+static void
+dh_teardown (void *state)
+{
+  struct dh_state *s = state;
+  dh_key_clear (&s->key);
+  mpz_clear (s->secret);
+  free (s);
+}
+
+enum dsa_mode { DSA_SIGN, DSA_SIGN_SEC, DSA_VERIFY };
+
+struct dsa_state
+{
+  const struct dsa_key *key;
+  struct dsa_scratch sc;
+  unsigned char dig[DSA_MESSAGES][DSA_DIGEST];
+  mpz_t h[DSA_MESSAGES], nonce[DSA_MESSAGES], r[DSA_MESSAGES], s[DSA_MESSAGES];
+  int good[DSA_MESSAGES];
+  int done[DSA_MESSAGES];
+  unsigned next;
+  enum dsa_mode mode;
+};
+
+/* N, the size of q, for an L-bit p. */
+static unsigned long
+dsa_n (long L)
+{
+  return L <= 1024 ? 160 : 256;
+}
+
+static void *
+dsa_setup_mode (const struct bench_test *t, unsigned stream, enum dsa_mode mode)
+{
+  struct dsa_state *s = gb_xcalloc (1, sizeof *s);
+  s->key = key_cache_dsa ((unsigned long) t->a, dsa_n (t->a), stream);
+  s->mode = mode;
+  dsa_scratch_init (&s->sc, s->key);
+  dsa_test_inputs (s->key, stream, DSA_MESSAGES, s->dig, s->nonce);
+  for (int j = 0; j < DSA_MESSAGES; j++)
+    {
+      mpz_inits (s->h[j], s->r[j], s->s[j], NULL);
+      dsa_hash_value (s->h[j], s->dig[j], s->key);
+      if (mode == DSA_VERIFY)
+        dsa_sign_gmp (s->r[j], s->s[j], s->key, s->h[j], s->nonce[j], &s->sc, 0);
+    }
+  return s;
+}
+
+static void *
+dsa_sign_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  (void) err;
+  return dsa_setup_mode (t, stream, DSA_SIGN);
+}
+
+static void *
+dsa_sign_sec_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  (void) err;
+  return dsa_setup_mode (t, stream, DSA_SIGN_SEC);
+}
+
+static void *
+dsa_verify_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  (void) err;
+  return dsa_setup_mode (t, stream, DSA_VERIFY);
+}
+
+/* The operation of S on message J. */
+static void
+dsa_one (struct dsa_state *s, unsigned j)
+{
+  if (s->mode == DSA_VERIFY)
+    s->good[j] = dsa_verify_gmp (s->key, s->h[j], s->r[j], s->s[j], &s->sc);
+  else
+    dsa_sign_gmp (s->r[j], s->s[j], s->key, s->h[j], s->nonce[j], &s->sc,
+                  s->mode == DSA_SIGN_SEC);
+}
+
+static void
+dsa_run (void *state, unsigned long reps)
+{
+  struct dsa_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    {
+      unsigned j = s->next;
+      dsa_one (s, j);
+      s->done[j] = 1;
+      s->next = (j + 1) % DSA_MESSAGES;
+    }
+}
+
+/* Whether verification rejects signature 0 for another digest. */
+static int
+rejects_forgery (struct dsa_state *s)
+{
+  mpz_t h;
+  mpz_init (h);
+  mpz_add_ui (h, s->h[0], 1);
+  int accepted = dsa_verify_gmp (s->key, h, s->r[0], s->s[0], &s->sc);
+  mpz_clear (h);
+  return !accepted;
+}
+
+static int
+dsa_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
+{
+  struct dsa_state *s = state;
+  for (unsigned j = 0; j < DSA_MESSAGES; j++)
+    if (!s->done[j])
+      dsa_one (s, j);
+  for (unsigned j = 0; j < DSA_MESSAGES; j++)
+    {
+      int ok = s->mode == DSA_VERIFY ? s->good[j]
+        : dsa_verify_gmp (s->key, s->h[j], s->r[j], s->s[j], &s->sc);
+      if (!ok)
+        {
+          bench_fail (err, s->mode == DSA_VERIFY ? "DSA verification rejected valid signature %u"
+                      : "DSA signature %u does not verify", j);
+          return -1;
+        }
+    }
+  if (!rejects_forgery (s))
+    {
+      bench_fail (err, "DSA verification accepted a signature of another digest");
+      return -1;
+    }
+  for (unsigned j = 0; j < DSA_MESSAGES; j++)
+    {
+      digest_mpz (digest, s->r[j]);
+      digest_mpz (digest, s->s[j]);
+    }
+  return 0;
+}
+
+static void
+dsa_teardown (void *state)
+{
+  struct dsa_state *s = state;
+  for (int j = 0; j < DSA_MESSAGES; j++)
+    mpz_clears (s->h[j], s->nonce[j], s->r[j], s->s[j], NULL);
+  dsa_scratch_clear (&s->sc);
+  free (s);
+}
+
+static const struct bench_ops dh_ops = { dh_setup, dh_run, dh_check, dh_teardown };
+static const struct bench_ops dh_sec_ops = { dh_setup, dh_sec_run, dh_check, dh_teardown };
+static const struct bench_ops dsa_sign_ops = { dsa_sign_setup, dsa_run, dsa_check, dsa_teardown };
+static const struct bench_ops dsa_sign_sec_ops = { dsa_sign_sec_setup, dsa_run, dsa_check, dsa_teardown };
+static const struct bench_ops dsa_verify_ops = { dsa_verify_setup, dsa_run, dsa_check, dsa_teardown };
+
+#define T(name, ops, n, f) { name "." #n, &ops, n, 0, f }
+
+static const struct bench_test dh_dsa_tests[] = {
+  T ("ext.dh.derive", dh_ops, 2048, 0), T ("ext.dh.derive", dh_ops, 3072, 0),
+  T ("ext.dh.derive", dh_ops, 4096, 0), T ("ext.dh.derive", dh_ops, 6144, 0),
+  T ("ext.dh.derive", dh_ops, 8192, 0),
+  T ("ext.dh.derive-sec", dh_sec_ops, 2048, 0), T ("ext.dh.derive-sec", dh_sec_ops, 3072, 0),
+  T ("ext.dh.derive-sec", dh_sec_ops, 4096, 0), T ("ext.dh.derive-sec", dh_sec_ops, 6144, 0),
+  T ("ext.dh.derive-sec", dh_sec_ops, 8192, 0),
+  T ("ext.dsa.sign", dsa_sign_ops, 1024, 0), T ("ext.dsa.sign", dsa_sign_ops, 2048, 0),
+  T ("ext.dsa.sign", dsa_sign_ops, 3072, BENCH_FULL_ONLY),
+  T ("ext.dsa.sign-sec", dsa_sign_sec_ops, 1024, 0), T ("ext.dsa.sign-sec", dsa_sign_sec_ops, 2048, 0),
+  T ("ext.dsa.sign-sec", dsa_sign_sec_ops, 3072, BENCH_FULL_ONLY),
+  T ("ext.dsa.verify", dsa_verify_ops, 1024, 0), T ("ext.dsa.verify", dsa_verify_ops, 2048, 0),
+  T ("ext.dsa.verify", dsa_verify_ops, 3072, BENCH_FULL_ONLY),
+};
+
+const struct bench_suite suite_gmp_dh_dsa = { "ext", dh_dsa_tests, GB_ARRAY_SIZE (dh_dsa_tests) };
