@@ -12,6 +12,7 @@ SUITES_SRCS += \
 	suites/key_cache.c \
 	suites/mirror.c \
 	suites/openssl_bn.c \
+	suites/openssl_dh_dsa.c \
 	suites/openssl_rsa.c \
 	suites/pkcs1.c \
 	suites/registry_libs.c \

@@ -9,6 +9,7 @@ const struct bench_suite *const library_suites[] = {
   &suite_gmp_dh_dsa,
   &suite_openssl_bn,
   &suite_openssl_rsa,
+  &suite_openssl_dh_dsa,
   &suite_rng,
 };
 

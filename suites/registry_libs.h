@@ -12,6 +12,7 @@ extern const struct bench_suite suite_gmp_rsa_large;
 extern const struct bench_suite suite_gmp_dh_dsa;
 extern const struct bench_suite suite_openssl_bn;
 extern const struct bench_suite suite_openssl_rsa;
+extern const struct bench_suite suite_openssl_dh_dsa;
 extern const struct bench_suite suite_rng;
 
 #endif

@@ -21,24 +21,27 @@ else
   cat run.log
 fi
 
-# The GMP counterpart of each BIGNUM test, and both digests.
-names=$("$gb" list --format json --only openssl.base --only openssl.ext \
+# The GMP counterpart of each deterministic test, and both digests.
+names=$("$gb" list --format json --only openssl.base --only openssl.ext --only openssl.dh \
+          --only openssl.dsa.verify.1024 --only openssl.dsa.verify.2048 \
         | sed -n 's/.*"name":[[:space:]]*"\(openssl\.[^"]*\)".*/\1/p')
 set --
 for n in $names; do
   case $n in
     openssl.base.*) g=gmpbench.${n#openssl.} ;;
-    *) g=${n#openssl.} ;;
+    openssl.ext.*) g=${n#openssl.} ;;
+    *) g=ext.${n#openssl.} ;;
   esac
   set -- "$@" --only "$n" --only "$g"
 done
 if "$gb" list --digests "$@" > digests.txt 2> digests.err; then
   bad=$(awk '{ d[$2] = $1 }
              END { for (n in d) if (n ~ /^openssl\./) {
-                     g = n; sub (/^openssl\./, "", g); if (g ~ /^base\./) g = "gmpbench." g
+                     g = n; sub (/^openssl\./, "", g)
+                     if (g ~ /^base\./) g = "gmpbench." g; else if (g !~ /^ext\./) g = "ext." g
                      if (!(g in d) || d[g] != d[n]) print n } }' digests.txt)
   if [ -z "$bad" ]; then
-    echo "PASS: $(echo "$names" | wc -w) OpenSSL BIGNUM tests give the digests of their GMP counterparts"
+    echo "PASS: $(echo "$names" | wc -w) OpenSSL tests give the digests of their GMP counterparts"
   else
     echo "FAIL: digests differ from GMP's for: $bad"
   fi
