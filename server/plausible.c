@@ -45,9 +45,11 @@ void
 plausible_document (const struct doc_summary *doc, char *out, size_t size)
 {
   const char *vendor = doc->cpu_vendor ? doc->cpu_vendor : "";
+  int intel = strcmp (vendor, "Intel") == 0 || strcmp (vendor, "GenuineIntel") == 0;
+  int amd = strcmp (vendor, "AMD") == 0 || strcmp (vendor, "AuthenticAMD") == 0;
 
-  if ((strcmp (vendor, "GenuineIntel") == 0 && !contains_word (doc->cpu_name, "Intel"))
-      || (strcmp (vendor, "AuthenticAMD") == 0 && !contains_word (doc->cpu_name, "AMD")))
+  if ((intel && !contains_word (doc->cpu_name, "Intel"))
+      || (amd && !contains_word (doc->cpu_name, "AMD")))
     add_flag (out, size, "brand-mismatch");
   if (doc->mhz_measured > 0
       && ((doc->mhz_max > 0 && doc->mhz_measured > 1.15 * doc->mhz_max)
