@@ -25,6 +25,7 @@ FEATURE_DEFS += -DHAVE_GCRYPT=1
 endif
 ifeq ($(HAVE_NETTLE),yes)
 FEATURE_DEFS += -DHAVE_NETTLE=1
+SUITES_SRCS += suites/nettle_rsa.c
 endif
 CHECK_PROGRAMS += tests/unit-compare
 CHECK_PROGRAMS += tests/unit-compare-rng

@@ -14,5 +14,8 @@ extern const struct bench_suite suite_openssl_bn;
 extern const struct bench_suite suite_openssl_rsa;
 extern const struct bench_suite suite_openssl_dh_dsa;
 extern const struct bench_suite suite_rng;
+#ifdef HAVE_NETTLE
+extern const struct bench_suite suite_nettle;
+#endif
 
 #endif
