@@ -22,6 +22,7 @@ SUITES_SRCS += \
 	suites/threads.c
 ifeq ($(HAVE_GCRYPT),yes)
 FEATURE_DEFS += -DHAVE_GCRYPT=1
+SUITES_SRCS += suites/gcrypt_convert.c suites/gcrypt_rsa.c
 endif
 ifeq ($(HAVE_NETTLE),yes)
 FEATURE_DEFS += -DHAVE_NETTLE=1

@@ -10,6 +10,9 @@ const struct bench_suite *const library_suites[] = {
   &suite_openssl_bn,
   &suite_openssl_rsa,
   &suite_openssl_dh_dsa,
+#ifdef HAVE_GCRYPT
+  &suite_gcrypt,
+#endif
 #ifdef HAVE_NETTLE
   &suite_nettle,
 #endif

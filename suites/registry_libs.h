@@ -14,6 +14,9 @@ extern const struct bench_suite suite_openssl_bn;
 extern const struct bench_suite suite_openssl_rsa;
 extern const struct bench_suite suite_openssl_dh_dsa;
 extern const struct bench_suite suite_rng;
+#ifdef HAVE_GCRYPT
+extern const struct bench_suite suite_gcrypt;
+#endif
 #ifdef HAVE_NETTLE
 extern const struct bench_suite suite_nettle;
 #endif
