@@ -58,8 +58,11 @@ start_server () {
 }
 
 stop_server () {
-  kill "$SERVER_PID" 2> /dev/null
-  wait "$SERVER_PID" 2> /dev/null
+  if [ -n "$SERVER_PID" ]; then
+    kill "$SERVER_PID" 2> /dev/null
+    wait "$SERVER_PID" 2> /dev/null
+  fi
+  SERVER_PID=
 }
 
 # start_fake ANSWER...: the scripted responder (tests/helper-httpd.c);
@@ -76,8 +79,11 @@ start_fake () {
 }
 
 stop_fake () {
-  kill "$FAKE_PID" 2> /dev/null
-  wait "$FAKE_PID" 2> /dev/null
+  if [ -n "$FAKE_PID" ]; then
+    kill "$FAKE_PID" 2> /dev/null
+    wait "$FAKE_PID" 2> /dev/null
+  fi
+  FAKE_PID=
 }
 
 # attempts: how many requests the scripted responder saw.
