@@ -1,0 +1,154 @@
+# server-lib.sh: helpers for the server tests (tests/t03NN-server-*.sh),
+# sourced after lib.sh: keys and signed documents made with the openssl
+# command line exactly as docs/protocol.md shows, a gmpbench-server on a
+# free 127.0.0.1 port, HTTP requests with curl, and a private PostgreSQL.
+
+SERVER="$BUILDDIR/gmpbench-server"
+DOCGEN="$SRCDIR/tests/server-doc.py"
+# The system's python3 starts faster than wrappers (pyenv) found first.
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+
+# need_server: skips the whole test when the server or the tools are absent.
+need_server () {
+  if [ "$BUILD_SERVER" = no ] || [ ! -x "$SERVER" ]; then
+    skip "server tests (gmpbench-server is not built)"
+    exit 0
+  fi
+  for tool in openssl curl python3; do
+    if ! command -v $tool > /dev/null 2>&1; then
+      skip "server tests ($tool is not installed)"
+      exit 0
+    fi
+  done
+}
+
+# make_key NAME: creates NAME.pem, prints the base64 raw public key.
+make_key () {
+  openssl genpkey -algorithm ed25519 -out "$1.pem" 2> /dev/null &&
+    openssl pkey -in "$1.pem" -pubout -outform DER | tail -c 32 | base64 -w0
+}
+
+# fingerprint NAME: the key's fingerprint (hex SHA-256 of the raw key).
+fingerprint () {
+  openssl pkey -in "$1.pem" -pubout -outform DER | tail -c 32 | sha256sum | cut -c1-64
+}
+
+# sign FILE NAME: the base64 Ed25519 signature of FILE's bytes by NAME.pem.
+sign () {
+  openssl pkeyutl -sign -inkey "$2.pem" -rawin -in "$1" -out "$1.sig.bin" &&
+    base64 -w0 < "$1.sig.bin"
+}
+
+# make_doc OUT KEYNAME [server-doc.py options]: a document with the key's
+# public key in it.
+make_doc () {
+  out=$1 key=$2
+  shift 2
+  $PY "$DOCGEN" "$(openssl pkey -in "$key.pem" -pubout -outform DER | tail -c 32 | base64 -w0)" \
+    "$out" "$@"
+}
+
+random_port () {
+  echo $((20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 20000))
+}
+
+# start_server DATABASE [OPTIONS]: starts gmpbench-server on a free port,
+# logging to server.log; sets SRV_PID and URL.  Fails after 10 tries.
+start_server () {
+  db=$1
+  shift
+  for try in 1 2 3 4 5 6 7 8 9 10; do
+    port=$(random_port)
+    "$SERVER" --listen "127.0.0.1:$port" --database "$db" --threads 4 "$@" 2>> server.log &
+    SRV_PID=$!
+    URL="http://127.0.0.1:$port"
+    for wait in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+      if curl -sf "$URL/healthz" > /dev/null 2>&1; then
+        return 0
+      fi
+      kill -0 "$SRV_PID" 2> /dev/null || break
+      sleep 0.1
+    done
+    kill "$SRV_PID" 2> /dev/null
+    wait "$SRV_PID" 2> /dev/null
+  done
+  return 1
+}
+
+# stop_server [PID]: SIGTERM, then waits; sets $stop_status.
+stop_server () {
+  pid=${1:-$SRV_PID}
+  kill -TERM "$pid" 2> /dev/null
+  wait "$pid"
+  stop_status=$?
+}
+
+# post FILE SIGNATURE [QUERY]: uploads; body in resp.json, prints the
+# status code.
+post () {
+  curl -sS -o resp.json -w '%{http_code}' -X POST --data-binary "@$1" \
+    -H 'Content-Type: application/json' -H "Gmpbench-Signature: $2" \
+    "$URL/api/v1/results$3"
+}
+
+# get PATH: body in resp.json (headers in headers.txt), prints the status.
+get () {
+  curl -sS -D headers.txt -o resp.json -w '%{http_code}' "$URL$1"
+}
+
+# field EXPR [FILE]: a Python expression over the last answer, or FILE
+# (bound to d).
+field () {
+  $PY -c "import json,sys; d=json.load(open(sys.argv[1])); print($1)" "${2:-resp.json}"
+}
+
+# expect_status DESCRIPTION WANT GOT
+expect_status () {
+  if [ "$3" = "$2" ]; then pass "$1"; else fail "$1 (status $3, wanted $2: $(head -c 300 resp.json))"; fi
+}
+
+# expect_rule DESCRIPTION STATUS RULE GOT: status and the error's rule.
+expect_rule () {
+  rule=$(field "d.get('rule')" 2> /dev/null)
+  if [ "$4" = "$2" ] && [ "$rule" = "$3" ]; then
+    pass "$1"
+  else
+    fail "$1 (status $4 rule $rule, wanted $2 $3: $(head -c 300 resp.json))"
+  fi
+}
+
+# start_pg: a private PostgreSQL in a temporary directory (as the user
+# postgres when running as root: initdb refuses root), on a free loopback
+# port; sets PG_URI.  Returns 1 when PostgreSQL is not installed.
+start_pg () {
+  PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -n 1)
+  [ -n "$PGBIN" ] || PGBIN=$(pg_config --bindir 2> /dev/null)
+  [ -x "$PGBIN/initdb" ] && [ -x "$PGBIN/pg_ctl" ] || return 1
+  PGTMP=$(mktemp -d /tmp/gmpbench-pg.XXXXXX)
+  RUNAS=
+  if [ "$(id -u)" = 0 ]; then
+    id postgres > /dev/null 2>&1 || return 1
+    chown postgres "$PGTMP"
+    RUNAS="runuser -u postgres --"
+  fi
+  $RUNAS "$PGBIN/initdb" -D "$PGTMP/data" -A trust -U gmpbench -E UTF8 --no-locale \
+    > "$PGTMP/initdb.log" 2>&1 || { cat "$PGTMP/initdb.log"; return 1; }
+  for try in 1 2 3 4 5; do
+    PGPORT_TEST=$(random_port)
+    if $RUNAS "$PGBIN/pg_ctl" -D "$PGTMP/data" -l "$PGTMP/server.log" -w -t 20 \
+         -o "-p $PGPORT_TEST -k $PGTMP -c listen_addresses=127.0.0.1 -c fsync=off" \
+         start > /dev/null 2>&1; then
+      PG_URI="postgresql://gmpbench@127.0.0.1:$PGPORT_TEST/postgres"
+      return 0
+    fi
+  done
+  cat "$PGTMP/server.log"
+  return 1
+}
+
+stop_pg () {
+  [ -n "$PGTMP" ] || return 0
+  $RUNAS "$PGBIN/pg_ctl" -D "$PGTMP/data" -m fast -w stop > /dev/null 2>&1
+  rm -rf "$PGTMP"
+}
