@@ -19,5 +19,9 @@ SUBMIT_SRCS += \
 CHECK_PROGRAMS += \
 	tests/helper-httpd \
 	tests/helper-sign \
+	tests/helper-tlsproxy \
 	tests/unit-submit \
 	tests/unit-submit-crash
+
+# The TLS terminator of the TLS tests needs libssl besides libcrypto.
+tests/helper-tlsproxy: CLIENT_LIBS += -lssl
