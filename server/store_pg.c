@@ -18,6 +18,7 @@
 #include <string.h>
 #include <libpq-fe.h>
 #include "common/util.h"
+#include "server/log.h"
 #include "server/stmt_cache.h"
 
 #define MAX_PARAMS 32
@@ -87,6 +88,15 @@ forget (void *stmt)
   (void) stmt;                  /* names die with the session */
 }
 
+/* Server notices (such as "relation already exists, skipping") go to the
+ * log as JSON lines, not raw to stderr. */
+static void
+notice (void *arg, const char *message)
+{
+  (void) arg;
+  log_info ("postgresql: %.*s", (int) strcspn (message, "\n"), message);
+}
+
 static struct db_conn *
 pg_connect (const char *target, char *err, size_t errlen)
 {
@@ -101,6 +111,7 @@ pg_connect (const char *target, char *err, size_t errlen)
       free (c);
       return NULL;
     }
+  PQsetNoticeProcessor (c->pg, notice, NULL);
   return c;
 }
 

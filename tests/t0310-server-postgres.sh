@@ -1,0 +1,66 @@
+# t0310-server-postgres.sh: gmpbench-server on a real PostgreSQL that this
+# test starts itself (initdb and pg_ctl in a temporary directory): the
+# same integration checks as on SQLite, then two server processes sharing
+# the database under concurrent uploads, each document sent to both:
+# every accepted result must be stored exactly once.
+. "$SRCDIR/tests/lib.sh"
+. "$SRCDIR/tests/server-lib.sh"
+. "$SRCDIR/tests/server-core.sh"
+need_server
+
+if ! start_pg; then
+  skip "PostgreSQL tests (initdb/pg_ctl not found or PostgreSQL did not start)"
+  stop_pg
+  exit 0
+fi
+trap stop_pg EXIT
+
+make_key alice > /dev/null
+make_key bob > /dev/null
+run_core "$PG_URI" postgresql
+
+# Two servers, one database.
+N=30
+make_key carol > /dev/null
+i=0
+while [ $i -lt $N ]; do
+  make_doc "c$i.json" carol --name "concurrent $i"
+  sign "c$i.json" carol > "c$i.sig"
+  i=$((i + 1))
+done
+start_server "$PG_URI" --address-rate 0 --key-rate 0 || fail "the first server starts"
+URL1=$URL PID1=$SRV_PID
+start_server "$PG_URI" --address-rate 0 --key-rate 0 || fail "the second server starts"
+URL2=$URL PID2=$SRV_PID
+
+# upload_all URL FIRST STEP: uploads documents FIRST, FIRST+STEP, ...
+upload_all () {
+  j=$2
+  while [ $j -lt $N ]; do
+    curl -sS -o /dev/null -w '%{http_code}\n' -X POST --data-binary "@c$j.json" \
+      -H 'Content-Type: application/json' -H "Gmpbench-Signature: $(cat "c$j.sig")" \
+      "$1/api/v1/results"
+    j=$((j + $3))
+  done
+}
+# Four clients per server, every document sent once to each server.
+clients=
+for k in 0 1 2 3; do
+  upload_all "$URL1" $k 4 > "codes1.$k" &
+  clients="$clients $!"
+  upload_all "$URL2" $k 4 > "codes2.$k" &
+  clients="$clients $!"
+done
+for p in $clients; do
+  wait "$p"
+done
+created=$(cat codes1.* codes2.* | grep -c '^201$')
+again=$(cat codes1.* codes2.* | grep -c '^200$')
+check "two servers, concurrent uploads: each document created once, answered 200 once ($created/$again of $N)" \
+  [ "$created $again" = "$N $N" ]
+stored=$(PGPASSWORD= "$PGBIN/psql" -X -A -t -d "$PG_URI" \
+  -c "SELECT count(*) || ' ' || count(DISTINCT sha256) FROM results WHERE fingerprint = '$(fingerprint carol)'")
+check "two servers, concurrent uploads: the database holds each document exactly once ($stored)" \
+  [ "$stored" = "$N $N" ]
+stop_server "$PID1"
+stop_server "$PID2"
