@@ -346,6 +346,18 @@ completed (void *cls, struct MHD_Connection *conn, void **con_cls,
 
 /* ------------------------------------------------------------ the daemon */
 
+/* libmicrohttpd's own messages (refused connections, oversized headers)
+ * become log lines like every other. */
+static void
+mhd_log (void *cls, const char *fmt, va_list ap)
+{
+  char buf[512];
+  (void) cls;
+  vsnprintf (buf, sizeof buf, fmt, ap);
+  buf[strcspn (buf, "\n")] = '\0';
+  log_info ("libmicrohttpd: %s", buf);
+}
+
 static int
 parse_listen (const char *listen, struct sockaddr_storage *addr, char *err, size_t errlen)
 {
@@ -398,6 +410,7 @@ http_start (struct server *srv, const char *listen, char *err, size_t errlen)
                              MHD_OPTION_CONNECTION_TIMEOUT, srv->timeout,
                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) MEMORY_LIMIT,
                              MHD_OPTION_NOTIFY_COMPLETED, completed, srv,
+                             MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
                              MHD_OPTION_END);
   if (!d->mhd)
     {
