@@ -226,7 +226,7 @@ check_copies (const struct bench_test *t, struct worker *w, unsigned n, struct t
       struct bench_error err = { BENCH_OK, "" };
       bad = t->ops->check (w[i].state, &h, &err) != 0;
       if (bad)
-        snprintf (r->message, sizeof r->message, "thread %u: %s", i,
+        snprintf (r->message, sizeof r->message, "thread %u: %.200s", i,
                   err.message[0] ? err.message : "wrong result");
     }
   gb_sha256_final (&h, md);
