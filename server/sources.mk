@@ -21,3 +21,6 @@ SERVER_LIB_SRCS += \
 	server/store_pg.c \
 	server/store_sqlite.c \
 	server/validate.c
+
+# Unit tests of the server's pure parts (tests/unit-server.c).
+CHECK_PROGRAMS += tests/unit-server

@@ -1,0 +1,296 @@
+/* unit-server.c: the server's pure parts without a network or database:
+ * the strict JSON scan, base64, Ed25519 verification (RFC 8032 test
+ * vector), document validation on the fixture a real `gmpbench run`
+ * wrote, the rate limiter, the outlier rule and the statement cache. */
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "common/util.h"
+#include "server/b64.h"
+#include "server/json_check.h"
+#include "server/plausible.h"
+#include "server/ratelimit.h"
+#include "server/sig.h"
+#include "server/stmt_cache.h"
+#include "server/validate.h"
+#include "suites/reference.h"
+#include "tests/check.h"
+
+static int
+scan_ok (const char *text, int depth)
+{
+  struct json_check_error err;
+  return json_check (text, strlen (text), depth, &err) == 0;
+}
+
+static const char *
+scan_rule (const char *text, size_t len, int depth)
+{
+  struct json_check_error err;
+  return json_check (text, len, depth, &err) == 0 ? "ok" : err.rule;
+}
+
+static void
+test_json_check (void)
+{
+  check (scan_ok ("{\"a\": [1, -2.5e3, true, null, \"x\\u00e9\"]}", 16), "json: a valid document scans");
+  check (scan_ok (" [] ", 1), "json: surrounding whitespace is allowed");
+  check (!scan_ok ("[01]", 16), "json: leading zeros are rejected");
+  check (!scan_ok ("[1,]", 16), "json: a trailing comma is rejected");
+  check (!scan_ok ("{\"a\" 1}", 16), "json: a missing colon is rejected");
+  check (!scan_ok ("\"a\tb\"", 16), "json: a raw control character in a string is rejected");
+  check (!scan_ok ("\"\\x\"", 16), "json: an unknown escape is rejected");
+  check (!scan_ok ("\"\\u0000\"", 16), "json: \\u0000 is rejected");
+  check (!scan_ok ("[1] [2]", 16), "json: trailing data is rejected");
+  check (!scan_ok ("", 16), "json: an empty body is rejected");
+  check (!scan_ok ("{\"a\": tru}", 16), "json: a truncated literal is rejected");
+  check (strcmp (scan_rule ("\"\xc0\x80\"", 4, 16), "utf8") == 0, "json: overlong UTF-8 is rejected as utf8");
+  check (strcmp (scan_rule ("\"\xed\xa0\x80\"", 5, 16), "utf8") == 0, "json: an encoded surrogate is rejected as utf8");
+  check (strcmp (scan_rule ("\"\xf4\x90\x80\x80\"", 6, 16), "utf8") == 0, "json: code points above U+10FFFF are rejected");
+  check (strcmp (scan_rule ("\"a\0\"", 4, 16), "json-syntax") == 0, "json: a NUL byte is rejected");
+  check (scan_ok ("[[[[]]]]", 4), "json: nesting exactly at the limit is accepted");
+  check (strcmp (scan_rule ("[[[[[]]]]]", 10, 4), "too-deep") == 0, "json: nesting over the limit is too-deep");
+  check (json_utf8_valid ("caf\xc3\xa9", 5) && !json_utf8_valid ("caf\xe9", 4), "json: json_utf8_valid");
+}
+
+static void
+test_b64 (void)
+{
+  unsigned char out[8];
+  char *enc = b64_encode ((const unsigned char *) "hello", 5);
+  check (strcmp (enc, "aGVsbG8=") == 0, "b64: encodes with padding");
+  free (enc);
+  check (b64_decode ("aGVsbG8=", 8, out, sizeof out) == 5 && memcmp (out, "hello", 5) == 0,
+         "b64: decodes what it encodes");
+  check (b64_decode ("aGVsbG9=", 8, out, sizeof out) < 0, "b64: non-zero padding bits are rejected");
+  check (b64_decode ("aGVsbG8", 7, out, sizeof out) < 0, "b64: missing padding is rejected");
+  check (b64_decode ("aGVs\nbG8=", 9, out, sizeof out) < 0, "b64: embedded newlines are rejected");
+  check (b64_decode ("aGVsbG8=", 8, out, 4) < 0, "b64: output that does not fit is rejected");
+}
+
+static void
+hex_to_bytes (const char *hex, unsigned char *out)
+{
+  for (size_t i = 0; hex[2 * i]; i++)
+    {
+      unsigned v;
+      sscanf (hex + 2 * i, "%2x", &v);
+      out[i] = (unsigned char) v;
+    }
+}
+
+static void
+test_sig (void)
+{
+  /* RFC 8032 section 7.1, test 1 (the empty message). */
+  unsigned char key[32], sig[64];
+  char fp[65];
+  hex_to_bytes ("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a", key);
+  hex_to_bytes ("e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e06522490155"
+                "5fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b", sig);
+  check (sig_verify (key, "", 0, sig), "sig: the RFC 8032 test vector verifies");
+  check (!sig_verify (key, "x", 1, sig), "sig: another message does not verify");
+  sig[10] ^= 1;
+  check (!sig_verify (key, "", 0, sig), "sig: a flipped signature bit does not verify");
+  sig_fingerprint (key, fp);
+  check (strlen (fp) == 64, "sig: the fingerprint is 64 hex digits");
+}
+
+/* The fixture with a submitter, printed; NULL when it cannot be read. */
+static char *
+fixture (void (*edit) (cJSON *doc))
+{
+  const char *srcdir = getenv ("SRCDIR");
+  char path[4096];
+  snprintf (path, sizeof path, "%s/tests/fixtures/server-result.json", srcdir ? srcdir : ".");
+  FILE *f = fopen (path, "rb");
+  if (!f)
+    return NULL;
+  char *text = gb_xmalloc (1 << 20);
+  size_t n = fread (text, 1, (1 << 20) - 1, f);
+  fclose (f);
+  text[n] = '\0';
+  cJSON *doc = cJSON_Parse (text);
+  free (text);
+  if (!doc)
+    return NULL;
+  cJSON *sub = cJSON_AddObjectToObject (doc, "submitter");
+  cJSON_AddStringToObject (sub, "public_key", "11qYAYKxCrfVS/7TyWQHOg7hcvPaoyMlrwIaaPcHURo=");
+  if (edit)
+    edit (doc);
+  char *out = cJSON_Print (doc);
+  cJSON_Delete (doc);
+  return out;
+}
+
+static const char *
+rule_of (void (*edit) (cJSON *doc), char *field, size_t size)
+{
+  static char rule[64];
+  struct doc_summary sum;
+  struct validate_error err;
+  char *text = fixture (edit);
+  if (!text)
+    return "no fixture";
+  int rc = validate_document (text, strlen (text), &sum, &err);
+  free (text);
+  if (rc == 0)
+    {
+      validate_summary_free (&sum);
+      return "ok";
+    }
+  snprintf (rule, sizeof rule, "%s", err.rule);
+  if (field)
+    snprintf (field, size, "%s", err.field);
+  validate_error_free (&err);
+  return rule;
+}
+
+static void drop_format (cJSON *d) { cJSON_DeleteItemFromObject (d, "format"); }
+static void add_unknown (cJSON *d) { cJSON_AddNumberToObject (cJSON_GetObjectItem (d, "run"), "x", 1); }
+static void add_system_extra (cJSON *d) { cJSON_AddNumberToObject (cJSON_GetObjectItem (d, "system"), "x", 1); }
+static void add_duplicate (cJSON *d) { cJSON_AddStringToObject (d, "format", "gmpbench-result/1"); }
+static void string_threads (cJSON *d)
+{
+  cJSON_ReplaceItemInObject (cJSON_GetObjectItem (d, "run"), "threads", cJSON_CreateString ("1"));
+}
+static void bad_spread (cJSON *d)
+{
+  cJSON *r = cJSON_GetArrayItem (cJSON_GetObjectItem (d, "results"), 0);
+  cJSON_ReplaceItemInObject (r, "spread", cJSON_CreateNumber (11));
+}
+static void bad_created (cJSON *d)
+{
+  cJSON_ReplaceItemInObject (d, "created", cJSON_CreateString ("2026-11-30 05:00:00Z"));
+}
+static void unexpected_score (cJSON *d)
+{
+  cJSON_AddNumberToObject (cJSON_GetObjectItem (d, "scores"), "gmpbench.base", 5);
+}
+static void duplicate_test (cJSON *d)
+{
+  cJSON *results = cJSON_GetObjectItem (d, "results");
+  cJSON_AddItemToArray (results, cJSON_Duplicate (cJSON_GetArrayItem (results, 0), 1));
+}
+static void wrong_digest (cJSON *d)
+{
+  cJSON *r = cJSON_GetArrayItem (cJSON_GetObjectItem (d, "results"), 0);
+  cJSON_ReplaceItemInObject (r, "digest", cJSON_CreateString
+                             ("0000000000000000000000000000000000000000000000000000000000000000"));
+}
+static void short_key (cJSON *d)
+{
+  cJSON_ReplaceItemInObject (cJSON_GetObjectItem (d, "submitter"), "public_key",
+                             cJSON_CreateString ("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=="));
+}
+
+static void
+test_validate (void)
+{
+  char field[128] = "";
+  struct doc_summary sum;
+  struct validate_error err;
+  char *text = fixture (NULL);
+
+  check (text && validate_document (text, strlen (text), &sum, &err) == 0,
+         "validate: the fixture written by gmpbench run is valid");
+  if (text && sum.arch)
+    {
+      check (strcmp (sum.gmp, "6.2.1") == 0 && strcmp (sum.compiler, "gcc") == 0
+             && sum.nscores == 1 && sum.ninner == 0, "validate: the summary has the stored fields");
+      validate_summary_free (&sum);
+    }
+  free (text);
+  check (strcmp (rule_of (drop_format, field, sizeof field), "missing") == 0
+         && strcmp (field, "format") == 0, "validate: a missing member is named");
+  check (strcmp (rule_of (add_unknown, field, sizeof field), "unknown-member") == 0
+         && strcmp (field, "run.x") == 0, "validate: an unknown member is named");
+  check (strcmp (rule_of (add_system_extra, NULL, 0), "ok") == 0,
+         "validate: unknown members inside system are tolerated");
+  check (strcmp (rule_of (add_duplicate, NULL, 0), "duplicate-member") == 0,
+         "validate: a duplicate member is rejected");
+  check (strcmp (rule_of (string_threads, field, sizeof field), "type") == 0
+         && strcmp (field, "run.threads") == 0, "validate: a wrong type is named");
+  check (strcmp (rule_of (bad_spread, field, sizeof field), "range") == 0
+         && strcmp (field, "results[0].spread") == 0, "validate: an out-of-range value is named");
+  check (strcmp (rule_of (bad_created, NULL, 0), "format") == 0, "validate: a malformed created time is rejected");
+  check (strcmp (rule_of (unexpected_score, NULL, 0), "score-unexpected") == 0,
+         "validate: a score for an incomplete node is rejected");
+  check (strcmp (rule_of (duplicate_test, NULL, 0), "duplicate-test") == 0,
+         "validate: a test listed twice is rejected");
+  check (strcmp (rule_of (short_key, NULL, 0), "public-key") == 0,
+         "validate: a public key of the wrong length is rejected");
+  if (reference_digest ("gmpbench.base.multiply.128"))
+    check (strcmp (rule_of (wrong_digest, NULL, 0), "digest-mismatch") == 0,
+           "validate: a wrong digest is rejected");
+  else
+    printf ("SKIP: validate: a wrong digest is rejected (no reference digests yet)\n");
+}
+
+static void
+test_ratelimit (void)
+{
+  struct ratelimit *rl = ratelimit_new (1, 2);
+  int a = ratelimit_take (rl, "k", 100), b = ratelimit_take (rl, "k", 100);
+  int c = ratelimit_take (rl, "k", 100), other = ratelimit_take (rl, "j", 100);
+  int later = ratelimit_take (rl, "k", 101.01);
+  check (a == 0 && b == 0 && c == 1 && other == 0 && later == 0,
+         "ratelimit: a burst of 2, then a wait of 1 s, per key");
+  ratelimit_free (rl);
+  rl = ratelimit_new (0, 1);
+  check (ratelimit_take (rl, "k", 0) == 0 && ratelimit_take (rl, "k", 0) == 0,
+         "ratelimit: rate 0 disables the limit");
+  ratelimit_free (rl);
+}
+
+static void
+test_outlier (void)
+{
+  double peers[] = { 100, 101, 99, 102, 98, 100.5 };
+  double few[] = { 100, 101, 99 };
+  check (plausible_outlier (200, peers, 6), "plausible: a score twice the median is an outlier");
+  check (!plausible_outlier (103, peers, 6), "plausible: a score within the spread is not");
+  check (!plausible_outlier (200, few, 3), "plausible: fewer than 5 peers flag nothing");
+  double same[] = { 100, 100, 100, 100, 100 };
+  check (!plausible_outlier (100.5, same, 5) && plausible_outlier (110, same, 5),
+         "plausible: identical peers use 1%% of the median as the scale");
+}
+
+static void
+test_stmt_cache (void)
+{
+  struct stmt_cache c = { 0 };
+  char sql[32];
+  int ok = 1;
+  for (int i = 0; i < 200; i++)
+    {
+      snprintf (sql, sizeof sql, "SELECT %d", i);
+      struct stmt_entry *e = stmt_cache_get (&c, sql);
+      ok &= e->stmt == NULL;
+      e->stmt = gb_xstrdup (sql);
+    }
+  struct stmt_entry *e = stmt_cache_get (&c, "SELECT 7");
+  ok &= e->stmt && strcmp (e->stmt, "SELECT 7") == 0;
+  free (e->stmt);
+  stmt_cache_drop (&c, e);
+  e = stmt_cache_get (&c, "SELECT 7");
+  ok &= e->stmt == NULL && e->index == 200;
+  e->stmt = gb_xstrdup ("again");
+  e = stmt_cache_get (&c, "SELECT 150");
+  ok &= e->stmt && strcmp (e->stmt, "SELECT 150") == 0;
+  stmt_cache_clear (&c, free);
+  check (ok, "stmt_cache: finds, grows, drops and renumbers");
+}
+
+int
+main (void)
+{
+  test_json_check ();
+  test_b64 ();
+  test_sig ();
+  test_validate ();
+  test_ratelimit ();
+  test_outlier ();
+  test_stmt_cache ();
+  return check_exit_status ();
+}
