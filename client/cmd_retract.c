@@ -20,12 +20,14 @@ static const char retract_usage[] =
   "                          identity of 'gmpbench key')\n"
   "  --dry-run               print the requests that would be sent; send nothing\n"
   "  --timeout SECS          give up an attempt after SECS (default 60)\n"
+  "  --retries N             attempts after the first on network errors, 408,\n"
+  "                          429 and 5xx, with growing delays (default 4)\n"
   "  -q, --quiet             no retry notices\n"
   "  -h, --help              this text\n"
   "\n"
   "Exit status: 0 all retracted, 1 some retraction failed, 2 usage error.\n";
 
-enum { OPT_SERVER = 256, OPT_CACERT, OPT_KEY, OPT_DRY_RUN, OPT_TIMEOUT };
+enum { OPT_SERVER = 256, OPT_CACERT, OPT_KEY, OPT_DRY_RUN, OPT_TIMEOUT, OPT_RETRIES };
 
 /* 0 to go on, 1 after --help, -1 on a usage error. */
 static int
@@ -37,6 +39,7 @@ parse_options (int argc, char **argv, struct submit_options *opt, const char **k
     { "key", required_argument, NULL, OPT_KEY },
     { "dry-run", no_argument, NULL, OPT_DRY_RUN },
     { "timeout", required_argument, NULL, OPT_TIMEOUT },
+    { "retries", required_argument, NULL, OPT_RETRIES },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
@@ -55,6 +58,14 @@ parse_options (int argc, char **argv, struct submit_options *opt, const char **k
         if (gb_parse_seconds (optarg, &opt->timeout) != 0)
           {
             gb_error ("retract", "--timeout wants seconds (0 < SECS <= 3600), not '%s'", optarg);
+            return -1;
+          }
+        break;
+      case OPT_RETRIES:
+        if (submit_parse_retries (optarg, &opt->retries) != 0)
+          {
+            gb_error ("retract", "--retries wants a count from 0 to %d, not '%s'",
+                      SUBMIT_MAX_RETRIES, optarg);
             return -1;
           }
         break;

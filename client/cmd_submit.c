@@ -54,17 +54,6 @@ struct submit_cmd
   int pending;
 };
 
-static int
-parse_retries (const char *s, int *out)
-{
-  char *end;
-  long v = strtol (s, &end, 10);
-  if (end == s || *end || v < 0 || v > 20)
-    return -1;
-  *out = (int) v;
-  return 0;
-}
-
 /* 0 to go on, 1 after --help, -1 on a usage error. */
 static int
 parse_options (int argc, char **argv, struct submit_cmd *c)
@@ -102,9 +91,10 @@ parse_options (int argc, char **argv, struct submit_cmd *c)
           }
         break;
       case OPT_RETRIES:
-        if (parse_retries (optarg, &c->opt.retries) != 0)
+        if (submit_parse_retries (optarg, &c->opt.retries) != 0)
           {
-            gb_error ("submit", "--retries wants a count from 0 to 20, not '%s'", optarg);
+            gb_error ("submit", "--retries wants a count from 0 to %d, not '%s'",
+                      SUBMIT_MAX_RETRIES, optarg);
             return -1;
           }
         break;
