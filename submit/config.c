@@ -269,10 +269,11 @@ config_server (const char *cli, const char **origin, char *err, size_t errlen)
       url = gb_xstrdup (CONFIG_DEFAULT_SERVER);
       *origin = "built-in default";
     }
-  if (strncmp (url, "http://", 7) != 0 && strncmp (url, "https://", 8) != 0)
+  if ((strncmp (url, "http://", 7) != 0 && strncmp (url, "https://", 8) != 0)
+      || strpbrk (url, " \t\r\n\"<>\\^`{|}"))
     {
-      snprintf (err, errlen, "the server URL '%s' (from %s) does not start with "
-                "http:// or https://", url, *origin);
+      snprintf (err, errlen, "the server URL '%s' (from %s) is not an http:// or "
+                "https:// URL", url, *origin);
       free (url);
       return NULL;
     }

@@ -59,7 +59,8 @@ void spool_entry_free (struct spool_entry *e);
  * Returns how many were deleted. */
 size_t spool_clean (void);
 
-/* Removes an uploaded entry / sets aside a rejected one.  0 or -1 (errno). */
+/* Removes an uploaded entry / sets aside a rejected one.  0 or -1 (errno;
+ * ENOENT when a concurrent `submit --pending` got there first). */
 int spool_remove (const struct spool_entry *e);
 int spool_reject (const struct spool_entry *e);
 

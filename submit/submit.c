@@ -241,7 +241,7 @@ pending_one (const char *path, const char *server_override, const struct submit_
       {
       case UPLOAD_OK:
         print_uploaded (server, &reply);
-        if (spool_remove (&e) != 0)
+        if (spool_remove (&e) != 0 && errno != ENOENT)
           say (opt, "uploaded, but cannot remove %s: %s", path, strerror (errno));
         break;
       case UPLOAD_REJECTED:

@@ -142,6 +142,8 @@ test_config (void)
   free (url);
   url = config_server ("ftp://x", &origin, err, sizeof err);
   check (!url && strstr (err, "ftp://x"), "a non-HTTP URL is refused (%s)", err);
+  url = config_server ("http://x/\nunlisted 1", &origin, err, sizeof err);
+  check (!url, "a URL with a line break is refused");
   unsetenv ("GMPBENCH_SERVER");
 
   check (config_set ("name", "Ada", err, sizeof err) == 0
