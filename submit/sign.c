@@ -28,6 +28,30 @@ b64_value (char c)
   return p ? (int) (p - b64_alphabet) : -1;
 }
 
+/* Decodes the group of 4 characters at IN into OUT; only the LAST group
+ * may be padded ("xx==", "xxx=").  Returns the byte count (1 to 3), or -1
+ * for a bad character, misplaced padding or non-zero unused bits. */
+static int
+decode_group (const char *in, int last, unsigned char out[3])
+{
+  int pad = last ? (in[3] == '=') + (in[3] == '=' && in[2] == '=') : 0;
+  unsigned long group = 0;
+
+  for (int j = 0; j < 4; j++)
+    {
+      int v = j < 4 - pad ? b64_value (in[j]) : 0;
+      if (v < 0)
+        return -1;
+      group = group << 6 | (unsigned long) v;
+    }
+  out[0] = group >> 16 & 255;
+  out[1] = group >> 8 & 255;
+  out[2] = group & 255;
+  if ((pad == 1 && out[2]) || (pad == 2 && out[1]))
+    return -1;
+  return 3 - pad;
+}
+
 int
 sign_b64_decode (const char *in, unsigned char *out, size_t want)
 {
@@ -36,27 +60,12 @@ sign_b64_decode (const char *in, unsigned char *out, size_t want)
     return -1;
   for (size_t i = 0; i < inlen; i += 4)
     {
-      unsigned long group = 0;
-      int pad = 0;
-      for (int j = 0; j < 4; j++)
-        {
-          int v = b64_value (in[i + j]);
-          int last = i + 4 == inlen;
-          if (v < 0 && !(last && in[i + j] == '=' && j >= 2 && (j == 3 || in[i + 3] == '=')))
-            return -1;
-          if (v < 0)
-            pad++, v = 0;
-          group = group << 6 | (unsigned long) v;
-        }
-      unsigned char bytes[3] = { group >> 16 & 255, group >> 8 & 255, group & 255 };
-      if ((pad == 1 && bytes[2]) || (pad == 2 && bytes[1]))
-        return -1;              /* non-zero unused bits: not canonical */
-      for (int j = 0; j < 3 - pad; j++)
-        {
-          if (o == want)
-            return -1;
-          out[o++] = bytes[j];
-        }
+      unsigned char bytes[3];
+      int n = decode_group (in + i, i + 4 == inlen, bytes);
+      if (n < 0 || o + (size_t) n > want)
+        return -1;
+      memcpy (out + o, bytes, (size_t) n);
+      o += (size_t) n;
     }
   return o == want ? 0 : -1;
 }

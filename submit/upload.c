@@ -21,7 +21,7 @@
 #define MAX_REPLY_BYTES (1L << 20)
 #define STALL_SECONDS 30
 
-struct attempt
+struct transfer
 {
   struct upload_reply *reply;
   const struct upload_options *opt;
@@ -59,7 +59,7 @@ static int
 show_progress (void *arg, curl_off_t dltotal, curl_off_t dlnow,
                curl_off_t ultotal, curl_off_t ulnow)
 {
-  struct attempt *a = arg;
+  struct transfer *a = arg;
   (void) dltotal, (void) dlnow;
   if (ultotal > 0)
     {
@@ -119,7 +119,7 @@ describe_error (const struct upload_reply *r, char *out, size_t outlen)
 
 static CURL *
 make_handle (const char *url, const char *body, size_t len, struct curl_slist *headers,
-             struct attempt *a, char *errbuf)
+             struct transfer *a, char *errbuf)
 {
   const struct upload_options *opt = a->opt;
   long total_ms = (long) (opt->timeout * 1000);
@@ -171,7 +171,7 @@ attempt (const char *url, const char *body, size_t len, struct curl_slist *heade
          int *retryable, long *retry_after)
 {
   char errbuf[CURL_ERROR_SIZE] = "";
-  struct attempt a = { reply, opt, 0 };
+  struct transfer a = { reply, opt, 0 };
   CURL *h;
   CURLcode rc;
   curl_off_t ra = -1;
