@@ -7,7 +7,6 @@
 #include "sysinfo/sysinfo.h"
 #include "sysinfo/internal.h"
 
-#include <string.h>
 #include <unistd.h>
 
 static void

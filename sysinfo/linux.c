@@ -303,12 +303,24 @@ put_cores (struct si_linux *L)
   si_put_num (L->cores, "usable", usable, usable_src);
 }
 
+/* Copies the cpufreq file FILE of CPU to KEY of the clock section. */
+static void
+put_cpufreq_str (struct si_linux *L, int cpu, const char *file, const char *key)
+{
+  char rel[256], src[128], *s;
+
+  snprintf (rel, sizeof rel, CPU_DIR "/cpu%d/cpufreq/%s", cpu, file);
+  snprintf (src, sizeof src, "sysfs cpufreq/%s", file);
+  if ((s = si_read (L->r, rel)) != NULL)
+    si_put_str (L->clock, key, s, src);
+  free (s);
+}
+
 static void
 put_cpufreq (struct si_linux *L)
 {
-  long max = 0, base = 0;
+  long max = 0, base = 0, boost;
   int i, first = -1;
-  char *s;
 
   for (i = 0; i < L->ncpu; i++)
     if (L->online[i])
@@ -324,26 +336,15 @@ put_cpufreq (struct si_linux *L)
     si_put_num (L->clock, "nominal_mhz", base / 1000.0, "sysfs cpufreq/base_frequency");
   if (max > 0)
     si_put_num (L->clock, "max_mhz", max / 1000.0, "sysfs cpufreq/cpuinfo_max_freq");
-  if (first < 0)
-    return;
-  {
-    char rel[256];
-    snprintf (rel, sizeof rel, CPU_DIR "/cpu%d/cpufreq/scaling_driver", first);
-    if ((s = si_read (L->r, rel)) != NULL)
-      si_put_str (L->clock, "scaling_driver", s, "sysfs cpufreq/scaling_driver");
-    free (s);
-    snprintf (rel, sizeof rel, CPU_DIR "/cpu%d/cpufreq/scaling_governor", first);
-    if ((s = si_read (L->r, rel)) != NULL)
-      si_put_str (L->clock, "governor", s, "sysfs cpufreq/scaling_governor");
-    free (s);
-  }
-  {
-    long boost;
-    if (si_read_long (L->r, CPU_DIR "/cpufreq/boost", &boost) == 0)
-      si_put_bool (L->clock, "boost", boost != 0, "sysfs cpufreq/boost");
-    else if (si_read_long (L->r, CPU_DIR "/intel_pstate/no_turbo", &boost) == 0)
-      si_put_bool (L->clock, "boost", boost == 0, "sysfs intel_pstate/no_turbo");
-  }
+  if (first >= 0)
+    {
+      put_cpufreq_str (L, first, "scaling_driver", "scaling_driver");
+      put_cpufreq_str (L, first, "scaling_governor", "governor");
+    }
+  if (si_read_long (L->r, CPU_DIR "/cpufreq/boost", &boost) == 0)
+    si_put_bool (L->clock, "boost", boost != 0, "sysfs cpufreq/boost");
+  else if (si_read_long (L->r, CPU_DIR "/intel_pstate/no_turbo", &boost) == 0)
+    si_put_bool (L->clock, "boost", boost == 0, "sysfs intel_pstate/no_turbo");
 }
 
 /* One value of os-release: KEY=VALUE with optional quotes. */

@@ -37,6 +37,17 @@ has_word (const char *list, const char *word)
   return 0;
 }
 
+/* POWER runs either way round; the kernel says which when asked. */
+static const char *
+ppc64_endian (struct si_linux *L)
+{
+  char *order = si_read (L->r, "sys/kernel/cpu_byteorder");
+  int le = order != NULL && strcmp (order, "little") == 0;
+
+  free (order);
+  return le ? "ppc64le" : "ppc64";
+}
+
 static const char *
 arch_from_cpuinfo (struct si_linux *L)
 {
@@ -58,16 +69,13 @@ arch_from_cpuinfo (struct si_linux *L)
     return "sparc64";
   if ((v = first (L, "cpu")) != NULL)
     {
-      char *order = si_read (L->r, "sys/kernel/cpu_byteorder");
-      int le = order != NULL && strcmp (order, "little") == 0;
-      const char *platform = first (L, "platform");
+      const char *platform = first (L, "platform"), *rev = first (L, "revision");
 
-      free (order);
       if (strncmp (v, "POWER", 5) == 0
           || (platform && (strcmp (platform, "pSeries") == 0
                            || strcmp (platform, "PowerNV") == 0)))
-        return le ? "ppc64le" : "ppc64";
-      if (first (L, "pvr") != NULL || strstr (first (L, "revision") ? first (L, "revision") : "", "pvr"))
+        return ppc64_endian (L);
+      if (rev != NULL && strstr (rev, "pvr") != NULL)
         return "ppc";
     }
   return NULL;
