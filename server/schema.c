@@ -174,6 +174,17 @@ schema_check_object (const cJSON *obj, const char *path, const struct schema_mem
   return 0;
 }
 
+/* The path of C, the INDEX-th child of PARENT (at PATH). */
+static void
+child_path (char *field, size_t size, const cJSON *parent, const char *path,
+            const cJSON *c, int index)
+{
+  if (cJSON_IsObject (parent))
+    schema_path (field, size, path, c->string);
+  else
+    snprintf (field, size, "%s[%d]", path, index);
+}
+
 int
 schema_check_duplicates (const cJSON *item, const char *path, struct validate_error *err)
 {
@@ -188,19 +199,17 @@ schema_check_duplicates (const cJSON *item, const char *path, struct validate_er
     }
   for (const cJSON *c = item->child; c; c = c->next, index++)
     {
-      if (cJSON_IsObject (item))
-        {
-          schema_path (field, sizeof field, path, c->string);
-          for (const cJSON *d = c->next; d; d = d->next)
-            if (strcmp (c->string, d->string) == 0)
-              {
-                validate_fail (err, 422, "duplicate-member", field,
-                               "member %s appears more than once", field);
-                return -1;
-              }
-        }
-      else
-        snprintf (field, sizeof field, "%s[%d]", path, index);
+      for (const cJSON *d = c->next; cJSON_IsObject (item) && d; d = d->next)
+        if (strcmp (c->string, d->string) == 0)
+          {
+            child_path (field, sizeof field, item, path, c, index);
+            validate_fail (err, 422, "duplicate-member", field,
+                           "member %s appears more than once", field);
+            return -1;
+          }
+      if (!c->child)
+        continue;
+      child_path (field, sizeof field, item, path, c, index);
       if (schema_check_duplicates (c, field, err) < 0)
         return -1;
     }

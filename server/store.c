@@ -23,6 +23,7 @@ struct store
   unsigned n, nidle;
   pthread_mutex_t lock;
   pthread_cond_t freed;
+  pthread_mutex_t write_lock;   /* held by the writer, for single_writer drivers */
   int version;
 };
 
@@ -92,6 +93,26 @@ release (struct store *st, struct db_conn *c)
   pthread_mutex_unlock (&st->lock);
 }
 
+/* A connection for a write.  SQLite admits one writer at a time, and a
+ * writer that finds the database locked polls with growing sleeps; queueing
+ * the writers of this process on a mutex instead keeps them in order and
+ * fast (other processes still meet the busy timeout). */
+static struct db_conn *
+acquire_writer (struct store *st)
+{
+  if (st->drv->single_writer)
+    pthread_mutex_lock (&st->write_lock);
+  return acquire (st);
+}
+
+static void
+release_writer (struct store *st, struct db_conn *c)
+{
+  release (st, c);
+  if (st->drv->single_writer)
+    pthread_mutex_unlock (&st->write_lock);
+}
+
 static enum store_status
 failed (struct store *st, struct db_conn *c, const char *what)
 {
@@ -158,6 +179,7 @@ store_open (const char *target, unsigned connections, char *err, size_t errlen)
   st->idle = gb_xcalloc (connections, sizeof *st->idle);
   pthread_mutex_init (&st->lock, NULL);
   pthread_cond_init (&st->freed, NULL);
+  pthread_mutex_init (&st->write_lock, NULL);
   for (st->n = 0; st->n < connections; st->n++)
     {
       st->conns[st->n] = st->drv->connect (target, err, errlen);
@@ -183,6 +205,7 @@ store_close (struct store *st)
     st->drv->disconnect (st->conns[i]);
   pthread_mutex_destroy (&st->lock);
   pthread_cond_destroy (&st->freed);
+  pthread_mutex_destroy (&st->write_lock);
   free (st->conns);
   free (st->idle);
   free (st);
@@ -381,7 +404,7 @@ insert_scores (struct store *st, struct db_conn *c, int64_t seq, const struct do
 enum store_status
 store_insert (struct store *st, const struct store_upload *up, char id[65])
 {
-  struct db_conn *c = acquire (st);
+  struct db_conn *c = acquire_writer (st);
   char *scores = scores_json (up->doc);
   struct seq_result seq = { 0, 0 };
   enum store_status rc = STORE_OK;
@@ -396,7 +419,7 @@ store_insert (struct store *st, const struct store_upload *up, char id[65])
   else if (insert_scores (st, c, seq.seq, up->doc) < 0 || st->drv->commit (c) < 0)
     rc = failed (st, c, "insert");
   free (scores);
-  release (st, c);
+  release_writer (st, c);
   return rc;
 }
 
@@ -417,14 +440,14 @@ store_get (struct store *st, const char *id, store_row_fn fn, void *ctx)
 static enum store_status
 write_one (struct store *st, const char *sql, const struct db_value *p, int np, int *found)
 {
-  struct db_conn *c = acquire (st);
+  struct db_conn *c = acquire_writer (st);
   struct seq_result s = { 0, 0 };
   enum store_status rc = STORE_OK;
 
   if (st->drv->query (c, sql, p, np, take_seq, &s) < 0)
     rc = failed (st, c, "update");
   *found = s.found;
-  release (st, c);
+  release_writer (st, c);
   return rc;
 }
 
@@ -480,7 +503,7 @@ static enum store_status
 key_change (struct store *st, const char *key_sql, const struct db_value *p, int np,
             const char *results_sql, int nr)
 {
-  struct db_conn *c = acquire (st);
+  struct db_conn *c = acquire_writer (st);
   enum store_status rc = STORE_OK;
 
   if (st->drv->begin (c, 1) < 0
@@ -488,7 +511,7 @@ key_change (struct store *st, const char *key_sql, const struct db_value *p, int
       || st->drv->query (c, results_sql, p, nr, NULL, NULL) < 0
       || st->drv->commit (c) < 0)
     rc = failed (st, c, "key change");
-  release (st, c);
+  release_writer (st, c);
   return rc;
 }
 

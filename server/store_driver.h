@@ -46,6 +46,9 @@ struct store_driver
   /* A statement that, inside a transaction, serialises migrations among
    * processes sharing the database, or NULL when begin(1) does so. */
   const char *migration_lock;
+  /* Whether the engine admits one writing transaction at a time (the
+   * store then queues its writers on a mutex). */
+  int single_writer;
 
   struct db_conn *(*connect) (const char *target, char *err, size_t errlen);
   void (*disconnect) (struct db_conn *c);

@@ -286,7 +286,7 @@ sqlite_error (struct db_conn *c)
 }
 
 const struct store_driver store_sqlite_driver = {
-  "sqlite", migrations, GB_ARRAY_SIZE (migrations), NULL,
+  "sqlite", migrations, GB_ARRAY_SIZE (migrations), NULL, 1,
   sqlite_connect, sqlite_disconnect, sqlite_begin, sqlite_commit, sqlite_rollback,
   sqlite_query, sqlite_exec, sqlite_error,
 };
