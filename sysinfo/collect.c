@@ -57,6 +57,7 @@ collect_live (cJSON *system)
 #elif defined(__APPLE__) || defined(__FreeBSD__)
   si_sysctl_collect (system);
 #endif
+  si_arm_live_collect (system);
   si_x86_cpuid_collect (system);
   si_os_collect (system);
 }

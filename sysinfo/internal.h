@@ -116,6 +116,10 @@ const char *si_s390_uarch (unsigned type);
 /* linux.c: everything /proc, /sys and /etc/os-release tell. */
 void si_linux_collect (cJSON *system, const struct si_root *r);
 
+/* arm_live.c: HWCAPs and MIDR_EL1 of the running AArch64 core (a no-op
+ * elsewhere). */
+void si_arm_live_collect (cJSON *system);
+
 /* x86_cpuid.c: the live CPUID view (x86 builds only; a no-op elsewhere). */
 void si_x86_cpuid_collect (cJSON *system);
 /* The timestamp counter, for clock.c; 0 where there is none. */

@@ -2,6 +2,7 @@
 # decoders are plain C and built everywhere (the tests feed them
 # snapshots); the sysctl readers only where sysctlbyname exists.
 SYSINFO_SRCS += \
+	sysinfo/arm_live.c \
 	sysinfo/arm_midr.c \
 	sysinfo/bsd_sysctl.c \
 	sysinfo/build.c \
