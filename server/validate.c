@@ -50,22 +50,31 @@ static const struct schema_member run_schema[] = {
   M ("operand_seed", SK_STRING, SCHEMA_REQUIRED, 1, 256),
 };
 
-/* `system` is open: only these members are checked, others are kept. */
+/* `system` is open: only the members docs/sysinfo.md marks required are
+ * checked ("unknown is null", so most may be null); others are kept. */
 static const struct schema_member system_schema[] = {
   M ("cpu.arch", SK_STRING, SCHEMA_REQUIRED, 1, 64),
   M ("cpu.identity", SK_STRING, SCHEMA_REQUIRED, 1, 256),
-  M ("cpu.name", SK_STRING, SCHEMA_REQUIRED, 0, 256),
-  M ("cpu.vendor", SK_STRING, SCHEMA_REQUIRED, 0, 64),
-  M ("os.name", SK_STRING, SCHEMA_REQUIRED, 1, 128),
-  M ("os.version", SK_STRING, SCHEMA_REQUIRED, 0, 256),
-  M ("build.gmp.version", SK_STRING, SCHEMA_REQUIRED, 1, 64),
-  M ("build.openssl.version", SK_STRING, SCHEMA_NULLABLE, 0, 128),
-  M ("build.compiler.name", SK_STRING, SCHEMA_REQUIRED, 1, 64),
-  M ("build.compiler.version", SK_STRING, SCHEMA_REQUIRED, 0, 128),
-  M ("clock.measured.mhz", SK_NUMBER, SCHEMA_NULLABLE | SCHEMA_POSITIVE, 0, 1e6),
-  M ("clock.nominal_mhz", SK_NUMBER, SCHEMA_NULLABLE | SCHEMA_POSITIVE, 0, 1e6),
-  M ("clock.max_mhz", SK_NUMBER, SCHEMA_NULLABLE | SCHEMA_POSITIVE, 0, 1e6),
+  M ("cpu.name", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 256),
+  M ("cpu.vendor", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 64),
+  M ("cpu.microarchitecture", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 128),
+  M ("cpu.hypervisor", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 128),
+  M ("cpu.emulated", SK_BOOL, SCHEMA_REQUIRED, 0, 0),
   M ("cores.logical", SK_INTEGER, SCHEMA_REQUIRED, 1, 1e6),
+  M ("cores.physical", SK_INTEGER, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 1, 1e6),
+  M ("cores.usable", SK_INTEGER, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 1, 1e6),
+  M ("clock.nominal_mhz", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_NULLABLE | SCHEMA_POSITIVE, 0, 1e6),
+  M ("clock.max_mhz", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_NULLABLE | SCHEMA_POSITIVE, 0, 1e6),
+  M ("clock.measured", SK_OBJECT, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 0),
+  M ("clock.measured.mhz", SK_NUMBER, SCHEMA_NULLABLE | SCHEMA_POSITIVE, 0, 1e6),
+  M ("clock.measured.valid", SK_BOOL, SCHEMA_NULLABLE, 0, 0),
+  M ("os.name", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 128),
+  M ("os.version", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 256),
+  M ("os.kernel", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 256),
+  M ("build.compiler.name", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 64),
+  M ("build.compiler.version", SK_STRING, SCHEMA_NULLABLE, 0, 128),
+  M ("build.gmp.version", SK_STRING, SCHEMA_REQUIRED, 1, 64),
+  M ("build.openssl.version", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 128),
 };
 
 static const struct schema_member result_schema[] = {
@@ -417,11 +426,15 @@ check_digests (const cJSON *doc, struct validate_error *err)
   return -1;
 }
 
+/* A copy of the string at PATH; null or absent gives "" (a stored column)
+ * or NULL (OPTIONAL). */
 static char *
-dup_member (const cJSON *doc, const char *path)
+dup_member (const cJSON *doc, const char *path, int optional)
 {
   const cJSON *item = schema_get (doc, path);
-  return cJSON_IsString (item) ? gb_xstrdup (item->valuestring) : NULL;
+  if (cJSON_IsString (item))
+    return gb_xstrdup (item->valuestring);
+  return optional ? NULL : gb_xstrdup ("");
 }
 
 static double
@@ -434,16 +447,20 @@ number_member (const cJSON *doc, const char *path)
 static void
 summarise (const cJSON *doc, struct doc_summary *out)
 {
-  out->arch = dup_member (doc, "system.cpu.arch");
-  out->cpu = dup_member (doc, "system.cpu.identity");
-  out->cpu_name = dup_member (doc, "system.cpu.name");
-  out->cpu_vendor = dup_member (doc, "system.cpu.vendor");
-  out->os = dup_member (doc, "system.os.name");
-  out->gmp = dup_member (doc, "system.build.gmp.version");
-  out->compiler = dup_member (doc, "system.build.compiler.name");
-  out->created = dup_member (doc, "created");
-  out->submitter = dup_member (doc, "submitter.name");
-  out->mhz_measured = number_member (doc, "system.clock.measured.mhz");
+  const cJSON *valid = schema_get (doc, "system.clock.measured.valid");
+
+  out->arch = dup_member (doc, "system.cpu.arch", 0);
+  out->cpu = dup_member (doc, "system.cpu.identity", 0);
+  out->cpu_name = dup_member (doc, "system.cpu.name", 0);
+  out->cpu_vendor = dup_member (doc, "system.cpu.vendor", 0);
+  out->os = dup_member (doc, "system.os.name", 0);
+  out->gmp = dup_member (doc, "system.build.gmp.version", 0);
+  out->compiler = dup_member (doc, "system.build.compiler.name", 0);
+  out->created = dup_member (doc, "created", 0);
+  out->submitter = dup_member (doc, "submitter.name", 1);
+  /* A measurement the client itself calls invalid is not reported. */
+  if (!cJSON_IsFalse (valid))
+    out->mhz_measured = number_member (doc, "system.clock.measured.mhz");
   out->mhz_nominal = number_member (doc, "system.clock.nominal_mhz");
   out->mhz_max = number_member (doc, "system.clock.max_mhz");
 }

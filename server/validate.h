@@ -37,7 +37,9 @@ struct doc_summary
   unsigned char public_key[SIG_KEY_BYTES];
   char *arch, *cpu, *cpu_name, *cpu_vendor, *os, *gmp, *compiler, *created;
   char *submitter;              /* submitter.name, or NULL */
-  double mhz_measured, mhz_nominal, mhz_max;    /* 0 when not reported */
+  /* The strings above are "" for null members.  Clocks are 0 when not
+   * reported (the measured one also when the client marked it invalid). */
+  double mhz_measured, mhz_nominal, mhz_max;
   /* Every complete inner node (as score_compute gives them), then one
    * entry per test with its ops/s (depth = dots in the test name). */
   struct score_node *scores;

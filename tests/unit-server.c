@@ -167,6 +167,16 @@ static void unexpected_score (cJSON *d)
 {
   cJSON_AddNumberToObject (cJSON_GetObjectItem (d, "scores"), "gmpbench.base", 5);
 }
+static void null_name (cJSON *d)
+{
+  cJSON *cpu = cJSON_GetObjectItem (cJSON_GetObjectItem (d, "system"), "cpu");
+  cJSON_ReplaceItemInObject (cpu, "name", cJSON_CreateNull ());
+}
+static void no_emulated (cJSON *d)
+{
+  cJSON_DeleteItemFromObject (cJSON_GetObjectItem (cJSON_GetObjectItem (d, "system"), "cpu"),
+                              "emulated");
+}
 static void duplicate_test (cJSON *d)
 {
   cJSON *results = cJSON_GetObjectItem (d, "results");
@@ -207,6 +217,11 @@ test_validate (void)
          && strcmp (field, "run.x") == 0, "validate: an unknown member is named");
   check (strcmp (rule_of (add_system_extra, NULL, 0), "ok") == 0,
          "validate: unknown members inside system are tolerated");
+  check (strcmp (rule_of (null_name, NULL, 0), "ok") == 0,
+         "validate: a required system member may be null (unknown)");
+  check (strcmp (rule_of (no_emulated, field, sizeof field), "missing") == 0
+         && strcmp (field, "system.cpu.emulated") == 0,
+         "validate: a required system member may not be absent");
   check (strcmp (rule_of (add_duplicate, NULL, 0), "duplicate-member") == 0,
          "validate: a duplicate member is rejected");
   check (strcmp (rule_of (string_threads, field, sizeof field), "type") == 0
