@@ -550,49 +550,166 @@ add_filter (char *sql, size_t size, const char *column, const char *value,
   snprintf (sql + len, size - len, " AND %s = $%d", column, *np);
 }
 
+/* Below this many matching results, a sorted listing starts from the
+ * filter's index and sorts the matches; above it, walking the score
+ * index until LIMIT rows pass the filter is cheaper.  A plan chosen this
+ * way stays fast for filters that match almost nothing, which a fixed
+ * plan (scan the scores in order) would answer by reading every row. */
+#define SELECTIVE 20000
+
+/* The filters with an index of their own: COLUMN = VALUE, or for the
+ * verified filter, publisher IS NOT NULL (VALUE NULL). */
+struct term
+{
+  const char *column, *value;
+};
+
+static size_t
+indexed_terms (const struct store_filter *f, struct term *t)
+{
+  size_t n = 0;
+  const struct term all[] = {
+    { "cpu", f->cpu }, { "arch", f->arch }, { "os", f->os }, { "gmp", f->gmp },
+    { "compiler", f->compiler }, { "publisher", NULL },
+  };
+  for (size_t i = 0; i < GB_ARRAY_SIZE (all); i++)
+    if (all[i].value || (strcmp (all[i].column, "publisher") == 0 && f->verified_only))
+      t[n++] = all[i];
+  return n;
+}
+
+static void
+term_condition (char *out, size_t size, const struct term *t, int param)
+{
+  if (t->value)
+    snprintf (out, size, "%s = $%d", t->column, param);
+  else
+    snprintf (out, size, "%s IS NOT NULL", t->column);
+}
+
+/* How many listed results match T, counting no further than SELECTIVE+1;
+ * -1 on error. */
+static int64_t
+count_matches (struct store *st, struct db_conn *c, const struct term *t)
+{
+  char cond[64], sql[256];
+  struct db_value p = p_text (t->value);
+  int64_t n = 0;
+
+  term_condition (cond, sizeof cond, t, 1);
+  snprintf (sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM results WHERE %s "
+            "AND listed = 1 LIMIT %d) t", cond, SELECTIVE + 1);
+  if (st->drv->query (c, sql, &p, t->value ? 1 : 0, first_int, &n) < 0)
+    return -1;
+  return n;
+}
+
+/* The most selective indexed filter if it is selective enough, else NULL
+ * (also when there is none).  -1 in *ERROR on a database error. */
+static const struct term *
+selective_term (struct store *st, struct db_conn *c, const struct term *t, size_t n, int *error)
+{
+  const struct term *best = NULL;
+  int64_t fewest = SELECTIVE + 1;
+
+  for (size_t i = 0; i < n; i++)
+    {
+      int64_t k = count_matches (st, c, &t[i]);
+      if (k < 0)
+        {
+          *error = 1;
+          return NULL;
+        }
+      if (k < fewest)
+        fewest = k, best = &t[i];
+    }
+  return best;
+}
+
+/* The start of a sorted listing of NODE: walk the score index, or (with a
+ * selective filter T) the filter's matches. */
+static void
+sorted_from (char *sql, size_t size, const char *node, const struct term *t,
+             struct db_value *p, int *np)
+{
+  char cond[64];
+
+  if (!t)
+    {
+      p[(*np)++] = p_text (node);
+      snprintf (sql, size, "SELECT " ROW_COLUMNS ", s.score FROM scores s "
+                "JOIN results r ON r.seq = s.seq WHERE s.node = $%d AND r.listed = 1", *np);
+      return;
+    }
+  if (t->value)
+    p[(*np)++] = p_text (t->value);
+  term_condition (cond, sizeof cond, t, *np);
+  p[(*np)++] = p_text (node);
+  snprintf (sql, size, "WITH m AS MATERIALIZED (SELECT seq FROM results WHERE %s "
+            "AND listed = 1) SELECT " ROW_COLUMNS ", s.score FROM m "
+            "JOIN scores s ON s.seq = m.seq AND s.node = $%d "
+            "JOIN results r ON r.seq = m.seq WHERE r.listed = 1", cond, *np);
+}
+
+static void
+list_sql (char *sql, size_t size, const struct store_filter *f, const struct term *t,
+          struct db_value *p, int *np)
+{
+  size_t len;
+
+  if (f->sort_node)
+    sorted_from (sql, size, f->sort_node, t, p, np);
+  else
+    snprintf (sql, size, "SELECT " ROW_COLUMNS ", 0 FROM results r WHERE r.listed = 1");
+  add_filter (sql, size, "r.arch", f->arch, p, np);
+  add_filter (sql, size, "r.cpu", f->cpu, p, np);
+  add_filter (sql, size, "r.os", f->os, p, np);
+  add_filter (sql, size, "r.gmp", f->gmp, p, np);
+  add_filter (sql, size, "r.compiler", f->compiler, p, np);
+  len = strlen (sql);
+  snprintf (sql + len, size - len, "%s%s", f->verified_only ? " AND r.publisher IS NOT NULL" : "",
+            f->unflagged_only ? " AND r.flagged = 0" : "");
+  len = strlen (sql);
+  if (f->has_cursor && f->sort_node)
+    {
+      p[(*np)++] = p_real (f->cursor_score);
+      p[(*np)++] = p_int (f->cursor_seq);
+      snprintf (sql + len, size - len, " AND (s.score < $%d OR (s.score = $%d AND s.seq < $%d))",
+                *np - 1, *np - 1, *np);
+    }
+  else if (f->has_cursor)
+    {
+      p[(*np)++] = p_int (f->cursor_seq);
+      snprintf (sql + len, size - len, " AND r.seq < $%d", *np);
+    }
+  len = strlen (sql);
+  p[(*np)++] = p_int (f->limit);
+  snprintf (sql + len, size - len, "%s LIMIT $%d",
+            f->sort_node ? " ORDER BY s.score DESC, s.seq DESC" : " ORDER BY r.seq DESC", *np);
+}
+
 enum store_status
 store_list (struct store *st, const struct store_filter *f, store_list_fn fn, void *ctx)
 {
   char sql[1024];
   struct db_value p[12];
-  int np = 0;
-  size_t len;
+  struct term terms[6];
+  int np = 0, error = 0;
   struct row_adapter a = { NULL, fn, ctx, 0 };
+  struct db_conn *c = acquire (st);
+  enum store_status rc = STORE_OK;
 
-  if (f->sort_node)
+  const struct term *t = f->sort_node
+    ? selective_term (st, c, terms, indexed_terms (f, terms), &error) : NULL;
+  if (!error)
     {
-      p[np++] = p_text (f->sort_node);
-      snprintf (sql, sizeof sql, "SELECT " ROW_COLUMNS ", s.score FROM scores s "
-                "JOIN results r ON r.seq = s.seq WHERE s.node = $1 AND r.listed = 1");
+      list_sql (sql, sizeof sql, f, t, p, &np);
+      error = st->drv->query (c, sql, p, np, adapt_row, &a) < 0;
     }
-  else
-    snprintf (sql, sizeof sql, "SELECT " ROW_COLUMNS ", 0 FROM results r WHERE r.listed = 1");
-  add_filter (sql, sizeof sql, "r.arch", f->arch, p, &np);
-  add_filter (sql, sizeof sql, "r.cpu", f->cpu, p, &np);
-  add_filter (sql, sizeof sql, "r.os", f->os, p, &np);
-  add_filter (sql, sizeof sql, "r.gmp", f->gmp, p, &np);
-  add_filter (sql, sizeof sql, "r.compiler", f->compiler, p, &np);
-  len = strlen (sql);
-  snprintf (sql + len, sizeof sql - len, "%s%s", f->verified_only ? " AND r.publisher IS NOT NULL" : "",
-            f->unflagged_only ? " AND r.flagged = 0" : "");
-  len = strlen (sql);
-  if (f->has_cursor && f->sort_node)
-    {
-      p[np++] = p_real (f->cursor_score);
-      p[np++] = p_int (f->cursor_seq);
-      snprintf (sql + len, sizeof sql - len, " AND (s.score < $%d OR (s.score = $%d AND s.seq < $%d))",
-                np - 1, np - 1, np);
-    }
-  else if (f->has_cursor)
-    {
-      p[np++] = p_int (f->cursor_seq);
-      snprintf (sql + len, sizeof sql - len, " AND r.seq < $%d", np);
-    }
-  len = strlen (sql);
-  p[np++] = p_int (f->limit);
-  snprintf (sql + len, sizeof sql - len, "%s LIMIT $%d",
-            f->sort_node ? " ORDER BY s.score DESC, s.seq DESC" : " ORDER BY r.seq DESC", np);
-  return read_rows (st, sql, p, np, &a);
+  if (error)
+    rc = failed (st, c, "list");
+  release (st, c);
+  return rc;
 }
 
 enum store_status

@@ -76,6 +76,13 @@ static const char *const migrations[] = {
   "  publisher TEXT,\n"
   "  banned INTEGER NOT NULL DEFAULT 0,\n"
   "  updated INTEGER NOT NULL)",
+  /* 2: an index per listing filter, so that store.c can count matches
+   * cheaply and start a selective listing from its filter */
+  "CREATE INDEX results_arch ON results (arch, listed, seq);\n"
+  "CREATE INDEX results_os ON results (os, listed, seq);\n"
+  "CREATE INDEX results_gmp ON results (gmp, listed, seq);\n"
+  "CREATE INDEX results_compiler ON results (compiler, listed, seq);\n"
+  "CREATE INDEX results_publisher ON results (publisher, listed, seq);\n",
 };
 
 static void

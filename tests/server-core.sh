@@ -107,6 +107,11 @@ all = p1 + p2
 print('ok' if len(p1) == 2 and len(p2) == 1 and all == sorted(all, reverse=True) else all)")
   check "$LABEL: sorted by a node and paginated with the cursor, highest first ($order)" \
     [ "$order" = ok ]
+  get "/api/v1/results?sort=gmpbench.base.multiply&arch=x86_64&os=Debian%20GNU/Linux&limit=3" > /dev/null
+  filtered=$(field "[r['id'] for r in d['results']]")
+  get "/api/v1/results?sort=gmpbench.base.multiply&limit=3" > /dev/null
+  check "$LABEL: a filtered sorted listing (starting from the filter) has the same order" \
+    [ "$filtered" = "$(field "[r['id'] for r in d['results']]")" ]
   st=$(get "/api/v1/results?arch=nowhere")
   check "$LABEL: a filter that matches nothing gives an empty page" \
     [ "$(field "len(d['results'])")" = 0 ]
