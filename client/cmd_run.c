@@ -16,7 +16,11 @@
 #include "client/output.h"
 #include "client/progress.h"
 #include "submit/document.h"
+#include "submit/identity.h"
+#include "submit/submit.h"
+#include "suites/compare.h"
 #include "suites/score.h"
+#include "suites/threads.h"
 #include "sysinfo/sysinfo.h"
 
 #define FULL_TIME_PER_TEST 2.0
@@ -30,14 +34,25 @@ static const char run_usage[] =
   "  --time-per-test SECS    budget per test (default %.1f s)\n"
   "  --only PATTERN          only tests matching the glob PATTERN, or the subtree\n"
   "                          it names (repeatable); 'gmpbench list' shows names\n"
-  "  --suite NAME            only the tests of a suite: base, app, ext (repeatable)\n"
+  "  --suite NAME            only the tests of a suite: base, app, ext, openssl,\n"
+  "                          gcrypt, nettle, rng (repeatable)\n"
+  "  --threads N|all         also run N copies of each test at once (all: every\n"
+  "                          usable CPU) and report all-core throughput\n"
+  "  --cpu-ghz GHZ           the clock for cycles figures (default: measured)\n"
   "  --format text|json      what to print on standard output (default text)\n"
-  "  -o, --output FILE       write the result document (JSON) to FILE\n"
+  "  -o, --output FILE       write the result document (JSON) to FILE and its\n"
+  "                          signature to FILE.sig\n"
+  "  --submit                upload the signed result (see 'gmpbench submit')\n"
+  "  --server URL            the results server for --submit\n"
+  "  --cacert FILE           trust the CAs in FILE for --submit\n"
+  "  --unlisted              --submit: reachable by its link only\n"
+  "  --key FILE              sign with this key instead of your identity\n"
   "  -q, --quiet             no progress display\n"
   "  -h, --help              this text\n"
   "\n"
-  "Exit status: 0 success, 2 usage error, 3 a test computed a wrong result,\n"
-  "130 interrupted (nothing is written).\n";
+  "Exit status: 0 success, 1 not saved or rejected, 2 usage error, 3 a test\n"
+  "computed a wrong result, 75 --submit queued the result for later, 130\n"
+  "interrupted (nothing is written).\n";
 
 static volatile sig_atomic_t interrupted;
 
@@ -54,6 +69,11 @@ struct run_options
   double time_per_test;
   int quick, custom_time, quiet, json;
   const char *output;
+  unsigned threads;             /* 0: single-threaded only */
+  double cpu_ghz;               /* 0: use the measured clock */
+  const char *key_file, *server, *cacert;
+  int submit, unlisted;
+  struct gb_identity id;
 };
 
 /* Fail early, before minutes of benchmarking, if FILE cannot be written. */
@@ -80,6 +100,25 @@ check_writable (const char *file)
 }
 
 static int
+parse_threads (const char *arg, unsigned *out)
+{
+  char *end;
+  if (strcmp (arg, "all") == 0)
+    {
+      *out = threads_usable_cpus ();
+      return 0;
+    }
+  unsigned long n = strtoul (arg, &end, 10);
+  if (end == arg || *end || n < 1 || n > 1024)
+    {
+      gb_error ("run", "--threads '%s' is not a count from 1 to 1024 or 'all'", arg);
+      return -1;
+    }
+  *out = (unsigned) n;
+  return 0;
+}
+
+static int
 parse_options (int argc, char **argv, struct run_options *o)
 {
   static const struct option longopts[] = {
@@ -91,6 +130,13 @@ parse_options (int argc, char **argv, struct run_options *o)
     { "output", required_argument, NULL, 'o' },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
+    { "submit", no_argument, NULL, 'U' },
+    { "server", required_argument, NULL, 'R' },
+    { "cacert", required_argument, NULL, 'C' },
+    { "unlisted", no_argument, NULL, 'L' },
+    { "key", required_argument, NULL, 'K' },
+    { "threads", required_argument, NULL, 'N' },
+    { "cpu-ghz", required_argument, NULL, 'G' },
     { NULL, 0, NULL, 0 }
   };
   int c;
@@ -121,6 +167,26 @@ parse_options (int argc, char **argv, struct run_options *o)
         break;
       case 'o': o->output = optarg; break;
       case 'q': o->quiet = 1; break;
+      case 'U': o->submit = 1; break;
+      case 'R': o->server = optarg; break;
+      case 'C': o->cacert = optarg; break;
+      case 'L': o->unlisted = 1; break;
+      case 'K': o->key_file = optarg; break;
+      case 'N':
+        if (parse_threads (optarg, &o->threads) != 0)
+          return -1;
+        break;
+      case 'G':
+        {
+          char *end;
+          o->cpu_ghz = strtod (optarg, &end);
+          if (end == optarg || *end || !(o->cpu_ghz > 0 && o->cpu_ghz < 100))
+            {
+              gb_error ("run", "--cpu-ghz '%s' is not a clock in GHz", optarg);
+              return -1;
+            }
+        }
+        break;
       case 'h':
         printf (run_usage, QUICK_TIME_PER_TEST, FULL_TIME_PER_TEST);
         return 1;
@@ -142,48 +208,151 @@ parse_options (int argc, char **argv, struct run_options *o)
   return 0;
 }
 
-/* Runs every selected test; returns 0, EXIT_WRONG or EXIT_INTERRUPTED. */
+/* Stops the run at a wrong or interrupted test: 0 to go on, otherwise
+ * the exit status. */
 static int
-run_tests (const struct run_options *o, struct test_result *results)
+verdict (enum runner_status st, const struct test_result *r, struct progress *prog)
 {
-  struct harness_config cfg;
-  struct progress prog;
-  harness_default_config (&cfg, o->time_per_test);
-  progress_init (&prog, !o->quiet && isatty (2), o->sel.ntests, o->time_per_test);
-  for (size_t i = 0; i < o->sel.ntests; i++)
+  if (st == RUNNER_INTERRUPTED || interrupted)
     {
-      const struct bench_test *t = o->sel.tests[i];
-      progress_show (&prog, i, t->name);
-      enum runner_status st = runner_run_test (t, &cfg, 0, &results[i], &interrupted);
-      if (st == RUNNER_INTERRUPTED || interrupted)
-        {
-          progress_clear (&prog);
-          gb_error ("run", "interrupted; no result was written");
-          return EXIT_INTERRUPTED;
-        }
-      if (st == RUNNER_FAILED)
-        {
-          progress_clear (&prog);
-          gb_error ("run", "%s computed a wrong result: %s. This run has no score.",
-                    t->name, results[i].message);
-          return EXIT_WRONG;
-        }
+      progress_clear (prog);
+      gb_error ("run", "interrupted; no result was written");
+      return EXIT_INTERRUPTED;
     }
-  progress_clear (&prog);
+  if (st == RUNNER_FAILED)
+    {
+      progress_clear (prog);
+      gb_error ("run", "%s computed a wrong result: %s. This run has no score.",
+                r->test->name, r->message);
+      return EXIT_WRONG;
+    }
   return 0;
 }
 
+/* Runs every selected test, and with --threads its all-core copies too;
+ * returns 0, EXIT_WRONG or EXIT_INTERRUPTED. */
 static int
-emit (const struct run_options *o, cJSON *doc, const struct test_result *results,
+run_tests (const struct run_options *o, struct test_result *results,
+           struct test_result *threaded, double *efficiency)
+{
+  struct harness_config cfg;
+  struct progress prog;
+  int status = 0;
+  harness_default_config (&cfg, o->time_per_test);
+  progress_init (&prog, !o->quiet && isatty (2), o->sel.ntests,
+                 o->time_per_test * (o->threads ? 2 : 1));
+  for (size_t i = 0; i < o->sel.ntests && status == 0; i++)
+    {
+      const struct bench_test *t = o->sel.tests[i];
+      progress_show (&prog, i, t->name);
+      status = verdict (runner_run_test (t, &cfg, 0, &results[i], &interrupted),
+                        &results[i], &prog);
+      if (status == 0 && o->threads && results[i].outcome == BENCH_OK)
+        status = verdict (threads_measure (t, &cfg, o->threads, &threaded[i],
+                                           &efficiency[i], &interrupted),
+                          &threaded[i], &prog);
+    }
+  progress_clear (&prog);
+  return status;
+}
+
+/* The scores of the measured RESULTS; free with score_free. */
+static size_t
+scores_of (const struct test_result *results, size_t n, int quick, struct score_node **out)
+{
+  struct score_input *in = gb_xmalloc ((n ? n : 1) * sizeof *in);
+  size_t nin = 0;
+  for (size_t i = 0; i < n; i++)
+    if (results[i].outcome == BENCH_OK)
+      {
+        in[nin].name = results[i].test->name;
+        in[nin++].ops_per_sec = results[i].m.ops_per_sec;
+      }
+  size_t count = score_compute_run (in, nin, quick, out);
+  free (in);
+  return count;
+}
+
+/* The clock for cycles figures: --cpu-ghz, else the measured one. */
+static double
+clock_ghz (const struct run_options *o, const cJSON *system)
+{
+  if (o->cpu_ghz > 0)
+    return o->cpu_ghz;
+  const cJSON *clock = cJSON_GetObjectItemCaseSensitive (system, "clock");
+  const cJSON *measured = cJSON_GetObjectItemCaseSensitive (clock, "measured");
+  const cJSON *mhz = cJSON_GetObjectItemCaseSensitive (measured, "mhz");
+  return cJSON_IsNumber (mhz) ? mhz->valuedouble / 1000 : 0;
+}
+
+/* Uploads the signed BYTES for --submit; the exit status of the upload. */
+static int
+upload (const struct run_options *o, const char *bytes, size_t len, const char *sig,
+        int saved)
+{
+  struct submit_options so;
+  submit_options_init (&so, "run");
+  so.server = o->server;
+  so.cacert = o->cacert;
+  so.unlisted = o->unlisted;
+  so.quiet = o->quiet;
+  so.local_copy = saved ? o->output : NULL;
+  return submit_document (bytes, len, sig, &so);
+}
+
+/* The comparison tables and the all-core summary of the text output. */
+static void
+print_extras (const struct run_options *o, const cJSON *doc)
+{
+  const cJSON *cmp = cJSON_GetObjectItemCaseSensitive (doc, "comparisons");
+  if (cJSON_GetArraySize (cmp) > 0)
+    {
+      putchar ('\n');
+      compare_print_text (stdout, cmp);
+    }
+  const cJSON *threads = cJSON_GetObjectItemCaseSensitive (doc, "threads");
+  if (!threads)
+    return;
+  printf ("\nAll cores, %u copies at once (aggregate ops/s, scaling efficiency):\n",
+          o->threads);
+  const cJSON *r;
+  cJSON_ArrayForEach (r, cJSON_GetObjectItemCaseSensitive (threads, "results"))
+    printf ("  %-44s %14.6g ops/s  x%.2f  efficiency %.0f%%\n",
+            cJSON_GetObjectItemCaseSensitive (r, "name")->valuestring,
+            cJSON_GetObjectItemCaseSensitive (r, "ops_per_sec")->valuedouble,
+            cJSON_GetObjectItemCaseSensitive (r, "efficiency")->valuedouble * o->threads,
+            100 * cJSON_GetObjectItemCaseSensitive (r, "efficiency")->valuedouble);
+  const cJSON *total = cJSON_GetObjectItemCaseSensitive (
+    cJSON_GetObjectItemCaseSensitive (threads, "scores"), "gmpbench");
+  if (cJSON_IsNumber (total))
+    printf ("  GMPbench score with %u copies: %.6g\n", o->threads, total->valuedouble);
+}
+
+static int
+emit (struct run_options *o, cJSON *doc, const struct test_result *results,
       const struct score_node *scores, size_t nscores)
 {
-  char *bytes = document_serialize (doc);
-  int status = 0;
-  if (o->output && document_write_atomic (o->output, bytes, strlen (bytes)) != 0)
+  char sig[SIGN_B64_LEN + 1], err[512];
+  size_t len;
+  char *bytes = identity_sign_document (&o->id, doc, &len, sig);
+  int status = 0, saved = 0;
+  if (!bytes)
+    {
+      gb_error ("run", "cannot sign the result (OpenSSL error); nothing was written");
+      return 1;
+    }
+  if (o->output && document_write_atomic (o->output, bytes, len) != 0)
     {
       gb_error ("run", "cannot write the output file '%s': %s", o->output, strerror (errno));
       status = 1;
     }
+  else if (o->output && sign_write_file (o->output, sig, err, sizeof err) != 0)
+    {
+      gb_error ("run", "%s", err);
+      status = 1;
+    }
+  else
+    saved = o->output != NULL;
   if (o->json)
     fputs (bytes, stdout);
   else
@@ -191,11 +360,37 @@ emit (const struct run_options *o, cJSON *doc, const struct test_result *results
       sysinfo_print_summary (stdout, cJSON_GetObjectItemCaseSensitive (doc, "system"));
       putchar ('\n');
       output_text_tree (stdout, o->sel.tests, o->sel.ntests, results, scores, nscores);
-      if (o->output && status == 0)
-        printf ("\nresult written to %s\n", o->output);
+      print_extras (o, doc);
+      if (saved)
+        printf ("\nresult written to %s (signature %s.sig)\n", o->output, o->output);
+    }
+  fflush (stdout);
+  if (o->submit)
+    {
+      int st = upload (o, bytes, len, sig, saved);
+      if (status == 0)
+        status = st;
     }
   free (bytes);
   return status;
+}
+
+/* Loads (or on first use creates) the signing identity before any test
+ * runs, so that a broken key file stops the run early.  A new identity is
+ * announced even with --quiet: the user should know a key was made. */
+static int
+load_identity (struct run_options *o)
+{
+  char err[512];
+  if (identity_load (o->key_file, 1, &o->id, err, sizeof err) != 0)
+    {
+      gb_error ("run", "%s", err);
+      return -1;
+    }
+  if (o->id.created)
+    fprintf (stderr, "gmpbench run: created your signing key %s (fingerprint %s)\n",
+             o->id.path, o->id.fingerprint);
+  return 0;
 }
 
 int
@@ -214,6 +409,11 @@ cmd_run (int argc, char **argv)
       selection_free (&o.sel);
       return status > 0 ? 0 : EXIT_USAGE;
     }
+  if (load_identity (&o) != 0)
+    {
+      selection_free (&o.sel);
+      return 1;
+    }
 
   struct sigaction sa;
   memset (&sa, 0, sizeof sa);
@@ -224,37 +424,46 @@ cmd_run (int argc, char **argv)
   struct sysinfo_options sopt = { NULL, 1 };
   cJSON *system = sysinfo_collect (&sopt);
   struct test_result *results = gb_xcalloc (o.sel.ntests, sizeof *results);
-  status = run_tests (&o, results);
+  struct test_result *threaded = gb_xcalloc (o.sel.ntests, sizeof *threaded);
+  double *efficiency = gb_xcalloc (o.sel.ntests, sizeof *efficiency);
+  status = run_tests (&o, results, threaded, efficiency);
   if (status == 0)
     {
       cJSON *clock = cJSON_GetObjectItemCaseSensitive (system, "clock");
       if (cJSON_IsObject (clock))
         cJSON_AddItemToObject (clock, "measured_after", sysinfo_measure_clock ());
-
-      struct score_input *in = gb_xmalloc (o.sel.ntests * sizeof *in);
-      size_t nin = 0;
-      for (size_t i = 0; i < o.sel.ntests; i++)
-        if (results[i].outcome == BENCH_OK)
-          {
-            in[nin].name = results[i].test->name;
-            in[nin++].ops_per_sec = results[i].m.ops_per_sec;
-          }
+      double ghz = clock_ghz (&o, system);
       struct score_node *scores;
-      size_t nscores = score_compute (in, nin, &scores);
+      size_t nscores = scores_of (results, o.sel.ntests, o.quick, &scores);
       struct run_info info = {
         o.sel.npatterns || o.sel.nsuite_names || o.custom_time ? "custom"
           : o.quick ? "quick" : "full",
-        o.time_per_test, o.sel.patterns, o.sel.npatterns, 1
+        o.quick, o.time_per_test, o.sel.patterns, o.sel.npatterns,
+        o.threads ? (int) o.threads : 1
       };
       cJSON *doc = document_build (&info, system, results, o.sel.ntests, scores, nscores);
       system = NULL;
+      cJSON *cmp = compare_build (results, o.sel.ntests);
+      if (ghz > 0)
+        compare_add_cycles (cmp, ghz);
+      cJSON_ReplaceItemInObjectCaseSensitive (doc, "comparisons", cmp);
+      if (o.threads)
+        {
+          struct score_node *tscores;
+          size_t ntscores = scores_of (threaded, o.sel.ntests, o.quick, &tscores);
+          document_add_threads (doc, o.threads, threaded, efficiency, o.sel.ntests,
+                                tscores, ntscores);
+          score_free (tscores, ntscores);
+        }
       status = emit (&o, doc, results, scores, nscores);
       cJSON_Delete (doc);
       score_free (scores, nscores);
-      free (in);
     }
+  free (threaded);
+  free (efficiency);
   cJSON_Delete (system);
   free (results);
   selection_free (&o.sel);
+  identity_free (&o.id);
   return status;
 }

@@ -37,6 +37,15 @@ result_json (const struct test_result *r)
   return o;
 }
 
+static cJSON *
+scores_json (const struct score_node *scores, size_t nscores)
+{
+  cJSON *sc = cJSON_CreateObject ();
+  for (size_t i = 0; i < nscores; i++)
+    cJSON_AddNumberToObject (sc, scores[i].name, scores[i].score);
+  return sc;
+}
+
 cJSON *
 document_build (const struct run_info *info, cJSON *system,
                 const struct test_result *results, size_t n,
@@ -48,7 +57,6 @@ document_build (const struct run_info *info, cJSON *system,
   cJSON *only = cJSON_CreateArray ();
   cJSON *res = cJSON_CreateArray ();
   cJSON *skipped = cJSON_CreateArray ();
-  cJSON *sc = cJSON_CreateObject ();
   char created[32];
   time_t now = time (NULL);
   struct tm tm;
@@ -61,6 +69,7 @@ document_build (const struct run_info *info, cJSON *system,
   cJSON_AddItemToObject (doc, "client", client);
   cJSON_AddStringToObject (doc, "created", created);
   cJSON_AddStringToObject (run, "mode", info->mode);
+  cJSON_AddBoolToObject (run, "quick", info->quick);
   cJSON_AddNumberToObject (run, "time_per_test", info->time_per_test);
   for (size_t i = 0; i < info->nonly; i++)
     cJSON_AddItemToArray (only, cJSON_CreateString (info->only[i]));
@@ -83,11 +92,29 @@ document_build (const struct run_info *info, cJSON *system,
     }
   cJSON_AddItemToObject (doc, "results", res);
   cJSON_AddItemToObject (doc, "skipped", skipped);
-  for (size_t i = 0; i < nscores; i++)
-    cJSON_AddNumberToObject (sc, scores[i].name, scores[i].score);
-  cJSON_AddItemToObject (doc, "scores", sc);
+  cJSON_AddItemToObject (doc, "scores", scores_json (scores, nscores));
   cJSON_AddItemToObject (doc, "comparisons", cJSON_CreateArray ());
   return doc;
+}
+
+void
+document_add_threads (cJSON *doc, unsigned nthreads,
+                      const struct test_result *results, const double *efficiency,
+                      size_t n, const struct score_node *scores, size_t nscores)
+{
+  cJSON *threads = cJSON_CreateObject ();
+  cJSON *res = cJSON_CreateArray ();
+  cJSON_AddNumberToObject (threads, "count", nthreads);
+  for (size_t i = 0; i < n; i++)
+    if (results[i].outcome == BENCH_OK)
+      {
+        cJSON *o = result_json (&results[i]);
+        cJSON_AddNumberToObject (o, "efficiency", efficiency[i]);
+        cJSON_AddItemToArray (res, o);
+      }
+  cJSON_AddItemToObject (threads, "results", res);
+  cJSON_AddItemToObject (threads, "scores", scores_json (scores, nscores));
+  cJSON_AddItemToObject (doc, "threads", threads);
 }
 
 char *

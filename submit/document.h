@@ -12,6 +12,7 @@
 struct run_info
 {
   const char *mode;             /* "full", "quick" or "custom" */
+  int quick;                    /* full-only tests left out (--quick) */
   double time_per_test;
   char **only;
   size_t nonly;
@@ -22,6 +23,13 @@ struct run_info
 cJSON *document_build (const struct run_info *info, cJSON *system,
                        const struct test_result *results, size_t n,
                        const struct score_node *scores, size_t nscores);
+
+/* Adds the all-core results of `run --threads N`: the "threads" member
+ * with N, each test's aggregate result and scaling efficiency, and the
+ * scores of the aggregates. */
+void document_add_threads (cJSON *doc, unsigned nthreads,
+                           const struct test_result *results, const double *efficiency,
+                           size_t n, const struct score_node *scores, size_t nscores);
 
 /* The document's bytes: pretty-printed JSON and a final newline. */
 char *document_serialize (const cJSON *doc);

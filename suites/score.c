@@ -24,9 +24,10 @@ under (const char *node, const char *name)
   return strncmp (node, name, len) == 0 && name[len] == '.';
 }
 
-/* The score of NODE, or 0 when some test below it has no result. */
+/* The score of NODE, or 0 when some test below it has no result.  With
+ * QUICK, full-only tests do not count as below it. */
 static double
-node_score (const char *node, const struct score_input *in, size_t n)
+node_score (const char *node, const struct score_input *in, size_t n, int quick)
 {
   size_t ntests = registry_count ();
   size_t len = strlen (node);
@@ -46,7 +47,7 @@ node_score (const char *node, const struct score_input *in, size_t n)
   for (size_t i = 0; i < ntests && complete; i++)
     {
       const char *name = registry_test (i)->name;
-      if (!under (node, name))
+      if (!under (node, name) || (quick && (registry_test (i)->flags & BENCH_FULL_ONLY)))
         continue;
       const char *end = strchr (name + len + 1, '.');
       size_t clen = end ? (size_t) (end - name) : strlen (name);
@@ -59,7 +60,7 @@ node_score (const char *node, const struct score_input *in, size_t n)
       children[nchildren] = gb_xmalloc (clen + 1);
       memcpy (children[nchildren], name, clen);
       children[nchildren][clen] = '\0';
-      values[nchildren] = node_score (children[nchildren], in, n);
+      values[nchildren] = node_score (children[nchildren], in, n, quick);
       weights[nchildren] = registry_node_weight (children[nchildren]);
       complete = values[nchildren] > 0;
       nchildren++;
@@ -96,6 +97,13 @@ listed (struct score_node *nodes, size_t count, const char *name, size_t len)
 size_t
 score_compute (const struct score_input *in, size_t n, struct score_node **out)
 {
+  return score_compute_run (in, n, 0, out);
+}
+
+size_t
+score_compute_run (const struct score_input *in, size_t n, int quick,
+                   struct score_node **out)
+{
   size_t ntests = registry_count ();
   size_t count = 0, cap = 16;
   struct score_node *nodes = gb_xmalloc (cap * sizeof *nodes);
@@ -122,7 +130,7 @@ score_compute (const struct score_input *in, size_t n, struct score_node **out)
   size_t kept = 0;
   for (size_t i = 0; i < count; i++)
     {
-      nodes[i].score = node_score (nodes[i].name, in, n);
+      nodes[i].score = node_score (nodes[i].name, in, n, quick);
       if (nodes[i].score > 0)
         nodes[kept++] = nodes[i];
       else

@@ -34,6 +34,12 @@ struct score_node
  * (parents before children, siblings in run order).  Returns the count;
  * free the array with score_free. */
 size_t score_compute (const struct score_input *in, size_t n, struct score_node **out);
+
+/* The same for a quick run (`gmpbench run --quick`, "quick": true in the
+ * document), which leaves out the tests flagged BENCH_FULL_ONLY: those are
+ * then not required for a node to be complete. */
+size_t score_compute_run (const struct score_input *in, size_t n, int quick,
+                          struct score_node **out);
 void score_free (struct score_node *nodes, size_t n);
 
 /* Whether two scores agree to rounding (relative 1e-9 or, for values

@@ -14,7 +14,8 @@
 #
 # Environment given to every test: SRCDIR and BUILDDIR (absolute paths),
 # BUILD_SERVER, HAVE_GCRYPT, HAVE_NETTLE, and TEST_TMP, a fresh scratch
-# directory removed afterwards.
+# directory removed afterwards.  HOME and the XDG directories point into
+# TEST_TMP, so no test reads or writes the user's keys, config or spool.
 
 : "${SRCDIR:?}" "${BUILDDIR:?}"
 export SRCDIR BUILDDIR BUILD_SERVER HAVE_GCRYPT HAVE_NETTLE
@@ -44,7 +45,10 @@ for t in $tests; do
   name=$(basename "$t")
   log="$out/$name.log"
   TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/gmpbench-test.XXXXXX")
-  export TEST_TMP
+  HOME="$TEST_TMP/home" XDG_CONFIG_HOME="$TEST_TMP/home/.config"
+  XDG_DATA_HOME="$TEST_TMP/home/.local/share"
+  mkdir -p "$XDG_CONFIG_HOME" "$XDG_DATA_HOME"
+  export TEST_TMP HOME XDG_CONFIG_HOME XDG_DATA_HOME
   start=$(date +%s)
   case "$path" in
     *.sh) (cd "$TEST_TMP" && sh "$path") > "$log" 2>&1 ;;
