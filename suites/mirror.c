@@ -1,6 +1,6 @@
 /* mirror.c: GMP's operand draws, repeated for other libraries (see
  * mirror.h).  Any change to a GMP test's setup must be made here too;
- * tests/t410-openssl.sh notices a divergence because the digests of a GMP
+ * tests/t0410-openssl.sh notices a divergence because the digests of a GMP
  * test and its mirror then differ. */
 #include "suites/mirror.h"
 

@@ -1,4 +1,4 @@
-# t520-upload.sh: uploads against a real gmpbench-server on 127.0.0.1: the
+# t0520-upload.sh: uploads against a real gmpbench-server on 127.0.0.1: the
 # round trip (stored bytes equal the local file), a repeated upload, a
 # dry run, a 4xx that is shown and not retried, a server that is down
 # (queued, uploaded by --pending once it is up), and a retraction.

@@ -1,4 +1,4 @@
-# t550-run-submit.sh: the whole mission in one command: `gmpbench run
+# t0550-run-submit.sh: the whole mission in one command: `gmpbench run
 # --submit` on a fresh machine makes the key, signs the result, writes
 # FILE and FILE.sig, and uploads it; with the server down the result is
 # queued and `submit --pending` delivers it later.

@@ -1,4 +1,4 @@
-# t540-tls.sh: uploads over TLS, the server behind a local TLS terminator
+# t0540-tls.sh: uploads over TLS, the server behind a local TLS terminator
 # (tests/helper-tlsproxy.c) with a certificate from a throw-away CA:
 # accepted with --cacert, refused without it (nothing sent, result kept).
 . "$SRCDIR/tests/lib.sh"

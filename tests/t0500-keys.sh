@@ -1,4 +1,4 @@
-# t500-keys.sh: the signing identity: created once with mode 0600, shown,
+# t0500-keys.sh: the signing identity: created once with mode 0600, shown,
 # named, exported and imported; broken key files are errors, never a new
 # identity.
 . "$SRCDIR/tests/lib.sh"

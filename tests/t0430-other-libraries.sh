@@ -1,5 +1,5 @@
 #!/bin/sh
-# t430-other-libraries.sh: the optional comparisons (Nettle, libgcrypt)
+# t0430-other-libraries.sh: the optional comparisons (Nettle, libgcrypt)
 # with tiny budgets when configure built them, and their absence handled
 # cleanly when it did not: no tests listed, and --suite NAME refused as a
 # usage error rather than run empty.

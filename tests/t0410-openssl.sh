@@ -1,5 +1,5 @@
 #!/bin/sh
-# t410-openssl.sh: the OpenSSL comparison tests with tiny budgets.
+# t0410-openssl.sh: the OpenSSL comparison tests with tiny budgets.
 #
 # Every openssl.* test of a quick run must pass its check (each result is
 # compared with GMP's, each RSA signature verified with GMP), and each

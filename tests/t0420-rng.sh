@@ -1,5 +1,5 @@
 #!/bin/sh
-# t420-rng.sh: the random generators with tiny budgets.  The software
+# t0420-rng.sh: the random generators with tiny budgets.  The software
 # generators must be measured and pass their sanity check; each hardware
 # instruction must be measured where the CPU has it and otherwise skipped
 # with a reason, never failed.

@@ -1,4 +1,4 @@
-# t530-faults.sh: upload faults against a scripted responder
+# t0530-faults.sh: upload faults against a scripted responder
 # (tests/helper-httpd.c), each with nothing lost: 503 twice then 201
 # (retried), 429 with Retry-After (honoured), a dropped connection
 # (retried), a 4xx (shown, not retried, not queued), a stalled server

@@ -1,4 +1,4 @@
-# t510-verify.sh: signed results checked offline, by `gmpbench verify` and
+# t0510-verify.sh: signed results checked offline, by `gmpbench verify` and
 # by the openssl command line exactly as docs/signing.md shows; an edited
 # file fails both and `gmpbench submit` refuses to send it.
 . "$SRCDIR/tests/lib.sh"
