@@ -34,6 +34,7 @@ static const struct schema_member top_schema[] = {
   M ("skipped", SK_ARRAY, 0, 0, 4096),
   M ("scores", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
   M ("comparisons", SK_ARRAY, 0, 0, 4096),
+  M ("threads", SK_OBJECT, 0, 0, 0),
   M ("submitter", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
 };
 
@@ -44,6 +45,7 @@ static const struct schema_member client_schema[] = {
 
 static const struct schema_member run_schema[] = {
   M ("mode", SK_STRING, SCHEMA_REQUIRED, 1, 16),
+  M ("quick", SK_BOOL, 0, 0, 0),
   M ("time_per_test", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, 86400),
   M ("only", SK_ARRAY, SCHEMA_REQUIRED, 0, 256),
   M ("threads", SK_INTEGER, SCHEMA_REQUIRED, 1, 4096),
@@ -77,19 +79,33 @@ static const struct schema_member system_schema[] = {
   M ("build.openssl.version", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 128),
 };
 
-static const struct schema_member result_schema[] = {
-  M ("name", SK_STRING, SCHEMA_REQUIRED, 1, 128),
-  M ("ops_per_sec", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, BIG),
-  M ("seconds_per_op", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, 1e9),
-  M ("spread", SK_NUMBER, SCHEMA_REQUIRED, 0, 10),
-  M ("median_ops_per_sec", SK_NUMBER, SCHEMA_REQUIRED, 0, BIG),
-  M ("samples", SK_INTEGER, SCHEMA_REQUIRED, 1, 1e9),
-  M ("reps_per_sample", SK_INTEGER, SCHEMA_REQUIRED, 1, 1e15),
-  M ("wall_seconds", SK_NUMBER, SCHEMA_REQUIRED, 0, 1e7),
-  M ("cpu_seconds", SK_NUMBER, SCHEMA_REQUIRED, 0, 1e7),
-  M ("converged", SK_BOOL, SCHEMA_REQUIRED, 0, 0),
-  M ("flags", SK_ARRAY, SCHEMA_REQUIRED, 0, 8),
-  M ("digest", SK_STRING, SCHEMA_REQUIRED, 64, 64),
+#define RESULT_MEMBERS \
+  M ("name", SK_STRING, SCHEMA_REQUIRED, 1, 128), \
+  M ("ops_per_sec", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, BIG), \
+  M ("seconds_per_op", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, 1e9), \
+  M ("spread", SK_NUMBER, SCHEMA_REQUIRED, 0, 10), \
+  M ("median_ops_per_sec", SK_NUMBER, SCHEMA_REQUIRED, 0, BIG), \
+  M ("samples", SK_INTEGER, SCHEMA_REQUIRED, 1, 1e9), \
+  M ("reps_per_sample", SK_INTEGER, SCHEMA_REQUIRED, 1, 1e15), \
+  M ("wall_seconds", SK_NUMBER, SCHEMA_REQUIRED, 0, 1e7), \
+  M ("cpu_seconds", SK_NUMBER, SCHEMA_REQUIRED, 0, 1e7), \
+  M ("converged", SK_BOOL, SCHEMA_REQUIRED, 0, 0), \
+  M ("flags", SK_ARRAY, SCHEMA_REQUIRED, 0, 8), \
+  M ("digest", SK_STRING, SCHEMA_REQUIRED, 64, 64)
+
+static const struct schema_member result_schema[] = { RESULT_MEMBERS };
+
+/* threads.results[]: a result of the multi-threaded run, with the
+ * parallel efficiency against the single-threaded one. */
+static const struct schema_member threaded_result_schema[] = {
+  RESULT_MEMBERS,
+  M ("efficiency", SK_NUMBER, SCHEMA_REQUIRED, 0, 1e6),
+};
+
+static const struct schema_member threads_schema[] = {
+  M ("count", SK_INTEGER, SCHEMA_REQUIRED, 1, 4096),
+  M ("results", SK_ARRAY, SCHEMA_REQUIRED, 0, 4096),
+  M ("scores", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
 };
 
 static const struct schema_member skipped_schema[] = {
@@ -104,6 +120,9 @@ static const struct schema_member submitter_schema[] = {
 
 #define ELEMENTS(schema) SK_OBJECT, SCHEMA_REQUIRED, 0, 0, schema, GB_ARRAY_SIZE (schema)
 static const struct schema_member result_element = { "", ELEMENTS (result_schema) };
+static const struct schema_member threaded_result_element = {
+  "", ELEMENTS (threaded_result_schema)
+};
 static const struct schema_member skipped_element = { "", ELEMENTS (skipped_schema) };
 static const struct schema_member flag_element = M ("", SK_STRING, SCHEMA_REQUIRED, 1, 32);
 static const struct schema_member only_element = M ("", SK_STRING, SCHEMA_REQUIRED, 1, 256);
@@ -194,12 +213,24 @@ text (const cJSON *doc, const char *path)
   return schema_get (doc, path)->valuestring;
 }
 
+static int
+check_score_values (const cJSON *scores, const char *path, struct validate_error *err)
+{
+  char field[128];
+  for (const cJSON *s = scores->child; s; s = s->next)
+    {
+      schema_path (field, sizeof field, path, s->string);
+      if (schema_check_value (s, field, &score_value, err) < 0)
+        return -1;
+    }
+  return 0;
+}
+
 /* The closed objects, the open `system`, and the arrays' elements. */
 static int
 check_structure (const cJSON *doc, struct validate_error *err)
 {
-  const cJSON *scores;
-  char field[128];
+  const cJSON *threads;
 
   if (schema_check_object (doc, "", top_schema, GB_ARRAY_SIZE (top_schema), 0, err) < 0
       || schema_check_object (schema_get (doc, "client"), "client", client_schema,
@@ -213,14 +244,46 @@ check_structure (const cJSON *doc, struct validate_error *err)
       || (schema_get (doc, "skipped")
           && schema_check_elements (schema_get (doc, "skipped"), "skipped", &skipped_element, err) < 0)
       || schema_check_object (schema_get (doc, "submitter"), "submitter", submitter_schema,
-                              GB_ARRAY_SIZE (submitter_schema), 0, err) < 0)
+                              GB_ARRAY_SIZE (submitter_schema), 0, err) < 0
+      || check_score_values (schema_get (doc, "scores"), "scores", err) < 0)
     return -1;
-  scores = schema_get (doc, "scores");
-  for (const cJSON *s = scores->child; s; s = s->next)
+  threads = schema_get (doc, "threads");
+  if (threads
+      && (schema_check_object (threads, "threads", threads_schema,
+                               GB_ARRAY_SIZE (threads_schema), 0, err) < 0
+          || schema_check_elements (schema_get (threads, "results"), "threads.results",
+                                    &threaded_result_element, err) < 0
+          || check_score_values (schema_get (threads, "scores"), "threads.scores", err) < 0))
+    return -1;
+  return 0;
+}
+
+/* The flags and digests of the result set RESULTS (at PATH). */
+static int
+check_result_forms (const cJSON *results, const char *path, struct validate_error *err)
+{
+  char field[160];
+  int i = 0;
+
+  for (const cJSON *r = results->child; r; r = r->next, i++)
     {
-      schema_path (field, sizeof field, "scores", s->string);
-      if (schema_check_value (s, field, &score_value, err) < 0)
+      int k = 0;
+      snprintf (field, sizeof field, "%s[%d].flags", path, i);
+      if (schema_check_elements (schema_get (r, "flags"), field, &flag_element, err) < 0)
         return -1;
+      for (const cJSON *f = schema_get (r, "flags")->child; f; f = f->next, k++)
+        if (!one_of (f->valuestring, result_flags, GB_ARRAY_SIZE (result_flags)))
+          {
+            snprintf (field, sizeof field, "%s[%d].flags[%d]", path, i, k);
+            validate_fail (err, 422, "format", field, "unknown flag \"%s\"", f->valuestring);
+            return -1;
+          }
+      if (!lower_hex64 (text (r, "digest")))
+        {
+          snprintf (field, sizeof field, "%s[%d].digest", path, i);
+          validate_fail (err, 422, "format", field, "%s must be 64 lower-case hex digits", field);
+          return -1;
+        }
     }
   return 0;
 }
@@ -229,8 +292,7 @@ check_structure (const cJSON *doc, struct validate_error *err)
 static int
 check_forms (const cJSON *doc, struct validate_error *err)
 {
-  char field[128];
-  int i = 0;
+  const cJSON *threads = schema_get (doc, "threads");
 
   if (strcmp (text (doc, "format"), FORMAT_NAME) != 0)
     {
@@ -248,45 +310,28 @@ check_forms (const cJSON *doc, struct validate_error *err)
       validate_fail (err, 422, "format", "run.mode", "run.mode must be full, quick or custom");
       return -1;
     }
-  for (const cJSON *r = schema_get (doc, "results")->child; r; r = r->next, i++)
-    {
-      int k = 0;
-      snprintf (field, sizeof field, "results[%d].flags", i);
-      if (schema_check_elements (schema_get (r, "flags"), field, &flag_element, err) < 0)
-        return -1;
-      for (const cJSON *f = schema_get (r, "flags")->child; f; f = f->next, k++)
-        if (!one_of (f->valuestring, result_flags, GB_ARRAY_SIZE (result_flags)))
-          {
-            snprintf (field, sizeof field, "results[%d].flags[%d]", i, k);
-            validate_fail (err, 422, "format", field, "unknown flag \"%s\"", f->valuestring);
-            return -1;
-          }
-      if (!lower_hex64 (text (r, "digest")))
-        {
-          snprintf (field, sizeof field, "results[%d].digest", i);
-          validate_fail (err, 422, "format", field, "%s must be 64 lower-case hex digits", field);
-          return -1;
-        }
-    }
-  return 0;
+  return check_result_forms (schema_get (doc, "results"), "results", err) < 0
+    || (threads && check_result_forms (schema_get (threads, "results"), "threads.results", err) < 0)
+    ? -1 : 0;
 }
 
+/* Every test of RESULTS (at PATH) is in the registry, and only once. */
 static int
-check_tests (const cJSON *doc, struct validate_error *err)
+check_result_tests (const cJSON *results, const char *path, struct validate_error *err)
 {
-  char field[128];
+  char field[160];
   int i = 0;
 
-  for (const cJSON *r = schema_get (doc, "results")->child; r; r = r->next, i++)
+  for (const cJSON *r = results->child; r; r = r->next, i++)
     {
       const char *name = text (r, "name");
-      snprintf (field, sizeof field, "results[%d].name", i);
+      snprintf (field, sizeof field, "%s[%d].name", path, i);
       if (!registry_find (name))
         {
           validate_fail (err, 422, "unknown-test", field, "unknown test \"%s\"", name);
           return -1;
         }
-      for (const cJSON *q = schema_get (doc, "results")->child; q != r; q = q->next)
+      for (const cJSON *q = results->child; q != r; q = q->next)
         if (strcmp (text (q, "name"), name) == 0)
           {
             validate_fail (err, 422, "duplicate-test", field, "test \"%s\" appears twice", name);
@@ -294,6 +339,15 @@ check_tests (const cJSON *doc, struct validate_error *err)
           }
     }
   return 0;
+}
+
+static int
+check_tests (const cJSON *doc, struct validate_error *err)
+{
+  const cJSON *threads = schema_get (doc, "threads");
+  return check_result_tests (schema_get (doc, "results"), "results", err) < 0
+    || (threads && check_result_tests (schema_get (threads, "results"), "threads.results", err) < 0)
+    ? -1 : 0;
 }
 
 static int
@@ -310,93 +364,108 @@ check_public_key (const cJSON *doc, struct doc_summary *out, struct validate_err
   return 0;
 }
 
-static const cJSON *
-find_result (const cJSON *doc, const char *name)
-{
-  for (const cJSON *r = schema_get (doc, "results")->child; r; r = r->next)
-    if (strcmp (text (r, "name"), name) == 0)
-      return r;
-  return NULL;
-}
-
-static int
-node_computed (const struct score_node *nodes, size_t n, const char *name)
+static const struct score_node *
+find_node (const struct score_node *nodes, size_t n, const char *name)
 {
   for (size_t i = 0; i < n; i++)
     if (strcmp (nodes[i].name, name) == 0)
-      return 1;
-  return 0;
+      return &nodes[i];
+  return NULL;
 }
 
-/* Compares the document's scores with the recomputed ones; keeps the
- * recomputed inner nodes, then the tests, in OUT->scores. */
-static int
-check_scores (const cJSON *doc, struct doc_summary *out, struct validate_error *err)
+/* The scores of RESULTS recomputed with the GMPbench formula (QUICK as
+ * for a quick run): the complete inner nodes (*NINNER of them), then one
+ * node per test holding its ops/s.  Returns the total count. */
+static size_t
+recompute (const cJSON *results, int quick, struct score_node **out, size_t *ninner)
 {
-  const cJSON *results = schema_get (doc, "results"), *scores = schema_get (doc, "scores");
   size_t n = (size_t) cJSON_GetArraySize (results), i = 0;
-  struct score_input *in = gb_xmalloc (n * sizeof *in);
+  struct score_input *in = gb_xmalloc ((n ? n : 1) * sizeof *in);
   struct score_node *nodes;
-  char field[128];
 
   for (const cJSON *r = results->child; r; r = r->next, i++)
     {
       in[i].name = text (r, "name");
       in[i].ops_per_sec = schema_get (r, "ops_per_sec")->valuedouble;
     }
-  size_t count = score_compute (in, n, &nodes);
-  out->ninner = count;
-  nodes = gb_xrealloc (nodes, (count + n) * sizeof *nodes);
+  size_t count = score_compute_run (in, n, quick, &nodes);
+  nodes = gb_xrealloc (nodes, (count + n + 1) * sizeof *nodes);
   for (i = 0; i < n; i++)
     {
-      nodes[count + i].name = gb_xstrdup (in[i].name);
-      nodes[count + i].score = in[i].ops_per_sec;
-      nodes[count + i].depth = 0;
+      struct score_node *leaf = &nodes[count + i];
+      leaf->name = gb_xstrdup (in[i].name);
+      leaf->score = in[i].ops_per_sec;
+      leaf->depth = 0;
       for (const char *c = in[i].name; *c; c++)
-        nodes[count + i].depth += *c == '.';
+        leaf->depth += *c == '.';
     }
-  out->scores = nodes;
-  out->nscores = count + n;
   free (in);
+  *ninner = count;
+  *out = nodes;
+  return count + n;
+}
 
-  for (i = 0; i < count; i++)
-    {
-      const cJSON *s = cJSON_GetObjectItemCaseSensitive (scores, nodes[i].name);
-      schema_path (field, sizeof field, "scores", nodes[i].name);
-      if (!s)
-        {
-          validate_fail (err, 422, "score-missing", field,
-                         "%s is missing: every complete node must be scored", field);
-          return -1;
-        }
-      if (!score_equal (s->valuedouble, nodes[i].score))
-        {
-          validate_fail (err, 422, "score-mismatch", field,
-                         "%s is %.9g, recomputed from ops_per_sec it is %.9g",
-                         field, s->valuedouble, nodes[i].score);
-          return -1;
-        }
-    }
+/* SCORES (at PATH) must hold every recomputed inner node, and nothing but
+ * recomputed nodes (inner ones, or tests), each equal to rounding. */
+static int
+compare_scores (const cJSON *scores, const char *path, const struct score_node *nodes,
+                size_t ninner, size_t n, struct validate_error *err)
+{
+  char field[160];
+
+  for (size_t i = 0; i < ninner; i++)
+    if (!cJSON_GetObjectItemCaseSensitive (scores, nodes[i].name))
+      {
+        schema_path (field, sizeof field, path, nodes[i].name);
+        validate_fail (err, 422, "score-missing", field,
+                       "%s is missing: every complete node must be scored", field);
+        return -1;
+      }
   for (const cJSON *s = scores->child; s; s = s->next)
     {
-      const cJSON *r = find_result (doc, s->string);
-      schema_path (field, sizeof field, "scores", s->string);
-      if (r && !score_equal (s->valuedouble, schema_get (r, "ops_per_sec")->valuedouble))
-        {
-          validate_fail (err, 422, "score-mismatch", field,
-                         "%s differs from the test's ops_per_sec", field);
-          return -1;
-        }
-      if (!r && !node_computed (nodes, count, s->string))
+      const struct score_node *node = find_node (nodes, n, s->string);
+      schema_path (field, sizeof field, path, s->string);
+      if (!node)
         {
           validate_fail (err, 422, "score-unexpected", field,
                          "%s is not a complete node of this run", field);
+          return -1;
+        }
+      if (!score_equal (s->valuedouble, node->score))
+        {
+          validate_fail (err, 422, "score-mismatch", field,
+                         "%s is %.9g, recomputed from ops_per_sec it is %.9g",
+                         field, s->valuedouble, node->score);
           return -1;
         }
     }
   return 0;
 }
 
+/* Recomputes the scores of the run (and of its multi-threaded run) and
+ * compares; keeps the run's recomputed nodes in OUT. */
+static int
+check_scores (const cJSON *doc, struct doc_summary *out, struct validate_error *err)
+{
+  const cJSON *threads = schema_get (doc, "threads");
+  int quick = cJSON_IsTrue (schema_get (doc, "run.quick"));
+  struct score_node *nodes;
+  size_t n, ninner;
+
+  out->nscores = recompute (schema_get (doc, "results"), quick, &out->scores, &out->ninner);
+  if (compare_scores (schema_get (doc, "scores"), "scores", out->scores, out->ninner,
+                      out->nscores, err) < 0)
+    return -1;
+  if (!threads)
+    return 0;
+  n = recompute (schema_get (threads, "results"), quick, &nodes, &ninner);
+  int rc = compare_scores (schema_get (threads, "scores"), "threads.scores", nodes, ninner, n, err);
+  score_free (nodes, n);
+  return rc;
+}
+
+/* Only the single-threaded results have reference digests: the threads
+ * of a multi-threaded run work on operand streams of their own. */
 static int
 check_digests (const cJSON *doc, struct validate_error *err)
 {
