@@ -16,6 +16,11 @@ core_upload () {
   check "$LABEL: the same bytes again answer 200 with the same id" \
     [ "$st" = 200 ] && [ "$(field "d['id']")" = "$ID" ]
 
+  st=$(post "$SRCDIR/tests/fixtures/server-signed.json" \
+    "$(cat "$SRCDIR/tests/fixtures/server-signed.json.sig")")
+  expect_status "$LABEL: a document written and signed by gmpbench run (with threads) is accepted" \
+    201 "$st"
+
   st=$(get "/api/v1/results/$ID/raw")
   check "$LABEL: /raw returns the exact uploaded bytes" sh -c "[ $st = 200 ] && cmp -s resp.json r1.json"
   st=$(get "/api/v1/results/$ID/signature")
