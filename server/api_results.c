@@ -14,8 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "common/util.h"
-#include "server/log.h"
 #include "suites/suites.h"
 
 #define DEFAULT_LIMIT 50

@@ -16,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "build_config.h"
-#include "common/util.h"
 #include "server/http.h"
 #include "server/log.h"
 #include "server/ratelimit.h"
