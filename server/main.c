@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #include "build_config.h"
 #include "server/http.h"
 #include "server/log.h"
