@@ -111,7 +111,7 @@ gcrypt_setup_mode (const struct bench_test *t, unsigned stream, enum gcrypt_mode
   struct gcrypt_state *s = gb_xcalloc (1, sizeof *s);
   struct gb_rng r;
   int ok;
-  s->key = key_cache_rsa ((unsigned long) t->a, stream);
+  s->key = key_cache_rsa ((unsigned long) t->a);
   s->mode = mode;
   gb_rng_init (&r, "rsa-sha256-digests", stream);
   ok = build_keys (s) == 0;

@@ -14,6 +14,7 @@
 #include "suites/bench.h"
 #include "suites/check.h"
 #include "suites/operand.h"
+#include "suites/key_cache.h"
 #include "suites/rsa_key.h"
 #include "suites/suites.h"
 
@@ -23,7 +24,7 @@ enum rsa_mode { RSA_SIGN, RSA_SIGN_SEC, RSA_VERIFY };
 
 struct rsa_state
 {
-  struct rsa_key key;
+  const struct rsa_key *key;    /* shared, from the key cache */
   struct rsa_scratch scratch;
   mpz_t msg[RSA_MESSAGES];
   mpz_t sig[RSA_MESSAGES];
@@ -38,18 +39,18 @@ rsa_setup_mode (const struct bench_test *t, unsigned stream, enum rsa_mode mode)
 {
   struct rsa_state *s = gb_xmalloc (sizeof *s);
   struct gb_rng r;
-  rsa_key_generate (&s->key, t->a, stream);
+  s->key = key_cache_rsa (t->a);
   rsa_scratch_init (&s->scratch, t->a);
   gb_rng_init (&r, "rsa-messages", stream);
   for (int i = 0; i < RSA_MESSAGES; i++)
     {
       mpz_init (s->msg[i]);
-      gb_rng_mpz_below (s->msg[i], &r, s->key.n);
+      gb_rng_mpz_below (s->msg[i], &r, s->key->n);
       mpz_init (s->sig[i]);
       mpz_init2 (s->out[i], t->a + 64);
       s->done[i] = 0;
       if (mode == RSA_VERIFY)
-        rsa_sign_crt (s->sig[i], s->msg[i], &s->key, &s->scratch, 0);
+        rsa_sign_crt (s->sig[i], s->msg[i], s->key, &s->scratch, 0);
     }
   s->next = 0;
   s->mode = mode;
@@ -85,7 +86,7 @@ rsa_sign_run (void *state, unsigned long reps)
   for (unsigned long i = 0; i < reps; i++)
     {
       unsigned j = s->next;
-      rsa_sign_crt (s->out[j], s->msg[j], &s->key, &s->scratch, sec);
+      rsa_sign_crt (s->out[j], s->msg[j], s->key, &s->scratch, sec);
       s->done[j] = 1;
       s->next = (j + 1) % RSA_MESSAGES;
     }
@@ -98,7 +99,7 @@ rsa_verify_run (void *state, unsigned long reps)
   for (unsigned long i = 0; i < reps; i++)
     {
       unsigned j = s->next;
-      mpz_powm (s->out[j], s->sig[j], s->key.e, s->key.n);
+      mpz_powm (s->out[j], s->sig[j], s->key->e, s->key->n);
       s->done[j] = 1;
       s->next = (j + 1) % RSA_MESSAGES;
     }
@@ -117,9 +118,9 @@ rsa_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
     if (!s->done[i])
       {
         if (s->mode == RSA_VERIFY)
-          mpz_powm (s->out[i], s->sig[i], s->key.e, s->key.n);
+          mpz_powm (s->out[i], s->sig[i], s->key->e, s->key->n);
         else
-          rsa_sign_crt (s->out[i], s->msg[i], &s->key, &s->scratch, 0);
+          rsa_sign_crt (s->out[i], s->msg[i], s->key, &s->scratch, 0);
       }
   mpz_init (back);
   for (int i = 0; i < RSA_MESSAGES && ok; i++)
@@ -129,7 +130,7 @@ rsa_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
       else
         {
           /* Independent route: no CRT, the public exponent, modulo n. */
-          mpz_powm_ui (back, s->out[i], RSA_PUBLIC_EXPONENT, s->key.n);
+          mpz_powm_ui (back, s->out[i], RSA_PUBLIC_EXPONENT, s->key->n);
           ok = mpz_cmp (back, s->msg[i]) == 0;
         }
     }
@@ -153,7 +154,6 @@ rsa_teardown (void *state)
   for (int i = 0; i < RSA_MESSAGES; i++)
     mpz_clears (s->msg[i], s->sig[i], s->out[i], NULL);
   rsa_scratch_clear (&s->scratch);
-  rsa_key_clear (&s->key);
   free (s);
 }
 

@@ -56,7 +56,7 @@ lookup (enum key_kind kind, unsigned long a, unsigned long b, unsigned stream)
       c->b = b;
       c->stream = stream;
       if (kind == KEY_RSA)
-        rsa_key_generate (&c->rsa, a, stream);
+        rsa_key_generate (&c->rsa, a);
       else
         dsa_key_generate (&c->dsa, a, b, stream);
       c->next = cache;
@@ -67,9 +67,9 @@ lookup (enum key_kind kind, unsigned long a, unsigned long b, unsigned stream)
 }
 
 const struct rsa_key *
-key_cache_rsa (unsigned long bits, unsigned stream)
+key_cache_rsa (unsigned long bits)
 {
-  return &lookup (KEY_RSA, bits, 0, stream)->rsa;
+  return &lookup (KEY_RSA, bits, 0, 0)->rsa;
 }
 
 const struct dsa_key *

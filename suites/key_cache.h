@@ -2,7 +2,7 @@
  *
  * Deterministic key material is cheap at small sizes but takes seconds
  * (DSA 2048, RSA 7680) to half a minute (RSA 15360), and every library's
- * tests of a size need the same.  The cache keeps each (size, stream) key
+ * tests of a size need the same.  The cache keeps each key
  * from its first use to the end of the process; it is safe to call from
  * several threads (--threads), and the keys are freed at exit. */
 #ifndef GB_KEY_CACHE_H
@@ -11,9 +11,9 @@
 #include "suites/dl_key.h"
 #include "suites/rsa_key.h"
 
-/* The key rsa_key_generate (K, BITS, STREAM) gives; never NULL.  The key
- * is shared: callers must not modify or clear it. */
-const struct rsa_key *key_cache_rsa (unsigned long bits, unsigned stream);
+/* The key rsa_key_generate (K, BITS) gives; never NULL.  The key is
+ * shared: callers must not modify or clear it. */
+const struct rsa_key *key_cache_rsa (unsigned long bits);
 
 /* The key dsa_key_generate (K, L, N, STREAM) gives, shared likewise. */
 const struct dsa_key *key_cache_dsa (unsigned long L, unsigned long N, unsigned stream);

@@ -104,7 +104,7 @@ nettle_setup_mode (const struct bench_test *t, unsigned stream, enum nettle_mode
 {
   struct nettle_state *s = gb_xcalloc (1, sizeof *s);
   struct gb_rng r;
-  s->key = key_cache_rsa ((unsigned long) t->a, stream);
+  s->key = key_cache_rsa ((unsigned long) t->a);
   s->mode = mode;
   gb_rng_init (&r, "rsa-sha256-digests", stream);
   gb_rng_init (&s->blinding, "nettle-blinding", stream);

@@ -128,7 +128,7 @@ ossl_rsa_setup_mode (const struct bench_test *t, unsigned stream, int verify,
 {
   struct ossl_rsa_state *s = gb_xcalloc (1, sizeof *s);
   struct gb_rng r;
-  s->key = key_cache_rsa ((unsigned long) t->a, stream);
+  s->key = key_cache_rsa ((unsigned long) t->a);
   s->k = (s->key->bits + 7) / 8;
   s->verify = verify;
   gb_rng_init (&r, "rsa-pkcs1-messages", stream);

@@ -5,25 +5,40 @@
 #include <stdio.h>
 #include "suites/operand.h"
 
-void
-rsa_key_generate (struct rsa_key *k, unsigned long bits, unsigned stream)
+/* The two primes of the key of BITS bits. */
+static void
+find_primes (mpz_t p, mpz_t q, unsigned long bits)
 {
+  const char *phex, *qhex;
   char name[64];
   struct gb_rng r;
+
+  if (rsa_key_table_lookup (bits, &phex, &qhex))
+    {
+      mpz_set_str (p, phex, 16);
+      mpz_set_str (q, qhex, 16);
+      return;
+    }
+  snprintf (name, sizeof name, "rsa-key.%lu", bits);
+  gb_rng_init (&r, name, 0);
+  do
+    {
+      gb_rng_prime (p, &r, bits / 2, RSA_PUBLIC_EXPONENT);
+      gb_rng_prime (q, &r, bits - bits / 2, RSA_PUBLIC_EXPONENT);
+    }
+  while (mpz_cmp (p, q) == 0);
+}
+
+void
+rsa_key_generate (struct rsa_key *k, unsigned long bits)
+{
   mpz_t pm1, qm1, phi;
 
-  snprintf (name, sizeof name, "rsa-key.%lu", bits);
-  gb_rng_init (&r, name, stream);
   k->bits = bits;
   mpz_inits (k->n, k->e, k->d, k->p, k->q, k->dp, k->dq, k->p_inv_q, k->q_inv_p, NULL);
   mpz_inits (pm1, qm1, phi, NULL);
   mpz_set_ui (k->e, RSA_PUBLIC_EXPONENT);
-  do
-    {
-      gb_rng_prime (k->p, &r, bits / 2, RSA_PUBLIC_EXPONENT);
-      gb_rng_prime (k->q, &r, bits - bits / 2, RSA_PUBLIC_EXPONENT);
-    }
-  while (mpz_cmp (k->p, k->q) == 0);
+  find_primes (k->p, k->q, bits);
   /* PKCS #1 and OpenSSL keep p > q. */
   if (mpz_cmp (k->p, k->q) < 0)
     mpz_swap (k->p, k->q);

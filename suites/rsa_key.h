@@ -1,6 +1,9 @@
 /* rsa_key.h: deterministic RSA key material shared by every library's RSA
  * test, so that GMP, OpenSSL and the others sign with the very same keys.
- * The key for a size depends only on the size and the operand stream. */
+ * The key of a size depends only on the size: the copies of a --threads
+ * run share it and differ in their messages.  Keys of 7680 and 15360 bits
+ * come from a fixed table (rsa_key_table.c), since finding their primes
+ * takes tens of seconds. */
 #ifndef GB_RSA_KEY_H
 #define GB_RSA_KEY_H
 
@@ -17,7 +20,11 @@ struct rsa_key
   mpz_t q_inv_p;                /* q^-1 mod p, PKCS #1's qInv */
 };
 
-void rsa_key_generate (struct rsa_key *k, unsigned long bits, unsigned stream);
+void rsa_key_generate (struct rsa_key *k, unsigned long bits);
+
+/* The primes of the fixed key of BITS bits, in hex: 1 if the table has
+ * that size, else 0. */
+int rsa_key_table_lookup (unsigned long bits, const char **p, const char **q);
 void rsa_key_clear (struct rsa_key *k);
 
 /* Signing with the Chinese remainder theorem exactly as GMPbench's rsa

@@ -12,6 +12,7 @@ SUITES_SRCS += \
 	suites/reference.c \
 	suites/registry.c \
 	suites/rsa_key.c \
+	suites/rsa_key_table.c \
 	suites/runner.c \
 	suites/score.c \
 	suites/stats.c

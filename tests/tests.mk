@@ -4,7 +4,9 @@ CHECK_PROGRAMS += \
 	tests/unit-stats \
 	tests/unit-operand \
 	tests/unit-score \
-	tests/unit-checks
+	tests/unit-checks \
+	tests/unit-rsa-key \
+	tests/unit-reference
 
 # A deliberately wrong GMP, preloaded by tests/t0120-wrong-results.sh.
 CHECK_LIBS += tests/libwronggmp.so
