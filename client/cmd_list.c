@@ -114,7 +114,7 @@ cmd_list (int argc, char **argv)
       cJSON_Delete (arr);
     }
   else
-    output_text_tree (stdout, sel.tests, sel.ntests, NULL, NULL, 0);
+    output_text_tree (stdout, sel.tests, sel.ntests);
   selection_free (&sel);
   return status;
 }

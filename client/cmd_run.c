@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "client/color.h"
 #include "client/gmpbench.h"
 #include "client/output.h"
 #include "client/progress.h"
+#include "client/report.h"
 #include "submit/document.h"
 #include "submit/identity.h"
 #include "submit/submit.h"
@@ -35,11 +37,14 @@ static const char run_usage[] =
   "  --only PATTERN          only tests matching the glob PATTERN, or the subtree\n"
   "                          it names (repeatable); 'gmpbench list' shows names\n"
   "  --suite NAME            only the tests of a suite: base, app, ext, openssl,\n"
-  "                          gcrypt, nettle, rng (repeatable)\n"
+  "                          gcrypt, nettle, rng (repeatable); '--suite help'\n"
+  "                          lists the suites of this build\n"
   "  --threads N|all         also run N copies of each test at once (all: every\n"
   "                          usable CPU) and report all-core throughput\n"
   "  --cpu-ghz GHZ           the clock for cycles figures (default: measured)\n"
-  "  --format text|json      what to print on standard output (default text)\n"
+  "  --format FORMAT         what to print on standard output: text (default),\n"
+  "                          json (the result document), html (a self-contained\n"
+  "                          page with charts), csv or markdown\n"
   "  -o, --output FILE       write the result document (JSON) to FILE and its\n"
   "                          signature to FILE.sig\n"
   "  --submit                upload the signed result (see 'gmpbench submit')\n"
@@ -47,12 +52,14 @@ static const char run_usage[] =
   "  --cacert FILE           trust the CAs in FILE for --submit\n"
   "  --unlisted              --submit: reachable by its link only\n"
   "  --key FILE              sign with this key instead of your identity\n"
-  "  -q, --quiet             no progress display\n"
+  "  -q, --quiet             no progress bar, no notes on stderr\n"
+  "  -v, --verbose           a line on stderr for each finished test\n"
   "  -h, --help              this text\n"
   "\n"
   "Exit status: 0 success, 1 not saved or rejected, 2 usage error, 3 a test\n"
   "computed a wrong result, 75 --submit queued the result for later, 130\n"
-  "interrupted (nothing is written).\n";
+  "interrupted (nothing is written).  A progress bar is drawn on stderr when\n"
+  "it is a terminal; colour is used on a terminal unless NO_COLOR is set.\n";
 
 static volatile sig_atomic_t interrupted;
 
@@ -67,7 +74,8 @@ struct run_options
 {
   struct test_selection sel;
   double time_per_test;
-  int quick, custom_time, quiet, json;
+  int quick, custom_time, quiet, verbose;
+  enum report_format format;
   const char *output;
   unsigned threads;             /* 0: single-threaded only */
   double cpu_ghz;               /* 0: use the measured clock */
@@ -129,6 +137,7 @@ parse_options (int argc, char **argv, struct run_options *o)
     { "format", required_argument, NULL, 'f' },
     { "output", required_argument, NULL, 'o' },
     { "quiet", no_argument, NULL, 'q' },
+    { "verbose", no_argument, NULL, 'v' },
     { "help", no_argument, NULL, 'h' },
     { "submit", no_argument, NULL, 'U' },
     { "server", required_argument, NULL, 'R' },
@@ -142,7 +151,7 @@ parse_options (int argc, char **argv, struct run_options *o)
   int c;
   opterr = 0;
   optind = 1;
-  while ((c = getopt_long (argc, argv, ":o:qh", longopts, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, ":o:qvh", longopts, NULL)) != -1)
     switch (c)
       {
       case 'Q': o->quick = 1; break;
@@ -155,18 +164,24 @@ parse_options (int argc, char **argv, struct run_options *o)
         o->custom_time = 1;
         break;
       case 'O': selection_add_pattern (&o->sel, optarg); break;
-      case 'S': selection_add_suite (&o->sel, optarg); break;
-      case 'f':
-        if (strcmp (optarg, "json") == 0)
-          o->json = 1;
-        else if (strcmp (optarg, "text") != 0)
+      case 'S':
+        if (strcmp (optarg, "help") == 0)
           {
-            gb_error ("run", "unknown format '%s' (use text or json)", optarg);
+            selection_print_suites (stdout);
+            return 1;
+          }
+        selection_add_suite (&o->sel, optarg);
+        break;
+      case 'f':
+        if (report_parse_format (optarg, &o->format) != 0)
+          {
+            gb_error ("run", "unknown format '%s' (use " REPORT_FORMAT_NAMES ")", optarg);
             return -1;
           }
         break;
       case 'o': o->output = optarg; break;
       case 'q': o->quiet = 1; break;
+      case 'v': o->verbose = 1; break;
       case 'U': o->submit = 1; break;
       case 'R': o->server = optarg; break;
       case 'C': o->cacert = optarg; break;
@@ -239,14 +254,16 @@ run_tests (const struct run_options *o, struct test_result *results,
   struct progress prog;
   int status = 0;
   harness_default_config (&cfg, o->time_per_test);
-  progress_init (&prog, !o->quiet && isatty (2), o->sel.ntests,
-                 o->time_per_test * (o->threads ? 2 : 1));
+  progress_init (&prog, !o->quiet && isatty (STDERR_FILENO), o->verbose && !o->quiet,
+                 o->sel.ntests, o->time_per_test * (o->threads ? 2 : 1));
   for (size_t i = 0; i < o->sel.ntests && status == 0; i++)
     {
       const struct bench_test *t = o->sel.tests[i];
       progress_show (&prog, i, t->name);
       status = verdict (runner_run_test (t, &cfg, 0, &results[i], &interrupted),
                         &results[i], &prog);
+      if (status != EXIT_INTERRUPTED)
+        progress_done (&prog, i, &results[i]);
       if (status == 0 && o->threads && results[i].outcome == BENCH_OK)
         status = verdict (threads_measure (t, &cfg, o->threads, &threaded[i],
                                            &efficiency[i], &interrupted),
@@ -300,37 +317,26 @@ upload (const struct run_options *o, const char *bytes, size_t len, const char *
   return submit_document (bytes, len, sig, &so);
 }
 
-/* The comparison tables and the all-core summary of the text output. */
+/* Prints DOC (serialised as BYTES) on stdout in the chosen format. */
 static void
-print_extras (const struct run_options *o, const cJSON *doc)
+print_report (const struct run_options *o, const cJSON *doc, const char *bytes, int saved)
 {
-  const cJSON *cmp = cJSON_GetObjectItemCaseSensitive (doc, "comparisons");
-  if (cJSON_GetArraySize (cmp) > 0)
+  struct report r;
+  char err[256];
+  if (report_open (&r, doc, err, sizeof err) != 0)
     {
-      putchar ('\n');
-      compare_print_text (stdout, cmp);
+      gb_error ("run", "%s", err);
+      return;
     }
-  const cJSON *threads = cJSON_GetObjectItemCaseSensitive (doc, "threads");
-  if (!threads)
-    return;
-  printf ("\nAll cores, %u copies at once (aggregate ops/s, scaling efficiency):\n",
-          o->threads);
-  const cJSON *r;
-  cJSON_ArrayForEach (r, cJSON_GetObjectItemCaseSensitive (threads, "results"))
-    printf ("  %-44s %14.6g ops/s  x%.2f  efficiency %.0f%%\n",
-            cJSON_GetObjectItemCaseSensitive (r, "name")->valuestring,
-            cJSON_GetObjectItemCaseSensitive (r, "ops_per_sec")->valuedouble,
-            cJSON_GetObjectItemCaseSensitive (r, "efficiency")->valuedouble * o->threads,
-            100 * cJSON_GetObjectItemCaseSensitive (r, "efficiency")->valuedouble);
-  const cJSON *total = cJSON_GetObjectItemCaseSensitive (
-    cJSON_GetObjectItemCaseSensitive (threads, "scores"), "gmpbench");
-  if (cJSON_IsNumber (total))
-    printf ("  GMPbench score with %u copies: %.6g\n", o->threads, total->valuedouble);
+  r.bytes = bytes;
+  report_write (stdout, &r, o->format, color_wanted (stdout));
+  if (saved && o->format == REPORT_TEXT)
+    printf ("\nresult written to %s (signature %s.sig)\n", o->output, o->output);
+  report_close (&r);
 }
 
 static int
-emit (struct run_options *o, cJSON *doc, const struct test_result *results,
-      const struct score_node *scores, size_t nscores)
+emit (struct run_options *o, cJSON *doc)
 {
   char sig[SIGN_B64_LEN + 1], err[512];
   size_t len;
@@ -353,17 +359,7 @@ emit (struct run_options *o, cJSON *doc, const struct test_result *results,
     }
   else
     saved = o->output != NULL;
-  if (o->json)
-    fputs (bytes, stdout);
-  else
-    {
-      sysinfo_print_summary (stdout, cJSON_GetObjectItemCaseSensitive (doc, "system"));
-      putchar ('\n');
-      output_text_tree (stdout, o->sel.tests, o->sel.ntests, results, scores, nscores);
-      print_extras (o, doc);
-      if (saved)
-        printf ("\nresult written to %s (signature %s.sig)\n", o->output, o->output);
-    }
+  print_report (o, doc, bytes, saved);
   fflush (stdout);
   if (o->submit)
     {
@@ -455,7 +451,7 @@ cmd_run (int argc, char **argv)
                                 tscores, ntscores);
           score_free (tscores, ntscores);
         }
-      status = emit (&o, doc, results, scores, nscores);
+      status = emit (&o, doc);
       cJSON_Delete (doc);
       score_free (scores, nscores);
     }

@@ -12,6 +12,8 @@
 
 int cmd_run (int argc, char **argv);
 int cmd_list (int argc, char **argv);
+int cmd_show (int argc, char **argv);
+int cmd_compare (int argc, char **argv);
 int cmd_sysinfo (int argc, char **argv);
 int cmd_verify (int argc, char **argv);
 int cmd_submit (int argc, char **argv);

@@ -14,6 +14,8 @@ static const struct
   const char *summary;
 } commands[] = {
   { "run", cmd_run, "run the benchmark and report the GMPbench score" },
+  { "show", cmd_show, "print a saved result as text, HTML, CSV or Markdown" },
+  { "compare", cmd_compare, "compare saved results with a baseline, test by test" },
   { "list", cmd_list, "list the tests of the hierarchy" },
   { "sysinfo", cmd_sysinfo, "show what is known about this machine" },
   { "verify", cmd_verify, "check a result file and its signature offline" },

@@ -1,12 +1,11 @@
-/* output.h: choosing tests from the command line, and printing results as
- * a text tree or JSON. */
+/* output.h: choosing tests from the command line, and printing the test
+ * tree or JSON (whole result documents are rendered by report.h). */
 #ifndef GB_OUTPUT_H
 #define GB_OUTPUT_H
 
 #include <stdio.h>
 #include <cjson/cJSON.h>
-#include "suites/runner.h"
-#include "suites/score.h"
+#include "suites/bench.h"
 
 /* The tests chosen by --only and --suite, in run order. */
 struct test_selection
@@ -27,14 +26,12 @@ void selection_add_suite (struct test_selection *sel, const char *suite);
 /* Fills TESTS; prints a message naming the pattern or suite that matches
  * nothing and returns -1. */
 int selection_resolve (struct test_selection *sel, const char *cmd);
+/* One line per --suite name of this build: name, test count, a test. */
+void selection_print_suites (FILE *f);
 void selection_free (struct test_selection *sel);
 
-/* The hierarchy as an indented tree.  With RESULTS (same order as TESTS),
- * each leaf shows its ops/s, spread and flags; with SCORES each node its
- * score. */
-void output_text_tree (FILE *f, const struct bench_test *const *tests, size_t n,
-                       const struct test_result *results,
-                       const struct score_node *scores, size_t nscores);
+/* The hierarchy of TESTS as an indented tree of names. */
+void output_text_tree (FILE *f, const struct bench_test *const *tests, size_t n);
 
 /* Pretty-printed JSON followed by a newline. */
 void output_json_print (FILE *f, const cJSON *json);

@@ -1,83 +1,149 @@
-/* output_text.c: the hierarchy as an indented tree with ops/s at the
- * leaves and scores at the nodes, and JSON printing. */
-#include <string.h>
+/* output_text.c: the text renderings: the bare test tree of `gmpbench
+ * list`, and a whole result document (`run`, `show`): the machine
+ * summary, the tree with ops/s at the leaves and scores at the nodes, the
+ * comparison tables and the all-core results. */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include "client/color.h"
+#include "client/escape.h"
 #include "client/output.h"
-#include "suites/harness.h"
+#include "client/report.h"
+#include "client/tree.h"
+#include "common/util.h"
+#include "suites/compare.h"
+#include "sysinfo/sysinfo.h"
 
 #define NAME_WIDTH 44
 
-static const struct score_node *
-find_score (const struct score_node *scores, size_t n, const char *name, size_t len)
+struct text_ctx
 {
-  for (size_t i = 0; i < n; i++)
-    if (strlen (scores[i].name) == len && strncmp (scores[i].name, name, len) == 0)
-      return &scores[i];
-  return NULL;
-}
+  FILE *f;
+  const struct report *r;
+  const struct palette *c;
+};
 
-/* Length of the common prefix of A and B that ends before a dot. */
-static size_t
-common_nodes (const char *a, const char *b)
+static void
+list_node (void *ctx, int depth, const char *path, size_t pathlen, const char *label,
+           size_t labellen)
 {
-  size_t keep = 0;
-  for (size_t i = 0; a[i] && a[i] == b[i]; i++)
-    if (a[i] == '.' )
-      keep = i + 1;
-  return keep;
+  (void) path;
+  (void) pathlen;
+  fprintf (ctx, "%*s%.*s\n", 2 * depth, "", (int) labellen, label);
 }
 
 static void
-print_leaf (FILE *f, int depth, const char *label, const struct test_result *r)
+list_leaf (void *ctx, int depth, size_t index, const char *label)
 {
-  fprintf (f, "%*s%-*s", 2 * depth, "", NAME_WIDTH - 2 * depth, label);
-  if (!r)
-    {
-      fputc ('\n', f);
-      return;
-    }
-  if (r->outcome == BENCH_SKIPPED)
-    {
-      fprintf (f, " skipped: %s\n", r->message);
-      return;
-    }
-  fprintf (f, " %14.6g ops/s  ±%.1f%%", r->m.ops_per_sec, 100 * r->m.spread);
-  if (r->m.flags & MEAS_NOISY)
-    fputs ("  noisy", f);
-  if (r->m.flags & MEAS_CPU_DIVERGED)
-    fputs ("  cpu<wall", f);
-  fputc ('\n', f);
+  (void) index;
+  fprintf (ctx, "%*s%s\n", 2 * depth, "", label);
 }
 
 void
-output_text_tree (FILE *f, const struct bench_test *const *tests, size_t n,
-                  const struct test_result *results,
-                  const struct score_node *scores, size_t nscores)
+output_text_tree (FILE *f, const struct bench_test *const *tests, size_t n)
 {
-  const char *prev = "";
+  const char **names = gb_xmalloc ((n ? n : 1) * sizeof *names);
+  const struct tree_visitor v = { list_node, list_leaf };
   for (size_t i = 0; i < n; i++)
+    names[i] = tests[i]->name;
+  tree_walk (names, n, &v, f);
+  free (names);
+}
+
+static void
+doc_node (void *ctx, int depth, const char *path, size_t pathlen, const char *label,
+          size_t labellen)
+{
+  struct text_ctx *t = ctx;
+  double score = report_score (t->r->scores, path, pathlen);
+  char name[256];
+  snprintf (name, sizeof name, "%.*s", (int) labellen, label);
+  fprintf (t->f, "%*s%s", 2 * depth, "", t->c->bold);
+  escape_text (t->f, name);
+  fputs (t->c->reset, t->f);
+  if (!isnan (score))
+    fprintf (t->f, "%*s %s%14.6g score%s", NAME_WIDTH - 2 * depth - (int) strlen (name), "",
+             t->c->bold, score, t->c->reset);
+  fputc ('\n', t->f);
+}
+
+static void
+doc_leaf (void *ctx, int depth, size_t index, const char *label)
+{
+  struct text_ctx *t = ctx;
+  const struct report_row *row = &t->r->rows[index];
+  fprintf (t->f, "%*s", 2 * depth, "");
+  escape_text (t->f, label);
+  fprintf (t->f, "%*s", NAME_WIDTH - 2 * depth - (int) strlen (label), "");
+  if (!row->result)
     {
-      const char *name = tests[i]->name;
-      size_t start = common_nodes (prev, name);
-      /* Print the nodes between the last printed one and this leaf. */
-      int depth = 0;
-      for (size_t j = 0; j < start; j++)
-        depth += name[j] == '.';
-      for (const char *dot = strchr (name + start, '.'); dot; dot = strchr (dot + 1, '.'))
-        {
-          const char *label = name + start;
-          size_t len = (size_t) (dot - label);
-          const struct score_node *s = find_score (scores, nscores, name, (size_t) (dot - name));
-          fprintf (f, "%*s%.*s", 2 * depth, "", (int) len, label);
-          if (s)
-            fprintf (f, "%*s %14.6g score", NAME_WIDTH - 2 * depth - (int) len, "", s->score);
-          fputc ('\n', f);
-          start = (size_t) (dot - name) + 1;
-          depth++;
-        }
-      print_leaf (f, depth, name + start, results ? &results[i] : NULL);
-      prev = name;
+      fprintf (t->f, " %sskipped: ", t->c->dim);
+      escape_text (t->f, row->reason);
+      fprintf (t->f, "%s\n", t->c->reset);
+      return;
     }
+  fprintf (t->f, " %14.6g ops/s  ±%.1f%%", report_num (row->result, "ops_per_sec"),
+           100 * report_num (row->result, "spread"));
+  if (report_has_flag (row->result, "noisy"))
+    fprintf (t->f, "  %snoisy%s", t->c->warn, t->c->reset);
+  if (report_has_flag (row->result, "cpu-diverged"))
+    fprintf (t->f, "  %scpu<wall%s", t->c->warn, t->c->reset);
+  fputc ('\n', t->f);
+}
+
+/* The all-core results of `run --threads N`. */
+static void
+print_threads (FILE *f, const cJSON *threads)
+{
+  double count = report_num (threads, "count");
+  const cJSON *r;
+  fprintf (f, "\nAll cores, %.0f copies at once (aggregate ops/s, scaling efficiency):\n", count);
+  cJSON_ArrayForEach (r, cJSON_GetObjectItemCaseSensitive (threads, "results"))
+    {
+      double eff = report_num (r, "efficiency");
+      fputs ("  ", f);
+      escape_text (f, report_str (r, "name"));
+      fprintf (f, "%*s %14.6g ops/s  x%.2f  efficiency %.0f%%\n",
+               44 - (int) strlen (report_str (r, "name")), "", report_num (r, "ops_per_sec"),
+               eff * count, 100 * eff);
+    }
+  double total = report_num (cJSON_GetObjectItemCaseSensitive (threads, "scores"), "gmpbench");
+  if (!isnan (total))
+    fprintf (f, "  GMPbench score with %.0f copies: %.6g\n", count, total);
+}
+
+/* What PRINT writes for ARG, with any control character of the document
+ * neutralised (the summary and the comparison tables print strings of the
+ * document as they are). */
+static void
+print_sanitized (FILE *f, void (*print) (FILE *, const cJSON *), const cJSON *arg)
+{
+  char *text = NULL;
+  size_t size = 0;
+  FILE *mem = open_memstream (&text, &size);
+  if (!mem)
+    return;
+  print (mem, arg);
+  fclose (mem);
+  escape_text (f, text);
+  free (text);
+}
+
+void
+report_text (FILE *f, const struct report *r, int color)
+{
+  struct text_ctx t = { f, r, color_palette (color) };
+  const struct tree_visitor v = { doc_node, doc_leaf };
+  print_sanitized (f, sysinfo_print_summary, r->system);
+  fputc ('\n', f);
+  tree_walk (r->names, r->nrows, &v, &t);
+  if (cJSON_GetArraySize (r->comparisons) > 0)
+    {
+      fputc ('\n', f);
+      print_sanitized (f, compare_print_text, r->comparisons);
+    }
+  if (cJSON_IsObject (r->threads))
+    print_threads (f, r->threads);
 }
 
 void

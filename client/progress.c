@@ -1,35 +1,92 @@
-/* progress.c: a one-line progress display on a terminal (see progress.h). */
+/* progress.c: the progress bar and the --verbose lines (see progress.h).
+ * The bar is one line, "[=====>    ] 12/210 NAME  1:23 left", cut to the
+ * terminal's width (the name loses its head first, since its tail is what
+ * tells tests apart). */
 #include "client/progress.h"
 
 #include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include "common/util.h"
 
-void
-progress_init (struct progress *p, int enabled, size_t total, double budget)
+#define BAR_CELLS 20
+#define MIN_WIDTH 40
+
+static int
+terminal_width (void)
 {
-  p->enabled = enabled;
+  struct winsize ws;
+  if (ioctl (STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= MIN_WIDTH)
+    return ws.ws_col;
+  return 80;
+}
+
+void
+progress_init (struct progress *p, int bar, int verbose, size_t total, double budget)
+{
+  p->bar = bar;
+  p->verbose = verbose;
   p->total = total;
   p->started = gb_wall_seconds ();
   p->budget = budget;
+  p->width = bar ? terminal_width () : 80;
+}
+
+/* Seconds left before test I starts running: the mean time per test so
+ * far (or the budget before the first one) times the tests left. */
+static double
+seconds_left (const struct progress *p, size_t i)
+{
+  double elapsed = gb_wall_seconds () - p->started;
+  double per_test = i > 0 ? elapsed / (double) i : p->budget;
+  return per_test * (double) (p->total - i);
 }
 
 void
 progress_show (struct progress *p, size_t i, const char *name)
 {
-  if (!p->enabled)
+  if (!p->bar)
     return;
-  double elapsed = gb_wall_seconds () - p->started;
-  double per_test = i > 0 ? elapsed / i : p->budget;
-  double left = per_test * (p->total - i);
-  fprintf (stderr, "\r\033[K[%zu/%zu] %s  (about %d:%02d left)", i + 1, p->total,
-           name, (int) left / 60, (int) left % 60);
+  char cells[BAR_CELLS + 1], counter[48], left[32];
+  size_t done = p->total ? i * BAR_CELLS / p->total : 0;
+  memset (cells, '=', done);
+  memset (cells + done, ' ', BAR_CELLS - done);
+  if (done < BAR_CELLS)
+    cells[done] = '>';
+  cells[BAR_CELLS] = '\0';
+  int secs = (int) seconds_left (p, i);
+  snprintf (counter, sizeof counter, "%zu/%zu", i + 1, p->total);
+  snprintf (left, sizeof left, "%d:%02d left", secs / 60, secs % 60);
+  /* [cells] counter name  left, within width - 1 columns. */
+  int room = p->width - 1 - (BAR_CELLS + 3) - (int) strlen (counter) - 3 - (int) strlen (left);
+  int len = (int) strlen (name);
+  const char *shown = len > room && room > 1 ? name + (len - room + 1) : name;
+  fprintf (stderr, "\r\033[K[%s] %s %s%s  %s", cells, counter, shown != name ? "~" : "",
+           room > 1 ? shown : "", left);
+  fflush (stderr);
+}
+
+void
+progress_done (struct progress *p, size_t i, const struct test_result *r)
+{
+  if (!p->verbose)
+    return;
+  progress_clear (p);
+  fprintf (stderr, "[%zu/%zu] %s", i + 1, p->total, r->test->name);
+  if (r->outcome == BENCH_OK)
+    fprintf (stderr, "  %.6g ops/s  ±%.1f%%  %u samples\n", r->m.ops_per_sec,
+             100 * r->m.spread, r->m.samples);
+  else
+    fprintf (stderr, "  %s: %s\n", r->outcome == BENCH_SKIPPED ? "skipped" : "failed",
+             r->message);
   fflush (stderr);
 }
 
 void
 progress_clear (struct progress *p)
 {
-  if (p->enabled)
+  if (p->bar)
     {
       fputs ("\r\033[K", stderr);
       fflush (stderr);

@@ -100,6 +100,32 @@ selection_resolve (struct test_selection *sel, const char *cmd)
   return 0;
 }
 
+/* The index of the first test of suite SUITE. */
+static size_t
+first_of_suite (const char *suite)
+{
+  size_t i = 0;
+  while (strcmp (registry_suite_name (i), suite) != 0)
+    i++;
+  return i;
+}
+
+void
+selection_print_suites (FILE *f)
+{
+  size_t total = registry_count ();
+  for (size_t i = 0; i < total; i++)
+    {
+      const char *suite = registry_suite_name (i);
+      size_t count = 0;
+      if (first_of_suite (suite) != i)
+        continue;
+      for (size_t j = i; j < total; j++)
+        count += strcmp (suite, registry_suite_name (j)) == 0;
+      fprintf (f, "%-10s %3zu tests, e.g. %s\n", suite, count, registry_test (i)->name);
+    }
+}
+
 void
 selection_free (struct test_selection *sel)
 {

@@ -1,9 +1,21 @@
-# client/: the gmpbench command line, one subcommand per file.
+# client/: the gmpbench command line, one subcommand per file, and the
+# report renderers (report.h) that run, show and compare share.
 CLIENT_SRCS += \
+	client/cmd_compare.c \
 	client/cmd_list.c \
 	client/cmd_run.c \
+	client/cmd_show.c \
 	client/cmd_sysinfo.c \
+	client/color.c \
+	client/escape.c \
+	client/html_charts.c \
 	client/main.c \
+	client/output_csv.c \
+	client/output_html.c \
+	client/output_markdown.c \
 	client/output_text.c \
 	client/progress.c \
-	client/selection.c
+	client/report.c \
+	client/selection.c \
+	client/svg_chart.c \
+	client/tree.c

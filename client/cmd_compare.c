@@ -1,0 +1,377 @@
+/* cmd_compare.c: `gmpbench compare BASE.json OTHER.json...`, the honest
+ * answer to "is my new build faster?".
+ *
+ * Every test of BASE measured in another run gets the ratio of that run's
+ * ops/s to BASE's (above 1: faster), and is marked within the spreads
+ * when the ratio differs from 1 by no more than the two relative spreads
+ * together, the rule of the library comparisons (suites/compare.h).  Each
+ * node of the tree gets the geometric mean of the ratios of its tests
+ * measured in both runs, marked within the spreads when it differs from 1
+ * by no more than the mean of those tests' spreads.  Lines are computed
+ * once (struct line) and then printed in the chosen format. */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "client/color.h"
+#include "client/escape.h"
+#include "client/gmpbench.h"
+#include "client/output.h"
+#include "client/report.h"
+#include "client/tree.h"
+#include "common/util.h"
+
+static const char compare_usage[] =
+  "usage: gmpbench compare [options] BASE.json OTHER.json...\n"
+  "\n"
+  "Compare saved results with a baseline: for each test the ratio of its\n"
+  "ops/s in OTHER to BASE (above 1: OTHER is faster), for each node the\n"
+  "geometric mean of its tests' ratios; ~ marks a difference within the\n"
+  "reported spreads, which is noise, not a result.\n"
+  "  --format FORMAT         text (default), json, csv or markdown\n"
+  "  -h, --help              this text\n"
+  "\n"
+  "Exit status: 0 success, 1 a file cannot be read, 2 usage error.\n";
+
+struct cell
+{
+  double ratio;                 /* NAN when not measured in both */
+  int within;
+  size_t tests;                 /* tests behind the ratio */
+};
+
+struct line
+{
+  int node, depth;
+  char name[256], label[128];
+  const struct report_row *row; /* the baseline's test, for a leaf */
+  struct cell *cells;           /* one per other run */
+};
+
+struct comparison
+{
+  const char **files;
+  struct report *runs;          /* runs[0] is the baseline */
+  size_t nruns;
+  struct line *lines;
+  size_t nlines;
+};
+
+static const cJSON *
+find_result (const struct report *r, const char *name)
+{
+  for (size_t i = 0; i < r->nrows; i++)
+    if (strcmp (r->rows[i].name, name) == 0)
+      return r->rows[i].result;
+  return NULL;
+}
+
+static struct line *
+new_line (struct comparison *c, int node, int depth)
+{
+  c->lines = gb_xrealloc (c->lines, (c->nlines + 1) * sizeof *c->lines);
+  struct line *l = &c->lines[c->nlines++];
+  memset (l, 0, sizeof *l);
+  l->node = node;
+  l->depth = depth;
+  l->cells = gb_xcalloc (c->nruns, sizeof *l->cells);
+  return l;
+}
+
+static void
+on_node (void *ctx, int depth, const char *path, size_t pathlen, const char *label,
+         size_t labellen)
+{
+  struct line *l = new_line (ctx, 1, depth);
+  snprintf (l->name, sizeof l->name, "%.*s", (int) pathlen, path);
+  snprintf (l->label, sizeof l->label, "%.*s", (int) labellen, label);
+}
+
+/* A test: its ratio in each other run. */
+static void
+on_leaf (void *ctx, int depth, size_t index, const char *label)
+{
+  struct comparison *c = ctx;
+  struct line *l = new_line (c, 0, depth);
+  l->row = &c->runs[0].rows[index];
+  snprintf (l->name, sizeof l->name, "%s", l->row->name);
+  snprintf (l->label, sizeof l->label, "%s", label);
+  for (size_t k = 1; k < c->nruns; k++)
+    {
+      const cJSON *b = l->row->result, *o = find_result (&c->runs[k], l->row->name);
+      double ratio = report_num (o, "ops_per_sec") / report_num (b, "ops_per_sec");
+      l->cells[k].ratio = NAN;
+      if (!b || !o || !(ratio > 0) || !isfinite (ratio))
+        continue;
+      l->cells[k].ratio = ratio;
+      l->cells[k].within = fabs (ratio - 1)
+        <= report_num (b, "spread") + report_num (o, "spread");
+      l->cells[k].tests = 1;
+    }
+}
+
+/* A node: the geometric mean of the ratios of the tests under it. */
+static void
+summarise (struct comparison *c, struct line *node, size_t run)
+{
+  double logs = 0, noise = 0;
+  size_t n = 0;
+  for (size_t i = 0; i < c->nlines; i++)
+    {
+      const struct line *l = &c->lines[i];
+      if (l->node || l->cells[run].tests == 0 || !tree_under (l->name, node->name, strlen (node->name)))
+        continue;
+      logs += log (l->cells[run].ratio);
+      noise += report_num (l->row->result, "spread")
+        + report_num (find_result (&c->runs[run], l->name), "spread");
+      n++;
+    }
+  node->cells[run].ratio = n ? exp (logs / (double) n) : NAN;
+  node->cells[run].within = n && fabs (node->cells[run].ratio - 1) <= noise / (double) n;
+  node->cells[run].tests = n;
+}
+
+static void
+build (struct comparison *c)
+{
+  const struct tree_visitor v = { on_node, on_leaf };
+  tree_walk (c->runs[0].names, c->runs[0].nrows, &v, c);
+  for (size_t i = 0; i < c->nlines; i++)
+    if (c->lines[i].node)
+      for (size_t k = 1; k < c->nruns; k++)
+        summarise (c, &c->lines[i], k);
+}
+
+/* Text. */
+
+static void
+print_text (FILE *f, const struct comparison *c, const struct palette *p)
+{
+  char ops[32];
+  for (size_t k = 0; k < c->nruns; k++)
+    {
+      const cJSON *cpu = cJSON_GetObjectItemCaseSensitive (c->runs[k].system, "cpu");
+      if (k)
+        fprintf (f, "run %-3zu ", k);
+      else
+        fputs ("base    ", f);
+      escape_text (f, c->files[k]);
+      fputs (": ", f);
+      escape_text (f, report_str (cpu, "name"));
+      fputs (", ", f);
+      escape_text (f, report_str (c->runs[k].doc, "created"));
+      fputc ('\n', f);
+    }
+  fputs ("ratio = ops/s of the run / ops/s of the base (above 1: faster); ~ = within the "
+         "spreads;\nnodes: geometric mean of their tests' ratios (tests counted)\n\n", f);
+  fprintf (f, "%-44s %16s", "", "base ops/s");
+  for (size_t k = 1; k < c->nruns; k++)
+    fprintf (f, "           run %-2zu", k);
+  fputc ('\n', f);
+  for (size_t i = 0; i < c->nlines; i++)
+    {
+      const struct line *l = &c->lines[i];
+      fprintf (f, "%*s%s", 2 * l->depth, "", l->node ? p->bold : "");
+      escape_text (f, l->label);
+      fprintf (f, "%s%*s", l->node ? p->reset : "",
+               44 - 2 * l->depth - (int) strlen (l->label), "");
+      if (l->node)
+        fprintf (f, " %16s", "");
+      else if (l->row->result)
+        {
+          report_si (report_num (l->row->result, "ops_per_sec"), ops, sizeof ops);
+          fprintf (f, " %9s ±%4.1f%%", ops, 100 * report_num (l->row->result, "spread"));
+        }
+      else
+        fprintf (f, " %16s", "skipped");
+      for (size_t k = 1; k < c->nruns; k++)
+        {
+          const struct cell *x = &l->cells[k];
+          if (isnan (x->ratio))
+            {
+              fprintf (f, " %16s", "-");
+              continue;
+            }
+          const char *color = x->within ? p->dim : x->ratio > 1 ? p->good : p->bad;
+          char count[24] = "";
+          if (l->node)
+            snprintf (count, sizeof count, "(%zu)", x->tests);
+          fprintf (f, " %s%8.3f %-2s%5s%s", color, x->ratio, x->within ? "~" : "", count, p->reset);
+        }
+      fputc ('\n', f);
+    }
+}
+
+/* JSON: {"base": FILE, "runs": [FILE...], "lines": [{name, node, ratios}]}. */
+static void
+print_json (FILE *f, const struct comparison *c)
+{
+  cJSON *out = cJSON_CreateObject (), *runs = cJSON_CreateArray (), *lines = cJSON_CreateArray ();
+  cJSON_AddStringToObject (out, "base", c->files[0]);
+  for (size_t k = 1; k < c->nruns; k++)
+    cJSON_AddItemToArray (runs, cJSON_CreateString (c->files[k]));
+  cJSON_AddItemToObject (out, "runs", runs);
+  for (size_t i = 0; i < c->nlines; i++)
+    {
+      cJSON *o = cJSON_CreateObject (), *ratios = cJSON_CreateArray ();
+      cJSON_AddStringToObject (o, "name", c->lines[i].name);
+      cJSON_AddBoolToObject (o, "node", c->lines[i].node);
+      for (size_t k = 1; k < c->nruns; k++)
+        {
+          const struct cell *x = &c->lines[i].cells[k];
+          cJSON *r = isnan (x->ratio) ? cJSON_CreateNull () : cJSON_CreateObject ();
+          if (!isnan (x->ratio))
+            {
+              cJSON_AddNumberToObject (r, "ratio", x->ratio);
+              cJSON_AddBoolToObject (r, "within_spread", x->within);
+              cJSON_AddNumberToObject (r, "tests", (double) x->tests);
+            }
+          cJSON_AddItemToArray (ratios, r);
+        }
+      cJSON_AddItemToObject (o, "ratios", ratios);
+      cJSON_AddItemToArray (lines, o);
+    }
+  cJSON_AddItemToObject (out, "lines", lines);
+  output_json_print (f, out);
+  cJSON_Delete (out);
+}
+
+/* CSV, one record per line and run: kind,name,run,ratio,within_spread,tests. */
+static void
+print_csv (FILE *f, const struct comparison *c)
+{
+  fputs ("kind,name,run,ratio,within_spread,tests\n", f);
+  for (size_t i = 0; i < c->nlines; i++)
+    for (size_t k = 1; k < c->nruns; k++)
+      {
+        const struct cell *x = &c->lines[i].cells[k];
+        fputs (c->lines[i].node ? "node," : "test,", f);
+        escape_csv (f, c->lines[i].name);
+        fputc (',', f);
+        escape_csv (f, c->files[k]);
+        if (isnan (x->ratio))
+          fputs (",,,0\n", f);
+        else
+          fprintf (f, ",%.17g,%s,%zu\n", x->ratio, x->within ? "true" : "false", x->tests);
+      }
+}
+
+static void
+print_markdown (FILE *f, const struct comparison *c)
+{
+  fputs ("Ratio: ops/s of the run over the base's (above 1: faster); ~ marks a ratio "
+         "within the spreads; nodes (bold) show the geometric mean of their tests.\n\n"
+         "| node or test |", f);
+  for (size_t k = 1; k < c->nruns; k++)
+    {
+      fputc (' ', f);
+      escape_markdown (f, c->files[k]);
+      fputs (" |", f);
+    }
+  fputs ("\n|---|", f);
+  for (size_t k = 1; k < c->nruns; k++)
+    fputs ("--:|", f);
+  for (size_t i = 0; i < c->nlines; i++)
+    {
+      const struct line *l = &c->lines[i];
+      fputs (l->node ? "\n| **" : "\n| ", f);
+      escape_markdown (f, l->name);
+      fputs (l->node ? "** |" : " |", f);
+      for (size_t k = 1; k < c->nruns; k++)
+        if (isnan (l->cells[k].ratio))
+          fputs (" - |", f);
+        else
+          fprintf (f, " %.3f%s |", l->cells[k].ratio, l->cells[k].within ? " ~" : "");
+    }
+  fputc ('\n', f);
+}
+
+static int
+parse_options (int argc, char **argv, enum report_format *format)
+{
+  static const struct option longopts[] = {
+    { "format", required_argument, NULL, 'f' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 }
+  };
+  int c;
+  opterr = 0;
+  optind = 1;
+  while ((c = getopt_long (argc, argv, ":h", longopts, NULL)) != -1)
+    switch (c)
+      {
+      case 'f':
+        if (report_parse_format (optarg, format) != 0 || *format == REPORT_HTML)
+          {
+            gb_error ("compare", "unknown format '%s' (use text, json, csv or markdown)", optarg);
+            return -1;
+          }
+        break;
+      case 'h': fputs (compare_usage, stdout); return 1;
+      case ':':
+        gb_error ("compare", "option '%s' needs a value", argv[optind - 1]);
+        return -1;
+      default:
+        gb_error ("compare", "unknown option '%s'; see 'gmpbench compare --help'",
+                  argv[optind - 1]);
+        return -1;
+      }
+  if (argc - optind < 2)
+    {
+      gb_error ("compare", "give a base result and at least one other; see 'gmpbench compare --help'");
+      return -1;
+    }
+  return 0;
+}
+
+/* Loads and indexes every file; 0, or 1 after an error message. */
+static int
+load (struct comparison *c, cJSON **docs)
+{
+  char err[512];
+  for (size_t k = 0; k < c->nruns; k++)
+    if (report_load_file (c->files[k], &docs[k], NULL, err, sizeof err) != 0
+        || report_open (&c->runs[k], docs[k], err, sizeof err) != 0)
+      {
+        gb_error ("compare", "%s", err);
+        return 1;
+      }
+  return 0;
+}
+
+int
+cmd_compare (int argc, char **argv)
+{
+  enum report_format format = REPORT_TEXT;
+  int status = parse_options (argc, argv, &format);
+  if (status != 0)
+    return status > 0 ? 0 : EXIT_USAGE;
+
+  struct comparison c = { (const char **) argv + optind, NULL, (size_t) (argc - optind), NULL, 0 };
+  cJSON **docs = gb_xcalloc (c.nruns, sizeof *docs);
+  c.runs = gb_xcalloc (c.nruns, sizeof *c.runs);
+  status = load (&c, docs);
+  if (status == 0)
+    {
+      build (&c);
+      if (format == REPORT_JSON)
+        print_json (stdout, &c);
+      else if (format == REPORT_CSV)
+        print_csv (stdout, &c);
+      else if (format == REPORT_MARKDOWN)
+        print_markdown (stdout, &c);
+      else
+        print_text (stdout, &c, color_palette (color_wanted (stdout)));
+    }
+  for (size_t i = 0; i < c.nlines; i++)
+    free (c.lines[i].cells);
+  free (c.lines);
+  for (size_t k = 0; k < c.nruns; k++)
+    {
+      report_close (&c.runs[k]);
+      cJSON_Delete (docs[k]);
+    }
+  free (c.runs);
+  free (docs);
+  return status;
+}

@@ -1,0 +1,155 @@
+/* output_markdown.c: a result document as GitHub-flavoured Markdown, to
+ * paste into an issue or a pull request: the machine as a list, every
+ * scored node and test in one table (nodes in bold), the comparisons and
+ * the random generators as tables.  Every string from the document goes
+ * through escape_markdown(). */
+#include <math.h>
+#include <string.h>
+#include "client/escape.h"
+#include "client/report.h"
+#include "client/tree.h"
+
+struct md_ctx
+{
+  FILE *f;
+  const struct report *r;
+};
+
+static void
+machine_item (void *ctx, const char *label, const char *value)
+{
+  FILE *f = ctx;
+  fputs ("- **", f);
+  escape_markdown (f, label);
+  fputs (":** ", f);
+  escape_markdown (f, value);
+  fputc ('\n', f);
+}
+
+static void
+header (FILE *f, const struct report *r)
+{
+  fputs ("# GMPbench result\n\n", f);
+  fputs ("Created ", f);
+  escape_markdown (f, report_str (r->doc, "created"));
+  fputs (" by gmpbench ", f);
+  escape_markdown (f, report_str (cJSON_GetObjectItemCaseSensitive (r->doc, "client"),
+                                  "version"));
+  fputs (", mode ", f);
+  escape_markdown (f, report_str (r->run, "mode"));
+  fprintf (f, ", %g s per test.\n\n## Machine\n\n", report_num (r->run, "time_per_test"));
+  report_machine (r, machine_item, f);
+}
+
+static void
+md_node (void *ctx, int depth, const char *path, size_t pathlen, const char *label,
+         size_t labellen)
+{
+  struct md_ctx *m = ctx;
+  char name[256];
+  (void) depth;
+  (void) label;
+  (void) labellen;
+  double v = report_score (m->r->scores, path, pathlen);
+  if (isnan (v))
+    return;
+  snprintf (name, sizeof name, "%.*s", (int) pathlen, path);
+  fputs ("| **", m->f);
+  escape_markdown (m->f, name);
+  fprintf (m->f, "** | **%.6g** | | |\n", v);
+}
+
+static void
+md_leaf (void *ctx, int depth, size_t index, const char *label)
+{
+  struct md_ctx *m = ctx;
+  const struct report_row *row = &m->r->rows[index];
+  char ops[32];
+  (void) depth;
+  (void) label;
+  fputs ("| ", m->f);
+  escape_markdown (m->f, row->name);
+  if (!row->result)
+    {
+      fputs (" | | | skipped: ", m->f);
+      escape_markdown (m->f, row->reason);
+      fputs (" |\n", m->f);
+      return;
+    }
+  report_si (report_num (row->result, "ops_per_sec"), ops, sizeof ops);
+  fprintf (m->f, " | %s | ±%.1f%% | %s%s |\n", ops, 100 * report_num (row->result, "spread"),
+           report_has_flag (row->result, "noisy") ? "noisy " : "",
+           report_has_flag (row->result, "cpu-diverged") ? "cpu&lt;wall" : "");
+}
+
+static void
+comparisons (FILE *f, const cJSON *cmp)
+{
+  const cJSON *row, *e;
+  char label[128], ops[32];
+  fputs ("\n## GMP and other libraries\n\n"
+         "Ratio: GMP's ops/s over the library's (above 1: GMP is faster), against "
+         "GMP's constant-time variant for constant-time operations; "
+         "~ marks a ratio within the spreads.\n\n"
+         "| operation | size | library | ops/s | spread | ratio |\n"
+         "|---|---|---|--:|--:|--:|\n", f);
+  cJSON_ArrayForEach (row, cmp)
+    if (strcmp (report_str (row, "operation"), "rng") != 0)
+      cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
+        {
+          double ratio = report_num (e, "ratio");
+          report_library_label (report_str (e, "library"), report_str (e, "variant"), label,
+                                sizeof label);
+          report_si (report_num (e, "ops_per_sec"), ops, sizeof ops);
+          fputs ("| ", f);
+          escape_markdown (f, report_str (row, "operation"));
+          fputs (" | ", f);
+          escape_markdown (f, report_str (row, "size"));
+          fputs (" | ", f);
+          escape_markdown (f, label);
+          fprintf (f, " | %s | ±%.1f%% | ", ops, 100 * report_num (e, "spread"));
+          if (!isnan (ratio))
+            fprintf (f, "%.3f%s", ratio,
+                     cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (e, "within_spread"))
+                     ? " ~" : "");
+          fputs (" |\n", f);
+        }
+}
+
+static void
+generators (FILE *f, const cJSON *cmp)
+{
+  const cJSON *row, *e;
+  cJSON_ArrayForEach (row, cmp)
+    if (strcmp (report_str (row, "operation"), "rng") == 0)
+      {
+        fputs ("\n## Random generators\n\nBlocks of ", f);
+        escape_markdown (f, report_str (row, "size"));
+        fputs (" bytes.\n\n| generator | MiB/s | cycles/byte | spread |\n|---|--:|--:|--:|\n", f);
+        cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
+          {
+            double cpb = report_num (e, "cycles_per_byte");
+            fputs ("| ", f);
+            escape_markdown (f, report_str (e, "library"));
+            fprintf (f, " | %.1f | ", report_num (e, "mib_per_sec"));
+            if (!isnan (cpb))
+              fprintf (f, "%.2f", cpb);
+            fprintf (f, " | ±%.1f%% |\n", 100 * report_num (e, "spread"));
+          }
+      }
+}
+
+void
+report_markdown (FILE *f, const struct report *r)
+{
+  struct md_ctx m = { f, r };
+  const struct tree_visitor v = { md_node, md_leaf };
+  header (f, r);
+  fputs ("\n## Scores and tests\n\nNodes show their GMPbench score (bold), tests their "
+         "operations per second and spread.\n\n"
+         "| node or test | score or ops/s | spread | notes |\n|---|--:|--:|---|\n", f);
+  tree_walk (r->names, r->nrows, &v, &m);
+  if (report_count_rows (r->comparisons, 0) > 0)
+    comparisons (f, r->comparisons);
+  generators (f, r->comparisons);
+}

@@ -1,0 +1,316 @@
+/* report.c: loading and indexing a result document for the renderers
+ * (see report.h).  Tests are put in registry order, so that a document
+ * whose results were reordered still draws one tree; names the registry
+ * does not know (a newer client's tests) follow in document order. */
+#include "client/report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/util.h"
+#include "submit/document.h"
+#include "suites/suites.h"
+#include "sysinfo/sysinfo.h"
+
+#define MAX_FILE_BYTES (1L << 20)
+
+static const struct
+{
+  const char *name;
+  enum report_format fmt;
+} formats[] = {
+  { "text", REPORT_TEXT }, { "json", REPORT_JSON }, { "html", REPORT_HTML },
+  { "csv", REPORT_CSV }, { "markdown", REPORT_MARKDOWN }, { "md", REPORT_MARKDOWN },
+};
+
+int
+report_parse_format (const char *name, enum report_format *fmt)
+{
+  for (size_t i = 0; i < GB_ARRAY_SIZE (formats); i++)
+    if (strcmp (name, formats[i].name) == 0)
+      {
+        *fmt = formats[i].fmt;
+        return 0;
+      }
+  return -1;
+}
+
+/* The whole of PATH, at most MAX_FILE_BYTES, NUL-terminated; NULL with
+ * errno set (EFBIG when too big). */
+static char *
+slurp (const char *path)
+{
+  FILE *f = fopen (path, "rb");
+  if (!f)
+    return NULL;
+  char *buf = gb_xmalloc (MAX_FILE_BYTES + 2);
+  size_t len = fread (buf, 1, MAX_FILE_BYTES + 1, f);
+  int failed = ferror (f), saved = errno;
+  fclose (f);
+  if (failed || len > MAX_FILE_BYTES)
+    {
+      free (buf);
+      errno = failed ? saved : EFBIG;
+      return NULL;
+    }
+  buf[len] = '\0';
+  return buf;
+}
+
+int
+report_load_file (const char *path, cJSON **doc, char **bytes, char *err, size_t errlen)
+{
+  char *buf = slurp (path);
+  *doc = NULL;
+  if (!buf)
+    {
+      snprintf (err, errlen, "cannot read '%s': %s", path,
+                errno == EFBIG ? "larger than 1 MiB" : strerror (errno));
+      return -1;
+    }
+  *doc = cJSON_Parse (buf);
+  if (!cJSON_IsObject (*doc)
+      || strcmp (report_str (*doc, "format"), DOCUMENT_FORMAT) != 0)
+    {
+      snprintf (err, errlen, "'%s' is not a gmpbench result document (%s)", path,
+                *doc ? "format is not " DOCUMENT_FORMAT : "not JSON");
+      cJSON_Delete (*doc);
+      *doc = NULL;
+      free (buf);
+      return -1;
+    }
+  if (bytes)
+    *bytes = buf;
+  else
+    free (buf);
+  return 0;
+}
+
+const char *
+report_str (const cJSON *o, const char *key)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive (o, key);
+  return cJSON_IsString (v) ? v->valuestring : "";
+}
+
+double
+report_num (const cJSON *o, const char *key)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive (o, key);
+  return cJSON_IsNumber (v) ? v->valuedouble : NAN;
+}
+
+double
+report_score (const cJSON *scores, const char *path, size_t pathlen)
+{
+  const cJSON *s;
+  cJSON_ArrayForEach (s, scores)
+    if (s->string && strlen (s->string) == pathlen
+        && strncmp (s->string, path, pathlen) == 0)
+      return cJSON_IsNumber (s) ? s->valuedouble : NAN;
+  return NAN;
+}
+
+int
+report_has_flag (const cJSON *result, const char *flag)
+{
+  const cJSON *f;
+  cJSON_ArrayForEach (f, cJSON_GetObjectItemCaseSensitive (result, "flags"))
+    if (cJSON_IsString (f) && strcmp (f->valuestring, flag) == 0)
+      return 1;
+  return 0;
+}
+
+const cJSON *
+report_comparison_entry (const cJSON *comparisons, const char *name)
+{
+  const cJSON *row, *e;
+  cJSON_ArrayForEach (row, comparisons)
+    cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
+      if (strcmp (report_str (e, "test"), name) == 0)
+        return e;
+  return NULL;
+}
+
+size_t
+report_count_rows (const cJSON *comparisons, int rng)
+{
+  const cJSON *row;
+  size_t n = 0;
+  cJSON_ArrayForEach (row, comparisons)
+    n += (strcmp (report_str (row, "operation"), "rng") == 0) == rng;
+  return n;
+}
+
+void
+report_si (double v, char *buf, size_t len)
+{
+  static const char suffix[] = " kMGT";
+  int i = 0;
+  if (isnan (v))
+    {
+      snprintf (buf, len, "-");
+      return;
+    }
+  while (fabs (v) >= 1000 && i < 4)
+    {
+      v /= 1000;
+      i++;
+    }
+  snprintf (buf, len, "%.4g%s%.*s", v, i ? " " : "", i ? 1 : 0, suffix + i);
+}
+
+void
+report_library_label (const char *library, const char *variant, char *buf, size_t len)
+{
+  static const char *const display[][2] = {
+    { "gmp", "GMP" }, { "openssl", "OpenSSL" }, { "gcrypt", "libgcrypt" }, { "nettle", "Nettle" },
+  };
+  const char *lib = library;
+  for (size_t i = 0; i < GB_ARRAY_SIZE (display); i++)
+    if (strcmp (lib, display[i][0]) == 0)
+      lib = display[i][1];
+  snprintf (buf, len, "%s%s%s", lib, *variant ? " " : "", variant);
+}
+
+/* Caches as "L1d 32 KiB, L2 512 KiB, L3 32 MiB". */
+static void
+caches_line (const cJSON *cache, char *buf, size_t len)
+{
+  static const char *const levels[][2] = {
+    { "l1d", "L1d" }, { "l1i", "L1i" }, { "l2", "L2" }, { "l3", "L3" }, { "l4", "L4" },
+  };
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < GB_ARRAY_SIZE (levels) && used < len; i++)
+    {
+      double bytes = report_num (cache, levels[i][0]);
+      if (isnan (bytes) || bytes <= 0)
+        continue;
+      int big = bytes >= 1 << 20;
+      used += (size_t) snprintf (buf + used, len - used, "%s%s %.0f %s", used ? ", " : "",
+                                 levels[i][1], bytes / (big ? 1 << 20 : 1 << 10),
+                                 big ? "MiB" : "KiB");
+    }
+}
+
+/* The summary lines "Label:   value" as label and value. */
+static void
+summary_pairs (const cJSON *system, report_machine_fn *fn, void *ctx)
+{
+  char *text = NULL;
+  size_t size = 0;
+  FILE *mem = open_memstream (&text, &size);
+  if (!mem)
+    return;
+  sysinfo_print_summary (mem, system);
+  fclose (mem);
+  char *save = NULL;
+  for (char *line = strtok_r (text, "\n", &save); line; line = strtok_r (NULL, "\n", &save))
+    {
+      char *colon = strchr (line, ':');
+      if (!colon)
+        continue;
+      *colon = '\0';
+      fn (ctx, line, colon + 1 + strspn (colon + 1, " "));
+    }
+  free (text);
+}
+
+void
+report_machine (const struct report *r, report_machine_fn *fn, void *ctx)
+{
+  const cJSON *build = cJSON_GetObjectItemCaseSensitive (r->system, "build");
+  const cJSON *configure = cJSON_GetObjectItemCaseSensitive (build, "configure");
+  const cJSON *gmp = cJSON_GetObjectItemCaseSensitive (build, "gmp");
+  char caches[256];
+  summary_pairs (r->system, fn, ctx);
+  caches_line (cJSON_GetObjectItemCaseSensitive (r->system, "cache"), caches, sizeof caches);
+  if (*caches)
+    fn (ctx, "Caches", caches);
+  if (*report_str (configure, "cflags"))
+    fn (ctx, "CFLAGS", report_str (configure, "cflags"));
+  if (*report_str (gmp, "cflags"))
+    fn (ctx, "GMP CFLAGS", report_str (gmp, "cflags"));
+}
+
+/* Appends every named element of ARRAY (results[] or skipped[]) whose
+ * name is NAME, or with NAME NULL every one not yet taken. */
+static void
+take (struct report *r, const cJSON *array, int measured, const char *name,
+      unsigned char *taken)
+{
+  size_t i = 0;
+  const cJSON *e;
+  cJSON_ArrayForEach (e, array)
+    {
+      const char *n = report_str (e, "name");
+      if (!taken[i] && *n && (!name || strcmp (n, name) == 0))
+        {
+          struct report_row *row = &r->rows[r->nrows++];
+          taken[i] = 1;
+          row->name = n;
+          row->result = measured ? e : NULL;
+          row->reason = measured ? NULL : report_str (e, "reason");
+        }
+      i++;
+    }
+}
+
+int
+report_open (struct report *r, const cJSON *doc, char *err, size_t errlen)
+{
+  const cJSON *results = cJSON_GetObjectItemCaseSensitive (doc, "results");
+  const cJSON *skipped = cJSON_GetObjectItemCaseSensitive (doc, "skipped");
+  memset (r, 0, sizeof *r);
+  if (!cJSON_IsArray (results))
+    {
+      snprintf (err, errlen, "the document has no results[] array");
+      return -1;
+    }
+  size_t nres = (size_t) cJSON_GetArraySize (results);
+  size_t nskip = (size_t) cJSON_GetArraySize (skipped);
+  unsigned char *taken = gb_xcalloc (nres + nskip + 1, 1);
+  r->doc = doc;
+  r->system = cJSON_GetObjectItemCaseSensitive (doc, "system");
+  r->run = cJSON_GetObjectItemCaseSensitive (doc, "run");
+  r->scores = cJSON_GetObjectItemCaseSensitive (doc, "scores");
+  r->comparisons = cJSON_GetObjectItemCaseSensitive (doc, "comparisons");
+  r->threads = cJSON_GetObjectItemCaseSensitive (doc, "threads");
+  r->rows = gb_xcalloc (nres + nskip + 1, sizeof *r->rows);
+  for (size_t i = 0; i < registry_count (); i++)
+    {
+      take (r, results, 1, registry_test (i)->name, taken);
+      take (r, cJSON_IsArray (skipped) ? skipped : NULL, 0, registry_test (i)->name,
+            taken + nres);
+    }
+  take (r, results, 1, NULL, taken);
+  take (r, cJSON_IsArray (skipped) ? skipped : NULL, 0, NULL, taken + nres);
+  free (taken);
+  r->names = gb_xcalloc (r->nrows + 1, sizeof *r->names);
+  for (size_t i = 0; i < r->nrows; i++)
+    r->names[i] = r->rows[i].name;
+  return 0;
+}
+
+void
+report_close (struct report *r)
+{
+  free (r->rows);
+  free (r->names);
+  memset (r, 0, sizeof *r);
+}
+
+void
+report_write (FILE *f, const struct report *r, enum report_format fmt, int color)
+{
+  switch (fmt)
+    {
+    case REPORT_HTML: report_html (f, r); break;
+    case REPORT_CSV: report_csv (f, r); break;
+    case REPORT_MARKDOWN: report_markdown (f, r); break;
+    case REPORT_TEXT: report_text (f, r, color); break;
+    case REPORT_JSON: fputs (r->bytes, f); break;
+    }
+}

@@ -1,0 +1,90 @@
+/* report.h: a result document (docs/result-format.md) as the renderers
+ * read it, and the formats it can be rendered in.
+ *
+ * `gmpbench run` renders the document it has just built and `gmpbench
+ * show` one read from disk, through the same functions, so a saved result
+ * prints exactly as it did when it was made.  The renderers read only the
+ * document: nothing is measured or recomputed, and any string in it is
+ * treated as hostile (escape.h).
+ *
+ * JSON is the document's exact bytes (the signed ones for run, the file's
+ * for show), never a re-serialisation. */
+#ifndef GB_REPORT_H
+#define GB_REPORT_H
+
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+enum report_format
+{
+  REPORT_TEXT,
+  REPORT_JSON,
+  REPORT_HTML,
+  REPORT_CSV,
+  REPORT_MARKDOWN
+};
+
+#define REPORT_FORMAT_NAMES "text, json, html, csv or markdown"
+
+/* One test of the document: measured (RESULT) or skipped (REASON). */
+struct report_row
+{
+  const char *name;
+  const cJSON *result;          /* an element of results[], or NULL */
+  const char *reason;           /* why it was skipped, or NULL */
+};
+
+struct report
+{
+  const char *bytes;            /* the serialised document, set by the caller */
+  const cJSON *doc, *system, *run, *scores, *comparisons, *threads;
+  struct report_row *rows;      /* registry order, unknown names last */
+  const char **names;           /* rows[i].name, for tree_walk */
+  size_t nrows;
+};
+
+/* 0 and FMT set, or -1 for an unknown NAME. */
+int report_parse_format (const char *name, enum report_format *fmt);
+
+/* Reads PATH (at most 1 MiB) into a parsed document, checking its format
+ * member; BYTES gets the file's exact bytes (NUL-terminated) if not NULL.
+ * 0, or -1 with a one-line message in ERR. */
+int report_load_file (const char *path, cJSON **doc, char **bytes, char *err, size_t errlen);
+
+/* Indexes DOC (which must outlive R).  0, or -1 with a message in ERR when
+ * DOC lacks results[]. */
+int report_open (struct report *r, const cJSON *doc, char *err, size_t errlen);
+void report_close (struct report *r);
+
+/* Members of a cJSON object: "" or NAN when absent or of another type. */
+const char *report_str (const cJSON *o, const char *key);
+double report_num (const cJSON *o, const char *key);
+/* The score of node PATH (PATHLEN bytes) in SCORES, or NAN. */
+double report_score (const cJSON *scores, const char *path, size_t pathlen);
+/* Whether RESULT's flags[] holds FLAG. */
+int report_has_flag (const cJSON *result, const char *flag);
+/* The comparison entry of the test NAME in COMPARISONS, or NULL. */
+const cJSON *report_comparison_entry (const cJSON *comparisons, const char *name);
+
+/* How many rows of COMPARISONS are random generators (RNG 1) or not (0). */
+size_t report_count_rows (const cJSON *comparisons, int rng);
+/* V with 4 significant digits and an SI suffix (k, M, G, T): "64.24 M". */
+void report_si (double v, char *buf, size_t len);
+/* "OpenSSL", "GMP sec": a library (gmp, openssl...) and variant for people. */
+void report_library_label (const char *library, const char *variant, char *buf, size_t len);
+
+/* The machine as label and value pairs: the lines of the text summary
+ * (sysinfo_print_summary) followed by caches and build flags. */
+typedef void report_machine_fn (void *ctx, const char *label, const char *value);
+void report_machine (const struct report *r, report_machine_fn *fn, void *ctx);
+
+/* The renderers, one file each. */
+void report_text (FILE *f, const struct report *r, int color);
+void report_html (FILE *f, const struct report *r);
+void report_csv (FILE *f, const struct report *r);
+void report_markdown (FILE *f, const struct report *r);
+
+/* Renders R in FMT; COLOR only affects text. */
+void report_write (FILE *f, const struct report *r, enum report_format fmt, int color);
+
+#endif
