@@ -10,14 +10,21 @@
 #include "suites/suites.h"
 
 static const char list_usage[] =
-  "usage: gmpbench list [--format text|json] [--only PATTERN]... [--digests]\n"
+  "usage: gmpbench list [options]\n"
   "\n"
   "Print the tests of the hierarchy.\n"
-  "  --format text|json   a tree (default), or a JSON array of tests with\n"
-  "                       name, suite, weight and compat\n"
-  "  --only PATTERN       only tests matching the glob or in the subtree\n"
-  "  --digests            run each test once, check it, and print the SHA-256\n"
-  "                       of its outputs (the reference digests)\n";
+  "  --format text|json      a tree (default), or a JSON array of tests with\n"
+  "                          name, suite, weight and compat\n"
+  "  --only PATTERN          only tests matching the glob or in the subtree\n"
+  "                          (repeatable)\n"
+  "  --suite NAME            only the tests of a suite (repeatable); '--suite\n"
+  "                          help' lists the suites of this build\n"
+  "  --digests               run each test once, check it, and print the SHA-256\n"
+  "                          of its outputs (the reference digests)\n"
+  "  -h, --help              this text\n"
+  "\n"
+  "Exit status: 0 success, 2 usage error, 3 a test computed a wrong result\n"
+  "(--digests).\n";
 
 static int
 print_digests (const struct bench_test **tests, size_t n, int json)
@@ -59,6 +66,7 @@ cmd_list (int argc, char **argv)
   static const struct option longopts[] = {
     { "format", required_argument, NULL, 'f' },
     { "only", required_argument, NULL, 'O' },
+    { "suite", required_argument, NULL, 'S' },
     { "digests", no_argument, NULL, 'd' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 }
@@ -75,8 +83,21 @@ cmd_list (int argc, char **argv)
       {
       case 'f': format = optarg; break;
       case 'O': selection_add_pattern (&sel, optarg); break;
+      case 'S':
+        if (strcmp (optarg, "help") == 0)
+          {
+            selection_print_suites (stdout);
+            selection_free (&sel);
+            return 0;
+          }
+        selection_add_suite (&sel, optarg);
+        break;
       case 'd': digests = 1; break;
       case 'h': fputs (list_usage, stdout); selection_free (&sel); return 0;
+      case ':':
+        gb_error ("list", "option '%s' needs a value", argv[optind - 1]);
+        selection_free (&sel);
+        return EXIT_USAGE;
       default:
         gb_error ("list", "unknown option '%s'; see 'gmpbench list --help'", argv[optind - 1]);
         selection_free (&sel);
