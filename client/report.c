@@ -15,27 +15,6 @@
 
 #define MAX_FILE_BYTES (1L << 20)
 
-static const struct
-{
-  const char *name;
-  enum report_format fmt;
-} formats[] = {
-  { "text", REPORT_TEXT }, { "json", REPORT_JSON }, { "html", REPORT_HTML },
-  { "csv", REPORT_CSV }, { "markdown", REPORT_MARKDOWN }, { "md", REPORT_MARKDOWN },
-};
-
-int
-report_parse_format (const char *name, enum report_format *fmt)
-{
-  for (size_t i = 0; i < GB_ARRAY_SIZE (formats); i++)
-    if (strcmp (name, formats[i].name) == 0)
-      {
-        *fmt = formats[i].fmt;
-        return 0;
-      }
-  return -1;
-}
-
 /* The whole of PATH, at most MAX_FILE_BYTES, NUL-terminated; NULL with
  * errno set (EFBIG when too big). */
 static char *
@@ -300,17 +279,4 @@ report_close (struct report *r)
   free (r->rows);
   free (r->names);
   memset (r, 0, sizeof *r);
-}
-
-void
-report_write (FILE *f, const struct report *r, enum report_format fmt, int color)
-{
-  switch (fmt)
-    {
-    case REPORT_HTML: report_html (f, r); break;
-    case REPORT_CSV: report_csv (f, r); break;
-    case REPORT_MARKDOWN: report_markdown (f, r); break;
-    case REPORT_TEXT: report_text (f, r, color); break;
-    case REPORT_JSON: fputs (r->bytes, f); break;
-    }
 }

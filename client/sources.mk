@@ -16,6 +16,10 @@ CLIENT_SRCS += \
 	client/output_text.c \
 	client/progress.c \
 	client/report.c \
+	client/report_format.c \
 	client/selection.c \
 	client/svg_chart.c \
 	client/tree.c
+
+# Unit checks of the report renderers (escaping, tree, charts).
+CHECK_PROGRAMS += tests/unit-report
