@@ -1,16 +1,16 @@
 /* unit-report.c: the pieces of the report renderers that can be checked
  * without a run: escaping for every format, the tree walk over dotted
  * names, SI formatting, the document index (registry order, skipped tests)
- * and the SVG charts' structure.  The client's sources are not in
- * libgmpbench.a, so the few it needs are compiled in here. */
+ * and the SVG charts' structure. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tests/check.h"
-#include "client/escape.c"
-#include "client/report.c"
-#include "client/svg_chart.c"
-#include "client/tree.c"
+#include "client/escape.h"
+#include "client/report.h"
+#include "client/svg_chart.h"
+#include "client/tree.h"
+#include "suites/suites.h"
 
 /* What WRITE prints for S, in a static buffer. */
 static const char *
