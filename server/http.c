@@ -403,6 +403,7 @@ http_start (struct server *srv, const char *listen, char *err, size_t errlen)
   struct http_daemon *d = gb_xcalloc (1, sizeof *d);
   d->srv = srv;
   d->mhd = MHD_start_daemon (flags, 0, NULL, NULL, access_handler, srv,
+                             MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
                              MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &addr,
                              MHD_OPTION_THREAD_POOL_SIZE, srv->threads,
                              MHD_OPTION_CONNECTION_LIMIT, srv->max_connections,
@@ -410,7 +411,6 @@ http_start (struct server *srv, const char *listen, char *err, size_t errlen)
                              MHD_OPTION_CONNECTION_TIMEOUT, srv->timeout,
                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) MEMORY_LIMIT,
                              MHD_OPTION_NOTIFY_COMPLETED, completed, srv,
-                             MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
                              MHD_OPTION_END);
   if (!d->mhd)
     {

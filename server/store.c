@@ -392,10 +392,10 @@ insert_scores (struct store *st, struct db_conn *c, int64_t seq, const struct do
     {
       struct db_value p[] = {
         p_int (seq), p_text (d->scores[i].name), p_int (d->scores[i].depth),
-        p_real (d->scores[i].score),
+        p_real (d->scores[i].score), p_text (d->cpu),
       };
-      if (st->drv->query (c, "INSERT INTO scores (seq, node, depth, score) "
-                          "VALUES ($1, $2, $3, $4)", p, 4, NULL, NULL) < 0)
+      if (st->drv->query (c, "INSERT INTO scores (seq, node, depth, score, cpu) "
+                          "VALUES ($1, $2, $3, $4, $5)", p, 5, NULL, NULL) < 0)
         return -1;
     }
   return 0;
@@ -550,15 +550,75 @@ add_filter (char *sql, size_t size, const char *column, const char *value,
   snprintf (sql + len, size - len, " AND %s = $%d", column, *np);
 }
 
-/* Below this many matching results, a sorted listing starts from the
- * filter's index and sorts the matches; above it, walking the score
- * index until LIMIT rows pass the filter is cheaper.  A plan chosen this
- * way stays fast for filters that match almost nothing, which a fixed
- * plan (scan the scores in order) would answer by reading every row. */
-#define SELECTIVE 20000
+static void
+append (char *sql, size_t size, const char *text)
+{
+  size_t len = strlen (sql);
+  snprintf (sql + len, size - len, "%s", text);
+}
+
+/* Every filter of F on the results row r. */
+static void
+add_filters (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
+{
+  add_filter (sql, size, "r.arch", f->arch, p, np);
+  add_filter (sql, size, "r.cpu", f->cpu, p, np);
+  add_filter (sql, size, "r.os", f->os, p, np);
+  add_filter (sql, size, "r.gmp", f->gmp, p, np);
+  add_filter (sql, size, "r.compiler", f->compiler, p, np);
+  if (f->verified_only)         /* publisher names are never empty */
+    append (sql, size, " AND r.publisher >= ''");
+  if (f->unflagged_only)
+    append (sql, size, " AND r.flagged = 0");
+}
+
+/* Continues after the cursor: by (score, seq) of the score row s when
+ * sorted, by r.seq when newest first. */
+static void
+add_cursor (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
+{
+  char text[128];
+  if (!f->has_cursor)
+    return;
+  if (f->sort_node)
+    {
+      p[(*np)++] = p_real (f->cursor_score);
+      p[(*np)++] = p_int (f->cursor_seq);
+      snprintf (text, sizeof text, " AND (s.score < $%d OR (s.score = $%d AND s.seq < $%d))",
+                *np - 1, *np - 1, *np);
+    }
+  else
+    {
+      p[(*np)++] = p_int (f->cursor_seq);
+      snprintf (text, sizeof text, " AND r.seq < $%d", *np);
+    }
+  append (sql, size, text);
+}
+
+static void
+add_limit (char *sql, size_t size, const char *order, const struct store_filter *f,
+           struct db_value *p, int *np)
+{
+  char text[96];
+  p[(*np)++] = p_int (f->limit);
+  snprintf (text, sizeof text, " ORDER BY %s LIMIT $%d", order, *np);
+  append (sql, size, text);
+}
+
+/* Sorted listings have three plans, each written with CROSS JOIN, which
+ * makes SQLite keep the tables in the order written (PostgreSQL plans as
+ * it likes).  With a CPU filter, the scores index
+ * by node and CPU gives that CPU's results best first.  Otherwise, below
+ * this many matching results, a sorted listing starts from the
+ * filter's index, picks the best LIMIT of the matches' scores and only
+ * then reads their rows; above it, walking the score index until LIMIT
+ * rows pass the filters is cheaper.  A plan chosen this way stays fast
+ * for filters that match almost nothing, which a fixed plan (walk the
+ * scores in order) would answer by reading every row. */
+#define SELECTIVE 4000
 
 /* The filters with an index of their own: COLUMN = VALUE, or for the
- * verified filter, publisher IS NOT NULL (VALUE NULL). */
+ * verified filter (VALUE NULL) any publisher name, which is never empty. */
 struct term
 {
   const char *column, *value;
@@ -567,146 +627,140 @@ struct term
 static size_t
 indexed_terms (const struct store_filter *f, struct term *t)
 {
-  size_t n = 0;
   const struct term all[] = {
     { "cpu", f->cpu }, { "arch", f->arch }, { "os", f->os }, { "gmp", f->gmp },
-    { "compiler", f->compiler }, { "publisher", NULL },
+    { "compiler", f->compiler },
   };
+  size_t n = 0;
   for (size_t i = 0; i < GB_ARRAY_SIZE (all); i++)
-    if (all[i].value || (strcmp (all[i].column, "publisher") == 0 && f->verified_only))
+    if (all[i].value)
       t[n++] = all[i];
+  if (f->verified_only)
+    t[n++] = (struct term) { "publisher", NULL };
   return n;
 }
 
-static void
-term_condition (char *out, size_t size, const struct term *t, int param)
-{
-  if (t->value)
-    snprintf (out, size, "%s = $%d", t->column, param);
-  else
-    snprintf (out, size, "%s IS NOT NULL", t->column);
-}
-
-/* How many listed results match T, counting no further than SELECTIVE+1;
+/* How many listed results match T, counting no further than SELECTIVE+1
+ * (through T's index: "+listed" keeps the planner off the listed index);
  * -1 on error. */
 static int64_t
 count_matches (struct store *st, struct db_conn *c, const struct term *t)
 {
-  char cond[64], sql[256];
+  char sql[256];
   struct db_value p = p_text (t->value);
   int64_t n = 0;
 
-  term_condition (cond, sizeof cond, t, 1);
-  snprintf (sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM results WHERE %s "
-            "AND listed = 1 LIMIT %d) t", cond, SELECTIVE + 1);
+  if (t->value)
+    snprintf (sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM results WHERE %s = $1 "
+              "AND +listed = 1 LIMIT %d) t", t->column, SELECTIVE + 1);
+  else
+    snprintf (sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM results WHERE %s >= '' "
+              "AND +listed = 1 LIMIT %d) t", t->column, SELECTIVE + 1);
   if (st->drv->query (c, sql, &p, t->value ? 1 : 0, first_int, &n) < 0)
     return -1;
   return n;
 }
 
-/* The most selective indexed filter if it is selective enough, else NULL
- * (also when there is none).  -1 in *ERROR on a database error. */
-static const struct term *
-selective_term (struct store *st, struct db_conn *c, const struct term *t, size_t n, int *error)
+/* Whether some indexed filter of F matches at most SELECTIVE results;
+ * -1 on a database error. */
+static int
+selective (struct store *st, struct db_conn *c, const struct store_filter *f)
 {
-  const struct term *best = NULL;
-  int64_t fewest = SELECTIVE + 1;
+  struct term terms[6];
+  size_t n = indexed_terms (f, terms);
 
   for (size_t i = 0; i < n; i++)
     {
-      int64_t k = count_matches (st, c, &t[i]);
+      int64_t k = count_matches (st, c, &terms[i]);
       if (k < 0)
-        {
-          *error = 1;
-          return NULL;
-        }
-      if (k < fewest)
-        fewest = k, best = &t[i];
+        return -1;
+      if (k <= SELECTIVE)
+        return 1;
     }
-  return best;
+  return 0;
 }
 
-/* The start of a sorted listing of NODE: walk the score index, or (with a
- * selective filter T) the filter's matches. */
+/* Newest first: the filters' indexes hold the results in seq order. */
 static void
-sorted_from (char *sql, size_t size, const char *node, const struct term *t,
-             struct db_value *p, int *np)
+newest_sql (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
 {
-  char cond[64];
-
-  if (!t)
-    {
-      p[(*np)++] = p_text (node);
-      snprintf (sql, size, "SELECT " ROW_COLUMNS ", s.score FROM scores s "
-                "JOIN results r ON r.seq = s.seq WHERE s.node = $%d AND r.listed = 1", *np);
-      return;
-    }
-  if (t->value)
-    p[(*np)++] = p_text (t->value);
-  term_condition (cond, sizeof cond, t, *np);
-  p[(*np)++] = p_text (node);
-  snprintf (sql, size, "WITH m AS MATERIALIZED (SELECT seq FROM results WHERE %s "
-            "AND listed = 1) SELECT " ROW_COLUMNS ", s.score FROM m "
-            "JOIN scores s ON s.seq = m.seq AND s.node = $%d "
-            "JOIN results r ON r.seq = m.seq WHERE r.listed = 1", cond, *np);
+  snprintf (sql, size, "SELECT " ROW_COLUMNS ", 0 FROM results r WHERE r.listed = 1");
+  add_filters (sql, size, f, p, np);
+  add_cursor (sql, size, f, p, np);
+  add_limit (sql, size, "r.seq DESC", f, p, np);
 }
 
+/* Sorted, one CPU: walk that CPU's scores of the node best first. */
 static void
-list_sql (char *sql, size_t size, const struct store_filter *f, const struct term *t,
-          struct db_value *p, int *np)
+cpu_ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
 {
-  size_t len;
+  p[(*np)++] = p_text (f->sort_node);
+  p[(*np)++] = p_text (f->cpu);
+  snprintf (sql, size, "SELECT " ROW_COLUMNS ", s.score FROM scores s "
+            "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = $%d AND s.cpu = $%d "
+            "AND r.listed = 1", *np - 1, *np);
+  add_filters (sql, size, f, p, np);
+  add_cursor (sql, size, f, p, np);
+  add_limit (sql, size, "s.score DESC, s.seq DESC", f, p, np);
+}
 
-  if (f->sort_node)
-    sorted_from (sql, size, f->sort_node, t, p, np);
-  else
-    snprintf (sql, size, "SELECT " ROW_COLUMNS ", 0 FROM results r WHERE r.listed = 1");
-  add_filter (sql, size, "r.arch", f->arch, p, np);
-  add_filter (sql, size, "r.cpu", f->cpu, p, np);
-  add_filter (sql, size, "r.os", f->os, p, np);
-  add_filter (sql, size, "r.gmp", f->gmp, p, np);
-  add_filter (sql, size, "r.compiler", f->compiler, p, np);
-  len = strlen (sql);
-  snprintf (sql + len, size - len, "%s%s", f->verified_only ? " AND r.publisher IS NOT NULL" : "",
-            f->unflagged_only ? " AND r.flagged = 0" : "");
-  len = strlen (sql);
-  if (f->has_cursor && f->sort_node)
-    {
-      p[(*np)++] = p_real (f->cursor_score);
-      p[(*np)++] = p_int (f->cursor_seq);
-      snprintf (sql + len, size - len, " AND (s.score < $%d OR (s.score = $%d AND s.seq < $%d))",
-                *np - 1, *np - 1, *np);
-    }
-  else if (f->has_cursor)
-    {
-      p[(*np)++] = p_int (f->cursor_seq);
-      snprintf (sql + len, size - len, " AND r.seq < $%d", *np);
-    }
-  len = strlen (sql);
-  p[(*np)++] = p_int (f->limit);
-  snprintf (sql + len, size - len, "%s LIMIT $%d",
-            f->sort_node ? " ORDER BY s.score DESC, s.seq DESC" : " ORDER BY r.seq DESC", *np);
+/* Sorted, common filters: walk the node's scores best first. */
+static void
+ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
+{
+  p[(*np)++] = p_text (f->sort_node);
+  snprintf (sql, size, "SELECT " ROW_COLUMNS ", s.score FROM scores s "
+            "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = $%d AND r.listed = 1", *np);
+  add_filters (sql, size, f, p, np);
+  add_cursor (sql, size, f, p, np);
+  add_limit (sql, size, "s.score DESC, s.seq DESC", f, p, np);
+}
+
+/* Sorted, a selective filter: the matches (through a filter's index, not
+ * the listed one), the best LIMIT of their scores, then those rows. */
+static void
+selective_sql (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
+{
+  char text[160];
+
+  snprintf (sql, size, "WITH m AS MATERIALIZED (SELECT r.seq FROM results r WHERE +r.listed = 1");
+  add_filters (sql, size, f, p, np);
+  p[(*np)++] = p_text (f->sort_node);
+  snprintf (text, sizeof text, "), top AS MATERIALIZED (SELECT s.seq, s.score FROM m "
+            "CROSS JOIN scores s WHERE s.seq = m.seq AND s.node = $%d", *np);
+  append (sql, size, text);
+  add_cursor (sql, size, f, p, np);
+  add_limit (sql, size, "s.score DESC, s.seq DESC", f, p, np);
+  append (sql, size, ") SELECT " ROW_COLUMNS ", top.score FROM top "
+          "CROSS JOIN results r WHERE r.seq = top.seq ORDER BY top.score DESC, top.seq DESC");
 }
 
 enum store_status
 store_list (struct store *st, const struct store_filter *f, store_list_fn fn, void *ctx)
 {
-  char sql[1024];
-  struct db_value p[12];
-  struct term terms[6];
-  int np = 0, error = 0;
+  char sql[2048];
+  struct db_value p[16];
+  int np = 0, plan = 0;
   struct row_adapter a = { NULL, fn, ctx, 0 };
   struct db_conn *c = acquire (st);
   enum store_status rc = STORE_OK;
 
-  const struct term *t = f->sort_node
-    ? selective_term (st, c, terms, indexed_terms (f, terms), &error) : NULL;
-  if (!error)
+  if (f->sort_node && !f->cpu)
+    plan = selective (st, c, f);
+  if (plan >= 0)
     {
-      list_sql (sql, sizeof sql, f, t, p, &np);
-      error = st->drv->query (c, sql, p, np, adapt_row, &a) < 0;
+      if (!f->sort_node)
+        newest_sql (sql, sizeof sql, f, p, &np);
+      else if (f->cpu)
+        cpu_ranked_sql (sql, sizeof sql, f, p, &np);
+      else if (plan)
+        selective_sql (sql, sizeof sql, f, p, &np);
+      else
+        ranked_sql (sql, sizeof sql, f, p, &np);
+      if (st->drv->query (c, sql, p, np, adapt_row, &a) < 0)
+        plan = -1;
     }
-  if (error)
+  if (plan < 0)
     rc = failed (st, c, "list");
   release (st, c);
   return rc;

@@ -80,6 +80,11 @@ static const char *const migrations[] = {
   "CREATE INDEX results_gmp ON results (gmp, listed, seq);\n"
   "CREATE INDEX results_compiler ON results (compiler, listed, seq);\n"
   "CREATE INDEX results_publisher ON results (publisher, listed, seq);\n",
+  /* 3: the CPU identity on every score row, so that the leaderboard of
+   * one CPU sorted by a node is a walk along one index */
+  "ALTER TABLE scores ADD COLUMN cpu TEXT;\n"
+  "UPDATE scores SET cpu = (SELECT r.cpu FROM results r WHERE r.seq = scores.seq);\n"
+  "CREATE INDEX scores_cpu_rank ON scores (node, cpu, score DESC, seq DESC);\n",
 };
 
 static void

@@ -117,6 +117,10 @@ print('ok' if len(p1) == 2 and len(p2) == 1 and all == sorted(all, reverse=True)
   get "/api/v1/results?sort=gmpbench.base.multiply&limit=3" > /dev/null
   check "$LABEL: a filtered sorted listing (starting from the filter) has the same order" \
     [ "$filtered" = "$(field "[r['id'] for r in d['results']]")" ]
+  cpu=$(field "d['results'][0]['summary']['cpu']")
+  get "/api/v1/results?sort=gmpbench.base.multiply&cpu=$cpu&limit=3" > /dev/null
+  check "$LABEL: one CPU's sorted listing (along the CPU's score index) has the same order" \
+    [ "$filtered" = "$(field "[r['id'] for r in d['results']]")" ]
   st=$(get "/api/v1/results?arch=nowhere")
   check "$LABEL: a filter that matches nothing gives an empty page" \
     [ "$(field "len(d['results'])")" = 0 ]
