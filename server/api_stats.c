@@ -1,111 +1,175 @@
 /* api_stats.c: aggregates per CPU identity, and the health check.
  *
- * /api/v1/cpus reads the headline scores of listed results ordered by CPU
- * identity, node and score, so each group arrives sorted and its median
- * and quartiles are read off directly; only one group is in memory at a
- * time. */
+ * /api/v1/cpus summarises the headline nodes (the registry's nodes of
+ * depth 0 and 1: gmpbench, gmpbench.base, ext, openssl, ...).  For each
+ * node the store delivers the listed scores grouped by CPU identity and
+ * sorted within each group, straight from one index, so a group's median
+ * and quartiles are read off as it ends and only one group is in memory
+ * at a time. */
 #include "server/api.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include "common/util.h"
 #include "suites/stats.h"
+#include "suites/suites.h"
 
-struct cpus
+struct groups
 {
-  cJSON *list;
-  cJSON *cpu;                   /* the object being filled */
-  char *cpu_key, *node;
+  cJSON *by_cpu;                /* cpu identity -> its object */
+  const char *node;
+  char *cpu;                    /* the group being read */
   double *scores;
   size_t n, cap;
-  int max_n;
 };
 
-static void
-flush_node (struct cpus *c)
+/* The registry's nodes of depth 0 and 1, each once, in registry order. */
+static size_t
+headline_nodes (char ***out)
 {
-  if (!c->node || c->n == 0)
+  size_t ntests = registry_count (), n = 0;
+  char **nodes = gb_xmalloc (2 * ntests * sizeof *nodes);
+
+  for (size_t i = 0; i < ntests; i++)
+    {
+      const char *name = registry_test (i)->name;
+      const char *dot = strchr (name, '.');
+      for (int depth = 0; depth < 2 && dot; depth++, dot = strchr (dot + 1, '.'))
+        {
+          size_t len = (size_t) (dot - name), k;
+          for (k = 0; k < n; k++)
+            if (strlen (nodes[k]) == len && strncmp (nodes[k], name, len) == 0)
+              break;
+          if (k < n)
+            continue;
+          nodes[n] = gb_xmalloc (len + 1);
+          memcpy (nodes[n], name, len);
+          nodes[n++][len] = '\0';
+        }
+    }
+  *out = nodes;
+  return n;
+}
+
+/* Adds the statistics of the finished group to its CPU's object. */
+static void
+flush_group (struct groups *g)
+{
+  if (!g->cpu || g->n == 0)
     return;
-  cJSON *scores = cJSON_GetObjectItemCaseSensitive (c->cpu, "scores");
-  cJSON *s = cJSON_AddObjectToObject (scores, c->node);
-  double q1 = stats_quantile_sorted (c->scores, c->n, 0.25);
-  double q3 = stats_quantile_sorted (c->scores, c->n, 0.75);
-  cJSON_AddNumberToObject (s, "n", (double) c->n);
-  cJSON_AddNumberToObject (s, "median", stats_median_sorted (c->scores, c->n));
+  /* Best first from the store; the quantiles want ascending order. */
+  for (size_t i = 0; i < g->n / 2; i++)
+    {
+      double t = g->scores[i];
+      g->scores[i] = g->scores[g->n - 1 - i];
+      g->scores[g->n - 1 - i] = t;
+    }
+  cJSON *cpu = cJSON_GetObjectItemCaseSensitive (g->by_cpu, g->cpu);
+  if (!cpu)
+    {
+      cpu = cJSON_AddObjectToObject (g->by_cpu, g->cpu);
+      cJSON_AddObjectToObject (cpu, "scores");
+    }
+  cJSON *s = cJSON_AddObjectToObject (cJSON_GetObjectItemCaseSensitive (cpu, "scores"), g->node);
+  double q1 = stats_quantile_sorted (g->scores, g->n, 0.25);
+  double q3 = stats_quantile_sorted (g->scores, g->n, 0.75);
+  cJSON_AddNumberToObject (s, "n", (double) g->n);
+  cJSON_AddNumberToObject (s, "median", stats_median_sorted (g->scores, g->n));
   cJSON_AddNumberToObject (s, "q1", q1);
   cJSON_AddNumberToObject (s, "q3", q3);
   cJSON_AddNumberToObject (s, "iqr", q3 - q1);
-  if ((int) c->n > c->max_n)
-    c->max_n = (int) c->n;
-  free (c->node);
-  c->node = NULL;
-  c->n = 0;
-}
-
-static void
-flush_cpu (struct cpus *c)
-{
-  flush_node (c);
-  if (c->cpu)
-    cJSON_AddNumberToObject (c->cpu, "n", c->max_n);
-  c->cpu = NULL;
-  c->max_n = 0;
-  free (c->cpu_key);
-  c->cpu_key = NULL;
+  free (g->cpu);
+  g->cpu = NULL;
+  g->n = 0;
 }
 
 static int
-add_score (void *ctx, const char *cpu, const char *cpu_name, const char *arch,
-           const char *node, double score)
+add_score (void *ctx, const char *cpu, double score)
 {
-  struct cpus *c = ctx;
+  struct groups *g = ctx;
 
-  if (!cpu || !node)
+  if (!cpu)
     return 0;
-  if (!c->cpu_key || strcmp (c->cpu_key, cpu) != 0)
+  if (!g->cpu || strcmp (g->cpu, cpu) != 0)
     {
-      flush_cpu (c);
-      c->cpu_key = gb_xstrdup (cpu);
-      c->cpu = cJSON_CreateObject ();
-      cJSON_AddStringToObject (c->cpu, "cpu", cpu);
-      cJSON_AddStringToObject (c->cpu, "cpu_name", cpu_name ? cpu_name : "");
-      cJSON_AddStringToObject (c->cpu, "arch", arch ? arch : "");
-      cJSON_AddObjectToObject (c->cpu, "scores");
-      cJSON_AddItemToArray (c->list, c->cpu);
+      flush_group (g);
+      g->cpu = gb_xstrdup (cpu);
     }
-  if (!c->node || strcmp (c->node, node) != 0)
-    {
-      flush_node (c);
-      c->node = gb_xstrdup (node);
-    }
-  if (c->n == c->cap)
-    c->scores = gb_xrealloc (c->scores, (c->cap = c->cap ? 2 * c->cap : 64) * sizeof *c->scores);
-  c->scores[c->n++] = score;
+  if (g->n == g->cap)
+    g->scores = gb_xrealloc (g->scores, (g->cap = g->cap ? 2 * g->cap : 64) * sizeof *g->scores);
+  g->scores[g->n++] = score;
   return 0;
+}
+
+/* The CPU objects as an array, each with its name, architecture and n
+ * (the count of its best-covered node). */
+static enum store_status
+finish (struct store *st, cJSON *by_cpu, cJSON *list)
+{
+  while (by_cpu->child)
+    {
+      cJSON *cpu = cJSON_DetachItemViaPointer (by_cpu, by_cpu->child);
+      char *name, *arch;
+      double n = 0;
+      if (store_cpu_info (st, cpu->string, &name, &arch) == STORE_ERROR)
+        {
+          cJSON_Delete (cpu);
+          return STORE_ERROR;
+        }
+      for (cJSON *s = cJSON_GetObjectItemCaseSensitive (cpu, "scores")->child; s; s = s->next)
+        if (cJSON_GetObjectItemCaseSensitive (s, "n")->valuedouble > n)
+          n = cJSON_GetObjectItemCaseSensitive (s, "n")->valuedouble;
+      cJSON *row = cJSON_CreateObject ();
+      cJSON_AddStringToObject (row, "cpu", cpu->string);
+      cJSON_AddStringToObject (row, "cpu_name", name ? name : "");
+      cJSON_AddStringToObject (row, "arch", arch ? arch : "");
+      cJSON_AddNumberToObject (row, "n", n);
+      cJSON_AddItemToObject (row, "scores", cJSON_DetachItemFromObject (cpu, "scores"));
+      cJSON_AddItemToArray (list, row);
+      cJSON_Delete (cpu);
+      free (name);
+      free (arch);
+    }
+  return STORE_OK;
 }
 
 enum MHD_Result
 api_cpus (struct http_request *r)
 {
   const char *flagged = http_arg (r, "flagged");
-  struct cpus c = { cJSON_CreateArray (), NULL, NULL, NULL, NULL, 0, 0, 0 };
+  struct groups g = { cJSON_CreateObject (), NULL, NULL, NULL, 0, 0 };
+  enum store_status st = STORE_OK;
+  char **nodes;
+  size_t nnodes;
 
   if (flagged && strcmp (flagged, "0") != 0 && strcmp (flagged, "1") != 0)
     {
-      cJSON_Delete (c.list);
+      cJSON_Delete (g.by_cpu);
       return http_error (r, 400, "query", "flagged", "flagged must be 0 or 1");
     }
-  enum store_status st = store_headline_scores (r->srv->store, flagged && flagged[0] == '1',
-                                                add_score, &c);
-  flush_cpu (&c);
-  free (c.scores);
+  nnodes = headline_nodes (&nodes);
+  for (size_t i = 0; i < nnodes && st == STORE_OK; i++)
+    {
+      g.node = nodes[i];
+      st = store_node_scores (r->srv->store, nodes[i], flagged && flagged[0] == '1', add_score, &g);
+      flush_group (&g);
+    }
+  for (size_t i = 0; i < nnodes; i++)
+    free (nodes[i]);
+  free (nodes);
+  free (g.scores);
+  free (g.cpu);
+  cJSON *list = cJSON_CreateArray ();
+  if (st == STORE_OK)
+    st = finish (r->srv->store, g.by_cpu, list);
+  cJSON_Delete (g.by_cpu);
   if (st != STORE_OK)
     {
-      cJSON_Delete (c.list);
+      cJSON_Delete (list);
       return api_unavailable (r);
     }
   cJSON *body = cJSON_CreateObject ();
-  cJSON_AddItemToObject (body, "cpus", c.list);
+  cJSON_AddItemToObject (body, "cpus", list);
   return http_json (r, 200, body);
 }
 

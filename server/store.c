@@ -386,16 +386,18 @@ insert_row (struct store *st, struct db_conn *c, const struct store_upload *up,
 }
 
 static int
-insert_scores (struct store *st, struct db_conn *c, int64_t seq, const struct doc_summary *d)
+insert_scores (struct store *st, struct db_conn *c, int64_t seq, const struct store_upload *up)
 {
+  const struct doc_summary *d = up->doc;
   for (size_t i = 0; i < d->nscores; i++)
     {
       struct db_value p[] = {
         p_int (seq), p_text (d->scores[i].name), p_int (d->scores[i].depth),
-        p_real (d->scores[i].score), p_text (d->cpu),
+        p_real (d->scores[i].score), p_text (d->cpu), p_int (!up->unlisted),
+        p_int (up->flags[0] != '\0'),
       };
-      if (st->drv->query (c, "INSERT INTO scores (seq, node, depth, score, cpu) "
-                          "VALUES ($1, $2, $3, $4, $5)", p, 5, NULL, NULL) < 0)
+      if (st->drv->query (c, "INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged) "
+                          "VALUES ($1, $2, $3, $4, $5, $6, $7)", p, 7, NULL, NULL) < 0)
         return -1;
     }
   return 0;
@@ -416,7 +418,7 @@ store_insert (struct store *st, const struct store_upload *up, char id[65])
       st->drv->rollback (c);
       rc = STORE_EXISTS;
     }
-  else if (insert_scores (st, c, seq.seq, up->doc) < 0 || st->drv->commit (c) < 0)
+  else if (insert_scores (st, c, seq.seq, up) < 0 || st->drv->commit (c) < 0)
     rc = failed (st, c, "insert");
   free (scores);
   release_writer (st, c);
@@ -435,31 +437,29 @@ store_get (struct store *st, const char *id, store_row_fn fn, void *ctx)
   return rc == STORE_OK && !a.found ? STORE_NOT_FOUND : rc;
 }
 
-/* Runs one write statement in its own transaction; *FOUND says whether
- * it returned a row. */
-static enum store_status
-write_one (struct store *st, const char *sql, const struct db_value *p, int np, int *found)
-{
-  struct db_conn *c = acquire_writer (st);
-  struct seq_result s = { 0, 0 };
-  enum store_status rc = STORE_OK;
-
-  if (st->drv->query (c, sql, p, np, take_seq, &s) < 0)
-    rc = failed (st, c, "update");
-  *found = s.found;
-  release_writer (st, c);
-  return rc;
-}
-
 enum store_status
 store_retract (struct store *st, const char *id, int64_t when)
 {
+  struct db_conn *c = acquire_writer (st);
+  struct seq_result s = { 0, 0 };
   struct db_value p[] = { p_text (id), p_int (when) };
-  int found;
-  enum store_status rc = write_one (st, "UPDATE results SET retracted = 1, listed = 0, "
-                                    "retracted_at = COALESCE(retracted_at, $2) "
-                                    "WHERE id = $1 RETURNING seq", p, 2, &found);
-  return rc == STORE_OK && !found ? STORE_NOT_FOUND : rc;
+  enum store_status rc = STORE_OK;
+
+  if (st->drv->begin (c, 1) < 0
+      || st->drv->query (c, "UPDATE results SET retracted = 1, listed = 0, "
+                         "retracted_at = COALESCE(retracted_at, $2) "
+                         "WHERE id = $1 RETURNING seq", p, 2, take_seq, &s) < 0)
+    rc = failed (st, c, "retract");
+  else
+    {
+      struct db_value q = p_int (s.seq);
+      if ((s.found && st->drv->query (c, "UPDATE scores SET listed = 0 WHERE seq = $1",
+                                      &q, 1, NULL, NULL) < 0)
+          || st->drv->commit (c) < 0)
+        rc = failed (st, c, "retract");
+    }
+  release_writer (st, c);
+  return rc == STORE_OK && !s.found ? STORE_NOT_FOUND : rc;
 }
 
 struct key_result
@@ -497,11 +497,12 @@ store_key_status (struct store *st, const char *fingerprint, int *banned, char *
   return rc;
 }
 
-/* Runs the two statements of a key change in one transaction: KEY_SQL
- * with the NP parameters P, RESULTS_SQL with the first NR of them. */
+/* Runs the statements of a key change in one transaction: KEY_SQL with
+ * the NP parameters P, RESULTS_SQL with the first NR of them, and then
+ * SCORES_SQL (if any) with the first. */
 static enum store_status
 key_change (struct store *st, const char *key_sql, const struct db_value *p, int np,
-            const char *results_sql, int nr)
+            const char *results_sql, int nr, const char *scores_sql)
 {
   struct db_conn *c = acquire_writer (st);
   enum store_status rc = STORE_OK;
@@ -509,6 +510,7 @@ key_change (struct store *st, const char *key_sql, const struct db_value *p, int
   if (st->drv->begin (c, 1) < 0
       || st->drv->query (c, key_sql, p, np, NULL, NULL) < 0
       || st->drv->query (c, results_sql, p, nr, NULL, NULL) < 0
+      || (scores_sql && st->drv->query (c, scores_sql, p, 1, NULL, NULL) < 0)
       || st->drv->commit (c) < 0)
     rc = failed (st, c, "key change");
   release_writer (st, c);
@@ -522,7 +524,7 @@ store_key_verify (struct store *st, const char *fingerprint, const char *publish
   return key_change (st, "INSERT INTO keys (fingerprint, publisher, banned, updated) "
                      "VALUES ($1, $2, 0, $3) ON CONFLICT (fingerprint) DO UPDATE "
                      "SET publisher = excluded.publisher, updated = excluded.updated", p, 3,
-                     "UPDATE results SET publisher = $2 WHERE fingerprint = $1", 2);
+                     "UPDATE results SET publisher = $2 WHERE fingerprint = $1", 2, NULL);
 }
 
 enum store_status
@@ -532,7 +534,9 @@ store_key_ban (struct store *st, const char *fingerprint, int64_t when)
   return key_change (st, "INSERT INTO keys (fingerprint, publisher, banned, updated) "
                      "VALUES ($1, NULL, 1, $2) ON CONFLICT (fingerprint) DO UPDATE "
                      "SET banned = 1, updated = excluded.updated", p, 2,
-                     "UPDATE results SET banned = 1, listed = 0 WHERE fingerprint = $1", 1);
+                     "UPDATE results SET banned = 1, listed = 0 WHERE fingerprint = $1", 1,
+                     "UPDATE scores SET listed = 0 "
+                     "WHERE seq IN (SELECT seq FROM results WHERE fingerprint = $1)");
 }
 
 /* ------------------------------------------------------------ listings */
@@ -788,26 +792,61 @@ static int
 adapt_score (void *ctx, const struct db_value *cols, int ncols)
 {
   struct score_adapter *a = ctx;
-  if (ncols < 5)
+  if (ncols < 2)
     return 1;
-  return a->fn (a->ctx, c_text (&cols[0]), c_text (&cols[1]), c_text (&cols[2]),
-                c_text (&cols[3]), c_real (&cols[4]));
+  return a->fn (a->ctx, c_text (&cols[0]), c_real (&cols[1]));
 }
 
 enum store_status
-store_headline_scores (struct store *st, int include_flagged, store_score_fn fn, void *ctx)
+store_node_scores (struct store *st, const char *node, int include_flagged,
+                   store_score_fn fn, void *ctx)
 {
   struct db_conn *c = acquire (st);
   struct score_adapter a = { fn, ctx };
   enum store_status rc = STORE_OK;
-  struct db_value p = p_int (include_flagged);
+  struct db_value p[] = { p_text (node), p_int (include_flagged) };
 
-  if (st->drv->query (c, "SELECT r.cpu, r.cpu_name, r.arch, s.node, s.score FROM scores s "
-                      "JOIN results r ON r.seq = s.seq WHERE s.depth <= 1 AND r.listed = 1 "
-                      "AND (r.flagged = 0 OR $1 = 1) ORDER BY r.cpu, s.node, s.score",
-                      &p, 1, adapt_score, &a) < 0)
+  /* Answered from the scores_cpu_rank index alone. */
+  if (st->drv->query (c, "SELECT s.cpu, s.score FROM scores s WHERE s.node = $1 "
+                      "AND s.listed = 1 AND (s.flagged = 0 OR $2 = 1) "
+                      "ORDER BY s.cpu, s.score DESC, s.seq DESC", p, 2, adapt_score, &a) < 0)
     rc = failed (st, c, "aggregate");
   release (st, c);
+  return rc;
+}
+
+struct cpu_info
+{
+  char **name, **arch;
+};
+
+static int
+take_cpu_info (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct cpu_info *i = ctx;
+  if (ncols >= 2)
+    {
+      *i->name = gb_xstrdup (c_text (&cols[0]) ? c_text (&cols[0]) : "");
+      *i->arch = gb_xstrdup (c_text (&cols[1]) ? c_text (&cols[1]) : "");
+    }
+  return 1;
+}
+
+enum store_status
+store_cpu_info (struct store *st, const char *cpu, char **name, char **arch)
+{
+  struct db_conn *c = acquire (st);
+  struct cpu_info i = { name, arch };
+  struct db_value p = p_text (cpu);
+  enum store_status rc = STORE_OK;
+
+  *name = *arch = NULL;
+  if (st->drv->query (c, "SELECT cpu_name, arch FROM results WHERE cpu = $1 "
+                      "ORDER BY seq DESC LIMIT 1", &p, 1, take_cpu_info, &i) < 0)
+    rc = failed (st, c, "cpu info");
+  release (st, c);
+  if (rc == STORE_OK && !*name)
+    rc = STORE_NOT_FOUND;
   return rc;
 }
 

@@ -104,12 +104,15 @@ enum store_status store_list (struct store *st, const struct store_filter *f,
 enum store_status store_page (struct store *st, int dump, int64_t after, int limit,
                               store_row_fn fn, void *ctx);
 
-/* Headline scores (nodes of depth <= 1) of listed results, ordered by
- * CPU identity, node and score, for aggregates. */
-typedef int (*store_score_fn) (void *ctx, const char *cpu, const char *cpu_name,
-                               const char *arch, const char *node, double score);
-enum store_status store_headline_scores (struct store *st, int include_flagged,
-                                         store_score_fn fn, void *ctx);
+/* The scores of NODE over listed results (unflagged ones unless
+ * INCLUDE_FLAGGED), ordered by CPU identity, then best first. */
+typedef int (*store_score_fn) (void *ctx, const char *cpu, double score);
+enum store_status store_node_scores (struct store *st, const char *node, int include_flagged,
+                                     store_score_fn fn, void *ctx);
+
+/* The name and architecture the newest result of CPU reports (malloc'ed);
+ * STORE_NOT_FOUND when there is none. */
+enum store_status store_cpu_info (struct store *st, const char *cpu, char **name, char **arch);
 
 /* The newest (at most MAX) unflagged listed scores of NODE for CPU, in
  * *OUT (malloc'ed), for plausibility checks. */

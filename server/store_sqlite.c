@@ -88,6 +88,14 @@ static const char *const migrations[] = {
   "ALTER TABLE scores ADD COLUMN cpu TEXT;\n"
   "UPDATE scores SET cpu = (SELECT r.cpu FROM results r WHERE r.seq = scores.seq);\n"
   "CREATE INDEX scores_cpu_rank ON scores (node, cpu, score DESC, seq DESC);\n",
+  /* 4: whether the result is listed and flagged, on its score rows too,
+   * so that aggregates read one index and nothing else */
+  "ALTER TABLE scores ADD COLUMN listed INTEGER NOT NULL DEFAULT 1;\n"
+  "ALTER TABLE scores ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;\n"
+  "UPDATE scores SET listed = (SELECT r.listed FROM results r WHERE r.seq = scores.seq), "
+  "flagged = (SELECT r.flagged FROM results r WHERE r.seq = scores.seq);\n"
+  "DROP INDEX scores_cpu_rank;\n"
+  "CREATE INDEX scores_cpu_rank ON scores (node, cpu, score DESC, seq DESC, listed, flagged);\n",
 };
 
 static void
