@@ -5,11 +5,12 @@
  * node the store delivers the listed scores grouped by CPU identity and
  * sorted within each group, straight from one index, so a group's median
  * and quartiles are read off as it ends and only one group is in memory
- * at a time. */
+ * at a time.  The answers are cached for --aggregate-ttl seconds. */
 #include "server/api.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "common/util.h"
 #include "suites/stats.h"
 #include "suites/suites.h"
@@ -133,25 +134,19 @@ finish (struct store *st, cJSON *by_cpu, cJSON *list)
   return STORE_OK;
 }
 
-enum MHD_Result
-api_cpus (struct http_request *r)
+/* The aggregates as JSON text (malloc'ed), or NULL on a database error. */
+static char *
+aggregate (struct store *store, int include_flagged)
 {
-  const char *flagged = http_arg (r, "flagged");
   struct groups g = { cJSON_CreateObject (), NULL, NULL, NULL, 0, 0 };
   enum store_status st = STORE_OK;
   char **nodes;
-  size_t nnodes;
+  size_t nnodes = headline_nodes (&nodes);
 
-  if (flagged && strcmp (flagged, "0") != 0 && strcmp (flagged, "1") != 0)
-    {
-      cJSON_Delete (g.by_cpu);
-      return http_error (r, 400, "query", "flagged", "flagged must be 0 or 1");
-    }
-  nnodes = headline_nodes (&nodes);
   for (size_t i = 0; i < nnodes && st == STORE_OK; i++)
     {
       g.node = nodes[i];
-      st = store_node_scores (r->srv->store, nodes[i], flagged && flagged[0] == '1', add_score, &g);
+      st = store_node_scores (store, nodes[i], include_flagged, add_score, &g);
       flush_group (&g);
     }
   for (size_t i = 0; i < nnodes; i++)
@@ -161,16 +156,63 @@ api_cpus (struct http_request *r)
   free (g.cpu);
   cJSON *list = cJSON_CreateArray ();
   if (st == STORE_OK)
-    st = finish (r->srv->store, g.by_cpu, list);
+    st = finish (store, g.by_cpu, list);
   cJSON_Delete (g.by_cpu);
-  if (st != STORE_OK)
-    {
-      cJSON_Delete (list);
-      return api_unavailable (r);
-    }
   cJSON *body = cJSON_CreateObject ();
   cJSON_AddItemToObject (body, "cpus", list);
-  return http_json (r, 200, body);
+  char *text = st == STORE_OK ? cJSON_PrintUnformatted (body) : NULL;
+  cJSON_Delete (body);
+  return text;
+}
+
+static double
+monotonic (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* A copy of the cached answer if it is fresh enough, else NULL. */
+static char *
+cached (struct server *srv, int variant)
+{
+  char *copy = NULL;
+  pthread_mutex_lock (&srv->aggregate_lock);
+  if (srv->aggregate_body[variant]
+      && monotonic () - srv->aggregate_at[variant] < srv->aggregate_ttl)
+    copy = gb_xstrdup (srv->aggregate_body[variant]);
+  pthread_mutex_unlock (&srv->aggregate_lock);
+  return copy;
+}
+
+static void
+remember (struct server *srv, int variant, const char *text)
+{
+  pthread_mutex_lock (&srv->aggregate_lock);
+  free (srv->aggregate_body[variant]);
+  srv->aggregate_body[variant] = gb_xstrdup (text);
+  srv->aggregate_at[variant] = monotonic ();
+  pthread_mutex_unlock (&srv->aggregate_lock);
+}
+
+enum MHD_Result
+api_cpus (struct http_request *r)
+{
+  const char *flagged = http_arg (r, "flagged");
+
+  if (flagged && strcmp (flagged, "0") != 0 && strcmp (flagged, "1") != 0)
+    return http_error (r, 400, "query", "flagged", "flagged must be 0 or 1");
+  int variant = flagged && flagged[0] == '1';
+  char *text = cached (r->srv, variant);
+  if (!text)
+    {
+      text = aggregate (r->srv->store, variant);
+      if (!text)
+        return api_unavailable (r);
+      remember (r->srv, variant, text);
+    }
+  return http_bytes_owned (r, 200, "application/json", text, strlen (text));
 }
 
 enum MHD_Result

@@ -85,6 +85,12 @@ http_bytes (struct http_request *r, int status, const char *type, const char *da
   return http_queue (r, status, text_response (type, copy, len));
 }
 
+enum MHD_Result
+http_bytes_owned (struct http_request *r, int status, const char *type, char *data, size_t len)
+{
+  return http_queue (r, status, text_response (type, data, len));
+}
+
 static cJSON *
 error_body (const char *rule, const char *field, const char *message,
             char *const *tests, size_t ntests)

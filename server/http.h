@@ -53,6 +53,9 @@ const char *http_header (struct http_request *r, const char *name);
 enum MHD_Result http_json (struct http_request *r, int status, cJSON *body);
 enum MHD_Result http_bytes (struct http_request *r, int status, const char *type,
                             const char *data, size_t len);
+/* The same, taking ownership of the malloc'ed DATA. */
+enum MHD_Result http_bytes_owned (struct http_request *r, int status, const char *type,
+                                  char *data, size_t len);
 enum MHD_Result http_error (struct http_request *r, int status, const char *rule,
                             const char *field, const char *fmt, ...)
   __attribute__ ((format (printf, 5, 6)));

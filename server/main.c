@@ -25,7 +25,7 @@ struct options
 {
   const char *listen, *database, *name;
   unsigned threads, max_connections, per_ip_connections, timeout;
-  double address_rate, address_burst, key_rate, key_burst, drain;
+  double address_rate, address_burst, key_rate, key_burst, drain, aggregate_ttl;
   int trust_proxy;
 };
 
@@ -50,6 +50,7 @@ usage (FILE *out)
          "  --key-burst N             burst of uploads per key (60)\n"
          "  --trust-proxy             take the client address from X-Forwarded-For\n"
          "  --drain SECONDS           on SIGTERM, wait this long for requests (30)\n"
+         "  --aggregate-ttl SECONDS   recompute /api/v1/cpus at most this often (60)\n"
          "  --name NAME               the publisher name, for `key verify`\n"
          "  --help                    show this help and exit\n"
          "  --version                 show the version and exit\n"
@@ -104,6 +105,7 @@ parse_options (int argc, char **argv, struct options *o)
     { "key-burst", required_argument, NULL, 'K' },
     { "trust-proxy", no_argument, NULL, 'x' },
     { "drain", required_argument, NULL, 'D' },
+    { "aggregate-ttl", required_argument, NULL, 'g' },
     { "name", required_argument, NULL, 'n' },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
@@ -127,6 +129,7 @@ parse_options (int argc, char **argv, struct options *o)
       case 'k': rc = number ("--key-rate", optarg, 0, 1e9, &o->key_rate); break;
       case 'K': rc = number ("--key-burst", optarg, 1, 1e9, &o->key_burst); break;
       case 'D': rc = number ("--drain", optarg, 0, 3600, &o->drain); break;
+      case 'g': rc = number ("--aggregate-ttl", optarg, 0, 86400, &o->aggregate_ttl); break;
       case 'h': usage (stdout); return 0;
       case 'V': printf ("gmpbench-server %s\n", GB_VERSION); return 0;
       default: rc = -1; break;
@@ -222,6 +225,8 @@ serve (const struct options *o)
   srv.max_connections = o->max_connections;
   srv.per_ip_connections = o->per_ip_connections;
   srv.timeout = o->timeout;
+  srv.aggregate_ttl = o->aggregate_ttl;
+  pthread_mutex_init (&srv.aggregate_lock, NULL);
   struct http_daemon *d = http_start (&srv, o->listen, err, sizeof err);
   if (!d)
     fprintf (stderr, "gmpbench-server: %s\n", err);
@@ -236,6 +241,9 @@ serve (const struct options *o)
     }
   ratelimit_free (srv.by_address);
   ratelimit_free (srv.by_key);
+  free (srv.aggregate_body[0]);
+  free (srv.aggregate_body[1]);
+  pthread_mutex_destroy (&srv.aggregate_lock);
   store_close (srv.store);
   return d ? 0 : 1;
 }
@@ -244,7 +252,7 @@ int
 main (int argc, char **argv)
 {
   struct options o = {
-    "127.0.0.1:8080", "results.db", NULL, 8, 1024, 64, 30, 100, 200, 1, 60, 30, 0
+    "127.0.0.1:8080", "results.db", NULL, 8, 1024, 64, 30, 100, 200, 1, 60, 30, 60, 0
   };
   int first = parse_options (argc, argv, &o);
 

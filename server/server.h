@@ -3,10 +3,11 @@
  * One struct server lives for the whole run of `gmpbench-server`; the
  * HTTP layer passes it to every handler.  Everything in it is either
  * read-only after start or thread-safe by itself (the store's pool, the
- * rate limiters, the atomic counter). */
+ * rate limiters, the atomic counter), or guarded by its own lock. */
 #ifndef GB_SERVER_SERVER_H
 #define GB_SERVER_SERVER_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include "server/ratelimit.h"
 #include "server/store.h"
@@ -19,6 +20,13 @@ struct server
   int trust_proxy;                      /* take the client from X-Forwarded-For */
   unsigned threads, max_connections, per_ip_connections, timeout;
   atomic_int inflight;                  /* requests begun and not completed */
+  /* /api/v1/cpus reads every listed score of the headline nodes, so its
+   * answers (without and with flagged results) are kept for
+   * aggregate_ttl seconds. */
+  double aggregate_ttl;
+  pthread_mutex_t aggregate_lock;
+  char *aggregate_body[2];
+  double aggregate_at[2];
 };
 
 #endif
