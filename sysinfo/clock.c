@@ -15,7 +15,9 @@
 #include "common/util.h"
 
 #include <math.h>
+#if defined(__linux__)
 #include <sched.h>
+#endif
 
 #define ADDS_PER_ROUND 64
 #define TRIALS 5

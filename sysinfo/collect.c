@@ -1,7 +1,8 @@
 /* collect.c: sysinfo_collect, the one entry point that assembles the
  * "system" object.  It picks the platform reader (the Linux reader for a
  * snapshot directory on any host; otherwise the one for the OS this was
- * built for), lets the live CPUID view refine it on x86, adds the OS,
+ * built for: Linux, macOS/FreeBSD or Windows), lets the live CPUID view
+ * refine it on x86, adds the OS,
  * emulation, build provenance and a clock measurement, and finally makes
  * sure every member that the server relies on exists, null if unknown. */
 #include "sysinfo/sysinfo.h"
@@ -31,8 +32,12 @@ ensure_required (cJSON *system)
     si_put_bool (cpu, "emulated", 0, NULL);
   if (!si_has (cores, "logical"))
     {
+#if defined(_SC_NPROCESSORS_ONLN)
       long n = sysconf (_SC_NPROCESSORS_ONLN);
-      si_put_num (cores, "logical", n > 0 ? n : 1, "sysconf");
+#else
+      long n = 0;
+#endif
+      si_put_num (cores, "logical", n > 0 ? n : 1, n > 0 ? "sysconf" : "assumed one CPU");
     }
   if (!si_has (cores, "physical"))
     si_put_num (cores, "physical", si_get_num (cores, "logical", 1), "assumed equal to logical");
@@ -56,6 +61,8 @@ collect_live (cJSON *system)
   si_linux_collect (system, &r);
 #elif defined(__APPLE__) || defined(__FreeBSD__)
   si_sysctl_collect (system);
+#elif defined(_WIN32)
+  si_windows_collect (system);
 #endif
   si_arm_live_collect (system);
   si_x86_cpuid_collect (system);

@@ -138,6 +138,9 @@ void si_darwin_from_sysctl (cJSON *system, const struct si_sysctl *s);
 void si_freebsd_from_sysctl (cJSON *system, const struct si_sysctl *s);
 void si_sysctl_collect (cJSON *system);   /* the live OS's sysctls */
 
+/* windows.c: Windows (built only there); its parsers are in win_parse.h. */
+void si_windows_collect (cJSON *system);
+
 /* os.c: kernel, libc, emulation. */
 void si_os_collect (cJSON *system);
 /* The architecture this executable was built for ("aarch64"). */

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if !defined(_WIN32)
 #include <sys/utsname.h>
+#endif
 
 #define CPUINFO "/proc/cpuinfo"
 
@@ -81,24 +83,42 @@ arch_from_cpuinfo (struct si_linux *L)
   return NULL;
 }
 
+/* The machine uname names on the live system (its kernel release goes to
+ * os.kernel), or NULL.  On Windows the Linux reader only reads snapshots. */
+static const char *
+live_machine (struct si_linux *L, char *buf, size_t n)
+{
+#if defined(_WIN32)
+  (void) L;
+  (void) buf;
+  (void) n;
+  return NULL;
+#else
+  struct utsname un;
+
+  if (!L->r->live || uname (&un) != 0)
+    return NULL;
+  snprintf (buf, n, "%s", un.machine);
+  si_put_str (si_section (L->system, "os"), "kernel", un.release, "uname");
+  if (strcmp (buf, "arm64") == 0)
+    return "aarch64";
+  if (strcmp (buf, "amd64") == 0)
+    return "x86_64";
+  return buf;
+#endif
+}
+
 void
 si_linux_arch (struct si_linux *L)
 {
-  const char *a = NULL, *src = CPUINFO;
-  struct utsname u;
+  char machine[72];
+  const char *a = live_machine (L, machine, sizeof machine), *src = "uname";
 
-  if (L->r->live && uname (&u) == 0)
+  if (a == NULL)
     {
-      a = u.machine;
-      src = "uname";
-      if (strcmp (a, "arm64") == 0)
-        a = "aarch64";
-      else if (strcmp (a, "amd64") == 0)
-        a = "x86_64";
-      si_put_str (si_section (L->system, "os"), "kernel", u.release, "uname");
+      a = arch_from_cpuinfo (L);
+      src = CPUINFO;
     }
-  else
-    a = arch_from_cpuinfo (L);
   snprintf (L->arch, sizeof L->arch, "%s", a ? a : "unknown");
   si_put_str (L->cpusec, "arch", L->arch, a ? src : "unrecognised /proc/cpuinfo");
 }

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if !defined(_WIN32)
 #include <sys/utsname.h>
+#endif
 #if defined(__GLIBC__)
 #include <gnu/libc-version.h>
 #endif
@@ -125,8 +127,26 @@ put_libc (cJSON *os)
   si_put_str (os, "libc", "FreeBSD libc", "platform");
 #elif defined(__linux__)
   si_put_str (os, "libc", "musl or other non-glibc", "absence of __GLIBC__");
+#elif defined(_UCRT)
+  si_put_str (os, "libc", "UCRT", "mingw-w64 _UCRT");
+#elif defined(_WIN32)
+  si_put_str (os, "libc", "msvcrt", "mingw-w64 without _UCRT");
 #else
   si_put_null (os, "libc");
+#endif
+}
+
+/* The kernel release, where no platform reader gave one (Windows' does). */
+static void
+put_kernel (cJSON *os)
+{
+#if !defined(_WIN32)
+  struct utsname u;
+
+  if (!si_has (os, "kernel") && uname (&u) == 0)
+    si_put_str (os, "kernel", u.release, "uname");
+#else
+  (void) os;
 #endif
 }
 
@@ -135,10 +155,8 @@ si_os_collect (cJSON *system)
 {
   cJSON *os = si_section (system, "os"), *cpu = si_section (system, "cpu");
   const char *emu = si_emulator ();
-  struct utsname u;
 
-  if (!si_has (os, "kernel") && uname (&u) == 0)
-    si_put_str (os, "kernel", u.release, "uname");
+  put_kernel (os);
   put_libc (os);
   if (emu != NULL)
     {

@@ -1,6 +1,8 @@
 # sysinfo/: the machine description (issue 3).  The Linux reader and the
 # decoders are plain C and built everywhere (the tests feed them
-# snapshots); the sysctl readers only where sysctlbyname exists.
+# snapshots), and so are the Windows parsers (win_parse.c); the sysctl
+# reader only where sysctlbyname exists, the Windows reader only for
+# Windows.
 SYSINFO_SRCS += \
 	sysinfo/arm_live.c \
 	sysinfo/arm_midr.c \
@@ -20,6 +22,7 @@ SYSINFO_SRCS += \
 	sysinfo/rootfs.c \
 	sysinfo/s390.c \
 	sysinfo/summary.c \
+	sysinfo/win_parse.c \
 	sysinfo/x86.c \
 	sysinfo/x86_cpuid.c
 
@@ -27,5 +30,9 @@ SYSINFO_TARGET := $(shell $(CC) -dumpmachine 2>/dev/null)
 ifneq ($(findstring darwin,$(SYSINFO_TARGET))$(findstring freebsd,$(SYSINFO_TARGET)),)
 SYSINFO_SRCS += sysinfo/sysctl_live.c
 endif
+ifneq ($(findstring mingw,$(SYSINFO_TARGET)),)
+SYSINFO_SRCS += sysinfo/windows.c
+endif
 
-CHECK_PROGRAMS += tests/unit-sysinfo tests/unit-sysinfo-dumps tests/unit-sysinfo-sysctl
+CHECK_PROGRAMS += tests/unit-sysinfo tests/unit-sysinfo-dumps tests/unit-sysinfo-sysctl \
+	tests/unit-sysinfo-windows
