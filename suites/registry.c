@@ -8,6 +8,8 @@
 #include "suites/suites.h"
 
 #include <fnmatch.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct bench_suite *const gmp_suites[] = {
@@ -78,13 +80,44 @@ registry_suite_name (size_t i)
   return s ? s->name : NULL;
 }
 
+/* Tests sorted by name, for registry_find; built once, thread-safely. */
+static const struct bench_test **by_name;
+static size_t nby_name;
+static pthread_once_t by_name_once = PTHREAD_ONCE_INIT;
+
+static int
+compare_names (const void *a, const void *b)
+{
+  return strcmp ((*(const struct bench_test *const *) a)->name,
+                 (*(const struct bench_test *const *) b)->name);
+}
+
+static void
+sort_by_name (void)
+{
+  nby_name = registry_count ();
+  by_name = gb_xmalloc ((nby_name ? nby_name : 1) * sizeof *by_name);
+  for (size_t i = 0; i < nby_name; i++)
+    by_name[i] = registry_test (i);
+  qsort (by_name, nby_name, sizeof *by_name, compare_names);
+}
+
 const struct bench_test *
 registry_find (const char *name)
 {
-  size_t n = registry_count ();
-  for (size_t i = 0; i < n; i++)
-    if (strcmp (registry_test (i)->name, name) == 0)
-      return registry_test (i);
+  pthread_once (&by_name_once, sort_by_name);
+  size_t lo = 0, hi = nby_name;
+  while (lo < hi)
+    {
+      size_t mid = (lo + hi) / 2;
+      int c = strcmp (name, by_name[mid]->name);
+      if (c == 0)
+        return by_name[mid];
+      if (c < 0)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
   return NULL;
 }
 

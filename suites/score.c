@@ -1,98 +1,117 @@
-/* score.c: weighted geometric means up the hierarchy (see score.h). */
+/* score.c: weighted geometric means up the hierarchy (see score.h).
+ *
+ * The shape of the hierarchy is fixed by the registry, so it is built once
+ * (under pthread_once, since the server scores from many threads): every
+ * node in pre-order, each with its parent, its weight among its siblings
+ * and, for a leaf, its test.  Scoring a run is then one pass in reverse
+ * pre-order, children before parents, after looking each result's name up
+ * in a sorted index of the leaves. */
 #include "suites/score.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/util.h"
-#include "suites/stats.h"
 #include "suites/suites.h"
 
-static const struct score_input *
-find_input (const struct score_input *in, size_t n, const char *name)
+struct tree_node
 {
-  for (size_t i = 0; i < n; i++)
-    if (strcmp (in[i].name, name) == 0)
-      return &in[i];
-  return NULL;
-}
+  char *name;
+  int parent;                   /* index, -1 for a root */
+  int depth;
+  double weight;
+  const struct bench_test *test;        /* leaves only */
+};
 
+static struct tree_node *tree;
+static size_t tree_size;
+static size_t *leaf_index;      /* node indices of the leaves, sorted by name */
+static size_t nleaves;
+static pthread_once_t tree_once = PTHREAD_ONCE_INIT;
+
+/* The node named by the first LEN characters of NAME, added if new. */
 static int
-under (const char *node, const char *name)
+node_for (const char *name, size_t len, int parent, size_t *cap)
 {
-  size_t len = strlen (node);
-  return strncmp (node, name, len) == 0 && name[len] == '.';
-}
-
-/* The score of NODE, or 0 when some test below it has no result.  With
- * QUICK, full-only tests do not count as below it. */
-static double
-node_score (const char *node, const struct score_input *in, size_t n, int quick)
-{
-  size_t ntests = registry_count ();
-  size_t len = strlen (node);
-  size_t nchildren = 0;
-  double *values = gb_xmalloc (ntests * sizeof *values);
-  double *weights = gb_xmalloc (ntests * sizeof *weights);
-  char **children = gb_xmalloc (ntests * sizeof *children);
-  double result = 0;
-  int complete = 1;
-
-  const struct score_input *leaf = find_input (in, n, node);
-  if (registry_find (node))
+  for (size_t i = tree_size; i-- > 0;)
     {
-      result = leaf && leaf->ops_per_sec > 0 ? leaf->ops_per_sec : 0;
-      goto done;
+      if (tree[i].parent != parent)
+        continue;
+      if (strlen (tree[i].name) == len && strncmp (tree[i].name, name, len) == 0)
+        return (int) i;
     }
-  for (size_t i = 0; i < ntests && complete; i++)
+  if (tree_size == *cap)
+    tree = gb_xrealloc (tree, (*cap *= 2) * sizeof *tree);
+  struct tree_node *n = &tree[tree_size];
+  n->name = gb_xmalloc (len + 1);
+  memcpy (n->name, name, len);
+  n->name[len] = '\0';
+  n->parent = parent;
+  n->depth = parent < 0 ? 0 : tree[parent].depth + 1;
+  n->weight = registry_node_weight (n->name);
+  n->test = NULL;
+  return (int) tree_size++;
+}
+
+static int
+by_leaf_name (const void *a, const void *b)
+{
+  return strcmp (tree[*(const size_t *) a].name, tree[*(const size_t *) b].name);
+}
+
+static void
+build_tree (void)
+{
+  size_t ntests = registry_count (), cap = 64;
+  tree = gb_xmalloc (cap * sizeof *tree);
+  leaf_index = gb_xmalloc ((ntests ? ntests : 1) * sizeof *leaf_index);
+  for (size_t i = 0; i < ntests; i++)
     {
-      const char *name = registry_test (i)->name;
-      if (!under (node, name) || (quick && (registry_test (i)->flags & BENCH_FULL_ONLY)))
-        continue;
-      const char *end = strchr (name + len + 1, '.');
-      size_t clen = end ? (size_t) (end - name) : strlen (name);
-      size_t c;
-      for (c = 0; c < nchildren; c++)
-        if (strlen (children[c]) == clen && strncmp (children[c], name, clen) == 0)
-          break;
-      if (c < nchildren)
-        continue;
-      children[nchildren] = gb_xmalloc (clen + 1);
-      memcpy (children[nchildren], name, clen);
-      children[nchildren][clen] = '\0';
-      values[nchildren] = node_score (children[nchildren], in, n, quick);
-      weights[nchildren] = registry_node_weight (children[nchildren]);
-      complete = values[nchildren] > 0;
-      nchildren++;
+      const struct bench_test *t = registry_test (i);
+      int parent = -1;
+      for (const char *dot = strchr (t->name, '.'); dot; dot = strchr (dot + 1, '.'))
+        parent = node_for (t->name, (size_t) (dot - t->name), parent, &cap);
+      int leaf = node_for (t->name, strlen (t->name), parent, &cap);
+      tree[leaf].test = t;
+      leaf_index[nleaves++] = (size_t) leaf;
     }
-  if (complete && nchildren > 0)
-    result = stats_weighted_geomean (values, weights, nchildren);
-  for (size_t c = 0; c < nchildren; c++)
-    free (children[c]);
-done:
-  free (values);
-  free (weights);
-  free (children);
-  return result;
+  qsort (leaf_index, nleaves, sizeof *leaf_index, by_leaf_name);
 }
 
-static int
-depth_of (const char *name)
+/* The node of test NAME, or -1. */
+static long
+find_leaf (const char *name)
 {
-  int d = 0;
-  for (; *name; name++)
-    d += *name == '.';
-  return d;
+  size_t lo = 0, hi = nleaves;
+  while (lo < hi)
+    {
+      size_t mid = (lo + hi) / 2;
+      int c = strcmp (name, tree[leaf_index[mid]].name);
+      if (c == 0)
+        return (long) leaf_index[mid];
+      if (c < 0)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return -1;
 }
 
-static int
-listed (struct score_node *nodes, size_t count, const char *name, size_t len)
+/* The state of a node while scoring. */
+enum node_state
 {
-  for (size_t i = 0; i < count; i++)
-    if (strlen (nodes[i].name) == len && strncmp (nodes[i].name, name, len) == 0)
-      return 1;
-  return 0;
-}
+  NODE_EXCLUDED = 0,            /* nothing below it counts (quick runs) */
+  NODE_SCORED,
+  NODE_MISSING                  /* some test below it has no result */
+};
+
+struct node_acc
+{
+  enum node_state state;
+  double value;                 /* ops/s of a leaf, score of a node */
+  double log_sum, weight_sum;   /* over the scored children so far */
+};
 
 size_t
 score_compute (const struct score_input *in, size_t n, struct score_node **out)
@@ -104,40 +123,60 @@ size_t
 score_compute_run (const struct score_input *in, size_t n, int quick,
                    struct score_node **out)
 {
-  size_t ntests = registry_count ();
-  size_t count = 0, cap = 16;
-  struct score_node *nodes = gb_xmalloc (cap * sizeof *nodes);
+  pthread_once (&tree_once, build_tree);
+  struct node_acc *acc = gb_xcalloc (tree_size ? tree_size : 1, sizeof *acc);
 
-  for (size_t i = 0; i < ntests; i++)
+  for (size_t i = 0; i < tree_size; i++)
+    if (tree[i].test && !(quick && (tree[i].test->flags & BENCH_FULL_ONLY)))
+      acc[i].state = NODE_MISSING;
+  for (size_t i = 0; i < n; i++)
     {
-      const char *name = registry_test (i)->name;
-      /* Every proper prefix ending before a dot is an inner node. */
-      for (const char *dot = strchr (name, '.'); dot; dot = strchr (dot + 1, '.'))
+      long leaf = find_leaf (in[i].name);
+      if (leaf >= 0 && acc[leaf].state == NODE_MISSING && in[i].ops_per_sec > 0
+          && isfinite (in[i].ops_per_sec))
         {
-          size_t len = (size_t) (dot - name);
-          if (listed (nodes, count, name, len))
-            continue;
-          if (count == cap)
-            nodes = gb_xrealloc (nodes, (cap *= 2) * sizeof *nodes);
-          nodes[count].name = gb_xmalloc (len + 1);
-          memcpy (nodes[count].name, name, len);
-          nodes[count].name[len] = '\0';
-          nodes[count].score = 0;
-          nodes[count].depth = depth_of (nodes[count].name);
-          count++;
+          acc[leaf].state = NODE_SCORED;
+          acc[leaf].value = in[i].ops_per_sec;
         }
     }
-  size_t kept = 0;
-  for (size_t i = 0; i < count; i++)
+  /* Children come after their parent in pre-order: walking backwards
+   * finishes every node before its parent reads it. */
+  size_t count = 0;
+  for (size_t i = tree_size; i-- > 0;)
     {
-      nodes[i].score = node_score (nodes[i].name, in, n, quick);
-      if (nodes[i].score > 0)
-        nodes[kept++] = nodes[i];
+      if (!tree[i].test)
+        {
+          if (acc[i].state == NODE_SCORED)
+            {
+              acc[i].value = exp (acc[i].log_sum / acc[i].weight_sum);
+              count++;
+            }
+        }
+      int p = tree[i].parent;
+      if (p < 0 || acc[p].state == NODE_MISSING || acc[i].state == NODE_EXCLUDED)
+        continue;
+      if (acc[i].state == NODE_MISSING)
+        acc[p].state = NODE_MISSING;
       else
-        free (nodes[i].name);
+        {
+          acc[p].state = NODE_SCORED;
+          acc[p].log_sum += tree[i].weight * log (acc[i].value);
+          acc[p].weight_sum += tree[i].weight;
+        }
     }
+  struct score_node *nodes = gb_xmalloc ((count ? count : 1) * sizeof *nodes);
+  size_t k = 0;
+  for (size_t i = 0; i < tree_size; i++)
+    if (!tree[i].test && acc[i].state == NODE_SCORED)
+      {
+        nodes[k].name = gb_xstrdup (tree[i].name);
+        nodes[k].score = acc[i].value;
+        nodes[k].depth = tree[i].depth;
+        k++;
+      }
+  free (acc);
   *out = nodes;
-  return kept;
+  return k;
 }
 
 void
