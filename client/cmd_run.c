@@ -389,6 +389,42 @@ load_identity (struct run_options *o)
   return 0;
 }
 
+/* The result document of a finished run; takes ownership of SYSTEM, to
+ * which it adds the clock measured after the run. */
+static cJSON *
+build_document (const struct run_options *o, cJSON *system,
+                const struct test_result *results, const struct test_result *threaded,
+                const double *efficiency)
+{
+  cJSON *clock = cJSON_GetObjectItemCaseSensitive (system, "clock");
+  if (cJSON_IsObject (clock))
+    cJSON_AddItemToObject (clock, "measured_after", sysinfo_measure_clock ());
+  double ghz = clock_ghz (o, system);
+  struct score_node *scores;
+  size_t nscores = scores_of (results, o->sel.ntests, o->quick, &scores);
+  struct run_info info = {
+    o->sel.npatterns || o->sel.nsuite_names || o->custom_time ? "custom"
+      : o->quick ? "quick" : "full",
+    o->quick, o->time_per_test, o->sel.patterns, o->sel.npatterns,
+    o->threads ? (int) o->threads : 1
+  };
+  cJSON *doc = document_build (&info, system, results, o->sel.ntests, scores, nscores);
+  score_free (scores, nscores);
+  cJSON *cmp = compare_build (results, o->sel.ntests);
+  if (ghz > 0)
+    compare_add_cycles (cmp, ghz);
+  cJSON_ReplaceItemInObjectCaseSensitive (doc, "comparisons", cmp);
+  if (o->threads)
+    {
+      struct score_node *tscores;
+      size_t ntscores = scores_of (threaded, o->sel.ntests, o->quick, &tscores);
+      document_add_threads (doc, o->threads, threaded, efficiency, o->sel.ntests,
+                            tscores, ntscores);
+      score_free (tscores, ntscores);
+    }
+  return doc;
+}
+
 int
 cmd_run (int argc, char **argv)
 {
@@ -425,35 +461,10 @@ cmd_run (int argc, char **argv)
   status = run_tests (&o, results, threaded, efficiency);
   if (status == 0)
     {
-      cJSON *clock = cJSON_GetObjectItemCaseSensitive (system, "clock");
-      if (cJSON_IsObject (clock))
-        cJSON_AddItemToObject (clock, "measured_after", sysinfo_measure_clock ());
-      double ghz = clock_ghz (&o, system);
-      struct score_node *scores;
-      size_t nscores = scores_of (results, o.sel.ntests, o.quick, &scores);
-      struct run_info info = {
-        o.sel.npatterns || o.sel.nsuite_names || o.custom_time ? "custom"
-          : o.quick ? "quick" : "full",
-        o.quick, o.time_per_test, o.sel.patterns, o.sel.npatterns,
-        o.threads ? (int) o.threads : 1
-      };
-      cJSON *doc = document_build (&info, system, results, o.sel.ntests, scores, nscores);
+      cJSON *doc = build_document (&o, system, results, threaded, efficiency);
       system = NULL;
-      cJSON *cmp = compare_build (results, o.sel.ntests);
-      if (ghz > 0)
-        compare_add_cycles (cmp, ghz);
-      cJSON_ReplaceItemInObjectCaseSensitive (doc, "comparisons", cmp);
-      if (o.threads)
-        {
-          struct score_node *tscores;
-          size_t ntscores = scores_of (threaded, o.sel.ntests, o.quick, &tscores);
-          document_add_threads (doc, o.threads, threaded, efficiency, o.sel.ntests,
-                                tscores, ntscores);
-          score_free (tscores, ntscores);
-        }
       status = emit (&o, doc);
       cJSON_Delete (doc);
-      score_free (scores, nscores);
     }
   free (threaded);
   free (efficiency);
