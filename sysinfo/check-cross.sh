@@ -1,78 +1,235 @@
 #!/bin/sh
-# check-cross.sh: the sysinfo part of `make check-cross`.  For each Debian
-# cross target whose compiler, qemu-user and multiarch GMP/OpenSSL/cJSON
-# are installed, it configures and builds gmpbench out of tree under
-# BUILDROOT/TRIPLET, runs the sysinfo unit tests under qemu (invoked
-# explicitly: binfmt is not assumed), and on aarch64 checks what
-# `gmpbench sysinfo` reports under several -cpu models: the MIDR decoded to
-# the right core, SVE present exactly where the model has it, and the run
-# flagged as emulated with an invalid clock.  One PASS/FAIL/SKIP line per
-# check, like tests/run-tests.sh expects.
+# check-cross.sh: `make check-cross`, the proof that gmpbench and its
+# machine description work beyond the build machine.
+#   - Linux on aarch64, riscv64, ppc64le and s390x: gmpbench is
+#     cross-compiled with Debian's cross compilers, out of tree under
+#     BUILDROOT/TRIPLET, against Debian's GMP, OpenSSL, cJSON and libcurl of
+#     that architecture: multiarch packages where they are installed, else
+#     a sysroot of the same packages unpacked by cross-sysroot.sh.  The
+#     sysinfo unit tests then run under qemu-user, invoked explicitly
+#     (binfmt is not assumed), and so does `gmpbench sysinfo`, which must
+#     say it is emulated.  On aarch64 several -cpu models check MIDR
+#     decoding and SVE detection, and a whole `gmpbench run --quick` must
+#     give correct results.  Where the libraries do not exist for an
+#     architecture (riscv64 in Debian 12), the sysinfo sources are only
+#     compiled.
+#   - Windows: the sysinfo sources, the Windows reader included, compile
+#     with MinGW-w64 (64 and 32 bit), and the test of the Windows parsers
+#     is built as a Windows executable and run under Wine.
+# One PASS/FAIL/SKIP line per check and a final "N passed, N failed, N
+# skipped" line; the exit status is 1 when a check failed.
 #
 #   sh sysinfo/check-cross.sh SRCDIR BUILDROOT
 #
-# Packages (Debian): qemu-user, gcc-TRIPLET, and after
-# `dpkg --add-architecture ARCH`: libgmp-dev:ARCH libssl-dev:ARCH
-# libcjson-dev:ARCH libcurl4-openssl-dev:ARCH.
+# .ci/check-cross installs what this needs on Debian.
 
 SRCDIR=${1:?usage: check-cross.sh SRCDIR BUILDROOT}
 BUILDROOT=${2:?usage: check-cross.sh SRCDIR BUILDROOT}
 export SRCDIR
+mkdir -p "$BUILDROOT" && BUILDROOT=$(cd "$BUILDROOT" && pwd) || exit 1
 
-# TRIPLET QEMU-NAME pairs.
-TARGETS="aarch64-linux-gnu:aarch64 riscv64-linux-gnu:riscv64 \
-powerpc64le-linux-gnu:ppc64le s390x-linux-gnu:s390x"
+# TRIPLET:QEMU-NAME:DEBIAN-ARCH
+TARGETS="aarch64-linux-gnu:aarch64:arm64 riscv64-linux-gnu:riscv64:riscv64
+powerpc64le-linux-gnu:ppc64le:ppc64el s390x-linux-gnu:s390x:s390x"
+# A --quick run has taken about 5 minutes under qemu-aarch64 on 2 cores.
+QUICK_TIMEOUT=2400
 
-# build TRIPLET: configures and builds into $BUILDROOT/TRIPLET.
+npass=0 nfail=0 nskip=0
+pass () { echo "PASS: $*"; npass=$((npass + 1)); }
+fail () { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+skip () { echo "SKIP: $*"; nskip=$((nskip + 1)); }
+# verdict STATUS WHAT: PASS when STATUS is 0.
+verdict () { if [ "$1" -eq 0 ]; then pass "$2"; else fail "$2"; fi; }
+
+# json_ok FILE EXPR: the Python expression EXPR holds for the document d.
+json_ok () {
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval("(" + sys.argv[2] + ")") else 1)' "$1" "$2" 2> /dev/null
+}
+
+# ---------------------------------------------------------------- building
+
+# configure_for TRIPLET DEBARCH: configures the current directory, unless
+# its Makefile is newer than configure.  Sets LIBPATH to the sysroot's
+# library directories ("" for multiarch).  Returns 2 when there are no
+# libraries for DEBARCH.
+configure_for () {
+  LIBPATH=
+  if [ -f "/usr/lib/$1/pkgconfig/gmp.pc" ] && [ -f "/usr/lib/$1/pkgconfig/libcrypto.pc" ] &&
+     [ -f "/usr/lib/$1/pkgconfig/libcjson.pc" ] && [ -f "/usr/lib/$1/pkgconfig/libcurl.pc" ]; then
+    [ Makefile -nt "$SRCDIR/configure" ] ||
+      "$SRCDIR/configure" --host="$1" --disable-server > configure.log 2>&1
+    return
+  fi
+  sr="$BUILDROOT/sysroot-$2"
+  sh "$SRCDIR/sysinfo/cross-sysroot.sh" "$2" "$sr" > sysroot.log 2>&1 || return 2
+  LIBPATH="$sr/usr/lib/$1:$sr/lib/$1"
+  [ Makefile -nt "$SRCDIR/configure" ] && return
+  PKG_CONFIG_LIBDIR="$sr/usr/lib/$1/pkgconfig:$sr/usr/share/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$sr" \
+    "$SRCDIR/configure" --host="$1" --disable-server \
+    CPPFLAGS="-I$sr/usr/include -I$sr/usr/include/$1" \
+    LDFLAGS="-L$sr/usr/lib/$1 -Wl,-rpath-link,$LIBPATH" > configure.log 2>&1
+}
+
+# build TRIPLET DEBARCH: configures (once) and builds into
+# $BUILDROOT/TRIPLET, which becomes the current directory.
 build () {
-  dir="$BUILDROOT/$1"
-  mkdir -p "$dir" && cd "$dir" || return 1
-  PKG_CONFIG_LIBDIR="/usr/lib/$1/pkgconfig:/usr/share/pkgconfig" \
-    "$SRCDIR/configure" --host="$1" --disable-server PKG_CONFIG=pkg-config \
-    > configure.log 2>&1 &&
-    make gmpbench tests/unit-sysinfo tests/unit-sysinfo-sysctl > make.log 2>&1
+  mkdir -p "$BUILDROOT/$1" && cd "$BUILDROOT/$1" || return 1
+  configure_for "$1" "$2" || return
+  make -j2 gmpbench tests/unit-sysinfo tests/unit-sysinfo-sysctl tests/unit-sysinfo-windows \
+    > make.log 2>&1
+}
+
+# compile_one CC FILE: compiles FILE with CC into nothing, counting
+# files in n and failures in bad, messages in $log.
+compile_one () {
+  n=$((n + 1))
+  "$1" -std=gnu11 -Wall -Wextra -Werror -I"$SRCDIR" -I"$BUILDROOT/cjson-include" \
+    -c -o /dev/null "$2" >> "$log" 2>&1 || bad=$((bad + 1))
+}
+
+# compile_only LABEL CC [FILE...]: the sysinfo sources and FILEs compile
+# cleanly with CC.  build.c needs the target's GMP and OpenSSL headers,
+# sysctl_live.c is for macOS and FreeBSD and windows.c for Windows, so
+# they are left out unless named.  cJSON's header is the build machine's.
+compile_only () {
+  label=$1 cc=$2
+  shift 2
+  mkdir -p "$BUILDROOT/cjson-include" && ln -sfn /usr/include/cjson "$BUILDROOT/cjson-include/cjson"
+  log="$BUILDROOT/compile-$label.log"
+  : > "$log"
+  n=0 bad=0
+  for f in "$SRCDIR"/sysinfo/*.c; do
+    case $f in */build.c|*/sysctl_live.c|*/windows.c) ;; *) compile_one "$cc" "$f" ;; esac
+  done
+  for f in "$@"; do
+    compile_one "$cc" "$f"
+  done
+  verdict $bad "$label: $n sysinfo sources compile with $cc, -Wall -Wextra clean (see $log)"
+}
+
+# ---------------------------------------------------------------- under qemu
+
+# qrun [QEMU-OPTIONS] PROGRAM ARGS: runs a program of the current target,
+# stopped after QRUN_TIMEOUT seconds (default 600).
+qrun () {
+  [ -n "$LIBPATH" ] && set -- -E "LD_LIBRARY_PATH=$LIBPATH" "$@"
+  timeout "${QRUN_TIMEOUT:-600}" "qemu-$QARCH" -L "/usr/$TRIPLET" "$@"
+}
+
+# unit_test PROGRAM: one verdict for a unit test program under qemu.
+unit_test () {
+  qrun "./tests/$1" > "$1.log" 2>&1
+  rc=$?
+  if grep -q '^SKIP' "$1.log" && ! grep -q '^PASS' "$1.log"; then
+    skip "$TRIPLET: $1: $(grep -m1 '^SKIP' "$1.log" | cut -c7-)"
+  elif [ $rc -eq 0 ] && ! grep -q '^FAIL' "$1.log"; then
+    pass "$TRIPLET: $1 under qemu-$QARCH ($(grep -c '^PASS' "$1.log") checks)"
+  else
+    fail "$TRIPLET: $1 under qemu-$QARCH (see $PWD/$1.log)"
+  fi
+}
+
+# expect_emulated ARCH: `gmpbench sysinfo` knows its architecture, that
+# it is emulated and that its clock measurement means nothing.
+expect_emulated () {
+  qrun ./gmpbench sysinfo --format json > sysinfo.json 2> sysinfo.err
+  json_ok sysinfo.json "d['cpu']['arch'] == '$1' and d['cpu']['emulated'] is True
+    and d['clock']['measured']['valid'] is False and d['build']['gmp']['version']"
+  verdict $? "$TRIPLET: gmpbench sysinfo says $1, emulated, clock not valid"
 }
 
 # expect_cpu MODEL IDENTITY SVE: gmpbench sysinfo under qemu -cpu MODEL.
 expect_cpu () {
-  qemu-aarch64 -L /usr/aarch64-linux-gnu -cpu "$1" ./gmpbench sysinfo --format json \
-    > "sysinfo-$1.json" 2> "sysinfo-$1.err"
-  if python3 - "sysinfo-$1.json" "$2" "$3" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-c = d["cpu"]
-ok = (c["identity"] == sys.argv[2] and c["features"]["sve"] == (sys.argv[3] == "yes")
-      and c["emulated"] is True and d["clock"]["measured"]["valid"] is False)
-sys.exit(0 if ok else 1)
-PY
-  then echo "PASS: aarch64 -cpu $1: identity $2, SVE $3, flagged emulated"
-  else echo "FAIL: aarch64 -cpu $1: expected identity $2, SVE $3, emulated (see $PWD/sysinfo-$1.json)"
-  fi
+  qrun -cpu "$1" ./gmpbench sysinfo --format json > "sysinfo-$1.json" 2> "sysinfo-$1.err"
+  json_ok "sysinfo-$1.json" "d['cpu']['identity'] == '$2'
+    and d['cpu']['features']['sve'] == ('$3' == 'yes') and d['cpu']['emulated'] is True"
+  verdict $? "$TRIPLET -cpu $1: identity $2, SVE $3 (see $PWD/sysinfo-$1.json)"
 }
 
-for t in $TARGETS; do
-  triplet=${t%%:*} qarch=${t##*:}
-  if ! command -v "$triplet-gcc" > /dev/null || ! command -v "qemu-$qarch" > /dev/null; then
-    echo "SKIP: $triplet (no $triplet-gcc or qemu-$qarch)"
-    continue
+# quick_run: a whole `gmpbench run --quick`, whose result digests
+# gmpbench checks itself (exit status 3 on a wrong result).
+quick_run () {
+  start=$(date +%s)
+  mkdir -p home
+  HOME="$PWD/home" QRUN_TIMEOUT=$QUICK_TIMEOUT \
+    qrun ./gmpbench run --quick -q -o quick.json > quick.txt 2> quick.err
+  rc=$? secs=$(($(date +%s) - start))
+  if [ $rc -ne 0 ]; then
+    fail "$TRIPLET: gmpbench run --quick exited $rc after ${secs}s (see $PWD/quick.err)"
+    return
   fi
-  if ! build "$triplet"; then
-    echo "SKIP: $triplet (configure or build failed, multiarch libraries missing? see $BUILDROOT/$triplet)"
-    continue
+  json_ok quick.json "d['run']['quick'] and len(d['results']) >= 100
+    and all(len(r['digest']) == 64 for r in d['results'])
+    and d['system']['cpu']['emulated'] is True and d['system']['clock']['measured']['valid'] is False"
+  verdict $? "$TRIPLET: gmpbench run --quick, every result correct, flagged emulated (${secs}s)"
+}
+
+check_target () {
+  TRIPLET=${1%%:*} rest=${1#*:}
+  QARCH=${rest%%:*} DEBARCH=${rest#*:}
+  if ! command -v "$TRIPLET-gcc" > /dev/null || ! command -v "qemu-$QARCH" > /dev/null; then
+    skip "$TRIPLET (no $TRIPLET-gcc or qemu-$QARCH)"
+    return
   fi
-  for prog in unit-sysinfo unit-sysinfo-sysctl; do
-    "qemu-$qarch" -L "/usr/$triplet" "./tests/$prog" > "$prog.log" 2>&1
-    rc=$?
-    if [ $rc -eq 0 ] && ! grep -q '^FAIL' "$prog.log"; then
-      echo "PASS: $triplet: $prog under qemu-$qarch ($(grep -c '^PASS' "$prog.log") checks)"
-    else
-      echo "FAIL: $triplet: $prog under qemu-$qarch (see $PWD/$prog.log)"
-    fi
+  build "$TRIPLET" "$DEBARCH"
+  case $? in
+    0) ;;
+    2) skip "$TRIPLET: no $DEBARCH GMP/OpenSSL/cJSON/libcurl packages in the archive (see $BUILDROOT/$TRIPLET/sysroot.log)"
+       compile_only "$TRIPLET" "$TRIPLET-gcc"
+       return ;;
+    *) fail "$TRIPLET: configure or build (see $BUILDROOT/$TRIPLET)"
+       return ;;
+  esac
+  # unit-sysinfo-dumps is not run: it unpacks the dumps with fork and
+  # exec of the build machine's tar, which qemu-user 7.2 does not survive.
+  for prog in unit-sysinfo unit-sysinfo-sysctl unit-sysinfo-windows; do
+    unit_test $prog
   done
-  if [ "$qarch" = aarch64 ]; then
+  expect_emulated "$QARCH"
+  if [ "$QARCH" = aarch64 ]; then
     expect_cpu neoverse-n1 arm:0x41:0xd0c:r4p1 no
     expect_cpu a64fx arm:0x46:0x001:r1p0 yes
     expect_cpu cortex-a53 arm:0x41:0xd03:r0p4 no
     expect_cpu cortex-a72 arm:0x41:0xd08:r0p3 no
+    quick_run
   fi
+}
+
+# ---------------------------------------------------------------- Windows
+
+check_windows () {
+  for cc in x86_64-w64-mingw32-gcc i686-w64-mingw32-gcc; do
+    if command -v $cc > /dev/null; then
+      compile_only "${cc%-gcc}" $cc "$SRCDIR/sysinfo/windows.c"
+    else
+      skip "$cc not installed (Debian package mingw-w64)"
+    fi
+  done
+  command -v x86_64-w64-mingw32-gcc > /dev/null || return
+  dir="$BUILDROOT/mingw64" && mkdir -p "$dir" && cd "$dir" || return
+  x86_64-w64-mingw32-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -I"$SRCDIR" \
+    -o unit-sysinfo-windows.exe "$SRCDIR/tests/unit-sysinfo-windows.c" \
+    "$SRCDIR/sysinfo/win_parse.c" > build.log 2>&1
+  verdict $? "mingw-w64: unit-sysinfo-windows.exe builds"
+  if ! command -v wine > /dev/null; then
+    skip "unit-sysinfo-windows.exe under Wine (Debian packages wine and wine64)"
+    return
+  fi
+  WINEPREFIX="$dir/wine" WINEARCH=win64 WINEDEBUG=-all \
+    wine ./unit-sysinfo-windows.exe > test.log 2> wine.log
+  rc=$?
+  if [ $rc -eq 0 ] && ! grep -q '^FAIL' test.log && grep -q '^PASS: live:' test.log; then
+    pass "unit-sysinfo-windows.exe under Wine ($(grep -c '^PASS' test.log) checks, live ones included)"
+  else
+    fail "unit-sysinfo-windows.exe under Wine (see $dir/test.log)"
+  fi
+}
+
+for t in $TARGETS; do
+  check_target "$t"
 done
+check_windows
+echo "$npass passed, $nfail failed, $nskip skipped"
+[ $nfail -eq 0 ]
