@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include "build_config.h"
+#include "server/board.h"
 #include "server/http.h"
 #include "server/log.h"
 #include "server/ratelimit.h"
@@ -50,7 +51,8 @@ usage (FILE *out)
          "  --key-burst N             burst of uploads per key (60)\n"
          "  --trust-proxy             take the client address from X-Forwarded-For\n"
          "  --drain SECONDS           on SIGTERM, wait this long for requests (30)\n"
-         "  --aggregate-ttl SECONDS   recompute /api/v1/cpus at most this often (60)\n"
+         "  --aggregate-ttl SECONDS   recompute /api/v1/cpus and the leaderboard at most\n"
+         "                            this often (60)\n"
          "  --name NAME               the publisher name, for `key verify`\n"
          "  --help                    show this help and exit\n"
          "  --version                 show the version and exit\n"
@@ -227,6 +229,8 @@ serve (const struct options *o)
   srv.timeout = o->timeout;
   srv.aggregate_ttl = o->aggregate_ttl;
   pthread_mutex_init (&srv.aggregate_lock, NULL);
+  pthread_mutex_init (&srv.board_lock, NULL);
+  pthread_cond_init (&srv.board_built, NULL);
   struct http_daemon *d = http_start (&srv, o->listen, err, sizeof err);
   if (!d)
     fprintf (stderr, "gmpbench-server: %s\n", err);
@@ -244,6 +248,9 @@ serve (const struct options *o)
   free (srv.aggregate_body[0]);
   free (srv.aggregate_body[1]);
   pthread_mutex_destroy (&srv.aggregate_lock);
+  board_shutdown (&srv);
+  pthread_mutex_destroy (&srv.board_lock);
+  pthread_cond_destroy (&srv.board_built);
   store_close (srv.store);
   return d ? 0 : 1;
 }

@@ -9,6 +9,7 @@ SERVER_LIB_SRCS += \
 	server/api_stream.c \
 	server/api_upload.c \
 	server/b64.c \
+	server/board.c \
 	server/json_check.c \
 	server/http.c \
 	server/log.c \

@@ -339,9 +339,19 @@ take_seq (void *ctx, const struct db_value *cols, int ncols)
 static const char insert_sql[] =
   "INSERT INTO results (id, sha256, received, fingerprint, public_key, publisher, "
   "submitter, arch, cpu, cpu_name, os, gmp, compiler, created, scores, flags, flagged, "
-  "unlisted, listed, body, signature) VALUES ($1, $2, $3, $4, $5, "
+  "unlisted, listed, body, signature, vendor, mhz, cores) VALUES ($1, $2, $3, $4, $5, "
   "(SELECT publisher FROM keys WHERE fingerprint = $4), $6, $7, $8, $9, $10, $11, $12, "
-  "$13, $14, $15, $16, $17, $18, $19, $20) ON CONFLICT DO NOTHING RETURNING seq";
+  "$13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23) ON CONFLICT DO NOTHING RETURNING seq";
+
+/* The clock the leaderboard divides by, in MHz: max, else nominal, else
+ * a valid measurement; NULL when none is known. */
+static struct db_value
+p_mhz (const struct doc_summary *d)
+{
+  double mhz = d->mhz_max > 0 ? d->mhz_max : d->mhz_nominal > 0 ? d->mhz_nominal
+    : d->mhz_measured;
+  return mhz > 0 ? p_real (mhz) : p_text (NULL);
+}
 
 /* Inserts the row under the shortest free id; *SEQ found=0 and *ID set
  * when the same bytes are stored already. */
@@ -362,6 +372,7 @@ insert_row (struct store *st, struct db_conn *c, const struct store_upload *up,
         p_text (d->cpu_name), p_text (d->os), p_text (d->gmp), p_text (d->compiler),
         p_text (d->created), p_text (scores), p_text (up->flags), p_int (flagged),
         p_int (up->unlisted), p_int (!up->unlisted), p_text (up->body), p_text (up->signature),
+        p_text (d->cpu_vendor), p_mhz (d), d->cores > 0 ? p_int (d->cores) : p_text (NULL),
       };
       p[18].len = up->len;
       seq->found = 0;
@@ -882,6 +893,92 @@ store_cpu_scores (struct store *st, const char *cpu, const char *node, size_t ma
   *out = d.v;
   *n = d.n;
   return rc;
+}
+
+/* ------------------------------------------------------------ pages */
+
+struct board_adapter
+{
+  store_board_fn fn;
+  void *ctx;
+};
+
+static const char *
+c_text_or_empty (const struct db_value *v)
+{
+  return c_text (v) ? c_text (v) : "";
+}
+
+static int
+adapt_board (void *ctx, const struct db_value *c, int ncols)
+{
+  struct board_adapter *a = ctx;
+  if (ncols < 12)
+    return 1;
+  struct store_board_row row = {
+    c_int (&c[0]), c_text_or_empty (&c[1]), c_text_or_empty (&c[2]), c_text_or_empty (&c[3]),
+    c_text_or_empty (&c[4]), c_text_or_empty (&c[5]), c_text_or_empty (&c[6]),
+    c_text_or_empty (&c[7]), (int) c_int (&c[8]), (int) c_int (&c[9]), c_real (&c[10]),
+    (int) c_int (&c[11]),
+  };
+  return a->fn (a->ctx, &row);
+}
+
+enum store_status
+store_board_rows (struct store *st, store_board_fn fn, void *ctx)
+{
+  struct db_conn *c = acquire (st);
+  struct board_adapter a = { fn, ctx };
+  enum store_status rc = STORE_OK;
+
+  if (st->drv->query (c, "SELECT seq, cpu, cpu_name, arch, vendor, os, gmp, compiler, "
+                      "CASE WHEN publisher IS NULL THEN 0 ELSE 1 END, flagged, mhz, cores "
+                      "FROM results WHERE listed = 1 ORDER BY seq", NULL, 0,
+                      adapt_board, &a) < 0)
+    rc = failed (st, c, "board");
+  release (st, c);
+  return rc;
+}
+
+struct column_adapter
+{
+  store_seq_score_fn fn;
+  void *ctx;
+};
+
+static int
+adapt_column (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct column_adapter *a = ctx;
+  if (ncols < 2)
+    return 1;
+  return a->fn (a->ctx, c_int (&cols[0]), c_real (&cols[1]));
+}
+
+enum store_status
+store_node_column (struct store *st, const char *node, store_seq_score_fn fn, void *ctx)
+{
+  struct db_conn *c = acquire (st);
+  struct column_adapter a = { fn, ctx };
+  struct db_value p = p_text (node);
+  enum store_status rc = STORE_OK;
+
+  /* The order makes both engines read the covering scores_cpu_rank. */
+  if (st->drv->query (c, "SELECT s.seq, s.score FROM scores s WHERE s.node = $1 "
+                      "AND s.listed = 1 ORDER BY s.cpu, s.score DESC, s.seq DESC", &p, 1,
+                      adapt_column, &a) < 0)
+    rc = failed (st, c, "node column");
+  release (st, c);
+  return rc;
+}
+
+enum store_status
+store_by_key (struct store *st, const char *fingerprint, int limit, store_row_fn fn, void *ctx)
+{
+  struct row_adapter a = { fn, NULL, ctx, 0 };
+  struct db_value p[] = { p_text (fingerprint), p_int (limit) };
+  return read_rows (st, "SELECT " ROW_COLUMNS " FROM results r WHERE r.fingerprint = $1 "
+                    "AND r.listed = 1 ORDER BY r.seq DESC LIMIT $2", p, 2, &a);
 }
 
 enum store_status

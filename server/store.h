@@ -119,6 +119,29 @@ enum store_status store_cpu_info (struct store *st, const char *cpu, char **name
 enum store_status store_cpu_scores (struct store *st, const char *cpu, const char *node,
                                     size_t max, double **out, size_t *n);
 
+/* The listed results as the leaderboard pages keep them in memory
+ * (server/board.h), in upload order. */
+struct store_board_row
+{
+  int64_t seq;
+  const char *cpu, *cpu_name, *arch, *vendor, *os, *gmp, *compiler;
+  int verified, flagged;
+  double mhz;                   /* 0: unknown */
+  int cores;                    /* 0: unknown */
+};
+typedef int (*store_board_fn) (void *ctx, const struct store_board_row *row);
+enum store_status store_board_rows (struct store *st, store_board_fn fn, void *ctx);
+
+/* The score of NODE of every listed result that has it, in no useful
+ * order (read from one covering index). */
+typedef int (*store_seq_score_fn) (void *ctx, int64_t seq, double score);
+enum store_status store_node_column (struct store *st, const char *node,
+                                     store_seq_score_fn fn, void *ctx);
+
+/* The newest (at most LIMIT) listed results of the key FINGERPRINT. */
+enum store_status store_by_key (struct store *st, const char *fingerprint, int limit,
+                                store_row_fn fn, void *ctx);
+
 /* STORE_OK when the database answers. */
 enum store_status store_ping (struct store *st);
 

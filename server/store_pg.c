@@ -93,6 +93,19 @@ static const char *const migrations[] = {
   "flagged = (SELECT r.flagged FROM results r WHERE r.seq = scores.seq);\n"
   "DROP INDEX scores_cpu_rank;\n"
   "CREATE INDEX scores_cpu_rank ON scores (node, cpu, score DESC, seq DESC, listed, flagged);\n",
+  /* 5: what the leaderboard pages filter and divide by: the vendor, the
+   * clock (max, else nominal, else a valid measurement, in MHz) and the
+   * core count (physical, else logical), read from the stored bodies */
+  "ALTER TABLE results ADD COLUMN vendor TEXT;\n"
+  "ALTER TABLE results ADD COLUMN mhz DOUBLE PRECISION;\n"
+  "ALTER TABLE results ADD COLUMN cores INTEGER;\n"
+  "UPDATE results SET vendor = body::jsonb #>> '{system,cpu,vendor}', "
+  "mhz = COALESCE((body::jsonb #>> '{system,clock,max_mhz}')::double precision, "
+  "(body::jsonb #>> '{system,clock,nominal_mhz}')::double precision, "
+  "CASE WHEN body::jsonb #>> '{system,clock,measured,valid}' = 'false' THEN NULL "
+  "ELSE (body::jsonb #>> '{system,clock,measured,mhz}')::double precision END), "
+  "cores = COALESCE((body::jsonb #>> '{system,cores,physical}')::integer, "
+  "(body::jsonb #>> '{system,cores,logical}')::integer);\n",
 };
 
 static void

@@ -96,6 +96,19 @@ static const char *const migrations[] = {
   "flagged = (SELECT r.flagged FROM results r WHERE r.seq = scores.seq);\n"
   "DROP INDEX scores_cpu_rank;\n"
   "CREATE INDEX scores_cpu_rank ON scores (node, cpu, score DESC, seq DESC, listed, flagged);\n",
+  /* 5: what the leaderboard pages filter and divide by: the vendor, the
+   * clock (max, else nominal, else a valid measurement, in MHz) and the
+   * core count (physical, else logical), read from the stored bodies */
+  "ALTER TABLE results ADD COLUMN vendor TEXT;\n"
+  "ALTER TABLE results ADD COLUMN mhz REAL;\n"
+  "ALTER TABLE results ADD COLUMN cores INTEGER;\n"
+  "UPDATE results SET vendor = json_extract(body, '$.system.cpu.vendor'), "
+  "mhz = COALESCE(json_extract(body, '$.system.clock.max_mhz'), "
+  "json_extract(body, '$.system.clock.nominal_mhz'), "
+  "CASE WHEN json_extract(body, '$.system.clock.measured.valid') IS 0 THEN NULL "
+  "ELSE json_extract(body, '$.system.clock.measured.mhz') END), "
+  "cores = COALESCE(json_extract(body, '$.system.cores.physical'), "
+  "json_extract(body, '$.system.cores.logical'));\n",
 };
 
 static void

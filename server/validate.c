@@ -532,6 +532,9 @@ summarise (const cJSON *doc, struct doc_summary *out)
     out->mhz_measured = number_member (doc, "system.clock.measured.mhz");
   out->mhz_nominal = number_member (doc, "system.clock.nominal_mhz");
   out->mhz_max = number_member (doc, "system.clock.max_mhz");
+  out->cores = (int) number_member (doc, "system.cores.physical");
+  if (out->cores == 0)
+    out->cores = (int) number_member (doc, "system.cores.logical");
 }
 
 static cJSON *

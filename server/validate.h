@@ -44,6 +44,7 @@ struct doc_summary
    * entry per test with its ops/s (depth = dots in the test name). */
   struct score_node *scores;
   size_t nscores, ninner;
+  int cores;                    /* physical cores, else logical ones */
 };
 
 /* 0 and *DOC filled when BODY[0..LEN) is valid; -1 and *ERR filled

@@ -1,0 +1,98 @@
+/* board.h: the leaderboard's view of the listed results, in memory.
+ *
+ * The home page ranks CPU identities under any combination of filters
+ * (architecture, vendor, OS, GMP version, compiler, verified publishers,
+ * flagged results) and sorts them by any column or any node of the
+ * hierarchy.  No index answers every such question with medians, so the
+ * server keeps a snapshot of what the pages need from every listed result:
+ * a few interned strings, two flags, the clock, the core count, the
+ * GMPbench score and the GMP/OpenSSL RSA-2048 ratio (about 64 bytes a
+ * result).  The entries are grouped by CPU and sorted by score within a
+ * group, so one pass over them answers any filter; medians of the other
+ * columns come from a linear-time selection.  The score of another node,
+ * once asked for, is loaded as a column of its own and kept with the
+ * snapshot (a few at most).
+ *
+ * A snapshot is immutable (but for those columns, added under its lock)
+ * and reference-counted.  board_acquire() hands out the current one; when
+ * it is older than --aggregate-ttl the request that notices rebuilds it
+ * while the others keep using the old one, so at most one request at a
+ * time pays for a rebuild.
+ */
+#ifndef GB_SERVER_BOARD_H
+#define GB_SERVER_BOARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "server/server.h"
+
+struct board;
+
+/* The fields pages filter by; each has its own table of distinct values. */
+enum board_field
+{
+  BF_CPU, BF_ARCH, BF_VENDOR, BF_OS, BF_GMP, BF_COMPILER, BF_COUNT
+};
+
+struct board_filter
+{
+  const char *value[BF_COUNT];  /* NULL or "": any */
+  int verified_only, include_flagged;
+};
+
+/* What the leaderboard sorts by. */
+enum board_key
+{
+  BK_SCORE, BK_N, BK_IQR, BK_BEST, BK_GHZ, BK_CORE, BK_RSA, BK_NAME, BK_NODE
+};
+
+/* One row of the leaderboard: a CPU identity under the filter.  A median
+ * or ratio that no result provides is NAN. */
+struct board_row
+{
+  const char *cpu, *cpu_name, *arch, *vendor;
+  size_t n;                     /* matching results */
+  double median, q1, q3, best;  /* the GMPbench score */
+  double per_ghz, per_core;     /* medians of score / GHz, score / core */
+  double rsa;                   /* median GMP/OpenSSL ops/s for RSA-2048 sign */
+  double node;                  /* median of the sort node, for BK_NODE */
+  double key;                   /* what the rows are sorted by */
+};
+
+/* One result of one CPU, for the CPU page. */
+struct board_entry
+{
+  int64_t seq;
+  const char *gmp, *compiler;
+  int verified, flagged;
+  double score;                 /* NAN without a GMPbench score */
+};
+
+/* The current snapshot (see above); NULL when the database fails while
+ * there is none yet. */
+struct board *board_acquire (struct server *srv);
+void board_release (struct board *b);
+/* Frees the snapshot the server holds (at exit). */
+void board_shutdown (struct server *srv);
+
+/* The rows for F sorted by KEY (by NODE's median for BK_NODE), best
+ * first; *ROWS is malloc'ed.  -1 when loading NODE fails. */
+int board_rank (struct board *b, struct store *st, const struct board_filter *f,
+                enum board_key key, const char *node, struct board_row **rows, size_t *nrows);
+
+/* The distinct values of FIELD, sorted, and how many listed results have
+ * each; the arrays belong to the snapshot. */
+size_t board_values (const struct board *b, enum board_field field, const char *const **names,
+                     const size_t **counts);
+
+/* The results of F's CPU under F, best first; *OUT is malloc'ed. */
+size_t board_cpu_entries (const struct board *b, const struct board_filter *f,
+                          struct board_entry **out);
+
+/* The name the newest result of CPU gives it, or NULL. */
+const char *board_cpu_name (const struct board *b, const char *cpu);
+
+/* Listed results in the snapshot. */
+size_t board_size (const struct board *b);
+
+#endif
