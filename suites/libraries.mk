@@ -7,12 +7,15 @@ SUITES_SRCS += \
 	suites/dl_key.c \
 	suites/dsa_math.c \
 	suites/gmp_dh_dsa.c \
+	suites/gmp_keygen.c \
+	suites/gmp_mulm.c \
 	suites/gmp_powm.c \
 	suites/gmp_rsa_large.c \
 	suites/key_cache.c \
 	suites/mirror.c \
 	suites/openssl_bn.c \
 	suites/openssl_dh_dsa.c \
+	suites/openssl_keygen.c \
 	suites/openssl_rsa.c \
 	suites/pkcs1.c \
 	suites/registry_libs.c \
@@ -22,11 +25,12 @@ SUITES_SRCS += \
 	suites/threads.c
 ifeq ($(HAVE_GCRYPT),yes)
 FEATURE_DEFS += -DHAVE_GCRYPT=1
-SUITES_SRCS += suites/gcrypt_convert.c suites/gcrypt_rsa.c
+SUITES_SRCS += suites/gcrypt_convert.c suites/gcrypt_keygen.c suites/gcrypt_mpi.c \
+	suites/gcrypt_rsa.c
 endif
 ifeq ($(HAVE_NETTLE),yes)
 FEATURE_DEFS += -DHAVE_NETTLE=1
-SUITES_SRCS += suites/nettle_rsa.c
+SUITES_SRCS += suites/nettle_keygen.c suites/nettle_rsa.c
 endif
 CHECK_PROGRAMS += tests/unit-compare
 CHECK_PROGRAMS += tests/unit-compare-rng

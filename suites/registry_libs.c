@@ -3,18 +3,37 @@
  * each library; optional libraries appear only when configure found them. */
 #include "suites/registry_libs.h"
 
+/* The suites added with the public-key table, declared here until
+ * registry_libs.h lists them. */
+extern const struct bench_suite suite_gmp_mulm;
+extern const struct bench_suite suite_gmp_keygen;
+extern const struct bench_suite suite_openssl_keygen;
+#ifdef HAVE_GCRYPT
+extern const struct bench_suite suite_gcrypt_mpi;
+extern const struct bench_suite suite_gcrypt_keygen;
+#endif
+#ifdef HAVE_NETTLE
+extern const struct bench_suite suite_nettle_keygen;
+#endif
+
 const struct bench_suite *const library_suites[] = {
   &suite_gmp_powm,
+  &suite_gmp_mulm,
+  &suite_gmp_keygen,
   &suite_gmp_rsa_large,
   &suite_gmp_dh_dsa,
   &suite_openssl_bn,
   &suite_openssl_rsa,
   &suite_openssl_dh_dsa,
+  &suite_openssl_keygen,
 #ifdef HAVE_GCRYPT
   &suite_gcrypt,
+  &suite_gcrypt_mpi,
+  &suite_gcrypt_keygen,
 #endif
 #ifdef HAVE_NETTLE
   &suite_nettle,
+  &suite_nettle_keygen,
 #endif
   &suite_rng,
 };

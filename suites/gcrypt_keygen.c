@@ -1,0 +1,132 @@
+/* gcrypt_keygen.c: RSA key generation with libgcrypt, the
+ * `gcrypt.rsa.keygen` tests: gcry_pk_genkey with the s-expression
+ * (genkey (rsa (nbits N))), built outside the timed loop; libgcrypt's
+ * default e = 65537 and its own random generator.
+ *
+ * The key is random, so the digest covers only what every correct
+ * generator shares (as gmp_keygen.c): the size, e, and a passed round
+ * trip.  Check verifies the last key's size and e, then signs a SHA-256
+ * digest with PKCS #1 v1.5 (gcry_pk_sign) and verifies it (gcry_pk_verify). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <gmp.h>
+#include "suites/bench.h"
+#include "suites/gcrypt_convert.h"
+#include "suites/registry_libs.h"
+#include "suites/rsa_key.h"
+
+struct keygen_state
+{
+  unsigned long bits;
+  gcry_sexp_t parms, key;
+  int failed;                   /* gcry_pk_genkey returned an error */
+};
+
+static void *
+keygen_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  (void) stream;
+  if (gcrypt_init () != 0)
+    {
+      bench_skip (err, "the libgcrypt library is older than its headers (%s)", GCRYPT_VERSION);
+      return NULL;
+    }
+  struct keygen_state *s = gb_xcalloc (1, sizeof *s);
+  s->bits = (unsigned long) t->a;
+  if (gcry_sexp_build (&s->parms, NULL, "(genkey (rsa (nbits %d)))", (int) t->a) != 0)
+    {
+      bench_fail (err, "libgcrypt could not build the %ld-bit key parameters", t->a);
+      free (s);
+      return NULL;
+    }
+  return s;
+}
+
+static void
+generate (struct keygen_state *s)
+{
+  gcry_sexp_release (s->key);
+  s->key = NULL;
+  s->failed |= gcry_pk_genkey (&s->key, s->parms) != 0;
+}
+
+static void
+keygen_run (void *state, unsigned long reps)
+{
+  for (unsigned long i = 0; i < reps; i++)
+    generate (state);
+}
+
+/* Whether the public key PUB has e = RSA_PUBLIC_EXPONENT. */
+static int
+has_exponent (gcry_sexp_t pub)
+{
+  gcry_sexp_t tok = gcry_sexp_find_token (pub, "e", 0);
+  gcry_mpi_t m = tok ? gcry_sexp_nth_mpi (tok, 1, GCRYMPI_FMT_USG) : NULL;
+  mpz_t e;
+  mpz_init (e);
+  int ok = m && gcrypt_mpi_to_mpz (e, m) == 0 && mpz_cmp_ui (e, RSA_PUBLIC_EXPONENT) == 0;
+  mpz_clear (e);
+  gcry_mpi_release (m);
+  gcry_sexp_release (tok);
+  return ok;
+}
+
+/* Whether the key pair KEY signs a digest and verifies the signature. */
+static int
+round_trip (gcry_sexp_t key)
+{
+  static const unsigned char dig[32] = "gmpbench rsa keygen round trip";
+  gcry_sexp_t priv = gcry_sexp_find_token (key, "private-key", 0);
+  gcry_sexp_t pub = gcry_sexp_find_token (key, "public-key", 0);
+  gcry_sexp_t data = NULL, sig = NULL;
+  int ok = priv && pub && has_exponent (pub)
+    && gcry_sexp_build (&data, NULL, "(data (flags pkcs1) (hash sha256 %b))",
+                        (int) sizeof dig, dig) == 0
+    && gcry_pk_sign (&sig, data, priv) == 0
+    && gcry_pk_verify (sig, data, pub) == 0;
+  gcry_sexp_release (sig);
+  gcry_sexp_release (data);
+  gcry_sexp_release (pub);
+  gcry_sexp_release (priv);
+  return ok;
+}
+
+static int
+keygen_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
+{
+  struct keygen_state *s = state;
+  char text[80];
+  if (!s->key && !s->failed)
+    generate (s);
+  if (s->failed || !s->key || gcry_pk_get_nbits (s->key) != s->bits || !round_trip (s->key))
+    {
+      bench_fail (err, "libgcrypt's %lu-bit RSA key is missing, of the wrong size or e, "
+                  "or does not sign and verify", s->bits);
+      return -1;
+    }
+  int n = snprintf (text, sizeof text, "rsa keygen: %lu bits, e = %lu, sign+verify round trip",
+                    s->bits, RSA_PUBLIC_EXPONENT);
+  gb_sha256_update (digest, text, (size_t) n);
+  return 0;
+}
+
+static void
+keygen_teardown (void *state)
+{
+  struct keygen_state *s = state;
+  gcry_sexp_release (s->key);
+  gcry_sexp_release (s->parms);
+  free (s);
+}
+
+static const struct bench_ops keygen_ops = { keygen_setup, keygen_run, keygen_check, keygen_teardown };
+
+static const struct bench_test keygen_tests[] = {
+  { "gcrypt.rsa.keygen.1024", &keygen_ops, 1024, 0, 0 },
+  { "gcrypt.rsa.keygen.2048", &keygen_ops, 2048, 0, 0 },
+  { "gcrypt.rsa.keygen.3072", &keygen_ops, 3072, 0, BENCH_FULL_ONLY },
+  { "gcrypt.rsa.keygen.4096", &keygen_ops, 4096, 0, BENCH_FULL_ONLY },
+};
+
+const struct bench_suite suite_gcrypt_keygen = { "gcrypt", keygen_tests, GB_ARRAY_SIZE (keygen_tests) };

@@ -1,0 +1,121 @@
+/* gcrypt_mpi.c: libgcrypt's own big-number code, the `gcrypt.ext` tests.
+ *
+ *   gcrypt.ext.mulm.N  gcry_mpi_mulm, against GMP's ext.mulm.N
+ *                      (mpz_mul + mpz_mod)
+ *   gcrypt.ext.powm.N  gcry_mpi_powm, against GMP's ext.powm.N
+ *
+ * As openssl_bn.c does for OpenSSL, each test draws exactly the operands
+ * of its GMP counterpart (mirror.h; ext.mulm.N draws as ext.powm.N does,
+ * under its own name), converts them once in setup, and check converts
+ * the result back, compares it with GMP's own computation and digests it,
+ * so the digest equals the GMP test's.  Both libgcrypt calls return
+ * nothing: they abort the process on allocation failure. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gmp.h>
+#include "suites/bench.h"
+#include "suites/check.h"
+#include "suites/gcrypt_convert.h"
+#include "suites/mirror.h"
+#include "suites/registry_libs.h"
+
+struct mpi_state
+{
+  int powm;                     /* 1: powm, 0: mulm */
+  mpz_t x, y, m;                /* GMP's operands: y is the exponent for powm */
+  gcry_mpi_t gx, gy, gm, gr;
+};
+
+static void mpi_teardown (void *state);
+
+static void *
+mpi_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  char name[64];
+  if (gcrypt_init () != 0)
+    {
+      bench_skip (err, "the libgcrypt library is older than its headers (%s)", GCRYPT_VERSION);
+      return NULL;
+    }
+  struct mpi_state *s = gb_xcalloc (1, sizeof *s);
+  s->powm = strstr (t->name, ".powm.") != NULL;
+  snprintf (name, sizeof name, "ext.%s.%ld", s->powm ? "powm" : "mulm", t->a);
+  mirror_powm (name, stream, t->a, s->x, s->y, s->m);
+  s->gx = gcrypt_mpi_from_mpz (s->x);
+  s->gy = gcrypt_mpi_from_mpz (s->y);
+  s->gm = gcrypt_mpi_from_mpz (s->m);
+  s->gr = gcry_mpi_new ((unsigned) t->a);
+  if (!s->gx || !s->gy || !s->gm || !s->gr)
+    {
+      bench_fail (err, "libgcrypt could not take the %ld-bit operands", t->a);
+      mpi_teardown (s);
+      return NULL;
+    }
+  return s;
+}
+
+static void
+mulm_run (void *state, unsigned long reps)
+{
+  struct mpi_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    gcry_mpi_mulm (s->gr, s->gx, s->gy, s->gm);
+}
+
+static void
+powm_run (void *state, unsigned long reps)
+{
+  struct mpi_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    gcry_mpi_powm (s->gr, s->gx, s->gy, s->gm);
+}
+
+static int
+mpi_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
+{
+  struct mpi_state *s = state;
+  mpz_t got, want;
+  mpz_inits (got, want, NULL);
+  if (s->powm)
+    mpz_powm (want, s->x, s->y, s->m);
+  else
+    {
+      mpz_mul (want, s->x, s->y);
+      mpz_mod (want, want, s->m);
+    }
+  int ok = gcrypt_mpi_to_mpz (got, s->gr) == 0 && mpz_cmp (got, want) == 0;
+  if (ok)
+    digest_mpz (digest, got);
+  mpz_clears (got, want, NULL);
+  if (!ok)
+    bench_fail (err, "libgcrypt's %s differs from GMP's", s->powm ? "gcry_mpi_powm" : "gcry_mpi_mulm");
+  return ok ? 0 : -1;
+}
+
+static void
+mpi_teardown (void *state)
+{
+  struct mpi_state *s = state;
+  mpz_clears (s->x, s->y, s->m, NULL);
+  gcry_mpi_release (s->gx);
+  gcry_mpi_release (s->gy);
+  gcry_mpi_release (s->gm);
+  gcry_mpi_release (s->gr);
+  free (s);
+}
+
+static const struct bench_ops mulm_ops = { mpi_setup, mulm_run, mpi_check, mpi_teardown };
+static const struct bench_ops powm_ops = { mpi_setup, powm_run, mpi_check, mpi_teardown };
+
+#define SIZES(op, ops) \
+  { "gcrypt.ext." op ".512", &ops, 512, 0, 0 }, { "gcrypt.ext." op ".1024", &ops, 1024, 0, 0 }, \
+  { "gcrypt.ext." op ".2048", &ops, 2048, 0, 0 }, { "gcrypt.ext." op ".4096", &ops, 4096, 0, 0 }, \
+  { "gcrypt.ext." op ".8192", &ops, 8192, 0, 0 }
+
+static const struct bench_test mpi_tests[] = {
+  SIZES ("mulm", mulm_ops),
+  SIZES ("powm", powm_ops),
+};
+
+const struct bench_suite suite_gcrypt_mpi = { "gcrypt", mpi_tests, GB_ARRAY_SIZE (mpi_tests) };

@@ -1,0 +1,119 @@
+/* gmp_keygen.c: RSA key generation with GMP, the `ext.rsa.keygen` tests.
+ *
+ * What an application built on GMP does to make an RSA key: two random
+ * primes of BITS/2 bits with their top two bits set and p-1 prime to
+ * e = 65537 (gb_rng_prime: mpz_probab_prime_p over odd candidates), then
+ * n = pq, d = e^-1 mod (p-1)(q-1) and the CRT values d mod p-1,
+ * d mod q-1, q^-1 mod p.  Each operation makes a new key from the next
+ * draws of the test's operand stream.
+ *
+ * Key generation is random by nature, and the other libraries' keys come
+ * from their own generators, so the digest covers only what every correct
+ * generator shares: the size, e, and a passed sign+verify round trip.
+ * Check verifies that n has BITS bits and is p*q, and that m^d^e = m
+ * mod n for a fixed m. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <gmp.h>
+#include "suites/bench.h"
+#include "suites/operand.h"
+#include "suites/registry_libs.h"
+#include "suites/rsa_key.h"
+
+struct keygen_state
+{
+  unsigned long bits;
+  struct gb_rng rng;
+  mpz_t e, p, q, n, d, dp, dq, qinv, p1, q1, phi;
+  int have_key;
+};
+
+static void *
+keygen_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  struct keygen_state *s = gb_xcalloc (1, sizeof *s);
+  (void) err;
+  s->bits = (unsigned long) t->a;
+  gb_rng_init (&s->rng, t->name, stream);
+  mpz_inits (s->e, s->p, s->q, s->n, s->d, s->dp, s->dq, s->qinv, s->p1, s->q1, s->phi, NULL);
+  mpz_set_ui (s->e, RSA_PUBLIC_EXPONENT);
+  return s;
+}
+
+static void
+generate (struct keygen_state *s)
+{
+  gb_rng_prime (s->p, &s->rng, s->bits / 2, RSA_PUBLIC_EXPONENT);
+  do
+    gb_rng_prime (s->q, &s->rng, s->bits / 2, RSA_PUBLIC_EXPONENT);
+  while (mpz_cmp (s->p, s->q) == 0);
+  mpz_mul (s->n, s->p, s->q);
+  mpz_sub_ui (s->p1, s->p, 1);
+  mpz_sub_ui (s->q1, s->q, 1);
+  mpz_mul (s->phi, s->p1, s->q1);
+  mpz_invert (s->d, s->e, s->phi);
+  mpz_mod (s->dp, s->d, s->p1);
+  mpz_mod (s->dq, s->d, s->q1);
+  mpz_invert (s->qinv, s->q, s->p);
+  s->have_key = 1;
+}
+
+static void
+keygen_run (void *state, unsigned long reps)
+{
+  for (unsigned long i = 0; i < reps; i++)
+    generate (state);
+}
+
+/* Whether the key of S has its size, is p*q, and signs and verifies. */
+static int
+key_works (const struct keygen_state *s)
+{
+  mpz_t pq, m, sig, back;
+  mpz_inits (pq, m, sig, back, NULL);
+  mpz_mul (pq, s->p, s->q);
+  mpz_set_ui (m, 0x5eed);
+  mpz_powm (sig, m, s->d, s->n);
+  mpz_powm (back, sig, s->e, s->n);
+  int ok = mpz_sizeinbase (s->n, 2) == s->bits && mpz_cmp (pq, s->n) == 0
+    && mpz_cmp (back, m) == 0;
+  mpz_clears (pq, m, sig, back, NULL);
+  return ok;
+}
+
+static int
+keygen_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
+{
+  struct keygen_state *s = state;
+  char text[80];
+  if (!s->have_key)
+    generate (s);
+  if (!key_works (s))
+    {
+      bench_fail (err, "the generated %lu-bit RSA key does not sign and verify", s->bits);
+      return -1;
+    }
+  int n = snprintf (text, sizeof text, "rsa keygen: %lu bits, e = %lu, sign+verify round trip",
+                    s->bits, RSA_PUBLIC_EXPONENT);
+  gb_sha256_update (digest, text, (size_t) n);
+  return 0;
+}
+
+static void
+keygen_teardown (void *state)
+{
+  struct keygen_state *s = state;
+  mpz_clears (s->e, s->p, s->q, s->n, s->d, s->dp, s->dq, s->qinv, s->p1, s->q1, s->phi, NULL);
+  free (s);
+}
+
+static const struct bench_ops keygen_ops = { keygen_setup, keygen_run, keygen_check, keygen_teardown };
+
+static const struct bench_test keygen_tests[] = {
+  { "ext.rsa.keygen.1024", &keygen_ops, 1024, 0, 0 },
+  { "ext.rsa.keygen.2048", &keygen_ops, 2048, 0, 0 },
+  { "ext.rsa.keygen.3072", &keygen_ops, 3072, 0, BENCH_FULL_ONLY },
+  { "ext.rsa.keygen.4096", &keygen_ops, 4096, 0, BENCH_FULL_ONLY },
+};
+
+const struct bench_suite suite_gmp_keygen = { "ext", keygen_tests, GB_ARRAY_SIZE (keygen_tests) };
