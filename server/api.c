@@ -1,11 +1,13 @@
-/* api.c: routes requests to the handlers of API v1 and builds the JSON
- * shapes they share (see api.h). */
+/* api.c: routes requests to the handlers of API v1 (and every other
+ * path to the pages, server/web.h) and builds the JSON shapes they share
+ * (see api.h). */
 #include "server/api.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "server/log.h"
+#include "server/web.h"
 
 #define PREFIX "/api/v1/"
 
@@ -137,7 +139,7 @@ api_handle (struct http_request *r)
   if (strcmp (path, "/healthz") == 0)
     return get_only (r, api_health);
   if (strncmp (path, PREFIX, strlen (PREFIX)) != 0)
-    return http_error (r, 404, "not-found", NULL, "no such endpoint");
+    return web_handle (r);
   path += strlen (PREFIX);
   if (strcmp (path, "results") == 0)
     return is_post (r) ? api_upload (r) : is_get (r) ? api_list (r)

@@ -21,7 +21,15 @@ SERVER_LIB_SRCS += \
 	server/store.c \
 	server/store_pg.c \
 	server/store_sqlite.c \
-	server/validate.c
+	server/validate.c \
+	server/web.c \
+	server/web_about.c \
+	server/web_compare.c \
+	server/web_cpu.c \
+	server/web_home.c \
+	server/web_result.c \
+	server/web_style.c \
+	server/web_submitter.c
 
 # Unit tests of the server's pure parts (tests/unit-server.c).
 CHECK_PROGRAMS += tests/unit-server

@@ -1,0 +1,203 @@
+/* web.c: routing of the public pages, their frame and headers, and the
+ * writers they share (see web.h).
+ *
+ * The security headers are the same for every page: the policy lets the
+ * page load /style.css from this origin and nothing else; forms submit
+ * only to this origin; nothing may frame the page.  Inline SVG needs no
+ * permission (it is markup, styled by classes from the stylesheet). */
+#include "server/web.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "client/escape.h"
+
+#define CSP "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; " \
+  "base-uri 'none'; frame-ancestors 'none'"
+
+void
+web_text (FILE *f, const char *s)
+{
+  escape_html (f, s ? s : "");
+}
+
+void
+web_arg (FILE *f, int *first, const char *name, const char *value)
+{
+  fputs (*first ? "?" : "&amp;", f);
+  *first = 0;
+  fputs (name, f);
+  fputc ('=', f);
+  for (const unsigned char *s = (const unsigned char *) value; *s; s++)
+    if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')
+        || strchr ("-._~", *s))
+      fputc (*s, f);
+    else
+      fprintf (f, "%%%02X", *s);
+}
+
+void
+web_number (FILE *f, double v)
+{
+  if (isnan (v) || isinf (v))
+    fputs ("\u2013", f);
+  else if (fabs (v) >= 1000 && fabs (v) < 1e9)
+    fprintf (f, "%.0f", v);
+  else
+    fprintf (f, "%.4g", v);
+}
+
+void
+web_cpu_link (FILE *f, const char *cpu, const char *name)
+{
+  int first = 1;
+  fputs ("<a href=\"/cpu", f);
+  web_arg (f, &first, "cpu", cpu);
+  fputs ("\">", f);
+  web_text (f, name && *name ? name : cpu);
+  fputs ("</a>", f);
+}
+
+void
+web_result_link (FILE *f, const char *id)
+{
+  fputs ("<a href=\"/results/", f);
+  web_text (f, id);
+  fputs ("\"><code>", f);
+  web_text (f, id);
+  fputs ("</code></a>", f);
+}
+
+void
+web_key_link (FILE *f, const char *fingerprint)
+{
+  fputs ("<a href=\"/submitters/", f);
+  web_text (f, fingerprint);
+  fprintf (f, "\"><code>%.12s</code></a>", fingerprint ? fingerprint : "");
+}
+
+const char *
+web_flag_reason (const char *flag)
+{
+  static const char *const reasons[][2] = {
+    { "score-outlier", "a headline score lies more than 5 scaled MADs from the median of "
+      "the other results of this CPU" },
+    { "brand-mismatch", "the CPU's name does not fit its vendor" },
+    { "clock-implausible", "the measured clock is well above the CPU's maximum" },
+  };
+  for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
+    if (strcmp (flag, reasons[i][0]) == 0)
+      return reasons[i][1];
+  return NULL;
+}
+
+/* ------------------------------------------------------------ the frame */
+
+int
+page_begin (struct page *p, struct http_request *r, const char *title)
+{
+  p->r = r;
+  p->buf = NULL;
+  p->len = 0;
+  p->f = open_memstream (&p->buf, &p->len);
+  if (!p->f)
+    return -1;
+  fputs ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+         "<title>", p->f);
+  web_text (p->f, title);
+  fputs (" \u2013 GMPbench results</title>\n<link rel=\"stylesheet\" href=\"/style.css\">\n"
+         "</head>\n<body>\n<header><nav><a class=\"brand\" href=\"/\">GMPbench results</a> "
+         "<a href=\"/\">Leaderboard</a> <a href=\"/about\">About</a> "
+         "<a href=\"/api/v1/cpus\">API</a></nav></header>\n<main>\n<h1>", p->f);
+  web_text (p->f, title);
+  fputs ("</h1>\n", p->f);
+  return 0;
+}
+
+static enum MHD_Result
+send_html (struct http_request *r, int status, char *buf, size_t len)
+{
+  struct MHD_Response *resp = MHD_create_response_from_buffer (len, buf, MHD_RESPMEM_MUST_FREE);
+  if (!resp)
+    {
+      free (buf);
+      return MHD_NO;
+    }
+  MHD_add_response_header (resp, "Content-Type", "text/html; charset=utf-8");
+  MHD_add_response_header (resp, "Content-Security-Policy", CSP);
+  MHD_add_response_header (resp, "X-Frame-Options", "DENY");
+  MHD_add_response_header (resp, "Referrer-Policy", "no-referrer");
+  return http_queue (r, status, resp);
+}
+
+enum MHD_Result
+page_end (struct page *p, int status)
+{
+  fputs ("</main>\n<footer><p>Every result is signed by its submitter; the raw documents "
+         "are at <a href=\"/api/v1/dump\">/api/v1/dump</a> and the listing as "
+         "<a href=\"/api/v1/export.csv\">CSV</a>. <a href=\"/about\">How to verify one "
+         "yourself</a>.</p></footer>\n</body>\n</html>\n", p->f);
+  if (fclose (p->f) != 0)
+    {
+      free (p->buf);
+      return MHD_NO;
+    }
+  return send_html (p->r, status, p->buf, p->len);
+}
+
+enum MHD_Result
+page_error (struct http_request *r, int status, const char *message)
+{
+  struct page p;
+  if (page_begin (&p, r, status == 404 ? "Not found" : status == 410 ? "Gone"
+                  : status == 400 ? "Bad request" : status == 405 ? "Method not allowed"
+                  : "Unavailable") < 0)
+    return MHD_NO;
+  fputs ("<p>", p.f);
+  web_text (p.f, message);
+  fputs ("</p>\n<p><a href=\"/\">Back to the leaderboard</a></p>\n", p.f);
+  return page_end (&p, status);
+}
+
+/* ------------------------------------------------------------ routing */
+
+static int
+is_get (struct http_request *r)
+{
+  return strcmp (r->method, "GET") == 0 || strcmp (r->method, "HEAD") == 0;
+}
+
+/* The rest of PATH after PREFIX when it is one non-empty segment. */
+static const char *
+segment (const char *path, const char *prefix)
+{
+  size_t len = strlen (prefix);
+  if (strncmp (path, prefix, len) != 0 || !path[len] || strchr (path + len, '/'))
+    return NULL;
+  return path + len;
+}
+
+enum MHD_Result
+web_handle (struct http_request *r)
+{
+  const char *path = r->path, *rest;
+
+  if (!is_get (r))
+    return page_error (r, 405, "Pages are read with GET.");
+  if (strcmp (path, "/") == 0)
+    return web_home (r);
+  if (strcmp (path, "/style.css") == 0)
+    return web_style (r);
+  if (strcmp (path, "/about") == 0)
+    return web_about (r);
+  if (strcmp (path, "/cpu") == 0)
+    return web_cpu (r);
+  if (strcmp (path, "/compare") == 0)
+    return web_compare (r);
+  if ((rest = segment (path, "/results/")))
+    return web_result (r, rest);
+  if ((rest = segment (path, "/submitters/")))
+    return web_submitter (r, rest);
+  return page_error (r, 404, "There is no page here.");
+}

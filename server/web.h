@@ -1,0 +1,69 @@
+/* web.h: the public pages (docs/leaderboard.md), by concern:
+ *   web.c            routing, the page frame, the headers every page gets,
+ *                    and the small writers pages share (links, numbers);
+ *   web_style.c      the stylesheet;
+ *   web_home.c       the leaderboard by architecture;
+ *   web_cpu.c        one CPU identity: distribution, medians, breakdowns;
+ *   web_result.c     one result: machine, hierarchy, comparisons, flags;
+ *   web_compare.c    two or more results side by side;
+ *   web_submitter.c  the results of one key;
+ *   web_about.c      the scoring formula, the schema, verifying a result.
+ *
+ * Pages are plain HTML written into a memory stream and sent whole, with
+ * a Content-Security-Policy that allows the server's stylesheet and
+ * nothing else (no script, no inline style, no other origin).  Every
+ * string that comes from a result goes through escape_html(); URLs are
+ * percent-encoded before they are escaped. */
+#ifndef GB_SERVER_WEB_H
+#define GB_SERVER_WEB_H
+
+#include <stdio.h>
+#include "server/board.h"
+#include "server/http.h"
+
+/* A page being written. */
+struct page
+{
+  struct http_request *r;
+  FILE *f;
+  char *buf;
+  size_t len;
+};
+
+/* Answers a request outside /api/v1/ (404 page when nothing matches). */
+enum MHD_Result web_handle (struct http_request *r);
+
+/* Opens the stream and writes everything up to <main>; TITLE is text
+ * (escaped here).  0, or -1 when out of memory. */
+int page_begin (struct page *p, struct http_request *r, const char *title);
+/* Closes <main> and the document and sends the page with STATUS. */
+enum MHD_Result page_end (struct page *p, int status);
+/* A page saying MESSAGE (plain text) with STATUS. */
+enum MHD_Result page_error (struct http_request *r, int status, const char *message);
+
+/* Text into the page, escaped. */
+void web_text (FILE *f, const char *s);
+/* A query argument: "?" before the first (*FIRST set), "&amp;" before the
+ * others, VALUE percent-encoded. */
+void web_arg (FILE *f, int *first, const char *name, const char *value);
+/* A number with 4 significant digits (thousands unabbreviated), or "–"
+ * for NAN. */
+void web_number (FILE *f, double v);
+/* <a href="/cpu?cpu=...">NAME</a>, <a href="/results/ID">ID</a>,
+ * <a href="/submitters/FP">FP (12 digits)</a>. */
+void web_cpu_link (FILE *f, const char *cpu, const char *name);
+void web_result_link (FILE *f, const char *id);
+void web_key_link (FILE *f, const char *fingerprint);
+/* What a plausibility flag means, or NULL for an unknown one. */
+const char *web_flag_reason (const char *flag);
+
+/* The handlers. */
+enum MHD_Result web_home (struct http_request *r);
+enum MHD_Result web_cpu (struct http_request *r);
+enum MHD_Result web_result (struct http_request *r, const char *id);
+enum MHD_Result web_compare (struct http_request *r);
+enum MHD_Result web_submitter (struct http_request *r, const char *fingerprint);
+enum MHD_Result web_about (struct http_request *r);
+enum MHD_Result web_style (struct http_request *r);
+
+#endif

@@ -1,0 +1,367 @@
+/* web_cpu.c: one CPU identity's page, /cpu?cpu=IDENTITY (with the home
+ * page's filters): the distribution of its GMPbench scores as an inline
+ * SVG strip plot over a box plot, its results by GMP version and
+ * compiler, the median of every node of the hierarchy, and its newest
+ * results, with verified publishers' results highlighted throughout.
+ *
+ * The distribution and the breakdown come from the snapshot
+ * (server/board.h), so they cover every result however many there are;
+ * the strip plot draws at most MAX_POINTS of them (evenly through the
+ * ranking, every verified one included).  The hierarchy medians and the
+ * list come from the newest RECENT results in the store. */
+#include "server/web.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "server/api.h"
+
+#define MAX_POINTS 400
+#define RECENT 200
+#define LISTED 50
+
+/* Plot geometry, in SVG units. */
+#define W 720
+#define H 220
+#define LEFT 20
+#define RIGHT 700
+#define STRIP_TOP 40
+#define STRIP_BOTTOM 120
+#define BOX_TOP 135
+#define BOX_BOTTOM 165
+#define AXIS 175
+
+static const char *const field_arg[BF_COUNT] = {
+  "cpu", "arch", "vendor", "os", "gmp", "compiler"
+};
+
+static void
+read_filter (struct http_request *r, struct board_filter *f)
+{
+  memset (f, 0, sizeof *f);
+  for (int k = 0; k < BF_COUNT; k++)
+    f->value[k] = http_arg (r, field_arg[k]);
+  f->verified_only = http_arg (r, "verified") && strcmp (http_arg (r, "verified"), "1") == 0;
+  f->include_flagged = http_arg (r, "flagged") && strcmp (http_arg (r, "flagged"), "1") == 0;
+}
+
+/* A round step for about five ticks over SPAN. */
+static double
+tick_step (double span)
+{
+  double step = pow (10, floor (log10 (span / 5)));
+  return span / step > 25 ? 5 * step : span / step > 10 ? 2 * step : step;
+}
+
+static double
+x_of (double v, double lo, double hi)
+{
+  return LEFT + (RIGHT - LEFT) * (hi > lo ? (v - lo) / (hi - lo) : 0.5);
+}
+
+static void
+axis (FILE *f, double lo, double hi)
+{
+  double step = tick_step (hi - lo);
+  fprintf (f, "<line class=\"frame\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
+           LEFT, AXIS, RIGHT, AXIS);
+  for (double t = ceil (lo / step) * step; t <= hi; t += step)
+    {
+      double x = x_of (t, lo, hi);
+      fprintf (f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
+               "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x, STRIP_TOP, x, AXIS + 4,
+               x, AXIS + 18);
+      web_number (f, t);
+      fputs ("</text>\n", f);
+    }
+  fprintf (f, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">GMPbench score "
+           "(higher is faster)</text>\n", (LEFT + RIGHT) / 2, H - 6);
+}
+
+/* Quantile Q of E[0..N) (best first), by linear interpolation. */
+static double
+quantile (const struct board_entry *e, size_t n, double q)
+{
+  double pos = (1 - q) * (double) (n - 1);
+  size_t i = (size_t) pos;
+  double frac = pos - (double) i;
+  return i + 1 < n ? e[i].score * (1 - frac) + e[i + 1].score * frac : e[i].score;
+}
+
+static void
+point (FILE *f, const struct board_entry *e, double lo, double hi)
+{
+  unsigned jitter = (unsigned) ((uint64_t) e->seq * 2654435761u % 1000);
+  double y = STRIP_TOP + 8 + (STRIP_BOTTOM - STRIP_TOP - 16) * jitter / 1000.0;
+  fprintf (f, "<circle class=\"point%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%d\"><title>",
+           e->verified ? " verified" : "", x_of (e->score, lo, hi), y, e->verified ? 5 : 4);
+  web_number (f, e->score);
+  fputs (e->verified ? " (verified publisher), GMP " : ", GMP ", f);
+  web_text (f, e->gmp);
+  fputs (", ", f);
+  web_text (f, e->compiler);
+  fputs ("</title></circle>\n", f);
+}
+
+/* The strip plot and box plot of the N scored entries E (best first). */
+static void
+distribution (FILE *f, const struct board_entry *e, size_t n)
+{
+  double best = e[0].score, worst = e[n - 1].score;
+  double pad = best > worst ? (best - worst) * 0.05 : fabs (best) * 0.1 + 1;
+  double lo = worst - pad, hi = best + pad;
+  double q1 = quantile (e, n, 0.25), med = quantile (e, n, 0.5), q3 = quantile (e, n, 0.75);
+  size_t every = n > MAX_POINTS ? (n + MAX_POINTS - 1) / MAX_POINTS : 1;
+
+  fprintf (f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 %d %d\" "
+           "role=\"img\" aria-labelledby=\"dist-title\"><title id=\"dist-title\">Distribution "
+           "of %zu GMPbench scores</title>\n<text class=\"title\" x=\"%d\" y=\"18\" "
+           "text-anchor=\"middle\">%zu results: each point one result (green: verified "
+           "publisher)%s</text>\n", W, H, n, W / 2, n,
+           every > 1 ? ", a sample shown" : "");
+  axis (f, lo, hi);
+  for (size_t i = 0; i < n; i++)
+    if (i % every == 0 || e[i].verified)
+      point (f, &e[i], lo, hi);
+  fprintf (f, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n"
+           "<rect class=\"box\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"><title>Q1 %g, "
+           "median %g, Q3 %g</title></rect>\n"
+           "<line class=\"median\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n</svg>\n",
+           x_of (worst, lo, hi), (BOX_TOP + BOX_BOTTOM) / 2, x_of (best, lo, hi),
+           (BOX_TOP + BOX_BOTTOM) / 2, x_of (q1, lo, hi), BOX_TOP,
+           x_of (q3, lo, hi) - x_of (q1, lo, hi), BOX_BOTTOM - BOX_TOP, q1, med, q3,
+           x_of (med, lo, hi), BOX_TOP - 4, x_of (med, lo, hi), BOX_BOTTOM + 4);
+}
+
+/* Results by GMP version and compiler: count, median, best, verified. */
+static void
+breakdown (FILE *f, const struct board_entry *e, size_t n)
+{
+  size_t *seen = calloc (n + 1, sizeof *seen);
+  struct board_entry *group = malloc ((n + 1) * sizeof *group);
+  if (!seen || !group)
+    {
+      free (seen);
+      free (group);
+      return;
+    }
+  fputs ("<h2 id=\"by-build\">By GMP version and compiler</h2>\n<div class=\"scroll\"><table>\n"
+         "<thead><tr><th scope=\"col\">GMP</th><th scope=\"col\">Compiler</th><th class=\"num\" "
+         "scope=\"col\">n</th><th class=\"num\" scope=\"col\">Median score</th><th class=\"num\" "
+         "scope=\"col\">Best</th><th class=\"num\" scope=\"col\">Verified</th></tr></thead>\n"
+         "<tbody>\n", f);
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t k = 0, verified = 0;
+      if (seen[i])
+        continue;
+      for (size_t j = i; j < n; j++)
+        if (!seen[j] && strcmp (e[j].gmp, e[i].gmp) == 0
+            && strcmp (e[j].compiler, e[i].compiler) == 0)
+          {
+            seen[j] = 1;
+            verified += e[j].verified;
+            group[k++] = e[j];
+          }
+      fputs ("<tr><td>", f);
+      web_text (f, e[i].gmp);
+      fputs ("</td><td>", f);
+      web_text (f, e[i].compiler);
+      fprintf (f, "</td><td class=\"num\">%zu</td><td class=\"num\">", k);
+      web_number (f, quantile (group, k, 0.5));
+      fputs ("</td><td class=\"num\">", f);
+      web_number (f, group[0].score);
+      fprintf (f, "</td><td class=\"num\">%zu</td></tr>\n", verified);
+    }
+  fputs ("</tbody></table></div>\n", f);
+  free (seen);
+  free (group);
+}
+
+/* ------------------------------------------------------------ the store */
+
+struct recent
+{
+  cJSON *values;                /* node -> [scores] */
+  FILE *list;                   /* the table rows of the newest LISTED */
+  int count;
+};
+
+static int
+take_recent (void *ctx, const struct store_row *row, double score)
+{
+  struct recent *rc = ctx;
+  cJSON *scores = row->scores ? cJSON_Parse (row->scores) : NULL, *s;
+  (void) score;
+  cJSON_ArrayForEach (s, scores)
+    {
+      cJSON *arr = cJSON_GetObjectItemCaseSensitive (rc->values, s->string);
+      if (!arr)
+        arr = cJSON_AddArrayToObject (rc->values, s->string);
+      cJSON_AddItemToArray (arr, cJSON_CreateNumber (s->valuedouble));
+    }
+  if (rc->count++ < LISTED)
+    {
+      FILE *f = rc->list;
+      cJSON *g = cJSON_GetObjectItemCaseSensitive (scores, "gmpbench");
+      fprintf (f, "<tr%s><td><input type=\"checkbox\" name=\"id\" value=\"%s\" "
+               "aria-label=\"compare\"></td><td>", row->publisher ? " class=\"verified\""
+               : row->flags && *row->flags ? " class=\"flagged\"" : "", row->id);
+      web_result_link (f, row->id);
+      fputs ("</td><td class=\"num\">", f);
+      web_number (f, cJSON_IsNumber (g) ? g->valuedouble : NAN);
+      fputs ("</td><td>", f);
+      web_text (f, row->gmp);
+      fputs ("</td><td>", f);
+      web_text (f, row->compiler);
+      fputs ("</td><td>", f);
+      web_text (f, row->os);
+      fputs ("</td><td>", f);
+      if (row->publisher)
+        {
+          fputs ("<span class=\"badge\">verified</span> ", f);
+          web_text (f, row->publisher);
+        }
+      else
+        web_text (f, row->submitter);
+      fputs (row->flags && *row->flags ? " <span class=\"badge flag\">flagged</span>" : "", f);
+      fputs ("</td></tr>\n", f);
+    }
+  cJSON_Delete (scores);
+  return 0;
+}
+
+static int
+by_string (const void *a, const void *b)
+{
+  return strcmp ((*(cJSON *const *) a)->string, (*(cJSON *const *) b)->string);
+}
+
+static int
+by_value (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static void
+node_medians (FILE *f, const cJSON *values, int n)
+{
+  size_t count = (size_t) cJSON_GetArraySize (values), k = 0;
+  cJSON **nodes = calloc (count + 1, sizeof *nodes);
+  if (!nodes)
+    return;
+  for (cJSON *c = values->child; c; c = c->next)
+    nodes[k++] = c;
+  qsort (nodes, count, sizeof *nodes, by_string);
+  fprintf (f, "<h2 id=\"nodes\">Hierarchy medians</h2>\n<p class=\"note\">Over the newest %d "
+           "matching results.</p>\n<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">"
+           "Node</th><th class=\"num\" scope=\"col\">n</th><th class=\"num\" scope=\"col\">"
+           "Median score</th></tr></thead>\n<tbody>\n", n);
+  for (size_t i = 0; i < count; i++)
+    {
+      size_t m = (size_t) cJSON_GetArraySize (nodes[i]), j = 0;
+      double *v = malloc ((m + 1) * sizeof *v);
+      if (!v)
+        break;
+      for (cJSON *c = nodes[i]->child; c; c = c->next)
+        v[j++] = c->valuedouble;
+      qsort (v, m, sizeof *v, by_value);
+      fputs ("<tr><td>", f);
+      web_text (f, nodes[i]->string);
+      fprintf (f, "</td><td class=\"num\">%zu</td><td class=\"num\">", m);
+      web_number (f, m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2);
+      fputs ("</td></tr>\n", f);
+      free (v);
+    }
+  fputs ("</tbody></table></div>\n", f);
+  free (nodes);
+}
+
+/* The medians and the newest results from the store; -1 on error. */
+static int
+recent (FILE *f, struct http_request *r, const struct board_filter *bf)
+{
+  struct store_filter sf = { 0 };
+  char *list = NULL;
+  size_t len = 0;
+  struct recent rc = { cJSON_CreateObject (), open_memstream (&list, &len), 0 };
+
+  if (!rc.list)
+    {
+      cJSON_Delete (rc.values);
+      return -1;
+    }
+  sf.cpu = bf->value[BF_CPU];
+  sf.arch = bf->value[BF_ARCH] && *bf->value[BF_ARCH] ? bf->value[BF_ARCH] : NULL;
+  sf.os = bf->value[BF_OS] && *bf->value[BF_OS] ? bf->value[BF_OS] : NULL;
+  sf.gmp = bf->value[BF_GMP] && *bf->value[BF_GMP] ? bf->value[BF_GMP] : NULL;
+  sf.compiler = bf->value[BF_COMPILER] && *bf->value[BF_COMPILER] ? bf->value[BF_COMPILER] : NULL;
+  sf.verified_only = bf->verified_only;
+  sf.unflagged_only = !bf->include_flagged;
+  sf.limit = RECENT;
+  enum store_status st = store_list (r->srv->store, &sf, take_recent, &rc);
+  int closed = fclose (rc.list);
+  if (st == STORE_OK && closed == 0)
+    {
+      node_medians (f, rc.values, rc.count);
+      fprintf (f, "<h2 id=\"results\">Newest results</h2>\n<form method=\"get\" "
+               "action=\"/compare\">\n<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">"
+               "Compare</th><th scope=\"col\">Result</th><th class=\"num\" scope=\"col\">Score"
+               "</th><th scope=\"col\">GMP</th><th scope=\"col\">Compiler</th><th scope=\"col\">"
+               "OS</th><th scope=\"col\">Submitter</th></tr></thead>\n<tbody>\n%s</tbody>"
+               "</table></div>\n<button type=\"submit\">Compare the checked results</button>\n"
+               "</form>\n", list ? list : "");
+    }
+  free (list);
+  cJSON_Delete (rc.values);
+  return st == STORE_OK && closed == 0 ? 0 : -1;
+}
+
+static enum MHD_Result
+render (struct http_request *r, struct board *b, const struct board_filter *bf, const char *name)
+{
+  struct page p;
+  struct board_entry *e;
+  size_t n = board_cpu_entries (b, bf, &e), scored = 0;
+
+  while (scored < n && !isnan (e[scored].score))
+    scored++;
+  if (page_begin (&p, r, name) < 0)
+    {
+      free (e);
+      return MHD_NO;
+    }
+  fputs ("<p><code>", p.f);
+  web_text (p.f, bf->value[BF_CPU]);
+  fprintf (p.f, "</code> \u00b7 %zu matching results, %zu with a GMPbench score \u00b7 "
+           "<a href=\"/\">all CPUs</a></p>\n", n, scored);
+  if (scored > 0)
+    {
+      distribution (p.f, e, scored);
+      breakdown (p.f, e, scored);
+    }
+  free (e);
+  if (recent (p.f, r, bf) < 0)
+    fputs ("<p>The newest results are unavailable; try again later.</p>\n", p.f);
+  return page_end (&p, 200);
+}
+
+enum MHD_Result
+web_cpu (struct http_request *r)
+{
+  struct board_filter bf;
+
+  read_filter (r, &bf);
+  if (!bf.value[BF_CPU] || !*bf.value[BF_CPU])
+    return page_error (r, 400, "Which CPU? The page wants ?cpu=IDENTITY.");
+  struct board *b = board_acquire (r->srv);
+  if (!b)
+    return page_error (r, 503, "The database is unavailable; try again later.");
+  const char *name = board_cpu_name (b, bf.value[BF_CPU]);
+  enum MHD_Result rc = name ? render (r, b, &bf, *name ? name : bf.value[BF_CPU])
+    : page_error (r, 404, "No listed result has this CPU identity.");
+  board_release (b);
+  return rc;
+}

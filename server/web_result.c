@@ -1,0 +1,328 @@
+/* web_result.c: one result's page, /results/ID (the permalink the API
+ * gives): who submitted it and whether the publisher is verified, its
+ * flags and why, links to the raw bytes and the signature, the whole
+ * machine description, the hierarchy with every node's score and every
+ * test's ops/s and spread, and the GMP-vs-other-libraries table.
+ *
+ * The document is parsed from the stored bytes; everything in it is
+ * untrusted and escaped.  The `system` object has members no schema
+ * fixes (platforms differ), so it is written generically: objects as
+ * nested definition lists, arrays item by item. */
+#include "server/web.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "server/api.h"
+#include "server/log.h"
+#include "suites/bench.h"
+#include "suites/suites.h"
+
+#define MAX_DEPTH 8
+
+struct one
+{
+  struct http_request *r;
+  enum MHD_Result rc;
+};
+
+static void
+json_value (FILE *f, const cJSON *v, int depth)
+{
+  if (cJSON_IsObject (v) && depth < MAX_DEPTH)
+    {
+      fputs ("<dl class=\"machine\">", f);
+      for (const cJSON *c = v->child; c; c = c->next)
+        {
+          fputs ("<dt>", f);
+          web_text (f, c->string);
+          fputs ("</dt><dd>", f);
+          json_value (f, c, depth + 1);
+          fputs ("</dd>\n", f);
+        }
+      fputs ("</dl>", f);
+    }
+  else if (cJSON_IsArray (v) && depth < MAX_DEPTH)
+    {
+      int i = 0;
+      for (const cJSON *c = v->child; c; c = c->next, i++)
+        {
+          fputs (i ? "<br>" : "", f);
+          json_value (f, c, depth + 1);
+        }
+    }
+  else if (cJSON_IsString (v))
+    web_text (f, v->valuestring);
+  else if (cJSON_IsNumber (v))
+    fprintf (f, "%.10g", v->valuedouble);
+  else if (cJSON_IsBool (v))
+    fputs (cJSON_IsTrue (v) ? "yes" : "no", f);
+  else
+    fputs ("\u2013", f);
+}
+
+static const char *
+string_at (const cJSON *obj, const char *name)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive (obj, name);
+  return cJSON_IsString (v) ? v->valuestring : "";
+}
+
+static double
+number_at (const cJSON *obj, const char *name)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive (obj, name);
+  return cJSON_IsNumber (v) ? v->valuedouble : 0;
+}
+
+static void
+flags_list (FILE *f, const char *flags)
+{
+  if (!flags || !*flags)
+    {
+      fputs ("none", f);
+      return;
+    }
+  fputs ("<ul>", f);
+  while (*flags)
+    {
+      char name[64];
+      size_t len = strcspn (flags, ",");
+      snprintf (name, sizeof name, "%.*s", (int) (len < sizeof name ? len : sizeof name - 1), flags);
+      const char *why = web_flag_reason (name);
+      fputs ("<li><span class=\"badge flag\">", f);
+      web_text (f, name);
+      fputs ("</span> ", f);
+      web_text (f, why ? why : "");
+      fputs ("</li>", f);
+      flags += len + (flags[len] == ',');
+    }
+  fputs ("</ul>", f);
+}
+
+static void
+about_result (FILE *f, const struct store_row *row)
+{
+  char when[32];
+  log_time (row->received, when);
+  fputs ("<dl class=\"machine\" id=\"about\">\n<dt>CPU</dt><dd>", f);
+  web_cpu_link (f, row->cpu, row->cpu_name);
+  fputs (" <code class=\"note\">", f);
+  web_text (f, row->cpu);
+  fputs ("</code></dd>\n<dt>OS</dt><dd>", f);
+  web_text (f, row->os);
+  fputs ("</dd>\n<dt>GMP</dt><dd>", f);
+  web_text (f, row->gmp);
+  fputs ("</dd>\n<dt>Compiler</dt><dd>", f);
+  web_text (f, row->compiler);
+  fputs ("</dd>\n<dt>Run</dt><dd>", f);
+  web_text (f, row->created);
+  fputs (", received ", f);
+  web_text (f, when);
+  fputs ("</dd>\n<dt>Submitter</dt><dd>", f);
+  if (row->publisher)
+    {
+      fputs ("<span class=\"badge\">verified</span> ", f);
+      web_text (f, row->publisher);
+      fputs (", ", f);
+    }
+  web_text (f, row->submitter ? row->submitter : "(no name)");
+  fputs (", key ", f);
+  web_key_link (f, row->fingerprint);
+  fputs ("<br><code class=\"note\">", f);
+  web_text (f, row->fingerprint);
+  fputs ("</code></dd>\n<dt>Flags</dt><dd>", f);
+  flags_list (f, row->flags);
+  fputs ("</dd>\n<dt>Document</dt><dd><a href=\"/api/v1/results/", f);
+  web_text (f, row->id);
+  fputs ("/raw\">raw bytes</a> \u00b7 <a href=\"/api/v1/results/", f);
+  web_text (f, row->id);
+  fputs ("/signature\">signature</a> \u00b7 <a href=\"/api/v1/results/", f);
+  web_text (f, row->id);
+  fputs ("\">parsed (JSON)</a> \u00b7 <a href=\"/about#verify\">how to verify</a></dd>\n"
+         "</dl>\n", f);
+}
+
+/* The results[] entry of TEST, or NULL. */
+static const cJSON *
+find_test (const cJSON *results, const char *test)
+{
+  const cJSON *e;
+  cJSON_ArrayForEach (e, results)
+    if (strcmp (string_at (e, "name"), test) == 0)
+      return e;
+  return NULL;
+}
+
+static void
+node_row (FILE *f, const char *name, size_t len, int depth, double score)
+{
+  fprintf (f, "<tr class=\"node\"><td class=\"depth%d\">%.*s</td><td class=\"num\">",
+           depth > 4 ? 4 : depth, (int) len, name);
+  web_number (f, score);
+  fputs ("</td><td>score</td><td></td><td></td></tr>\n", f);
+}
+
+static void
+test_row (FILE *f, const char *name, int depth, const cJSON *e)
+{
+  fprintf (f, "<tr><td class=\"depth%d\">%s</td><td class=\"num\">", depth > 4 ? 4 : depth, name);
+  web_number (f, number_at (e, "ops_per_sec"));
+  fprintf (f, "</td><td>ops/s</td><td class=\"num\">\u00b1%.1f%%</td><td>",
+           100 * number_at (e, "spread"));
+  const cJSON *flag;
+  cJSON_ArrayForEach (flag, cJSON_GetObjectItemCaseSensitive (e, "flags"))
+    if (cJSON_IsString (flag))
+      {
+        web_text (f, flag->valuestring);
+        fputc (' ', f);
+      }
+  fputs ("</td></tr>\n", f);
+}
+
+/* The tests of the document in registry order, each under the scored
+ * nodes above it (written when their first test comes). */
+static void
+hierarchy (FILE *f, const cJSON *doc)
+{
+  const cJSON *results = cJSON_GetObjectItemCaseSensitive (doc, "results");
+  const cJSON *scores = cJSON_GetObjectItemCaseSensitive (doc, "scores");
+  const char *prev = "";
+  char node[256];
+
+  fputs ("<h2 id=\"hierarchy\">Scores and tests</h2>\n<div class=\"scroll\"><table>\n"
+         "<thead><tr><th scope=\"col\">Node or test</th><th class=\"num\" scope=\"col\">Value"
+         "</th><th scope=\"col\">Unit</th><th class=\"num\" scope=\"col\">Spread</th>"
+         "<th scope=\"col\">Flags</th></tr></thead>\n<tbody>\n", f);
+  for (size_t i = 0; i < registry_count (); i++)
+    {
+      const char *name = registry_test (i)->name;
+      const cJSON *e = find_test (results, name);
+      if (!e)
+        continue;
+      int depth = 0;
+      for (const char *dot = strchr (name, '.'); dot; dot = strchr (dot + 1, '.'), depth++)
+        {
+          size_t len = (size_t) (dot - name);
+          if ((strncmp (prev, name, len) == 0 && prev[len] == '.') || len >= sizeof node)
+            continue;
+          memcpy (node, name, len);
+          node[len] = '\0';
+          const cJSON *s = cJSON_GetObjectItemCaseSensitive (scores, node);
+          if (cJSON_IsNumber (s))
+            node_row (f, name, len, depth, s->valuedouble);
+        }
+      test_row (f, name, depth, e);
+      prev = name;
+    }
+  fputs ("</tbody></table></div>\n", f);
+}
+
+static void
+comparisons (FILE *f, const cJSON *doc)
+{
+  const cJSON *rows = cJSON_GetObjectItemCaseSensitive (doc, "comparisons"), *row, *e;
+  if (cJSON_GetArraySize (rows) == 0)
+    return;
+  fputs ("<h2 id=\"comparisons\">GMP and other libraries</h2>\n<p class=\"note\">Ratio = GMP "
+         "ops/s over the library's (above 1: GMP faster), against GMP's constant-time variant "
+         "for constant-time operations; ~ marks a ratio within the two spreads.</p>\n"
+         "<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">Operation</th>"
+         "<th scope=\"col\">Size</th><th scope=\"col\">Library</th><th class=\"num\" "
+         "scope=\"col\">ops/s</th><th class=\"num\" scope=\"col\">Spread</th>"
+         "<th class=\"num\" scope=\"col\">Ratio</th></tr></thead>\n<tbody>\n", f);
+  cJSON_ArrayForEach (row, rows)
+    cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
+    {
+      fputs ("<tr><td>", f);
+      web_text (f, string_at (row, "operation"));
+      fputs ("</td><td>", f);
+      web_text (f, string_at (row, "size"));
+      fputs ("</td><td>", f);
+      web_text (f, string_at (e, "library"));
+      fputc (' ', f);
+      web_text (f, string_at (e, "variant"));
+      fputs ("</td><td class=\"num\">", f);
+      web_number (f, number_at (e, "ops_per_sec"));
+      fprintf (f, "</td><td class=\"num\">\u00b1%.1f%%</td><td class=\"num\">",
+               100 * number_at (e, "spread"));
+      if (cJSON_IsNumber (cJSON_GetObjectItemCaseSensitive (e, "ratio")))
+        {
+          web_number (f, number_at (e, "ratio"));
+          fputs (cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (e, "within_spread"))
+                 ? " ~" : "", f);
+        }
+      fputs ("</td></tr>\n", f);
+    }
+  fputs ("</tbody></table></div>\n", f);
+}
+
+static void
+skipped (FILE *f, const cJSON *doc)
+{
+  const cJSON *list = cJSON_GetObjectItemCaseSensitive (doc, "skipped"), *e;
+  if (cJSON_GetArraySize (list) == 0)
+    return;
+  fputs ("<h2 id=\"skipped\">Skipped tests</h2>\n<ul>\n", f);
+  cJSON_ArrayForEach (e, list)
+    {
+      fputs ("<li><code>", f);
+      web_text (f, string_at (e, "name"));
+      fputs ("</code>: ", f);
+      web_text (f, string_at (e, "reason"));
+      fputs ("</li>\n", f);
+    }
+  fputs ("</ul>\n", f);
+}
+
+static enum MHD_Result
+render (struct http_request *r, const struct store_row *row)
+{
+  struct page p;
+  cJSON *doc = cJSON_ParseWithLength (row->body, row->body_len);
+  char title[160];
+
+  snprintf (title, sizeof title, "Result %s", row->id);
+  if (page_begin (&p, r, title) < 0)
+    {
+      cJSON_Delete (doc);
+      return MHD_NO;
+    }
+  about_result (p.f, row);
+  hierarchy (p.f, doc);
+  comparisons (p.f, doc);
+  skipped (p.f, doc);
+  fputs ("<h2 id=\"machine\">The machine</h2>\n", p.f);
+  json_value (p.f, cJSON_GetObjectItemCaseSensitive (doc, "system"), 0);
+  cJSON_Delete (doc);
+  return page_end (&p, 200);
+}
+
+static int
+answer (void *ctx, const struct store_row *row)
+{
+  struct one *o = ctx;
+  o->rc = row->retracted ? page_error (o->r, 410, "This result was retracted by its submitter.")
+    : render (o->r, row);
+  return 1;
+}
+
+enum MHD_Result
+web_result (struct http_request *r, const char *id)
+{
+  struct one o = { r, MHD_NO };
+  size_t len = strspn (id, "0123456789abcdef");
+
+  if (len < 16 || len > 64 || id[len])
+    return page_error (r, 404, "There is no such result.");
+  snprintf (r->id, sizeof r->id, "%s", id);
+  switch (store_get (r->srv->store, id, answer, &o))
+    {
+    case STORE_OK:
+      return o.rc;
+    case STORE_NOT_FOUND:
+      return page_error (r, 404, "There is no such result.");
+    default:
+      return page_error (r, 503, "The database is unavailable; try again later.");
+    }
+}
