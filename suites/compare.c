@@ -13,6 +13,19 @@ static const char *const other_libraries[] = { "openssl", "gcrypt", "nettle" };
 static const char *const pk_families[] = { "rsa", "dh", "dsa" };
 static const char *const private_ops[] = { "rsa.sign", "dsa.sign", "dh.derive" };
 
+/* The public-key table: per algorithm, the operation of each column
+ * (NULL where no library has one). */
+#define PUBKEY_COLUMNS 3
+static const char *const pubkey_columns[PUBKEY_COLUMNS] = { "generate", "private", "public" };
+static const struct
+{
+  const char *display, *ops[PUBKEY_COLUMNS];
+} pubkey_algorithms[] = {
+  { "RSA", { "rsa.keygen", "rsa.sign", "rsa.verify" } },
+  { "DSA", { NULL, "dsa.sign", "dsa.verify" } },
+  { "DH", { NULL, "dh.derive", NULL } },
+};
+
 static int
 in_list (const char *s, const char *const *list, size_t n)
 {
@@ -219,6 +232,30 @@ add_ratios (cJSON *row)
   return n;
 }
 
+/* The public-key table's column of OPERATION, or NULL. */
+static const char *
+pubkey_column (const char *operation)
+{
+  for (size_t a = 0; a < GB_ARRAY_SIZE (pubkey_algorithms); a++)
+    for (int c = 0; c < PUBKEY_COLUMNS; c++)
+      if (pubkey_algorithms[a].ops[c] && strcmp (operation, pubkey_algorithms[a].ops[c]) == 0)
+        return pubkey_columns[c];
+  return NULL;
+}
+
+/* Marks the rows of the public-key table with their column. */
+static void
+mark_pubkey (cJSON *rows)
+{
+  cJSON *row;
+  cJSON_ArrayForEach (row, rows)
+    {
+      const char *column = pubkey_column (get_string (row, "operation"));
+      if (column)
+        cJSON_AddStringToObject (row, "pubkey", column);
+    }
+}
+
 cJSON *
 compare_build (const struct test_result *results, size_t n)
 {
@@ -240,6 +277,7 @@ compare_build (const struct test_result *results, size_t n)
       if (strcmp (get_string (row, "operation"), "rng") != 0 && add_ratios (row) == 0)
         cJSON_Delete (cJSON_DetachItemViaPointer (rows, row));
     }
+  mark_pubkey (rows);
   return rows;
 }
 
@@ -333,6 +371,18 @@ find_row (const cJSON *comparisons, const char *operation, const char *size)
   return NULL;
 }
 
+/* The entry of ROW from LIBRARY with VARIANT, or NULL. */
+static const cJSON *
+find_variant (const cJSON *row, const char *library, const char *variant)
+{
+  const cJSON *e;
+  cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
+    if (strcmp (get_string (e, "library"), library) == 0
+        && strcmp (get_string (e, "variant"), variant) == 0)
+      return e;
+  return NULL;
+}
+
 /* The first entry of ROW from LIBRARY, or NULL. */
 static const cJSON *
 find_entry (const cJSON *row, const char *library)
@@ -381,6 +431,105 @@ print_rsa (FILE *f, const cJSON *comparisons)
       }
 }
 
+/* The rows of algorithm A at SIZE, one per column (NULL if absent). */
+static void
+pubkey_rows (const cJSON *comparisons, size_t a, const char *size,
+             const cJSON *rows[PUBKEY_COLUMNS])
+{
+  for (int c = 0; c < PUBKEY_COLUMNS; c++)
+    rows[c] = pubkey_algorithms[a].ops[c]
+      ? find_row (comparisons, pubkey_algorithms[a].ops[c], size) : NULL;
+}
+
+/* Whether E, in column C of ROWS, is the first entry of its library and
+ * variant in the columns (each library and variant gets one line). */
+static int
+first_of_label (const cJSON *rows[PUBKEY_COLUMNS], int c, const cJSON *e)
+{
+  for (int i = 0; i <= c; i++)
+    if (rows[i])
+      {
+        const cJSON *first = find_variant (rows[i], get_string (e, "library"), get_string (e, "variant"));
+        if (first)
+          return first == e;
+      }
+  return 0;
+}
+
+/* The line of E's library and variant: s/op in each column, or a dash. */
+static void
+print_pubkey_line (FILE *f, const char *title, const cJSON *rows[PUBKEY_COLUMNS], const cJSON *e)
+{
+  char label[2 * COMPARE_FIELD];
+  entry_label (e, label, sizeof label);
+  fprintf (f, "  %-16s %-18s", title, label);
+  for (int c = 0; c < PUBKEY_COLUMNS; c++)
+    {
+      const cJSON *x = rows[c]
+        ? find_variant (rows[c], get_string (e, "library"), get_string (e, "variant")) : NULL;
+      if (x)
+        fprintf (f, " %10.3gs", get_number (x, "seconds_per_op"));
+      else
+        fprintf (f, " %11s", "-");
+    }
+  fputc ('\n', f);
+}
+
+static void
+print_pubkey_size (FILE *f, size_t a, const char *size, const cJSON *rows[PUBKEY_COLUMNS])
+{
+  char title[COMPARE_FIELD + 16];
+  const cJSON *e;
+  snprintf (title, sizeof title, "%s %s bit", pubkey_algorithms[a].display, size);
+  for (int c = 0; c < PUBKEY_COLUMNS; c++)
+    if (rows[c])
+      cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (rows[c], "entries"))
+        if (first_of_label (rows, c, e))
+          {
+            print_pubkey_line (f, title, rows, e);
+            title[0] = '\0';
+          }
+}
+
+/* Whether ROW belongs to algorithm A and is the first of its size (the
+ * table has one block per algorithm and size, in order of appearance). */
+static int
+starts_pubkey_block (const cJSON *comparisons, size_t a, const cJSON *row)
+{
+  const cJSON *rows[PUBKEY_COLUMNS];
+  const char *size = get_string (row, "size");
+  int member = 0;
+  for (int c = 0; c < PUBKEY_COLUMNS; c++)
+    member |= pubkey_algorithms[a].ops[c]
+      && strcmp (get_string (row, "operation"), pubkey_algorithms[a].ops[c]) == 0;
+  if (!member)
+    return 0;
+  pubkey_rows (comparisons, a, size, rows);
+  for (int c = 0; c < PUBKEY_COLUMNS; c++)
+    if (rows[c])
+      return rows[c] == row;
+  return 0;
+}
+
+static void
+print_pubkey (FILE *f, const cJSON *comparisons)
+{
+  const cJSON *row, *rows[PUBKEY_COLUMNS];
+  int header = 0;
+  for (size_t a = 0; a < GB_ARRAY_SIZE (pubkey_algorithms); a++)
+    cJSON_ArrayForEach (row, comparisons)
+      if (starts_pubkey_block (comparisons, a, row))
+        {
+          if (!header)
+            fprintf (f, "\nPublic-key operations, s/op, as libgcrypt's `benchmark pubkey`\n"
+                     "  %-16s %-18s %11s %11s %11s\n", "algorithm", "library",
+                     pubkey_columns[0], pubkey_columns[1], pubkey_columns[2]);
+          header = 1;
+          pubkey_rows (comparisons, a, get_string (row, "size"), rows);
+          print_pubkey_size (f, a, get_string (row, "size"), rows);
+        }
+}
+
 static void
 print_rng (FILE *f, const cJSON *row)
 {
@@ -410,6 +559,7 @@ compare_print_text (FILE *f, const cJSON *comparisons)
     {
       print_general (f, comparisons);
       print_rsa (f, comparisons);
+      print_pubkey (f, comparisons);
     }
   cJSON_ArrayForEach (row, comparisons)
     if (is_rng (row))

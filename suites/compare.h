@@ -18,6 +18,13 @@
  *
  * Random generators (rng.NAME, a block of t->a bytes per operation) form
  * their own comparison, in MiB/s and, given the clock, cycles per byte.
+ *
+ * The public-key table, in the style of libgcrypt's `benchmark pubkey`,
+ * regroups the rows of the public-key operations: per algorithm and size,
+ * one line per library and variant with its seconds per key generation
+ * (rsa.keygen), private-key operation (rsa.sign, dsa.sign, dh.derive) and
+ * public-key operation (rsa.verify, dsa.verify).  In JSON those rows carry
+ * "pubkey": "generate", "private" or "public".
  */
 #ifndef GB_COMPARE_H
 #define GB_COMPARE_H
@@ -49,7 +56,8 @@ cJSON *compare_build (const struct test_result *results, size_t n);
 void compare_add_cycles (cJSON *comparisons, double cpu_ghz);
 
 /* The comparisons as text tables: the general side-by-side table, RSA in
- * the classic `openssl speed` layout, and the random generators.  Prints
+ * the classic `openssl speed` layout, the public-key table, and the random
+ * generators.  Prints
  * nothing when COMPARISONS is empty. */
 void compare_print_text (FILE *f, const cJSON *comparisons);
 

@@ -1,7 +1,7 @@
 /* unit-compare.c: the comparison table (suites/compare.h) on made-up
  * results: which names pair with which, the fair GMP entry and ratio of
- * each library, the spreads, the random generators' units, and the text
- * tables.  Prints PASS/FAIL lines for tests/run-tests.sh. */
+ * each library, the spreads, the random generators' units, the public-key
+ * table's columns, and the text tables.  Prints PASS/FAIL lines for tests/run-tests.sh. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +35,10 @@ test_parse (void)
     { "openssl.ext.invert.8192", "invert", "8192", "openssl", "" },
     { "ext.dh.derive-sec.3072", "dh.derive", "3072", "gmp", "sec" },
     { "rng.rdseed", "rng", "", "rdseed", "" },
+    { "ext.rsa.keygen.2048", "rsa.keygen", "2048", "gmp", "" },
+    { "gcrypt.rsa.keygen.4096", "rsa.keygen", "4096", "gcrypt", "" },
+    { "gcrypt.ext.mulm.512", "mulm", "512", "gcrypt", "" },
+    { "ext.mulm.8192", "mulm", "8192", "gmp", "" },
   };
   static const char *const rejected[] = {
     "gmpbench.app.pi.10000", "ext.prime.random.512", "gmpbench", "other.rsa.sign.2048",
@@ -78,6 +82,10 @@ static const struct
   { "ext.powm.4096", 20, 0.001, 4096 },
   { "rng.os", 1000, 0.01, 4096 },
   { "rng.rdrand", 4000, 0.01, 4096 },
+  { "ext.rsa.keygen.2048", 10, 0.1, 2048 },
+  { "openssl.rsa.keygen.2048", 5, 0.2, 2048 },
+  { "ext.mulm.512", 1000000, 0.01, 512 },
+  { "gcrypt.ext.mulm.512", 500000, 0.01, 512 },
 };
 #define NFAKE (sizeof fake / sizeof fake[0])
 
@@ -139,8 +147,8 @@ str (const cJSON *e, const char *key)
 static void
 test_build (cJSON *c)
 {
-  expect (cJSON_GetArraySize (c) == 4,
-          "rows: multiply, rsa.sign, rsa.verify and rng (unpaired tests left out)");
+  expect (cJSON_GetArraySize (c) == 6,
+          "rows: multiply, rsa.sign, rsa.verify, rng, rsa.keygen and mulm (unpaired tests left out)");
   expect (!row (c, "gcdext", "512,512") && !row (c, "powm", "4096"),
           "a GMP test without a counterpart makes no row");
   const cJSON *sign = row (c, "rsa.sign", "2048");
@@ -159,6 +167,17 @@ test_build (cJSON *c)
           "a 1.7% difference is within spreads of 2% and 1%");
   const cJSON *m = entry (row (c, "multiply", "8192,8192"), "openssl.base.multiply.8192,8192");
   expect (m && fabs (num (m, "ratio") - 2) < 1e-12, "multiply: GMP twice as fast gives ratio 2");
+  const cJSON *g = entry (row (c, "mulm", "512"), "gcrypt.ext.mulm.512");
+  expect (g && !strcmp (str (g, "gmp_test"), "ext.mulm.512") && fabs (num (g, "ratio") - 2) < 1e-12,
+          "libgcrypt's mulm is held against GMP's ext.mulm");
+  const cJSON *kg = entry (row (c, "rsa.keygen", "2048"), "openssl.rsa.keygen.2048");
+  expect (kg && !strcmp (str (kg, "gmp_test"), "ext.rsa.keygen.2048") && fabs (num (kg, "ratio") - 2) < 1e-12,
+          "OpenSSL's key generation is held against GMP's");
+  expect (!strcmp (str (row (c, "rsa.keygen", "2048"), "pubkey"), "generate")
+          && !strcmp (str (row (c, "rsa.sign", "2048"), "pubkey"), "private")
+          && !strcmp (str (row (c, "rsa.verify", "2048"), "pubkey"), "public")
+          && !cJSON_GetObjectItem (row (c, "mulm", "512"), "pubkey"),
+          "the public-key rows carry their column in JSON, the others none");
   const cJSON *rd = entry (row (c, "rng", "4096"), "rng.rdrand");
   expect (rd && fabs (num (rd, "mib_per_sec") - 4000 * 4096 / 1048576.0) < 1e-9,
           "random generators are given in MiB/s");
@@ -193,6 +212,12 @@ test_text (const cJSON *c)
   expect (strstr (text, "  Nettle             rsa  2048 bits") != NULL
           && strstr (text, "         -      400.0          -") != NULL,
           "a library without verification shows a dash");
+  expect (strstr (text, "  RSA 2048 bit     GMP                       0.1s      0.001s   3.33e-05s\n") != NULL,
+          "the public-key table gives generate, private and public s/op per library");
+  expect (strstr (text, "                   OpenSSL                   0.2s      0.001s   3.39e-05s\n") != NULL,
+          "each library of an algorithm and size has its line");
+  expect (strstr (text, "                   GMP sec                      -    0.00125s           -\n") != NULL,
+          "a variant without key generation or public operation shows dashes");
   expect (strstr (text, "  rdrand") != NULL && strstr (text, "122.07") != NULL,
           "the random generators' table shows MiB/s and cycles/byte");
   free (text);
