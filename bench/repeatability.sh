@@ -23,6 +23,7 @@ shift $((OPTIND - 1))
 [ -x "$gb" ] || { echo "$gb: not an executable (use -g)" >&2; exit 1; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
+mkdir -p "$tmp/config"
 
 i=1
 while [ $i -le "$runs" ]; do
