@@ -207,6 +207,16 @@ table (FILE *f, const struct side *s, int n)
   fputs ("</tbody></table></div>\n", f);
 }
 
+/* Whether the first NB NAMES hold NODE (LEN bytes). */
+static int
+charted (char names[][64], size_t nb, const char *node, size_t len)
+{
+  for (size_t i = 0; i < nb; i++)
+    if (strlen (names[i]) == len && strncmp (names[i], node, len) == 0)
+      return 1;
+  return 0;
+}
+
 /* Bars of B/A for the nodes of depth 0 and 1 that both results cover. */
 static void
 chart (FILE *f, const struct side *a, const struct side *b)
@@ -223,7 +233,8 @@ chart (FILE *f, const struct side *a, const struct side *b)
         {
           size_t len = (size_t) (dot - name);
           int count;
-          if ((strncmp (prev, name, len) == 0 && prev[len] == '.') || len >= sizeof names[0])
+          if ((strncmp (prev, name, len) == 0 && prev[len] == '.') || len >= sizeof names[0]
+              || charted (names, nb, name, len))
             continue;
           double r = node_ratio (a, b, name, len, &count);
           if (isnan (r))

@@ -170,7 +170,7 @@ sort_select (FILE *f, const struct view *v)
   fputs ("<label>Sort by <select name=\"sort\">\n", f);
   for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
     fprintf (f, "<option value=\"%s\"%s>%s</option>\n", columns[i].arg,
-             v->sort && strcmp (v->sort, columns[i].arg) == 0 ? " selected" : "",
+             v->key == columns[i].key ? " selected" : "",
              columns[i].label);
   for (size_t i = 0; i < registry_count (); i++)
     {

@@ -43,6 +43,7 @@ static const char style[] =
   "form.filters label{display:flex;flex-direction:column;font-size:.9em}\n"
   "form.filters label.check{flex-direction:row;gap:.3em;align-items:center}\n"
   "select,button,input{font:inherit}\n"
+  "select{max-width:100%}\n"
   ".badge{display:inline-block;padding:0 .4em;border-radius:.3em;font-size:.85em;"
   "background:#e6f4ee;color:#00664a}\n"
   ".flag{background:#fdf0e3;color:var(--warn)}\n"

@@ -9,6 +9,11 @@
 #   --multiply         all gmpbench.base.multiply tests, with the node score
 #   --base             all gmpbench.base tests, with every node score
 #   --scale X          multiply every ops_per_sec (and the scores) by X
+#   --from FILE        start from FILE instead (fixtures/server-full.json is
+#                      a real run of every gmpbench test and RSA-2048 in
+#                      OpenSSL, with the GMP-vs-OpenSSL comparison)
+#   --scale-test NAME=X  multiply the ops_per_sec of test NAME by X after
+#                      --scale (only for a test no scored node covers)
 #   --bad-score        the node score off by 1%
 #   --digest HEX       the first test's digest
 #   --set PATH=JSON    set a member (dotted PATH, numbers index arrays) to a
@@ -64,12 +69,16 @@ def main(argv):
     pub, out = argv[1], argv[2]
     args = argv[3:]
     here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "fixtures", "server-result.json")) as f:
+    source = os.path.join(here, "fixtures", "server-result.json")
+    if "--from" in args:
+        source = args[args.index("--from") + 1]
+    with open(source) as f:
         doc = json.load(f)
     doc["submitter"] = {"public_key": pub}
     scale, bad_score = 1.0, False
     prefix = None
     sets = []
+    test_scales = []
     i = 0
     while i < len(args):
         a = args[i]
@@ -81,6 +90,11 @@ def main(argv):
             prefix = "gmpbench.base"
         elif a == "--scale":
             scale = float(args[i + 1]); i += 1
+        elif a == "--from":
+            i += 1
+        elif a == "--scale-test":
+            name, factor = args[i + 1].split("=", 1)
+            test_scales.append((name, float(factor))); i += 1
         elif a == "--bad-score":
             bad_score = True
         elif a == "--digest":
@@ -95,6 +109,12 @@ def main(argv):
         replace_results(doc, reference_digests(here), prefix)
     for r in doc["results"]:
         r["ops_per_sec"] *= scale
+    if scale != 1.0 and not prefix:
+        doc["scores"] = {k: v * scale for k, v in doc["scores"].items()}
+    for name, factor in test_scales:
+        for r in doc["results"]:
+            if r["name"] == name:
+                r["ops_per_sec"] *= factor
     if prefix:
         doc["scores"] = node_scores(doc)
         if bad_score:

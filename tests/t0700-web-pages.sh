@@ -1,0 +1,251 @@
+# t0700-web-pages.sh: the public pages of gmpbench-server (issue 7,
+# docs/leaderboard.md) over HTTP and in headless Chromium.
+#
+# Four documents, made from a real run (fixtures/server-full.json):
+# an AMD x86-64 CPU twice (scores x2 and x1.8), an Arm CPU (x1, but ten
+# times OpenSSL's RSA-2048 rate, so that sorting by that test puts it
+# first), and a hostile Intel one whose CPU name, OS name, compiler name
+# and flags and submitter name hold HTML and script.  Checks: the
+# leaderboard by architecture, filters and sorts (and their URLs), the
+# CPU, result, compare, submitter and about pages, the security headers,
+# escaping; then in Chromium: no console message on any page (a CSP
+# violation or a running script would be one), no hostile element in the
+# DOM, and screenshots in $BUILDDIR/tests/artifacts/.
+. "$SRCDIR/tests/lib.sh"
+. "$SRCDIR/tests/server-lib.sh"
+need_server
+
+FULL="$SRCDIR/tests/fixtures/server-full.json"
+AMD='x86:AuthenticAMD:family=25:model=1:stepping=1'
+ARM='arm:0x41:0xd0c:r3p1'
+INTEL='x86:GenuineIntel:family=6:model=85:stepping=7'
+HOSTILE_CPU='Intel <script>alert(1)</script><img src=x onerror=alert(2)> Xeon'
+HOSTILE_OS='<i>Linux</i><script>alert(3)</script>'
+HOSTILE_CC='<script>alert(4)</script>gcc'
+HOSTILE_FLAGS='-O2 "><svg onload=alert(6)>'
+HOSTILE_NAME='<img src=x onerror=alert(5)>'
+
+make_key alice > /dev/null
+make_key bob > /dev/null
+make_key mallory > /dev/null
+make_doc amd1.json alice --from "$FULL" --name alice --scale 2
+make_doc amd2.json alice --from "$FULL" --name alice --scale 1.8
+make_doc arm.json bob --from "$FULL" --name bob --scale-test openssl.rsa.sign.2048=10 \
+  --set system.cpu.arch='"aarch64"' --set system.cpu.identity="\"$ARM\"" \
+  --set system.cpu.vendor='"ARM"' --set system.cpu.name='"Neoverse-N1"' \
+  --set system.os.name='"Ubuntu"'
+make_doc evil.json mallory --from "$FULL" --scale 0.5 \
+  --set system.cpu.identity="\"$INTEL\"" --set system.cpu.vendor='"Intel"' \
+  --set system.cpu.name="$($PY -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$HOSTILE_CPU")" \
+  --set system.os.name="$($PY -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$HOSTILE_OS")" \
+  --set system.build.compiler.name="$($PY -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$HOSTILE_CC")" \
+  --set system.build.configure.cflags="$($PY -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$HOSTILE_FLAGS")" \
+  --name "$HOSTILE_NAME"
+
+start_server web.db --aggregate-ttl 0 || { fail "the server starts"; exit 0; }
+for pair in amd1:alice amd2:alice arm:bob evil:mallory; do
+  doc=${pair%%:*} key=${pair#*:}
+  status=$(post $doc.json "$(sign $doc.json $key)")
+  expect_status "$doc is accepted" 201 "$status"
+  eval "ID_$doc=\$(field \"d['id']\")"
+done
+"$SERVER" key verify "$(fingerprint alice)" --name 'ACME <Labs>' --database web.db 2>> server.log
+check "alice's key becomes a verified publisher" test $? = 0
+
+# page PATH: the page in page.html, its headers in headers.txt; prints the status.
+page () {
+  curl -sS -D headers.txt -o page.html -w '%{http_code}' "$URL$1"
+}
+
+# rows FILE: the CPU identities of the leaderboard in FILE, in order.
+rows () {
+  $PY - "$1" << 'EOF'
+import re, sys
+html = open(sys.argv[1]).read()
+body = html.split('<table id="leaderboard">', 1)[-1] if '<table id="leaderboard">' in html else ''
+print(' '.join(re.findall(r'<code class="note">([^<]*)</code></td><td>', body)))
+EOF
+}
+
+status=$(page /)
+expect_status "the home page answers 200" 200 "$status"
+check "as HTML" grep -qi '^Content-Type: text/html; charset=utf-8' headers.txt
+check "with a strict Content-Security-Policy" \
+  grep -qi "^Content-Security-Policy: default-src 'none'; style-src 'self'" headers.txt
+check "and no framing" grep -qi '^X-Frame-Options: DENY' headers.txt
+check "tabs for both architectures" sh -c "grep -q '>x86_64 <span' page.html && grep -q '>aarch64 <span' page.html"
+order=$(rows page.html)
+check "by median score: AMD, then Arm, then the hostile Intel ($order)" \
+  test "$order" = "$AMD $ARM $INTEL"
+check "AMD's row counts 2 results" grep -q '<td>x86_64</td><td class="num">2</td>' page.html
+check "the GMP/OpenSSL RSA-2048 ratio is shown" grep -q 'GMP/OpenSSL RSA-2048' page.html
+
+status=$(page '/?arch=aarch64')
+check "the aarch64 tab lists the Arm CPU only" test "$status $(rows page.html)" = "200 $ARM"
+check "and marks itself current" grep -q 'class="current" aria-current="page" href="/?arch=aarch64"' page.html
+page '/?os=Ubuntu' > /dev/null
+check "an OS filter narrows the list" test "$(rows page.html)" = "$ARM"
+page '/?verified=1' > /dev/null
+check "verified publishers only: AMD" test "$(rows page.html)" = "$AMD"
+page '/?arch=x86_64&gmp=6.2.1&compiler=gcc' > /dev/null
+check "arch, GMP and compiler filters combine" test "$(rows page.html)" = "$AMD"
+page '/?vendor=nobody' > /dev/null
+check "a filter matching nothing says so" grep -q 'id="empty"' page.html
+page '/?sort=openssl.rsa.sign.2048' > /dev/null
+order=$(rows page.html)
+check "sorting by the node openssl.rsa.sign.2048 puts Arm first ($order)" \
+  test "$order" = "$ARM $AMD $INTEL"
+check "with that node's median as a column" grep -q 'aria-sort="descending"><a href="/?sort=openssl.rsa.sign.2048">openssl.rsa.sign.2048' page.html
+page '/?sort=rsa' > /dev/null
+check "sorting by the RSA ratio puts AMD first, Arm last" test "$(rows page.html | cut -d' ' -f3)" = "$ARM"
+page '/?sort=cpu' > /dev/null
+check "sorting by name" test "$(rows page.html | cut -d' ' -f1)" = "$AMD"
+check "sorted views keep their filters in links" \
+  sh -c "curl -s '$URL/?os=Ubuntu&sort=n' | grep -q 'href=\"/?os=Ubuntu&amp;sort=best\"'"
+status=$(page '/?sort=no.such.node')
+expect_status "an unknown sort node is a 400 page" 400 "$status"
+
+status=$(page "/cpu?cpu=$AMD")
+expect_status "the CPU page answers" 200 "$status"
+check "with its distribution as inline SVG" grep -q '<svg xmlns="http://www.w3.org/2000/svg" class="chart"' page.html
+check "an axis label with the unit" grep -q 'GMPbench score (higher is faster)' page.html
+check "verified results highlighted" sh -c "grep -q 'class=\"point verified\"' page.html && grep -q '<tr class=\"verified\">' page.html"
+check "hierarchy medians" grep -q '<td>gmpbench.app.rsa</td><td class="num">2</td>' page.html
+check "results by GMP version and compiler" grep -q 'id="by-build"' page.html
+status=$(page "/cpu?cpu=nope")
+expect_status "an unknown CPU is a 404 page" 404 "$status"
+
+status=$(page "/results/$ID_amd1")
+expect_status "the result page answers" 200 "$status"
+check "links to the raw bytes and the signature" \
+  sh -c "grep -q 'href=\"/api/v1/results/$ID_amd1/raw\"' page.html && grep -q '/signature\"' page.html"
+check "the publisher and fingerprint" sh -c "grep -q 'ACME &lt;Labs&gt;' page.html && grep -q '$(fingerprint alice)' page.html"
+check "the whole hierarchy with spreads" sh -c "grep -q 'gmpbench.base.multiply.128' page.html && grep -q '&#177;\\|±' page.html"
+check "the GMP-vs-OpenSSL table" grep -q 'id="comparisons"' page.html
+check "the machine" grep -q 'AuthenticAMD' page.html
+status=$(page "/results/0000000000000000")
+expect_status "an unknown result is a 404 page" 404 "$status"
+
+status=$(page "/compare?id=$ID_amd1&id=$ID_arm")
+expect_status "the compare page answers" 200 "$status"
+check "B/A of the GMPbench score is 0.5" \
+  grep -q '<tr class="node"><td class="depth0">gmpbench</td><td></td><td class="num">39 tests</td><td class="num">0.5</td>' page.html
+check "with a ratio chart" grep -q 'B / A: geometric mean' page.html
+check "and openssl.rsa.sign.2048 at 10 x 0.5 = 5" grep -q 'openssl.rsa.sign.2048</td><td class="num">[0-9]*</td><td class="num">[0-9]*</td><td class="num">5</td>' page.html
+status=$(page "/compare?id=$ID_amd1&id=$ID_amd1")
+check "a result against itself: every ratio 1, within the spreads" grep -q '<td class="num within">1 ~</td>' page.html
+status=$(page "/compare?id=$ID_amd1")
+expect_status "compare wants two results" 400 "$status"
+
+status=$(page "/submitters/$(fingerprint alice)")
+check "a verified publisher's page is titled with its name" \
+  sh -c "test $status = 200 && grep -q '<h1>ACME &lt;Labs&gt;</h1>' page.html"
+page "/submitters/$(fingerprint bob)" > /dev/null
+check "another's with its fingerprint" grep -q "<h1>Submitter $(fingerprint bob | cut -c1-12)</h1>" page.html
+status=$(page /about)
+check "the about page explains the score and verification" \
+  sh -c "test $status = 200 && grep -q 'id=\"score\"' page.html && grep -q 'openssl pkeyutl -verify' page.html"
+status=$(page /style.css)
+check "the stylesheet is served as CSS" sh -c "test $status = 200 && grep -qi '^Content-Type: text/css' headers.txt"
+status=$(page /no/such/page)
+expect_status "anything else is a 404 page" 404 "$status"
+check "the API keeps its JSON 404" sh -c "test \$(curl -s -o /dev/null -w '%{http_code}' '$URL/api/v1/nothing') = 404 && curl -s '$URL/api/v1/nothing' | grep -q '\"rule\"'"
+status=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$URL/")
+expect_status "pages are GET only" 405 "$status"
+
+# Escaping, over HTTP: the hostile strings are text on every page they reach.
+for p in "/?flagged=1" "/cpu?cpu=$INTEL&flagged=1" "/results/$ID_evil" \
+         "/submitters/$(fingerprint mallory)" "/compare?id=$ID_evil&id=$ID_amd1"; do
+  curl -s "$URL$p" > hostile.html
+  check "no hostile markup on $p" \
+    sh -c "! grep -q '<script\\|<img\\|<i>\\|<svg onload' hostile.html && grep -q '&lt;script&gt;alert(' hostile.html"
+done
+
+# ------------------------------------------------------------ Chromium
+CHROMIUM=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
+if [ -z "$CHROMIUM" ]; then
+  skip "the pages in a browser (no chromium)"
+  stop_server
+  exit 0
+fi
+ARTIFACTS="$BUILDDIR/tests/artifacts"
+mkdir -p "$ARTIFACTS"
+
+# Chromium takes seconds to start: every page is loaded at once, four
+# browsers at a time, into dom-N.txt and console-N.txt (screenshots too).
+PAGES="/
+/?flagged=1
+/?arch=aarch64
+/?sort=openssl.rsa.sign.2048
+/cpu?cpu=$AMD
+/cpu?cpu=$INTEL&flagged=1
+/results/$ID_evil
+/compare?id=$ID_amd1&id=$ID_arm
+/submitters/$(fingerprint mallory)
+/about"
+SHOTS="t0700-home 1280,1000 /?flagged=1
+t0700-home-phone 390,1200 /
+t0700-cpu 1280,1400 /cpu?cpu=$AMD
+t0700-result 1280,1600 /results/$ID_amd1
+t0700-hostile 1280,1000 /results/$ID_evil
+t0700-compare 1280,1400 /compare?id=$ID_amd1&id=$ID_arm"
+{
+  n=0
+  echo "$PAGES" | while read -r p; do n=$((n + 1)); echo "dom $n $p"; done
+  echo "$SHOTS" | sed 's/^/shot /'
+} > jobs.txt
+export URL ARTIFACTS TEST_TMP CHROMIUM
+xargs -P 4 -L 1 sh -c 'profile=$(mktemp -d "$TEST_TMP/chromium.XXXXXX")
+  flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=$profile"
+  if [ "$0" = dom ]; then
+    timeout 60 "$CHROMIUM" $flags --enable-logging=stderr --v=0 --dump-dom "$URL$2" > "dom-$1.txt" 2> "console-$1.txt"
+  else
+    timeout 60 "$CHROMIUM" $flags --screenshot="$ARTIFACTS/$1.png" --window-size="$2" "$URL$3" > /dev/null 2>&1
+  fi' < jobs.txt
+
+# dom_check N DESCRIPTION: page N rendered with no console message and with
+# no element or event handler a hostile string could make.
+dom_check () {
+  cp "dom-$1.txt" dom.txt
+  check "$2 renders in Chromium without console messages" \
+    sh -c "grep -q '</html>' dom.txt && ! grep -q ':CONSOLE' console-$1.txt"
+  check "$2 has no script, img or event handler in its DOM" $PY -c "
+from html.parser import HTMLParser
+tags = []
+class P(HTMLParser):
+    def handle_starttag(self, t, a): tags.append((t, a))
+P().feed(open('dom.txt').read())
+names = [t for t, a in tags]
+assert 'script' not in names and 'img' not in names and 'i' not in names, names
+assert names.count('h1') == 1
+assert not any(k.startswith('on') for t, a in tags for k, v in a)
+"
+}
+
+dom_check 1 "the home page"
+check "it lists the CPUs by architecture" sh -c "grep -q 'aarch64' dom.txt && grep -q 'Neoverse-N1' dom.txt"
+dom_check 2 "the leaderboard with the hostile result"
+check "where the hostile CPU name shows as text" grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' dom.txt
+dom_check 3 "the filtered leaderboard"
+check "the filter narrows the list in the browser" \
+  sh -c "grep -q 'Neoverse-N1' dom.txt && ! grep -q 'AMD EPYC' dom.txt"
+dom_check 4 "the leaderboard sorted by a node"
+check "sorting by another node changes the order in the browser" $PY -c "
+d = open('dom.txt').read()
+assert d.index('Neoverse-N1') < d.index('AMD EPYC')
+"
+dom_check 5 "the CPU page"
+dom_check 6 "the hostile CPU's page"
+dom_check 7 "the hostile result's page"
+check "its OS and compiler show as text" \
+  sh -c "grep -q '&lt;i&gt;Linux&lt;/i&gt;' dom.txt && grep -q '&lt;script&gt;alert(4)&lt;/script&gt;gcc' dom.txt && grep -q 'onload=alert(6)' dom.txt"
+dom_check 8 "the compare page"
+check "the compare page shows ratios" grep -q '<td class="num">0.5</td>' dom.txt
+dom_check 9 "the hostile submitter's page"
+dom_check 10 "the about page"
+for shot in t0700-home t0700-home-phone t0700-cpu t0700-result t0700-hostile t0700-compare; do
+  check "screenshot $shot.png is kept" sh -c "[ \$(wc -c < '$ARTIFACTS/$shot.png' 2> /dev/null || echo 0) -gt 10000 ]"
+done
+
+stop_server
+check "the server stops cleanly" test "$stop_status" = 0
