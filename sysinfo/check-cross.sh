@@ -78,7 +78,7 @@ build () {
   mkdir -p "$BUILDROOT/$1" && cd "$BUILDROOT/$1" || return 1
   configure_for "$1" "$2" || return
   make -j2 gmpbench tests/unit-sysinfo tests/unit-sysinfo-sysctl tests/unit-sysinfo-windows \
-    > make.log 2>&1
+    tests/unit-sysinfo-dumps > make.log 2>&1
 }
 
 # compile_one CC FILE: compiles FILE with CC into nothing, counting
@@ -182,11 +182,17 @@ check_target () {
     *) fail "$TRIPLET: configure or build (see $BUILDROOT/$TRIPLET)"
        return ;;
   esac
-  # unit-sysinfo-dumps is not run: it unpacks the dumps with fork and
-  # exec of the build machine's tar, which qemu-user 7.2 does not survive.
   for prog in unit-sysinfo unit-sysinfo-sysctl unit-sysinfo-windows; do
     unit_test $prog
   done
+  # unit-sysinfo-dumps unpacks the dumps by fork and exec of tar; under
+  # qemu-aarch64 7.2 the forked child of a dynamically linked program
+  # hangs before it reaches exec.
+  if [ "$QARCH" = aarch64 ]; then
+    skip "$TRIPLET: unit-sysinfo-dumps (fork then exec hangs under qemu-aarch64 7.2)"
+  else
+    unit_test unit-sysinfo-dumps
+  fi
   expect_emulated "$QARCH"
   if [ "$QARCH" = aarch64 ]; then
     expect_cpu neoverse-n1 arm:0x41:0xd0c:r4p1 no
