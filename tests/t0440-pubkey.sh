@@ -16,8 +16,9 @@ keygens="--only ext.rsa.keygen.1024 --only openssl.rsa.keygen.1024"
 [ "${HAVE_GCRYPT:-no}" = yes ] && keygens="$keygens --only gcrypt.rsa.keygen.1024"
 [ "${HAVE_NETTLE:-no}" = yes ] && keygens="$keygens --only nettle.rsa.keygen.1024"
 
-# The digests of every test in $@, twice.
-same_digests () {  # WHAT; reads digests1.txt and digests2.txt
+# Whether two `list --digests` runs (digests1.txt, digests2.txt) agree,
+# and all their tests share one digest.
+same_digests () {  # WHAT
   if ! cmp -s digests1.txt digests2.txt; then
     echo "FAIL: $1: the digests change from one run to the next"
   elif [ "$(cut -d' ' -f1 digests1.txt | sort -u | wc -l)" -ne 1 ]; then
