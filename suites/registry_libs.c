@@ -3,19 +3,6 @@
  * each library; optional libraries appear only when configure found them. */
 #include "suites/registry_libs.h"
 
-/* The suites added with the public-key table, declared here until
- * registry_libs.h lists them. */
-extern const struct bench_suite suite_gmp_mulm;
-extern const struct bench_suite suite_gmp_keygen;
-extern const struct bench_suite suite_openssl_keygen;
-#ifdef HAVE_GCRYPT
-extern const struct bench_suite suite_gcrypt_mpi;
-extern const struct bench_suite suite_gcrypt_keygen;
-#endif
-#ifdef HAVE_NETTLE
-extern const struct bench_suite suite_nettle_keygen;
-#endif
-
 const struct bench_suite *const library_suites[] = {
   &suite_gmp_powm,
   &suite_gmp_mulm,

@@ -8,17 +8,23 @@
 #include "suites/suites.h"
 
 extern const struct bench_suite suite_gmp_powm;
+extern const struct bench_suite suite_gmp_mulm;
+extern const struct bench_suite suite_gmp_keygen;
 extern const struct bench_suite suite_gmp_rsa_large;
 extern const struct bench_suite suite_gmp_dh_dsa;
 extern const struct bench_suite suite_openssl_bn;
 extern const struct bench_suite suite_openssl_rsa;
 extern const struct bench_suite suite_openssl_dh_dsa;
+extern const struct bench_suite suite_openssl_keygen;
 extern const struct bench_suite suite_rng;
 #ifdef HAVE_GCRYPT
 extern const struct bench_suite suite_gcrypt;
+extern const struct bench_suite suite_gcrypt_mpi;
+extern const struct bench_suite suite_gcrypt_keygen;
 #endif
 #ifdef HAVE_NETTLE
 extern const struct bench_suite suite_nettle;
+extern const struct bench_suite suite_nettle_keygen;
 #endif
 
 #endif
