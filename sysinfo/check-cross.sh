@@ -12,7 +12,7 @@
 #     decoding and SVE detection, and a whole `gmpbench run --quick` must
 #     give correct results.  Where the libraries do not exist for an
 #     architecture (riscv64 in Debian 12), the sysinfo sources are only
-#     compiled.
+#     compiled, and only the test that needs the C library alone runs.
 #   - Windows: the sysinfo sources, the Windows reader included, compile
 #     with MinGW-w64 (64 and 32 bit), and the test of the Windows parsers
 #     is built as a Windows executable and run under Wine.
@@ -166,6 +166,18 @@ quick_run () {
   verdict $? "$TRIPLET: gmpbench run --quick, every result correct, flagged emulated (${secs}s)"
 }
 
+# libc_only: on a target without GMP, OpenSSL and cJSON, the one sysinfo
+# test that needs only the C library, in the current directory.
+libc_only () {
+  mkdir -p tests
+  if "$TRIPLET-gcc" -std=gnu11 -Wall -Wextra -Werror -O2 -I"$SRCDIR" -o tests/unit-sysinfo-windows \
+       "$SRCDIR/tests/unit-sysinfo-windows.c" "$SRCDIR/sysinfo/win_parse.c" > libc-only.log 2>&1; then
+    unit_test unit-sysinfo-windows
+  else
+    fail "$TRIPLET: unit-sysinfo-windows builds with the C library alone (see $PWD/libc-only.log)"
+  fi
+}
+
 check_target () {
   TRIPLET=${1%%:*} rest=${1#*:}
   QARCH=${rest%%:*} DEBARCH=${rest#*:}
@@ -178,6 +190,7 @@ check_target () {
     0) ;;
     2) skip "$TRIPLET: no $DEBARCH GMP/OpenSSL/cJSON/libcurl packages in the archive (see $BUILDROOT/$TRIPLET/sysroot.log)"
        compile_only "$TRIPLET" "$TRIPLET-gcc"
+       libc_only
        return ;;
     *) fail "$TRIPLET: configure or build (see $BUILDROOT/$TRIPLET)"
        return ;;
