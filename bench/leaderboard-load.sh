@@ -1,0 +1,129 @@
+#!/bin/sh
+# leaderboard-load.sh: how fast are the leaderboard pages with a million
+# stored results?  (Issue 7's target: p99 < 50 ms for the home page and a
+# CPU page on a 2-core machine.)
+#
+# 1. Makes a SQLite database of M synthetic listed results (200 CPU
+#    identities over 4 architectures, 4 OSes, 2 GMP versions, 2 compilers,
+#    one result in 50 from a verified publisher; each with the scores of
+#    gmpbench, gmpbench.base and the two RSA-2048 tests) in one bulk SQL
+#    transaction, after the server has created the schema.  Storing them
+#    one upload at a time (bench/server-load.c populate) takes half an hour.
+# 2. Starts gmpbench-server on it and times the first home page (it builds
+#    the in-memory snapshot, server/board.h), then sends N requests over C
+#    connections cycling through the home page, a filtered and a
+#    node-sorted view, and two CPU pages (bench/server-load.c list), and
+#    prints p50/p99.
+#
+# usage: bench/leaderboard-load.sh [-b BUILDDIR] [-m M] [-n N] [-c C] [-k DB]
+#   defaults: -b . -m 1000000 -n 2000 -c 4; -k keeps (and reuses) the
+#   database at DB.
+
+build=. m=1000000 n=2000 c=4 keep=
+while getopts b:m:n:c:k: opt; do
+  case $opt in
+    b) build=$OPTARG ;;
+    m) m=$OPTARG ;;
+    n) n=$OPTARG ;;
+    c) c=$OPTARG ;;
+    k) keep=$OPTARG ;;
+    *) sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2 ;;
+  esac
+done
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "$build" && pwd)
+server=$build/gmpbench-server
+[ -x "$server" ] || { echo "$server: not built (make gmpbench-server)" >&2; exit 1; }
+command -v sqlite3 > /dev/null || { echo "sqlite3 (the command) is needed" >&2; exit 1; }
+tmp=$(mktemp -d) || exit 1
+pid=
+trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+
+libs=$(sed -n 's/^\(MHD\|SQLITE\|PQ\|GMP\|CRYPTO\|CURL\|CJSON\|GCRYPT\|NETTLE\)_LIBS = //p' "$build/Makefile" | tr '\n' ' ')
+${CC:-cc} -std=gnu11 -O2 -I"$build" -I"$src" "$src/bench/server-load.c" \
+  "$build/libgmpbench-server.a" "$build/libgmpbench.a" $libs -lm -lpthread \
+  -o "$tmp/server-load" || exit 1
+
+# start DB: a server on a free loopback port, limits off; sets pid, addr.
+start () {
+  for try in 1 2 3 4 5; do
+    port=$((20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 20000))
+    "$server" --listen 127.0.0.1:$port --database "$1" --threads 4 \
+      --address-rate 0 --key-rate 0 --per-ip-connections 0 2> "$tmp/server.log" &
+    pid=$!
+    for wait in 1 2 3 4 5 6 7 8 9 10; do
+      curl -sf "http://127.0.0.1:$port/healthz" > /dev/null 2>&1 && { addr=127.0.0.1:$port; return 0; }
+      sleep 0.2
+    done
+    kill $pid 2> /dev/null
+    wait $pid 2> /dev/null
+  done
+  echo "the server did not start" >&2
+  exit 1
+}
+
+stop () {
+  kill $pid
+  wait $pid
+  pid=
+}
+
+# fill DB M: M synthetic results and their score rows, in one transaction.
+fill () {
+  sqlite3 "$1" << EOF
+PRAGMA journal_mode=WAL;
+BEGIN;
+WITH RECURSIVE i(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM i WHERE n < $2)
+INSERT INTO results (seq, id, sha256, received, fingerprint, public_key, publisher, submitter,
+  arch, cpu, cpu_name, os, gmp, compiler, created, scores, flags, flagged, unlisted, listed,
+  body, signature, vendor, mhz, cores)
+SELECT n, printf('%016x', n), printf('%064x', n), 1700000000 + n, printf('%064x', n % 5000),
+  'cHVibGljIGtleQ==', CASE WHEN n % 50 = 0 THEN 'ACME Labs' END, 'bench',
+  CASE (n % 200) % 4 WHEN 0 THEN 'x86_64' WHEN 1 THEN 'aarch64' WHEN 2 THEN 'ppc64le'
+    ELSE 'riscv64' END,
+  printf('x86:GenuineIntel:family=6:model=%d:stepping=1', n % 200),
+  printf('Test CPU %d', n % 200),
+  CASE (n / 200) % 4 WHEN 0 THEN 'Debian GNU/Linux' WHEN 1 THEN 'Fedora Linux'
+    WHEN 2 THEN 'FreeBSD' ELSE 'macOS' END,
+  CASE (n / 800) % 2 WHEN 0 THEN '6.3.0' ELSE '6.2.1' END,
+  CASE (n / 1600) % 2 WHEN 0 THEN 'gcc' ELSE 'clang' END,
+  '2026-11-30T05:00:00Z', '{}', '', 0, 0, 1, '{"synthetic": true}', 'c2lnbmF0dXJl',
+  CASE (n % 200) % 3 WHEN 0 THEN 'Intel' WHEN 1 THEN 'AMD' ELSE 'ARM' END,
+  2000 + (n % 200) * 10, 4 + n % 8
+FROM i;
+INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged)
+  SELECT seq, 'gmpbench', 0, 1000 + (seq % 200) * 20 + abs(random() % 500), cpu, 1, 0 FROM results;
+INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged)
+  SELECT seq, 'gmpbench.base', 1, 5000 + abs(random() % 5000), cpu, 1, 0 FROM results;
+INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged)
+  SELECT seq, 'gmpbench.app.rsa.2048', 3, 900 + abs(random() % 400), cpu, 1, 0 FROM results;
+INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged)
+  SELECT seq, 'openssl.rsa.sign.2048', 3, 1000 + abs(random() % 400), cpu, 1, 0 FROM results;
+COMMIT;
+ANALYZE;
+EOF
+}
+
+db=${keep:-$tmp/board.db}
+have=$(sqlite3 "$db" 'SELECT count(*) FROM results' 2> /dev/null || echo 0)
+if [ "$have" -lt "$m" ]; then
+  rm -f "$db" "$db-wal" "$db-shm"
+  start "$db"       # creates the schema
+  stop
+  echo "storing $m synthetic results..."
+  t0=$(date +%s)
+  fill "$db" "$m" || exit 1
+  echo "stored in $(($(date +%s) - t0)) s"
+fi
+echo "database: $(sqlite3 "$db" 'SELECT count(*) FROM results') results"
+
+start "$db"
+cpu='x86:GenuineIntel:family=6:model=7:stepping=1'
+first=$(curl -s -o /dev/null -w '%{time_total}' "http://$addr/")
+echo "first home page (builds the snapshot): ${first} s"
+curl -s -o /dev/null "http://$addr/?sort=gmpbench.base"    # loads that node's column
+"$tmp/server-load" list $addr $c $n "/" "/cpu?cpu=$cpu"
+"$tmp/server-load" list $addr $c $n \
+  "/?arch=aarch64&os=FreeBSD" "/?sort=gmpbench.base" "/?verified=1&sort=rsa" \
+  "/cpu?cpu=x86:GenuineIntel:family=6:model=42:stepping=1&gmp=6.3.0"
+stop
