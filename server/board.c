@@ -2,9 +2,10 @@
  *
  * Strings are interned per field in open-addressing hash tables, so an
  * entry holds small integers and a filter is resolved to integers once.
- * Entries are stored in upload order (the seq of a score row is found by
- * binary search); ORDER lists them grouped by CPU, best GMPbench score
- * first, and GROUP gives each CPU's range in ORDER.  The RSA-2048 ratio
+ * Entries are stored grouped by CPU, best GMPbench score first, so that
+ * a scan reads memory in order; GROUP gives each CPU's range.  SEQS lists
+ * the upload order (a score row's seq is found there by binary search)
+ * and POS where each of those entries went.  The RSA-2048 ratio
  * is the GMP test's ops/s over OpenSSL's of the same result
  * (gmpbench.app.rsa.2048 / openssl.rsa.sign.2048), as in the document's
  * comparison table.
@@ -59,8 +60,9 @@ struct board
   struct strtab tab[BF_COUNT], names;
   struct item *items;
   size_t n, cap;
-  uint32_t *order;
-  size_t *group;                /* CPU i is order[group[i] .. group[i+1]) */
+  int64_t *seqs;                /* every seq, ascending */
+  uint32_t *pos;                /* the item of seqs[i] */
+  size_t *group;                /* CPU i is items[group[i] .. group[i+1]) */
   uint32_t *newest;             /* per CPU: its newest item */
   pthread_mutex_t lock;         /* guards the columns */
   struct column cols[MAX_COLUMNS];
@@ -213,12 +215,25 @@ find_seq (const struct board *b, int64_t seq)
   while (lo < hi)
     {
       size_t mid = lo + (hi - lo) / 2;
-      if (b->items[mid].seq < seq)
+      if (b->seqs[mid] < seq)
         lo = mid + 1;
       else
         hi = mid;
     }
-  return lo < b->n && b->items[lo].seq == seq ? (int64_t) lo : -1;
+  return lo < b->n && b->seqs[lo] == seq ? (int64_t) b->pos[lo] : -1;
+}
+
+/* SEQS and POS for the items in upload order (before grouping). */
+static void
+index_seqs (struct board *b)
+{
+  b->seqs = gb_xmalloc ((b->n + 1) * sizeof *b->seqs);
+  b->pos = gb_xmalloc ((b->n + 1) * sizeof *b->pos);
+  for (size_t i = 0; i < b->n; i++)
+    {
+      b->seqs[i] = b->items[i].seq;
+      b->pos[i] = (uint32_t) i;
+    }
 }
 
 struct column_load
@@ -284,19 +299,24 @@ group_items (struct board *b)
     p[i] = (struct place) { b->items[i].f[BF_CPU], (uint32_t) i, b->items[i].score,
                             b->items[i].seq };
   qsort (p, b->n, sizeof *p, by_cpu_score);
-  b->order = gb_xmalloc ((b->n + 1) * sizeof *b->order);
-  for (size_t i = 0; i < b->n; i++)
-    b->order[i] = p[i].item;
+  struct item *grouped = gb_xmalloc ((b->n + 1) * sizeof *grouped);
+  for (size_t k = 0; k < b->n; k++)
+    {
+      grouped[k] = b->items[p[k].item];
+      b->pos[p[k].item] = (uint32_t) k;
+    }
   free (p);
   b->group = gb_xcalloc (ncpu + 1, sizeof *b->group);
   b->newest = gb_xcalloc (ncpu + 1, sizeof *b->newest);
-  for (size_t i = 0; i < b->n; i++)
+  for (size_t i = 0; i < b->n; i++)             /* upload order: the last is newest */
     {
       b->group[b->items[i].f[BF_CPU] + 1]++;
-      b->newest[b->items[i].f[BF_CPU]] = (uint32_t) i;        /* upload order */
+      b->newest[b->items[i].f[BF_CPU]] = b->pos[i];
     }
   for (size_t c = 0; c < ncpu; c++)
     b->group[c + 1] += b->group[c];
+  free (b->items);
+  b->items = grouped;
 }
 
 static void
@@ -312,7 +332,8 @@ board_free (struct board *b)
     }
   pthread_mutex_destroy (&b->lock);
   free (b->items);
-  free (b->order);
+  free (b->seqs);
+  free (b->pos);
   free (b->group);
   free (b->newest);
   free (b);
@@ -344,7 +365,13 @@ build (struct store *st)
 
   atomic_init (&b->refs, 1);
   pthread_mutex_init (&b->lock, NULL);
-  if (store_board_rows (st, add_item, b) != STORE_OK || load_scores (b, st) < 0)
+  if (store_board_rows (st, add_item, b) != STORE_OK)
+    {
+      board_free (b);
+      return NULL;
+    }
+  index_seqs (b);
+  if (load_scores (b, st) < 0)
     {
       board_free (b);
       return NULL;
@@ -545,7 +572,7 @@ rank_group (const struct board *b, size_t c, const struct resolved *r, const dou
   s->nscore = s->nghz = s->ncore = s->nrsa = s->nnode = 0;
   for (size_t k = b->group[c]; k < b->group[c + 1]; k++)
     {
-      const struct item *it = &b->items[b->order[k]];
+      const struct item *it = &b->items[k];
       if (!matches (it, r))
         continue;
       n++;
@@ -559,8 +586,8 @@ rank_group (const struct board *b, size_t c, const struct resolved *r, const dou
         }
       if (!isnan (it->rsa))
         s->rsa[s->nrsa++] = it->rsa;
-      if (node && !isnan (node[b->order[k]]))
-        s->node[s->nnode++] = node[b->order[k]];
+      if (node && !isnan (node[k]))
+        s->node[s->nnode++] = node[k];
     }
   if (n == 0)
     return 0;
@@ -699,7 +726,7 @@ board_cpu_entries (const struct board *b, const struct board_filter *f, struct b
   *out = gb_xmalloc ((b->group[c + 1] - b->group[c] + 1) * sizeof **out);
   for (size_t k = b->group[c]; k < b->group[c + 1]; k++)
     {
-      const struct item *it = &b->items[b->order[k]];
+      const struct item *it = &b->items[k];
       if (!matches (it, &r))
         continue;
       struct board_entry *e = &(*out)[n++];
