@@ -138,8 +138,10 @@ api_handle (struct http_request *r)
 
   if (strcmp (path, "/healthz") == 0)
     return get_only (r, api_health);
-  if (strncmp (path, PREFIX, strlen (PREFIX)) != 0)
+  if (strncmp (path, "/api/", 5) != 0)
     return web_handle (r);
+  if (strncmp (path, PREFIX, strlen (PREFIX)) != 0)
+    return http_error (r, 404, "not-found", NULL, "no such endpoint");
   path += strlen (PREFIX);
   if (strcmp (path, "results") == 0)
     return is_post (r) ? api_upload (r) : is_get (r) ? api_list (r)
