@@ -78,6 +78,32 @@ relax (void)
 }
 #endif
 
+#if defined(HW_X86) || defined(HW_ARM64)
+static int word (enum rng_hw which, unsigned long *v);
+
+/* Whether the instruction is present but broken: some AMD CPUs with old
+ * firmware return all ones with the success flag set after a suspend, and
+ * Linux disables RDRAND for itself when eight draws come out equal.  The
+ * same test here, so such a CPU gets a skip with the reason, not a failed
+ * run. */
+static int
+stuck (enum rng_hw which, char *why, size_t whylen)
+{
+  unsigned long first, v;
+  if (word (which, &first) != 0)
+    {
+      snprintf (why, whylen, "%s is present but kept failing", hw_names[which]);
+      return 1;
+    }
+  for (int i = 1; i < 8; i++)
+    if (word (which, &v) != 0 || v != first)
+      return 0;
+  snprintf (why, whylen, "%s is present but returns the same value (%#lx) every time,"
+            " a known firmware bug: update the BIOS", hw_names[which], first);
+  return 1;
+}
+#endif
+
 int
 rng_hw_available (enum rng_hw which, char *why, size_t whylen)
 {
@@ -90,7 +116,7 @@ rng_hw_available (enum rng_hw which, char *why, size_t whylen)
 #endif
 #if defined(HW_X86) || defined(HW_ARM64)
   if (native && cpu_has (which))
-    return 1;
+    return stuck (which, why, whylen) ? 0 : 1;
 #endif
   if (native)
     snprintf (why, whylen, "this CPU does not have %s", hw_names[which]);

@@ -3,8 +3,10 @@
  * Not a test of randomness, only of gross failure: a generator stuck at a
  * value, returning zeros on error, or badly biased.  The tests are the
  * monobit, runs and long-run tests of FIPS 140-2 (4.9.1) on the first
- * 20000 bits, whose bounds a good generator fails about once in a million
- * times. */
+ * 20000 bits.  A good generator fails them about once in 1400 blocks
+ * (mostly the long-run test: a run of 26 equal bits somewhere in 20000),
+ * so callers judging a live generator retest on a second block before
+ * calling it broken. */
 #ifndef GB_RNG_SANITY_H
 #define GB_RNG_SANITY_H
 

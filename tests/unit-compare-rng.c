@@ -63,8 +63,20 @@ test_hw (enum rng_hw which, const char *name)
       expect (why[0] != '\0', what);
       return;
     }
+  /* A good generator fails the sanity test about once in 1400 blocks
+   * (rng_sanity.h): one of two blocks must pass. */
+  int ok = 0;
+  for (int attempt = 0; attempt < 2 && !ok; attempt++)
+    {
+      if (rng_hw_fill (which, buf, LEN) != 0)
+        snprintf (why, sizeof why, "the instruction reported an error");
+      else
+        ok = rng_sanity (buf, LEN, why, sizeof why) == 0;
+      if (!ok)
+        printf ("# %s block %d: %s\n", name, attempt + 1, why);
+    }
   snprintf (what, sizeof what, "%s fills a block that passes the sanity test", name);
-  expect (rng_hw_fill (which, buf, LEN) == 0 && passes (buf, LEN), what);
+  expect (ok, what);
   snprintf (what, sizeof what, "%s fills an odd length", name);
   expect (rng_hw_fill (which, buf, 13) == 0, what);
 }
