@@ -244,30 +244,46 @@ verdict (enum runner_status st, const struct test_result *r, struct progress *pr
   return 0;
 }
 
-/* Runs every selected test, and with --threads its all-core copies too;
- * returns 0, EXIT_WRONG or EXIT_INTERRUPTED. */
+static void
+show_visit (void *ctx, size_t done, const char *name, double seconds_left)
+{
+  progress_show (ctx, done, name, seconds_left);
+}
+
+static void
+show_finished (void *ctx, size_t done, const struct test_result *r)
+{
+  progress_done (ctx, done, r);
+}
+
+/* Runs every selected test, interleaved (runner.h), and with --threads
+ * then each one's all-core copies; returns 0, EXIT_WRONG or
+ * EXIT_INTERRUPTED. */
 static int
 run_tests (const struct run_options *o, struct test_result *results,
            struct test_result *threaded, double *efficiency)
 {
   struct harness_config cfg;
   struct progress prog;
-  int status = 0;
+  size_t n = o->sel.ntests, failed = 0;
   harness_default_config (&cfg, o->time_per_test);
   progress_init (&prog, !o->quiet && isatty (STDERR_FILENO), o->verbose && !o->quiet,
-                 o->sel.ntests, o->time_per_test * (o->threads ? 2 : 1));
-  for (size_t i = 0; i < o->sel.ntests && status == 0; i++)
+                 o->threads ? 2 * n : n);
+  struct runner_progress hooks = { show_visit, show_finished, &prog };
+  enum runner_status st = runner_run_tests (o->sel.tests, n, &cfg, results, &failed,
+                                            &interrupted, &hooks);
+  int status = verdict (st, &results[failed], &prog);
+  for (size_t i = 0; i < n && status == 0 && o->threads; i++)
     {
-      const struct bench_test *t = o->sel.tests[i];
-      progress_show (&prog, i, t->name);
-      status = verdict (runner_run_test (t, &cfg, 0, &results[i], &interrupted),
-                        &results[i], &prog);
-      if (status != EXIT_INTERRUPTED)
-        progress_done (&prog, i, &results[i]);
-      if (status == 0 && o->threads && results[i].outcome == BENCH_OK)
-        status = verdict (threads_measure (t, &cfg, o->threads, &threaded[i],
-                                           &efficiency[i], &interrupted),
-                          &threaded[i], &prog);
+      if (results[i].outcome != BENCH_OK)
+        continue;
+      progress_show (&prog, n + i, o->sel.tests[i]->name,
+                     (double) (n - i) * o->time_per_test);
+      status = verdict (threads_measure (o->sel.tests[i], &cfg, o->threads, &threaded[i],
+                                         &efficiency[i], &interrupted),
+                        &threaded[i], &prog);
+      if (status == 0)
+        progress_done (&prog, n + i + 1, &threaded[i]);
     }
   progress_clear (&prog);
   return status;

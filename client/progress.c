@@ -1,5 +1,6 @@
 /* progress.c: the progress bar and the --verbose lines (see progress.h).
- * The bar is one line, "[=====>    ] 12/210 NAME  1:23 left", cut to the
+ * The bar is one line, "[=====>    ] 12/210 NAME  1:23 left" (12 of 210
+ * tests finished, NAME being measured now), cut to the
  * terminal's width (the name loses its head first, since its tail is what
  * tells tests apart). */
 #include "client/progress.h"
@@ -8,7 +9,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-#include "common/util.h"
 
 #define BAR_CELLS 20
 #define MIN_WIDTH 40
@@ -23,40 +23,28 @@ terminal_width (void)
 }
 
 void
-progress_init (struct progress *p, int bar, int verbose, size_t total, double budget)
+progress_init (struct progress *p, int bar, int verbose, size_t total)
 {
   p->bar = bar;
   p->verbose = verbose;
   p->total = total;
-  p->started = gb_wall_seconds ();
-  p->budget = budget;
   p->width = bar ? terminal_width () : 80;
 }
 
-/* Seconds left before test I starts running: the mean time per test so
- * far (or the budget before the first one) times the tests left. */
-static double
-seconds_left (const struct progress *p, size_t i)
-{
-  double elapsed = gb_wall_seconds () - p->started;
-  double per_test = i > 0 ? elapsed / (double) i : p->budget;
-  return per_test * (double) (p->total - i);
-}
-
 void
-progress_show (struct progress *p, size_t i, const char *name)
+progress_show (struct progress *p, size_t done, const char *name, double seconds_left)
 {
   if (!p->bar)
     return;
   char cells[BAR_CELLS + 1], counter[48], left[32];
-  size_t done = p->total ? i * BAR_CELLS / p->total : 0;
-  memset (cells, '=', done);
-  memset (cells + done, ' ', BAR_CELLS - done);
-  if (done < BAR_CELLS)
-    cells[done] = '>';
+  size_t filled = p->total ? done * BAR_CELLS / p->total : 0;
+  memset (cells, '=', filled);
+  memset (cells + filled, ' ', BAR_CELLS - filled);
+  if (filled < BAR_CELLS)
+    cells[filled] = '>';
   cells[BAR_CELLS] = '\0';
-  int secs = (int) seconds_left (p, i);
-  snprintf (counter, sizeof counter, "%zu/%zu", i + 1, p->total);
+  int secs = seconds_left > 0 ? (int) seconds_left : 0;
+  snprintf (counter, sizeof counter, "%zu/%zu", done, p->total);
   snprintf (left, sizeof left, "%d:%02d left", secs / 60, secs % 60);
   /* [cells] counter name  left, within width - 1 columns. */
   int room = p->width - 1 - (BAR_CELLS + 3) - (int) strlen (counter) - 3 - (int) strlen (left);
@@ -68,12 +56,12 @@ progress_show (struct progress *p, size_t i, const char *name)
 }
 
 void
-progress_done (struct progress *p, size_t i, const struct test_result *r)
+progress_done (struct progress *p, size_t done, const struct test_result *r)
 {
   if (!p->verbose)
     return;
   progress_clear (p);
-  fprintf (stderr, "[%zu/%zu] %s", i + 1, p->total, r->test->name);
+  fprintf (stderr, "[%zu/%zu] %s", done, p->total, r->test->name);
   if (r->outcome == BENCH_OK)
     fprintf (stderr, "  %.6g ops/s  ±%.1f%%  %u samples\n", r->m.ops_per_sec,
              100 * r->m.spread, r->m.samples);

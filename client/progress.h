@@ -16,16 +16,16 @@ struct progress
   int bar;                      /* draw the bar (stderr is a terminal) */
   int verbose;                  /* a line per finished test */
   size_t total;
-  double started;
-  double budget;                /* seconds per test, for the first estimate */
   int width;                    /* terminal columns */
 };
 
-void progress_init (struct progress *p, int bar, int verbose, size_t total, double budget);
-/* Test I (from 0) named NAME is starting. */
-void progress_show (struct progress *p, size_t i, const char *name);
-/* Test I has finished with R (measured, skipped or failed). */
-void progress_done (struct progress *p, size_t i, const struct test_result *r);
+void progress_init (struct progress *p, int bar, int verbose, size_t total);
+/* DONE tests have finished; NAME is being measured, and about SECONDS_LEFT
+ * remain. */
+void progress_show (struct progress *p, size_t done, const char *name, double seconds_left);
+/* R has finished, the DONE-th test to do so (from 1): measured, skipped or
+ * failed. */
+void progress_done (struct progress *p, size_t done, const struct test_result *r);
 /* Erase the bar. */
 void progress_clear (struct progress *p);
 

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "suites/stats.h"
 
 #define MAX_SAMPLES 4096
@@ -41,6 +42,8 @@ harness_default_config (struct harness_config *cfg, double time_per_test)
   cfg->hard_min_samples = 3;
   cfg->agree = 5;
   cfg->tolerance = 0.01;
+  cfg->visits = 12;
+  cfg->min_visits = 6;
 }
 
 static double
@@ -69,60 +72,101 @@ calibrate (const struct harness_config *cfg, const struct bench_ops *ops, void *
   return want < 1 ? 1 : (unsigned long) want;
 }
 
+void
+harness_start (struct harness_run *h, const struct harness_config *cfg,
+               const struct bench_ops *ops, void *state)
+{
+  h->cfg = cfg;
+  h->ops = ops;
+  h->state = state;
+  h->times = gb_xmalloc (MAX_SAMPLES * sizeof *h->times);
+  h->sorted = gb_xmalloc (MAX_SAMPLES * sizeof *h->sorted);
+  h->n = 0;
+  h->visits = 0;
+  h->reps = calibrate (cfg, ops, state);
+  h->wall = h->cpu = 0;
+  h->converged = 0;
+  h->done = 0;
+}
+
+/* Whether the samples so far are enough: the stopping rule. */
+static int
+enough (struct harness_run *h)
+{
+  const struct harness_config *cfg = h->cfg;
+  if (h->n >= MAX_SAMPLES)
+    return 1;
+  if (h->n >= cfg->min_samples && h->wall >= cfg->min_time && h->visits >= cfg->min_visits)
+    {
+      memcpy (h->sorted, h->times, h->n * sizeof *h->sorted);
+      stats_sort (h->sorted, h->n);
+      h->converged = stats_converged (h->sorted, h->n, cfg->agree, cfg->tolerance);
+      if (h->converged)
+        return 1;
+    }
+  return h->wall >= cfg->max_time && h->n >= cfg->hard_min_samples;
+}
+
+int
+harness_visit (struct harness_run *h, volatile sig_atomic_t *stop)
+{
+  double visit_time = h->cfg->max_time / (h->cfg->visits ? h->cfg->visits : 1);
+  double spent = 0;
+  if (h->done)
+    return 1;
+  h->visits++;
+  if (h->reps > 1)
+    h->ops->run (h->state, 1);
+  while (!*stop && !h->done && spent < visit_time)
+    {
+      double c0 = gb_thread_cpu_seconds ();
+      double t0 = gb_wall_seconds ();
+      h->ops->run (h->state, h->reps);
+      double t1 = gb_wall_seconds ();
+      double c1 = gb_thread_cpu_seconds ();
+      h->times[h->n++] = (t1 - t0) / h->reps;
+      spent += t1 - t0;
+      h->wall += t1 - t0;
+      h->cpu += c1 - c0;
+      h->done = enough (h);
+    }
+  return *stop ? -1 : h->done;
+}
+
+void
+harness_finish (struct harness_run *h, struct measurement *m)
+{
+  struct stats_estimate e;
+  stats_estimate (h->times, h->n, &e);
+  m->seconds_per_op = e.time;
+  m->ops_per_sec = e.time > 0 ? 1 / e.time : 0;
+  m->spread = e.spread;
+  m->median_ops_per_sec = e.median > 0 ? 1 / e.median : 0;
+  m->samples = h->n;
+  m->reps_per_sample = h->reps;
+  m->wall_seconds = h->wall;
+  m->cpu_seconds = h->cpu;
+  m->converged = h->converged;
+  m->flags = 0;
+  if (e.spread > NOISY_SPREAD)
+    m->flags |= MEAS_NOISY;
+  if (h->wall > 0 && h->cpu < CPU_DIVERGED_RATIO * h->wall)
+    m->flags |= MEAS_CPU_DIVERGED;
+  free (h->times);
+  free (h->sorted);
+  h->times = h->sorted = NULL;
+}
+
 int
 harness_measure (const struct harness_config *cfg, const struct bench_ops *ops,
                  void *state, struct measurement *m,
                  volatile sig_atomic_t *stop)
 {
-  double *times = gb_xmalloc (MAX_SAMPLES * sizeof *times);
-  double *sorted = gb_xmalloc (MAX_SAMPLES * sizeof *sorted);
-  unsigned long reps = calibrate (cfg, ops, state);
-  unsigned n = 0;
-  double wall = 0, cpu = 0;
-  int converged = 0;
-
-  while (n < MAX_SAMPLES && !*stop)
-    {
-      double c0 = gb_thread_cpu_seconds ();
-      double t0 = gb_wall_seconds ();
-      ops->run (state, reps);
-      double t1 = gb_wall_seconds ();
-      double c1 = gb_thread_cpu_seconds ();
-      times[n++] = (t1 - t0) / reps;
-      wall += t1 - t0;
-      cpu += c1 - c0;
-
-      if (n >= cfg->min_samples && wall >= cfg->min_time)
-        {
-          for (unsigned i = 0; i < n; i++)
-            sorted[i] = times[i];
-          stats_sort (sorted, n);
-          converged = stats_converged (sorted, n, cfg->agree, cfg->tolerance);
-          if (converged)
-            break;
-        }
-      if (wall >= cfg->max_time && n >= cfg->hard_min_samples)
-        break;
-    }
-
-  int interrupted = *stop != 0;
-  struct stats_estimate e;
-  stats_estimate (times, n, &e);
-  m->seconds_per_op = e.time;
-  m->ops_per_sec = e.time > 0 ? 1 / e.time : 0;
-  m->spread = e.spread;
-  m->median_ops_per_sec = e.median > 0 ? 1 / e.median : 0;
-  m->samples = n;
-  m->reps_per_sample = reps;
-  m->wall_seconds = wall;
-  m->cpu_seconds = cpu;
-  m->converged = converged;
-  m->flags = 0;
-  if (e.spread > NOISY_SPREAD)
-    m->flags |= MEAS_NOISY;
-  if (wall > 0 && cpu < CPU_DIVERGED_RATIO * wall)
-    m->flags |= MEAS_CPU_DIVERGED;
-  free (times);
-  free (sorted);
-  return interrupted ? -1 : 0;
+  struct harness_run h;
+  int status = 0;
+  harness_start (&h, cfg, ops, state);
+  while (status == 0)
+    status = harness_visit (&h, stop);
+  harness_finish (&h, m);
+  return status < 0 ? -1 : 0;
 }

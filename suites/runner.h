@@ -1,6 +1,14 @@
-/* runner.h: running one test from setup to digest.
+/* runner.h: running tests from setup to digest.
  *
  *   setup -> measure (harness) -> check -> digest -> teardown
+ *
+ * runner_run_tests measures many tests interleaved: all are set up, then
+ * visited in turn, a short burst of samples each (harness_visit), until
+ * every one is done; each is checked and torn down as soon as it is done.
+ * On a shared machine, where slow periods last seconds, this spreads every
+ * test's samples over the whole run, so that each sees the machine's fast
+ * periods and the slow ones hit all tests alike instead of a few tests
+ * wholly (docs/timing.md has the measurements).
  *
  * A check that fails makes the result BENCH_FAILED: the caller must stop
  * and report it, never score it. */
@@ -32,5 +40,23 @@ enum runner_status runner_run_test (const struct bench_test *t,
                                     const struct harness_config *cfg,
                                     unsigned stream, struct test_result *r,
                                     volatile sig_atomic_t *stop);
+
+/* What runner_run_tests reports as it goes; either callback may be NULL.
+ * DONE counts the tests finished so far. */
+struct runner_progress
+{
+  void (*visit) (void *ctx, size_t done, const char *name, double seconds_left);
+  void (*finished) (void *ctx, size_t done, const struct test_result *r);
+  void *ctx;
+};
+
+/* Measures TESTS[0..N) with CFG, interleaved, into R[0..N).  On
+ * RUNNER_FAILED, *FAILED is the index of the test that failed and the
+ * other results are incomplete. */
+enum runner_status runner_run_tests (const struct bench_test *const *tests, size_t n,
+                                     const struct harness_config *cfg,
+                                     struct test_result *r, size_t *failed,
+                                     volatile sig_atomic_t *stop,
+                                     const struct runner_progress *progress);
 
 #endif

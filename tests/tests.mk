@@ -6,7 +6,8 @@ CHECK_PROGRAMS += \
 	tests/unit-score \
 	tests/unit-checks \
 	tests/unit-rsa-key \
-	tests/unit-reference
+	tests/unit-reference \
+	tests/unit-runner
 
 # A deliberately wrong GMP, preloaded by tests/t0120-wrong-results.sh.
 CHECK_LIBS += tests/libwronggmp.so

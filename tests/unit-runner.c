@@ -1,0 +1,147 @@
+/* unit-runner.c: runner_run_tests interleaves the tests' visits, checks
+ * each test when it is done, stops at a wrong result or an interrupt, and
+ * tears down every test it set up.  The tests here are small
+ * spin loops whose behaviour (skip, fail the check) is set by t->b. */
+#include <stdlib.h>
+#include <string.h>
+#include "suites/runner.h"
+#include "tests/check.h"
+
+enum behaviour { WORKS, SKIPS, WRONG, STOPS };
+
+#define MAX_EVENTS 100000
+
+static char order[MAX_EVENTS];  /* the test (as 'a' + t->a) of each run call */
+static size_t events;
+static int live;                /* set up and not yet torn down */
+static volatile sig_atomic_t stop;
+
+struct spin
+{
+  const struct bench_test *t;
+  unsigned calls;
+  volatile unsigned long sink;
+};
+
+static void *
+spin_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  (void) stream;
+  if (t->b == SKIPS)
+    {
+      bench_skip (err, "not on this machine");
+      return NULL;
+    }
+  struct spin *s = gb_xcalloc (1, sizeof *s);
+  s->t = t;
+  live++;
+  return s;
+}
+
+static void
+spin_run (void *state, unsigned long reps)
+{
+  struct spin *s = state;
+  if (events < MAX_EVENTS)
+    order[events++] = (char) ('a' + s->t->a);
+  if (s->t->b == STOPS && ++s->calls == 20)
+    stop = 1;
+  for (unsigned long i = 0; i < reps * 2000; i++)
+    s->sink += i;
+}
+
+static int
+spin_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
+{
+  struct spin *s = state;
+  if (s->t->b == WRONG)
+    {
+      bench_fail (err, "deliberately wrong");
+      return -1;
+    }
+  gb_sha256_update (digest, "ok", 2);
+  return 0;
+}
+
+static void
+spin_teardown (void *state)
+{
+  free (state);
+  live--;
+}
+
+static const struct bench_ops spin_ops = { spin_setup, spin_run, spin_check, spin_teardown };
+
+/* Whether test C's calls in ORDER are interleaved with the others': some
+ * other test runs between C's first and last call. */
+static int
+interleaved (char c)
+{
+  const char *first = memchr (order, c, events), *last = first;
+  for (size_t i = 0; i < events; i++)
+    if (order[i] == c)
+      last = order + i;
+  for (const char *p = first; p && p < last; p++)
+    if (*p != c)
+      return 1;
+  return 0;
+}
+
+static enum runner_status
+run (const struct bench_test *tests, size_t n, struct test_result *r, size_t *failed)
+{
+  const struct bench_test *list[8];
+  struct harness_config cfg;
+  for (size_t i = 0; i < n; i++)
+    list[i] = &tests[i];
+  harness_default_config (&cfg, 0.06);
+  events = 0;
+  stop = 0;
+  return runner_run_tests (list, n, &cfg, r, failed, &stop, NULL);
+}
+
+int
+main (void)
+{
+  struct test_result r[8];
+  size_t failed = 99;
+
+  const struct bench_test good[] = {
+    { "t.a", &spin_ops, 0, WORKS, 0 },
+    { "t.b", &spin_ops, 1, SKIPS, 0 },
+    { "t.c", &spin_ops, 2, WORKS, 0 },
+    { "t.d", &spin_ops, 3, WORKS, 0 },
+  };
+  enum runner_status st = run (good, 4, r, &failed);
+  check (st == RUNNER_OK, "three working tests and a skipped one: RUNNER_OK (%d)", st);
+  check (r[0].outcome == BENCH_OK && r[2].outcome == BENCH_OK && r[3].outcome == BENCH_OK,
+         "the working tests are measured");
+  check (r[1].outcome == BENCH_SKIPPED && strcmp (r[1].message, "not on this machine") == 0,
+         "the skipped one says why");
+  check (r[0].m.samples >= 3 && r[0].m.ops_per_sec > 0 && r[0].digest[0] != '\0',
+         "a result has samples, ops/s and a digest");
+  check (interleaved ('a') && interleaved ('c') && interleaved ('d'),
+         "each test's samples are interleaved with the others'");
+  check (memchr (order, 'b', events) == NULL, "the skipped test never runs");
+  check (live == 0, "every test set up is torn down (%d left)", live);
+
+  const struct bench_test wrong[] = {
+    { "t.a", &spin_ops, 0, WORKS, 0 },
+    { "t.b", &spin_ops, 1, WRONG, 0 },
+    { "t.c", &spin_ops, 2, WORKS, 0 },
+  };
+  st = run (wrong, 3, r, &failed);
+  check (st == RUNNER_FAILED && failed == 1, "a wrong result fails the run and names its test");
+  check (r[1].outcome == BENCH_FAILED && strcmp (r[1].message, "deliberately wrong") == 0,
+         "the failed result carries the check's message");
+  check (live == 0, "after a wrong result every test is torn down (%d left)", live);
+
+  const struct bench_test interrupted[] = {
+    { "t.a", &spin_ops, 0, WORKS, 0 },
+    { "t.b", &spin_ops, 1, STOPS, 0 },
+  };
+  st = run (interrupted, 2, r, &failed);
+  check (st == RUNNER_INTERRUPTED, "an interrupt stops the run (%d)", st);
+  check (live == 0, "after an interrupt every test is torn down (%d left)", live);
+  return check_exit_status ();
+}
