@@ -1,26 +1,47 @@
-/* board.c: the leaderboard snapshot (see board.h).
+/* board.c: the leaderboard snapshot and the thread that rebuilds it (see
+ * board.h).
  *
  * Strings are interned per field in open-addressing hash tables, so an
  * entry holds small integers and a filter is resolved to integers once.
  * Entries are stored grouped by CPU, best GMPbench score first, so that
  * a scan reads memory in order; GROUP gives each CPU's range.  SEQS lists
  * the upload order (a score row's seq is found there by binary search)
- * and POS where each of those entries went.  The RSA-2048 ratio
- * is the GMP test's ops/s over OpenSSL's of the same result
+ * and POS where each of those entries went.  The RSA-2048 ratio is the
+ * GMP test's ops/s over OpenSSL's of the same result
  * (gmpbench.app.rsa.2048 / openssl.rsa.sign.2048), as in the document's
- * comparison table.
+ * comparison table; score per GHz and per core are computed once.
+ *
+ * A view is the rows of one filter (and node column), by CPU; it keeps
+ * the order of its rows by each key once asked.  A snapshot keeps up to
+ * MAX_VIEWS, dropping the least asked for when full.  Readers find
+ * columns and views under the snapshot's lock and copy what they need,
+ * so a view can be dropped while a page is being written.
+ *
+ * The keeper holds the current snapshot and the builder thread.  Under
+ * its mutex: the pointer to the current snapshot (swapped, never
+ * modified), whether a build is wanted or under way, when the last build
+ * that finished began, and how many failed.  A reader retains the
+ * snapshot under the mutex and releases it when done; the last release
+ * frees it.  The builder works without the mutex on a snapshot nobody
+ * else sees, and the abandon flag is checked in every row callback, so
+ * stopping the server does not wait for a whole build.
  */
 #include "server/board.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "common/util.h"
+#include "server/log.h"
 #include "server/store.h"
 
 #define MAX_COLUMNS 8
+#define MAX_VIEWS 32
+#define CARRIED_VIEWS 16        /* the most asked for, given to the next snapshot */
+#define FIRST_WAIT 5            /* seconds a page waits for the first snapshot */
 #define SCORE_NODE "gmpbench"
 #define RSA_GMP "gmpbench.app.rsa.2048"
 #define RSA_OPENSSL "openssl.rsa.sign.2048"
@@ -41,10 +62,9 @@ struct item
   int64_t seq;
   uint32_t f[BF_COUNT];
   uint32_t name;
-  int32_t cores;
-  float mhz;
   uint8_t verified, flagged;
   double score, rsa;
+  double per_ghz, per_core;     /* NAN without a score, a clock, cores */
 };
 
 struct column
@@ -53,10 +73,28 @@ struct column
   double *v;                    /* per item, NAN when absent */
 };
 
+/* A filter resolved to indexes: -1 for any value. */
+struct resolved
+{
+  int64_t f[BF_COUNT];
+  int verified_only, include_flagged;
+};
+
+struct view
+{
+  struct resolved r;
+  char *value[BF_COUNT];        /* the filter as given (NULL: any) */
+  char *node;                   /* NULL, or its node column's */
+  struct board_row *rows;       /* by CPU */
+  size_t nrows;
+  uint32_t *order[BK_COUNT];    /* rows by each key, once asked */
+  unsigned long hits;
+};
+
 struct board
 {
   atomic_int refs;
-  double built;                 /* monotonic seconds */
+  double built;                 /* monotonic seconds when its build began */
   struct strtab tab[BF_COUNT], names;
   struct item *items;
   size_t n, cap;
@@ -64,9 +102,25 @@ struct board
   uint32_t *pos;                /* the item of seqs[i] */
   size_t *group;                /* CPU i is items[group[i] .. group[i+1]) */
   uint32_t *newest;             /* per CPU: its newest item */
-  pthread_mutex_t lock;         /* guards the columns */
+  pthread_mutex_t lock;         /* guards the columns and the views */
   struct column cols[MAX_COLUMNS];
   size_t ncols;
+  struct view *views[MAX_VIEWS];
+  size_t nviews;
+};
+
+struct board_keeper
+{
+  struct server *srv;
+  pthread_mutex_t lock;
+  pthread_cond_t wake;          /* the builder waits for work */
+  pthread_cond_t done;          /* readers wait for a build (monotonic clock) */
+  pthread_t thread;
+  struct board *current;
+  int want, building;
+  double last_begun;            /* when the last finished build began */
+  unsigned long failures;
+  atomic_int abandon;
 };
 
 static double
@@ -184,26 +238,49 @@ strtab_free (struct strtab *t)
 
 /* ------------------------------------------------------------ building */
 
+/* What a build needs besides the snapshot. */
+struct build
+{
+  struct board *b;
+  float *mhz;                   /* per item in upload order, until scored */
+  int32_t *cores;
+  const atomic_int *abandon;    /* NULL, or set when the build is abandoned */
+};
+
+static int
+abandoned (const atomic_int *abandon)
+{
+  return abandon && atomic_load (abandon);
+}
+
 static int
 add_item (void *ctx, const struct store_board_row *row)
 {
-  struct board *b = ctx;
+  struct build *bd = ctx;
+  struct board *b = bd->b;
   const char *values[BF_COUNT] = {
     row->cpu, row->arch, row->vendor, row->os, row->gmp, row->compiler
   };
 
+  if (abandoned (bd->abandon))
+    return 1;
   if (b->n == b->cap)
-    b->items = gb_xrealloc (b->items, (b->cap = b->cap ? 2 * b->cap : 1024) * sizeof *b->items);
+    {
+      b->cap = b->cap ? 2 * b->cap : 1024;
+      b->items = gb_xrealloc (b->items, b->cap * sizeof *b->items);
+      bd->mhz = gb_xrealloc (bd->mhz, b->cap * sizeof *bd->mhz);
+      bd->cores = gb_xrealloc (bd->cores, b->cap * sizeof *bd->cores);
+    }
+  bd->mhz[b->n] = (float) row->mhz;
+  bd->cores[b->n] = row->cores;
   struct item *it = &b->items[b->n++];
   for (int f = 0; f < BF_COUNT; f++)
     it->f[f] = intern (&b->tab[f], values[f]);
   it->name = intern (&b->names, row->cpu_name);
   it->seq = row->seq;
-  it->cores = row->cores;
-  it->mhz = (float) row->mhz;
   it->verified = row->verified != 0;
   it->flagged = row->flagged != 0;
-  it->score = it->rsa = NAN;
+  it->score = it->rsa = it->per_ghz = it->per_core = NAN;
   return 0;
 }
 
@@ -240,6 +317,7 @@ struct column_load
 {
   const struct board *b;
   double *v;
+  const atomic_int *abandon;
 };
 
 static int
@@ -249,17 +327,19 @@ take_score (void *ctx, int64_t seq, double score)
   int64_t i = find_seq (l->b, seq);
   if (i >= 0)
     l->v[i] = score;
-  return 0;
+  return abandoned (l->abandon);
 }
 
-/* NODE's score per item (malloc'ed), or NULL on a database error. */
+/* NODE's score per item (malloc'ed), or NULL on a database error or when
+ * the build is abandoned. */
 static double *
-load_column (const struct board *b, struct store *st, const char *node)
+load_column (const struct board *b, struct store *st, const char *node,
+             const atomic_int *abandon)
 {
-  struct column_load l = { b, gb_xmalloc ((b->n + 1) * sizeof (double)) };
+  struct column_load l = { b, gb_xmalloc ((b->n + 1) * sizeof (double)), abandon };
   for (size_t i = 0; i < b->n; i++)
     l.v[i] = NAN;
-  if (store_node_column (st, node, take_score, &l) != STORE_OK)
+  if (store_node_column (st, node, take_score, &l) != STORE_OK || abandoned (abandon))
     {
       free (l.v);
       return NULL;
@@ -320,6 +400,18 @@ group_items (struct board *b)
 }
 
 static void
+view_free (struct view *v)
+{
+  for (int f = 0; f < BF_COUNT; f++)
+    free (v->value[f]);
+  for (int k = 0; k < BK_COUNT; k++)
+    free (v->order[k]);
+  free (v->node);
+  free (v->rows);
+  free (v);
+}
+
+static void
 board_free (struct board *b)
 {
   for (int f = 0; f < BF_COUNT; f++)
@@ -330,6 +422,8 @@ board_free (struct board *b)
       free (b->cols[i].node);
       free (b->cols[i].v);
     }
+  for (size_t i = 0; i < b->nviews; i++)
+    view_free (b->views[i]);
   pthread_mutex_destroy (&b->lock);
   free (b->items);
   free (b->seqs);
@@ -339,17 +433,24 @@ board_free (struct board *b)
   free (b);
 }
 
-/* The scores and the RSA ratio of every item; -1 on a database error. */
+/* The scores, the RSA ratio and the scores per GHz and per core of every
+ * item (still in upload order); -1 on a database error. */
 static int
-load_scores (struct board *b, struct store *st)
+load_scores (struct build *bd, struct store *st)
 {
-  double *score = load_column (b, st, SCORE_NODE);
-  double *gmp = score ? load_column (b, st, RSA_GMP) : NULL;
-  double *ossl = gmp ? load_column (b, st, RSA_OPENSSL) : NULL;
+  struct board *b = bd->b;
+  double *score = load_column (b, st, SCORE_NODE, bd->abandon);
+  double *gmp = score ? load_column (b, st, RSA_GMP, bd->abandon) : NULL;
+  double *ossl = gmp ? load_column (b, st, RSA_OPENSSL, bd->abandon) : NULL;
   for (size_t i = 0; ossl && i < b->n; i++)
     {
-      b->items[i].score = score[i];
-      b->items[i].rsa = gmp[i] / ossl[i];     /* NAN when either is absent */
+      struct item *it = &b->items[i];
+      it->score = score[i];
+      it->rsa = gmp[i] / ossl[i];             /* NAN when either is absent */
+      if (!isnan (it->score) && bd->mhz[i] > 0)
+        it->per_ghz = it->score / (bd->mhz[i] / 1000.0);
+      if (!isnan (it->score) && bd->cores[i] > 0)
+        it->per_core = it->score / bd->cores[i];
     }
   free (score);
   free (gmp);
@@ -359,19 +460,31 @@ load_scores (struct board *b, struct store *st)
 }
 
 static struct board *
-build (struct store *st)
+board_new (void)
 {
   struct board *b = gb_xcalloc (1, sizeof *b);
-
   atomic_init (&b->refs, 1);
   pthread_mutex_init (&b->lock, NULL);
-  if (store_board_rows (st, add_item, b) != STORE_OK)
+  return b;
+}
+
+/* A snapshot of the store, without columns or views; NULL on a database
+ * error or when abandoned. */
+static struct board *
+build (struct store *st, const atomic_int *abandon)
+{
+  struct build bd = { board_new (), NULL, NULL, abandon };
+  struct board *b = bd.b;
+
+  int ok = store_board_rows (st, add_item, &bd) == STORE_OK && !abandoned (abandon);
+  if (ok)
     {
-      board_free (b);
-      return NULL;
+      index_seqs (b);
+      ok = load_scores (&bd, st) == 0;
     }
-  index_seqs (b);
-  if (load_scores (b, st) < 0)
+  free (bd.mhz);
+  free (bd.cores);
+  if (!ok)
     {
       board_free (b);
       return NULL;
@@ -379,71 +492,7 @@ build (struct store *st)
   group_items (b);
   for (int f = 0; f < BF_COUNT; f++)
     sort_names (&b->tab[f]);
-  b->built = monotonic ();
   return b;
-}
-
-/* ------------------------------------------------------------ lifetime */
-
-static struct board *
-retain (struct board *b)
-{
-  if (b)
-    atomic_fetch_add (&b->refs, 1);
-  return b;
-}
-
-void
-board_release (struct board *b)
-{
-  if (b && atomic_fetch_sub (&b->refs, 1) == 1)
-    board_free (b);
-}
-
-/* Builds a snapshot and makes it current; returns it (retained), or the
- * old one when the database fails. */
-static struct board *
-rebuild (struct server *srv)
-{
-  struct board *fresh = build (srv->store);
-
-  pthread_mutex_lock (&srv->board_lock);
-  struct board *old = srv->board;
-  if (fresh)
-    srv->board = fresh;
-  srv->board_building = 0;
-  struct board *mine = retain (srv->board);
-  pthread_cond_broadcast (&srv->board_built);
-  pthread_mutex_unlock (&srv->board_lock);
-  if (fresh)
-    board_release (old);
-  return mine;
-}
-
-struct board *
-board_acquire (struct server *srv)
-{
-  pthread_mutex_lock (&srv->board_lock);
-  while (!srv->board && srv->board_building)
-    pthread_cond_wait (&srv->board_built, &srv->board_lock);
-  struct board *b = srv->board;
-  int stale = !b || monotonic () - b->built >= srv->aggregate_ttl;
-  if (stale && !srv->board_building)
-    {
-      srv->board_building = 1;
-      pthread_mutex_unlock (&srv->board_lock);
-      return rebuild (srv);
-    }
-  retain (b);
-  pthread_mutex_unlock (&srv->board_lock);
-  return b;
-}
-
-void
-board_shutdown (struct server *srv)
-{
-  board_release (srv->board);
-  srv->board = NULL;
 }
 
 /* ------------------------------------------------------------ queries */
@@ -470,19 +519,12 @@ board_cpu_name (const struct board *b, const char *cpu)
   return c < 0 ? NULL : b->names.names[b->items[b->newest[c]].name];
 }
 
-/* A filter resolved to indexes: -1 for any value. */
-struct resolved
-{
-  int64_t f[BF_COUNT];
-  int verified_only, include_flagged;
-};
-
 /* 0, or -1 when some value is not in the snapshot (nothing matches). */
 static int
 resolve (const struct board *b, const struct board_filter *f, struct resolved *r)
 {
-  r->verified_only = f->verified_only;
-  r->include_flagged = f->include_flagged;
+  r->verified_only = f->verified_only != 0;
+  r->include_flagged = f->include_flagged != 0;
   for (int i = 0; i < BF_COUNT; i++)
     {
       r->f[i] = -1;
@@ -490,6 +532,15 @@ resolve (const struct board *b, const struct board_filter *f, struct resolved *r
         return -1;
     }
   return 0;
+}
+
+static int
+same_filter (const struct resolved *a, const struct resolved *b)
+{
+  for (int i = 0; i < BF_COUNT; i++)
+    if (a->f[i] != b->f[i])
+      return 0;
+  return a->verified_only == b->verified_only && a->include_flagged == b->include_flagged;
 }
 
 static int
@@ -577,13 +628,11 @@ rank_group (const struct board *b, size_t c, const struct resolved *r, const dou
         continue;
       n++;
       if (!isnan (it->score))
-        {
-          s->score[s->nscore++] = it->score;
-          if (it->mhz > 0)
-            s->ghz[s->nghz++] = it->score / (it->mhz / 1000.0);
-          if (it->cores > 0)
-            s->core[s->ncore++] = it->score / it->cores;
-        }
+        s->score[s->nscore++] = it->score;
+      if (!isnan (it->per_ghz))
+        s->ghz[s->nghz++] = it->per_ghz;
+      if (!isnan (it->per_core))
+        s->core[s->ncore++] = it->per_core;
       if (!isnan (it->rsa))
         s->rsa[s->nrsa++] = it->rsa;
       if (node && !isnan (node[k]))
@@ -605,7 +654,31 @@ rank_group (const struct board *b, size_t c, const struct resolved *r, const dou
   row->per_core = median (s->core, s->ncore);
   row->rsa = median (s->rsa, s->nrsa);
   row->node = median (s->node, s->nnode);
+  row->key = NAN;
   return 1;
+}
+
+/* The rows of every CPU some result of which matches R, by CPU, with the
+ * median of NODE (a column, or NULL); *ROWS is malloc'ed. */
+static size_t
+compute_rows (const struct board *b, const struct resolved *r, const double *node,
+              struct board_row **rows)
+{
+  size_t ncpu = b->tab[BF_CPU].n, biggest = 1, n = 0;
+  for (size_t c = 0; c < ncpu; c++)
+    if (b->group[c + 1] - b->group[c] > biggest)
+      biggest = b->group[c + 1] - b->group[c];
+  struct scratch s;
+  double *all = gb_xmalloc (5 * biggest * sizeof *all);
+  s.score = all, s.ghz = all + biggest, s.core = all + 2 * biggest;
+  s.rsa = all + 3 * biggest, s.node = all + 4 * biggest;
+  *rows = gb_xcalloc (ncpu + 1, sizeof **rows);
+  for (size_t c = 0; c < ncpu; c++)
+    if ((r->f[BF_CPU] < 0 || (size_t) r->f[BF_CPU] == c)
+        && rank_group (b, c, r, node, &s, &(*rows)[n]))
+      n++;
+  free (all);
+  return n;
 }
 
 /* The value rows are sorted by (0 for all when sorting by name). */
@@ -648,6 +721,119 @@ by_key (const void *pa, const void *pb)
   return c ? c : strcmp (a->cpu, b->cpu);
 }
 
+/* A row and where it came from, for sorting a view's rows by reference. */
+struct keyed
+{
+  struct board_row row;
+  uint32_t i;
+};
+
+static int
+by_keyed (const void *a, const void *b)
+{
+  return by_key (&((const struct keyed *) a)->row, &((const struct keyed *) b)->row);
+}
+
+/* The order of V's rows by KEY (malloc'ed). */
+static uint32_t *
+order_rows (const struct view *v, enum board_key key)
+{
+  struct keyed *k = gb_xmalloc ((v->nrows + 1) * sizeof *k);
+  uint32_t *order = gb_xmalloc ((v->nrows + 1) * sizeof *order);
+  for (size_t i = 0; i < v->nrows; i++)
+    {
+      k[i].row = v->rows[i];
+      k[i].row.key = key_value (&v->rows[i], key);
+      k[i].i = (uint32_t) i;
+    }
+  qsort (k, v->nrows, sizeof *k, by_keyed);
+  for (size_t i = 0; i < v->nrows; i++)
+    order[i] = k[i].i;
+  free (k);
+  return order;
+}
+
+/* The view of R (with NODE's column, or none for NULL), under B's lock. */
+static struct view *
+find_view (struct board *b, const struct resolved *r, const char *node)
+{
+  for (size_t i = 0; i < b->nviews; i++)
+    {
+      struct view *v = b->views[i];
+      if (same_filter (&v->r, r) && (node ? v->node && strcmp (v->node, node) == 0 : !v->node))
+        return v;
+    }
+  return NULL;
+}
+
+/* Copies the rows of the view of R and NODE sorted by KEY into *ROWS
+ * (malloc'ed); 0 when the snapshot has no such view. */
+static int
+take_view (struct board *b, const struct resolved *r, const char *node, enum board_key key,
+           struct board_row **rows, size_t *nrows)
+{
+  pthread_mutex_lock (&b->lock);
+  struct view *v = find_view (b, r, node);
+  if (v)
+    {
+      v->hits++;
+      if (!v->order[key])
+        v->order[key] = order_rows (v, key);
+      *rows = gb_xmalloc ((v->nrows + 1) * sizeof **rows);
+      for (size_t i = 0; i < v->nrows; i++)
+        {
+          (*rows)[i] = v->rows[v->order[key][i]];
+          (*rows)[i].key = key_value (&(*rows)[i], key);
+        }
+      *nrows = v->nrows;
+    }
+  pthread_mutex_unlock (&b->lock);
+  return v != NULL;
+}
+
+/* Keeps ROWS (which it takes) as the view of F (resolved to R) and NODE,
+ * unless B has it already; when B keeps MAX_VIEWS, the least asked for
+ * goes. */
+static void
+add_view (struct board *b, const struct board_filter *f, const struct resolved *r,
+          const char *node, struct board_row *rows, size_t nrows)
+{
+  pthread_mutex_lock (&b->lock);
+  if (find_view (b, r, node))
+    {
+      pthread_mutex_unlock (&b->lock);
+      free (rows);
+      return;
+    }
+  if (b->nviews == MAX_VIEWS)
+    {
+      size_t least = 0;
+      for (size_t i = 1; i < b->nviews; i++)
+        if (b->views[i]->hits < b->views[least]->hits)
+          least = i;
+      view_free (b->views[least]);
+      b->views[least] = b->views[--b->nviews];
+    }
+  struct view *v = gb_xcalloc (1, sizeof *v);
+  v->r = *r;
+  for (int i = 0; i < BF_COUNT; i++)
+    v->value[i] = f->value[i] && *f->value[i] ? gb_xstrdup (f->value[i]) : NULL;
+  v->node = node ? gb_xstrdup (node) : NULL;
+  v->rows = rows;
+  v->nrows = nrows;
+  b->views[b->nviews++] = v;
+  pthread_mutex_unlock (&b->lock);
+}
+
+size_t
+board_views (struct board *b)
+{
+  pthread_mutex_lock (&b->lock);
+  size_t n = b->nviews;
+  pthread_mutex_unlock (&b->lock);
+  return n;
+}
+
 /* NODE's column from the snapshot, loading it (and keeping it when there
  * is room) if needed.  *OWNED is set when the caller must free it. */
 static const double *
@@ -662,10 +848,22 @@ node_column (struct board *b, struct store *st, const char *node, int *owned)
         return b->cols[i].v;
       }
   pthread_mutex_unlock (&b->lock);
-  double *v = load_column (b, st, node);
+  double *v = load_column (b, st, node, NULL);
   if (!v)
     return NULL;
   pthread_mutex_lock (&b->lock);
+  for (size_t i = 0; i < b->ncols && v; i++)      /* loaded meanwhile by another request */
+    if (strcmp (b->cols[i].node, node) == 0)
+      {
+        free (v);
+        v = b->cols[i].v;
+      }
+  for (size_t i = 0; i < b->ncols; i++)
+    if (b->cols[i].v == v)
+      {
+        pthread_mutex_unlock (&b->lock);
+        return v;
+      }
   if (b->ncols < MAX_COLUMNS)
     {
       b->cols[b->ncols].node = gb_xstrdup (node);
@@ -684,32 +882,39 @@ board_rank (struct board *b, struct store *st, const struct board_filter *f,
   struct resolved r;
   int owned = 0;
   const double *column = NULL;
-  size_t ncpu = b->tab[BF_CPU].n, biggest = 1;
 
-  *rows = gb_xcalloc (ncpu + 1, sizeof **rows);
+  *rows = NULL;
   *nrows = 0;
+  if (key != BK_NODE)
+    node = NULL;
   if (resolve (b, f, &r) < 0)
+    {
+      *rows = gb_xmalloc (sizeof **rows);
+      return 0;
+    }
+  if (take_view (b, &r, node, key, rows, nrows))
     return 0;
-  if (key == BK_NODE && !(column = node_column (b, st, node, &owned)))
-    return -1;
-  for (size_t c = 0; c < ncpu; c++)
-    if (b->group[c + 1] - b->group[c] > biggest)
-      biggest = b->group[c + 1] - b->group[c];
-  struct scratch s;
-  double *all = gb_xmalloc (5 * biggest * sizeof *all);
-  s.score = all, s.ghz = all + biggest, s.core = all + 2 * biggest;
-  s.rsa = all + 3 * biggest, s.node = all + 4 * biggest;
-  for (size_t c = 0; c < ncpu; c++)
-    if ((r.f[BF_CPU] < 0 || (size_t) r.f[BF_CPU] == c)
-        && rank_group (b, c, &r, column, &s, &(*rows)[*nrows]))
-      {
-        (*rows)[*nrows].key = key_value (&(*rows)[*nrows], key);
-        (*nrows)++;
-      }
-  free (all);
-  if (owned)
+  if (node && !(column = node_column (b, st, node, &owned)))
+    {
+      *rows = gb_xmalloc (sizeof **rows);
+      return -1;
+    }
+  struct board_row *computed;
+  size_t n = compute_rows (b, &r, column, &computed);
+  if (!owned)
+    {
+      add_view (b, f, &r, node, computed, n);
+      if (take_view (b, &r, node, key, rows, nrows))
+        return 0;
+      n = compute_rows (b, &r, column, &computed);      /* dropped meanwhile */
+    }
+  else
     free ((double *) column);
-  qsort (*rows, *nrows, sizeof **rows, by_key);
+  for (size_t i = 0; i < n; i++)
+    computed[i].key = key_value (&computed[i], key);
+  qsort (computed, n, sizeof *computed, by_key);
+  *rows = computed;
+  *nrows = n;
   return 0;
 }
 
@@ -738,4 +943,248 @@ board_cpu_entries (const struct board *b, const struct board_filter *f, struct b
       e->score = it->score;
     }
   return n;
+}
+
+/* ------------------------------------------------------------ lifetime */
+
+static struct board *
+retain (struct board *b)
+{
+  if (b)
+    atomic_fetch_add (&b->refs, 1);
+  return b;
+}
+
+void
+board_release (struct board *b)
+{
+  if (b && atomic_fetch_sub (&b->refs, 1) == 1)
+    board_free (b);
+}
+
+/* A view of the old snapshot to make again in the new one. */
+struct spec
+{
+  struct board_filter filter;
+  char *value[BF_COUNT];
+  char *node;
+  unsigned long hits;
+};
+
+static int
+by_hits (const void *a, const void *b)
+{
+  unsigned long x = ((const struct spec *) a)->hits, y = ((const struct spec *) b)->hits;
+  return x > y ? -1 : x < y;
+}
+
+/* Computes the view of F with NODE (whose column B must have, unless
+ * NULL) and keeps it in B. */
+static void
+make_view (struct board *b, const struct board_filter *f, const char *node)
+{
+  struct resolved r;
+  const double *column = NULL;
+
+  for (size_t i = 0; node && i < b->ncols; i++)
+    if (strcmp (b->cols[i].node, node) == 0)
+      column = b->cols[i].v;
+  if (resolve (b, f, &r) < 0 || (node && !column))
+    return;
+  struct board_row *rows;
+  size_t n = compute_rows (b, &r, column, &rows);
+  add_view (b, f, &r, node, rows, n);
+}
+
+/* Gives B (not yet published) the node columns of OLD and its most asked
+ * for views, and the default view. */
+static void
+carry (struct board *b, struct store *st, struct board *old, const atomic_int *abandon)
+{
+  struct board_filter none = { { NULL }, 0, 0 };
+  char *nodes[MAX_COLUMNS];
+  struct spec specs[MAX_VIEWS];
+  size_t nnodes = 0, nspecs = 0;
+
+  if (old)
+    {
+      pthread_mutex_lock (&old->lock);
+      for (size_t i = 0; i < old->ncols; i++)
+        nodes[nnodes++] = gb_xstrdup (old->cols[i].node);
+      for (size_t i = 0; i < old->nviews; i++)
+        {
+          const struct view *v = old->views[i];
+          struct spec *s = &specs[nspecs++];
+          for (int k = 0; k < BF_COUNT; k++)
+            s->filter.value[k] = s->value[k] = v->value[k] ? gb_xstrdup (v->value[k]) : NULL;
+          s->filter.verified_only = v->r.verified_only;
+          s->filter.include_flagged = v->r.include_flagged;
+          s->node = v->node ? gb_xstrdup (v->node) : NULL;
+          s->hits = v->hits;
+        }
+      pthread_mutex_unlock (&old->lock);
+    }
+  for (size_t i = 0; i < nnodes; i++)
+    {
+      double *v = abandoned (abandon) ? NULL : load_column (b, st, nodes[i], abandon);
+      if (v)
+        {
+          b->cols[b->ncols].node = nodes[i];
+          b->cols[b->ncols++].v = v;
+        }
+      else
+        free (nodes[i]);
+    }
+  make_view (b, &none, NULL);
+  qsort (specs, nspecs, sizeof *specs, by_hits);
+  for (size_t i = 0; i < nspecs; i++)
+    {
+      if (i < CARRIED_VIEWS && specs[i].hits > 0 && !abandoned (abandon))
+        make_view (b, &specs[i].filter, specs[i].node);
+      for (int k = 0; k < BF_COUNT; k++)
+        free (specs[i].value[k]);
+      free (specs[i].node);
+    }
+}
+
+/* The builder thread: builds a snapshot whenever one is wanted and makes
+ * it current. */
+static void *
+builder (void *arg)
+{
+  struct board_keeper *k = arg;
+
+  pthread_mutex_lock (&k->lock);
+  for (;;)
+    {
+      while (!k->want && !atomic_load (&k->abandon))
+        pthread_cond_wait (&k->wake, &k->lock);
+      if (atomic_load (&k->abandon))
+        break;
+      k->want = 0;
+      k->building = 1;
+      double begun = monotonic ();
+      struct board *old = retain (k->current);
+      pthread_mutex_unlock (&k->lock);
+
+      struct board *fresh = build (k->srv->store, &k->abandon);
+      if (fresh)
+        {
+          carry (fresh, k->srv->store, old, &k->abandon);
+          fresh->built = begun;
+          if (monotonic () - begun >= 1)
+            log_info ("leaderboard snapshot of %zu results built in %.1f s", fresh->n,
+                      monotonic () - begun);
+        }
+      board_release (old);
+
+      pthread_mutex_lock (&k->lock);
+      old = NULL;
+      if (fresh)
+        {
+          old = k->current;
+          k->current = fresh;
+        }
+      else
+        k->failures++;
+      k->building = 0;
+      k->last_begun = begun;
+      pthread_cond_broadcast (&k->done);
+      pthread_mutex_unlock (&k->lock);
+      board_release (old);
+      pthread_mutex_lock (&k->lock);
+    }
+  pthread_mutex_unlock (&k->lock);
+  return NULL;
+}
+
+int
+board_start (struct server *srv)
+{
+  struct board_keeper *k = gb_xcalloc (1, sizeof *k);
+  pthread_condattr_t attr;
+
+  k->srv = srv;
+  k->want = 1;
+  k->last_begun = -HUGE_VAL;
+  atomic_init (&k->abandon, 0);
+  pthread_mutex_init (&k->lock, NULL);
+  pthread_cond_init (&k->wake, NULL);
+  pthread_condattr_init (&attr);
+  pthread_condattr_setclock (&attr, CLOCK_MONOTONIC);
+  pthread_cond_init (&k->done, &attr);
+  pthread_condattr_destroy (&attr);
+  if (pthread_create (&k->thread, NULL, builder, k) != 0)
+    {
+      pthread_cond_destroy (&k->done);
+      pthread_cond_destroy (&k->wake);
+      pthread_mutex_destroy (&k->lock);
+      free (k);
+      return -1;
+    }
+  srv->boards = k;
+  return 0;
+}
+
+void
+board_stop (struct server *srv)
+{
+  struct board_keeper *k = srv->boards;
+
+  if (!k)
+    return;
+  pthread_mutex_lock (&k->lock);
+  atomic_store (&k->abandon, 1);
+  pthread_cond_broadcast (&k->wake);
+  pthread_cond_broadcast (&k->done);
+  pthread_mutex_unlock (&k->lock);
+  pthread_join (k->thread, NULL);
+  board_release (k->current);
+  pthread_cond_destroy (&k->done);
+  pthread_cond_destroy (&k->wake);
+  pthread_mutex_destroy (&k->lock);
+  free (k);
+  srv->boards = NULL;
+}
+
+/* Asks the builder for a snapshot, under K's lock. */
+static void
+want (struct board_keeper *k)
+{
+  k->want = 1;
+  pthread_cond_signal (&k->wake);
+}
+
+struct board *
+board_acquire (struct server *srv, int *preparing)
+{
+  struct board_keeper *k = srv->boards;
+  double now = monotonic ();
+
+  *preparing = 0;
+  pthread_mutex_lock (&k->lock);
+  if (srv->aggregate_ttl <= 0)
+    {
+      want (k);
+      while (k->last_begun < now && !atomic_load (&k->abandon))
+        pthread_cond_wait (&k->done, &k->lock);
+    }
+  else if (!k->current)
+    {
+      unsigned long failures = k->failures;
+      struct timespec until;
+      clock_gettime (CLOCK_MONOTONIC, &until);
+      until.tv_sec += FIRST_WAIT;
+      if (!k->building)
+        want (k);
+      while (!k->current && k->failures == failures && !atomic_load (&k->abandon)
+             && pthread_cond_timedwait (&k->done, &k->lock, &until) != ETIMEDOUT)
+        ;
+      *preparing = !k->current && k->failures == failures;
+    }
+  else if (now - k->current->built >= srv->aggregate_ttl && !k->building)
+    want (k);
+  struct board *b = retain (k->current);
+  pthread_mutex_unlock (&k->lock);
+  return b;
 }

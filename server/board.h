@@ -5,19 +5,26 @@
  * flagged results) and sorts them by any column or any node of the
  * hierarchy.  No index answers every such question with medians, so the
  * server keeps a snapshot of what the pages need from every listed result:
- * a few interned strings, two flags, the clock, the core count, the
- * GMPbench score and the GMP/OpenSSL RSA-2048 ratio (about 64 bytes a
- * result).  The entries are grouped by CPU and sorted by score within a
- * group, so one pass over them answers any filter; medians of the other
- * columns come from a linear-time selection.  The score of another node,
- * once asked for, is loaded as a column of its own and kept with the
- * snapshot (a few at most).
+ * a few interned strings, two flags, the GMPbench score, score per GHz and
+ * per core and the GMP/OpenSSL RSA-2048 ratio (about 72 bytes a result).
+ * The entries are grouped by CPU and sorted by score within a group, so
+ * one pass over them answers any filter; medians of the other columns
+ * come from a linear-time selection.  The score of another node, once
+ * asked for, is loaded as a column of its own and kept with the snapshot
+ * (a few at most).  The rows of a view (a filter, and a node when sorting
+ * by one) are kept with the snapshot once computed, with their order by
+ * each key, so a page that was asked for before copies them.
  *
- * A snapshot is immutable (but for those columns, added under its lock)
- * and reference-counted.  board_acquire() hands out the current one; when
- * it is older than --aggregate-ttl the request that notices rebuilds it
- * while the others keep using the old one, so at most one request at a
- * time pays for a rebuild.
+ * A snapshot is immutable (but for those columns and views, added under
+ * its lock) and reference-counted.  A thread of its own builds the next
+ * one while requests keep being served from the current one; the new one
+ * replaces it under a mutex once complete, and the old one is freed when
+ * its last reader releases it.  The builder starts at once when the
+ * server starts, and again when a request finds the current snapshot
+ * older than --aggregate-ttl; with a TTL of 0 every request waits for a
+ * snapshot begun after it arrived.  A new snapshot is given the node
+ * columns and the views the old one had, so a rebuild does not make the
+ * next requests pay for them.
  */
 #ifndef GB_SERVER_BOARD_H
 #define GB_SERVER_BOARD_H
@@ -43,7 +50,7 @@ struct board_filter
 /* What the leaderboard sorts by. */
 enum board_key
 {
-  BK_SCORE, BK_N, BK_IQR, BK_BEST, BK_GHZ, BK_CORE, BK_RSA, BK_NAME, BK_NODE
+  BK_SCORE, BK_N, BK_IQR, BK_BEST, BK_GHZ, BK_CORE, BK_RSA, BK_NAME, BK_NODE, BK_COUNT
 };
 
 /* One row of the leaderboard: a CPU identity under the filter.  A median
@@ -68,12 +75,19 @@ struct board_entry
   double score;                 /* NAN without a GMPbench score */
 };
 
-/* The current snapshot (see above); NULL when the database fails while
- * there is none yet. */
-struct board *board_acquire (struct server *srv);
+/* Starts the builder of SRV's snapshots (SRV->store and
+ * SRV->aggregate_ttl set); it begins the first one at once.  0, or -1
+ * when the thread cannot be started. */
+int board_start (struct server *srv);
+/* Stops the builder (abandoning a build under way) and frees the current
+ * snapshot; readers must have released theirs. */
+void board_stop (struct server *srv);
+
+/* The current snapshot, retained.  NULL when there is none: *PREPARING
+ * is then set when the first one is still being built (the caller waited
+ * a few seconds for it), clear when building it failed. */
+struct board *board_acquire (struct server *srv, int *preparing);
 void board_release (struct board *b);
-/* Frees the snapshot the server holds (at exit). */
-void board_shutdown (struct server *srv);
 
 /* The rows for F sorted by KEY (by NODE's median for BK_NODE), best
  * first; *ROWS is malloc'ed.  -1 when loading NODE fails. */
@@ -94,5 +108,8 @@ const char *board_cpu_name (const struct board *b, const char *cpu);
 
 /* Listed results in the snapshot. */
 size_t board_size (const struct board *b);
+
+/* How many views the snapshot keeps (for tests). */
+size_t board_views (struct board *b);
 
 #endif

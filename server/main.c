@@ -4,9 +4,10 @@
  *   gmpbench-server key verify FINGERPRINT --name NAME [--database DB]
  *   gmpbench-server key ban FINGERPRINT [--database DB]
  *
- * Serving: open the store (migrating it), start the HTTP daemon, then
- * wait for SIGTERM or SIGINT with every signal blocked in the worker
- * threads, and drain before exit.  docs/server.md describes operation.
+ * Serving: open the store (migrating it), start the leaderboard's
+ * builder thread and the HTTP daemon, then wait for SIGTERM or SIGINT
+ * with every signal blocked in the worker threads, drain, and stop the
+ * builder before exit.  docs/server.md describes operation.
  */
 #include <getopt.h>
 #include <signal.h>
@@ -229,10 +230,10 @@ serve (const struct options *o)
   srv.timeout = o->timeout;
   srv.aggregate_ttl = o->aggregate_ttl;
   pthread_mutex_init (&srv.aggregate_lock, NULL);
-  pthread_mutex_init (&srv.board_lock, NULL);
-  pthread_cond_init (&srv.board_built, NULL);
-  struct http_daemon *d = http_start (&srv, o->listen, err, sizeof err);
-  if (!d)
+  struct http_daemon *d = NULL;
+  if (board_start (&srv) < 0)
+    fputs ("gmpbench-server: cannot start the leaderboard's thread\n", stderr);
+  else if (!(d = http_start (&srv, o->listen, err, sizeof err)))
     fprintf (stderr, "gmpbench-server: %s\n", err);
   else
     {
@@ -248,9 +249,7 @@ serve (const struct options *o)
   free (srv.aggregate_body[0]);
   free (srv.aggregate_body[1]);
   pthread_mutex_destroy (&srv.aggregate_lock);
-  board_shutdown (&srv);
-  pthread_mutex_destroy (&srv.board_lock);
-  pthread_cond_destroy (&srv.board_built);
+  board_stop (&srv);
   store_close (srv.store);
   return d ? 0 : 1;
 }

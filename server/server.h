@@ -27,12 +27,9 @@ struct server
   pthread_mutex_t aggregate_lock;
   char *aggregate_body[2];
   double aggregate_at[2];
-  /* The leaderboard pages' snapshot (server/board.h), replaced at most
-   * every aggregate_ttl seconds by one request at a time. */
-  pthread_mutex_t board_lock;
-  pthread_cond_t board_built;
-  struct board *board;
-  int board_building;
+  /* The leaderboard pages' snapshots and the thread that rebuilds them
+   * at most every aggregate_ttl seconds (server/board.h). */
+  struct board_keeper *boards;
 };
 
 #endif

@@ -116,7 +116,7 @@ page_begin (struct page *p, struct http_request *r, const char *title)
 }
 
 static enum MHD_Result
-send_html (struct http_request *r, int status, char *buf, size_t len)
+send_html (struct http_request *r, int status, char *buf, size_t len, const char *retry_after)
 {
   struct MHD_Response *resp = MHD_create_response_from_buffer (len, buf, MHD_RESPMEM_MUST_FREE);
   if (!resp)
@@ -128,11 +128,15 @@ send_html (struct http_request *r, int status, char *buf, size_t len)
   MHD_add_response_header (resp, "Content-Security-Policy", CSP);
   MHD_add_response_header (resp, "X-Frame-Options", "DENY");
   MHD_add_response_header (resp, "Referrer-Policy", "no-referrer");
+  if (retry_after)
+    MHD_add_response_header (resp, "Retry-After", retry_after);
   return http_queue (r, status, resp);
 }
 
-enum MHD_Result
-page_end (struct page *p, int status)
+/* Closes the page and sends it, with Retry-After when RETRY_AFTER is not
+ * NULL. */
+static enum MHD_Result
+finish (struct page *p, int status, const char *retry_after)
 {
   fputs ("</main>\n<footer><p>Every result is signed by its submitter; the raw documents "
          "are at <a href=\"/api/v1/dump\">/api/v1/dump</a> and the listing as "
@@ -143,7 +147,13 @@ page_end (struct page *p, int status)
       free (p->buf);
       return MHD_NO;
     }
-  return send_html (p->r, status, p->buf, p->len);
+  return send_html (p->r, status, p->buf, p->len, retry_after);
+}
+
+enum MHD_Result
+page_end (struct page *p, int status)
+{
+  return finish (p, status, NULL);
 }
 
 enum MHD_Result
@@ -158,6 +168,19 @@ page_error (struct http_request *r, int status, const char *message)
   web_text (p.f, message);
   fputs ("</p>\n<p><a href=\"/\">Back to the leaderboard</a></p>\n", p.f);
   return page_end (&p, status);
+}
+
+enum MHD_Result
+page_no_board (struct http_request *r, int preparing)
+{
+  struct page p;
+  if (page_begin (&p, r, preparing ? "Being prepared" : "Unavailable") < 0)
+    return MHD_NO;
+  fputs (preparing ? "<p>The server has just started and is still reading the results for "
+         "the leaderboard; try again in a few seconds.</p>\n"
+         : "<p>The database is unavailable; try again later.</p>\n", p.f);
+  fputs ("<p><a href=\"/about\">About the results</a></p>\n", p.f);
+  return finish (&p, 503, preparing ? "5" : "30");
 }
 
 /* ------------------------------------------------------------ routing */

@@ -41,6 +41,11 @@ enum MHD_Result page_end (struct page *p, int status);
 /* A page saying MESSAGE (plain text) with STATUS. */
 enum MHD_Result page_error (struct http_request *r, int status, const char *message);
 
+/* The 503 page of a request that found no leaderboard snapshot
+ * (board_acquire): PREPARING, the first is still being built (Retry-After
+ * 5 s); otherwise the database failed. */
+enum MHD_Result page_no_board (struct http_request *r, int preparing);
+
 /* Text into the page, escaped. */
 void web_text (FILE *f, const char *s);
 /* A query argument: "?" before the first (*FIRST set), "&amp;" before the

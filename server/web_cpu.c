@@ -356,9 +356,10 @@ web_cpu (struct http_request *r)
   read_filter (r, &bf);
   if (!bf.value[BF_CPU] || !*bf.value[BF_CPU])
     return page_error (r, 400, "Which CPU? The page wants ?cpu=IDENTITY.");
-  struct board *b = board_acquire (r->srv);
+  int preparing;
+  struct board *b = board_acquire (r->srv, &preparing);
   if (!b)
-    return page_error (r, 503, "The database is unavailable; try again later.");
+    return page_no_board (r, preparing);
   const char *name = board_cpu_name (b, bf.value[BF_CPU]);
   enum MHD_Result rc = name ? render (r, b, &bf, *name ? name : bf.value[BF_CPU])
     : page_error (r, 404, "No listed result has this CPU identity.");

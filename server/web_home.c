@@ -309,9 +309,10 @@ web_home (struct http_request *r)
 
   if (parse_view (r, &v) < 0)
     return page_error (r, 400, "The sort argument names no column and no node of the hierarchy.");
-  struct board *b = board_acquire (r->srv);
+  int preparing;
+  struct board *b = board_acquire (r->srv, &preparing);
   if (!b)
-    return page_error (r, 503, "The database is unavailable; try again later.");
+    return page_no_board (r, preparing);
   if (board_rank (b, r->srv->store, &v.filter, v.key, v.sort, &rows, &n) < 0)
     {
       free (rows);
