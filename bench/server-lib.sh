@@ -12,7 +12,7 @@ ${CC:-cc} -std=gnu11 -O2 -I"$build" -I"$src" "$src/bench/server-load.c" \
 start () {
   for try in 1 2 3 4 5; do
     port=$((20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 20000))
-    "$server" --listen 127.0.0.1:$port --database "$1" --threads 4 \
+    "$server" --listen 127.0.0.1:$port --database "$1" --threads ${SERVER_THREADS:-4} \
       --address-rate 0 --key-rate 0 --per-ip-connections 0 2> "$tmp/server.log" &
     pid=$!
     for wait in 1 2 3 4 5 6 7 8 9 10; do

@@ -5,9 +5,10 @@
  *       signs N distinct documents (FIXTURE with a submitter added, the
  *       submitter name numbered), then posts them over C keep-alive
  *       connections and reports accepted/s and latency percentiles;
- *   server-load populate DB N
- *       stores N synthetic results straight through the server's store
- *       (store_insert, one transaction each), for listing benchmarks;
+ *   server-load populate DB N FIRST
+ *       stores N synthetic results, numbered from FIRST, straight through
+ *       the server's store (store_insert from 16 threads, so that group
+ *       commit shares the transactions), for listing benchmarks;
  *   server-load list HOST:PORT C N PATH...
  *       sends N GET requests cycling through the PATHs over C
  *       connections and reports latency percentiles.
@@ -265,22 +266,27 @@ list (const char *hostport, int c, size_t n, char **paths, int npaths)
 
 /* ------------------------------------------------------------ populate */
 
-static void
-populate (const char *db, size_t n)
+#define POPULATE_THREADS 16
+
+struct populate_job
+{
+  struct store *st;
+  size_t first, end, step;
+};
+
+/* Stores the synthetic results FIRST, FIRST+STEP, ... below END. */
+static void *
+populate_some (void *arg)
 {
   static const char *const arches[] = { "x86_64", "aarch64", "ppc64le", "riscv64" };
   static const char *const oses[] = { "Debian GNU/Linux", "Fedora Linux", "FreeBSD", "macOS" };
   static const char *const nodes[] = {
     "gmpbench", "gmpbench.base", "gmpbench.app", "gmpbench.base.multiply"
   };
-  char err[256], cpu[64], name[64], sha[65], id[65], body[256];
-  struct store *st = store_open (db, 1, err, sizeof err);
-  if (!st)
-    {
-      fprintf (stderr, "server-load: %s\n", err);
-      exit (1);
-    }
-  for (size_t i = 0; i < n; i++)
+  struct populate_job *job = arg;
+  char cpu[64], name[64], sha[65], id[65], body[256];
+
+  for (size_t i = job->first; i < job->end; i += job->step)
     {
       struct score_node scores[4];
       unsigned r = (unsigned) (i * 2654435761u);
@@ -304,11 +310,34 @@ populate (const char *db, size_t n)
         "0000000000000000000000000000000000000000000000000000000000000000", &doc, "", 0,
         1700000000 + (int64_t) i
       };
-      if (store_insert (st, &up, id) == STORE_ERROR)
+      if (store_insert (job->st, &up, id) == STORE_ERROR)
         exit (1);
       if (i % 100000 == 99999)
         fprintf (stderr, "populate: %zu\n", i + 1);
     }
+  return NULL;
+}
+
+static void
+populate (const char *db, size_t n, size_t first)
+{
+  char err[256];
+  pthread_t t[POPULATE_THREADS];
+  struct populate_job jobs[POPULATE_THREADS];
+  struct store *st = store_open (db, POPULATE_THREADS, err, sizeof err);
+
+  if (!st)
+    {
+      fprintf (stderr, "server-load: %s\n", err);
+      exit (1);
+    }
+  for (int k = 0; k < POPULATE_THREADS; k++)
+    {
+      jobs[k] = (struct populate_job) { st, first + (size_t) k, first + n, POPULATE_THREADS };
+      pthread_create (&t[k], NULL, populate_some, &jobs[k]);
+    }
+  for (int k = 0; k < POPULATE_THREADS; k++)
+    pthread_join (t[k], NULL);
   store_close (st);
 }
 
@@ -317,14 +346,14 @@ main (int argc, char **argv)
 {
   if (argc == 6 && strcmp (argv[1], "upload") == 0)
     upload (argv[2], argv[3], strtoul (argv[4], NULL, 10), atoi (argv[5]));
-  else if (argc == 4 && strcmp (argv[1], "populate") == 0)
-    populate (argv[2], strtoul (argv[3], NULL, 10));
+  else if (argc == 5 && strcmp (argv[1], "populate") == 0)
+    populate (argv[2], strtoul (argv[3], NULL, 10), strtoul (argv[4], NULL, 10));
   else if (argc >= 6 && strcmp (argv[1], "list") == 0)
     list (argv[2], atoi (argv[3]), strtoul (argv[4], NULL, 10), argv + 5, argc - 5);
   else
     {
       fputs ("usage: server-load upload HOST:PORT FIXTURE N C\n"
-             "       server-load populate DB N\n"
+             "       server-load populate DB N FIRST\n"
              "       server-load list HOST:PORT C N PATH...\n", stderr);
       return 2;
     }

@@ -52,7 +52,7 @@ db=${keep:-$tmp/list.db}
 have=$(sqlite3 "$db" 'SELECT count(*) FROM results' 2> /dev/null || echo 0)
 if [ "$have" -lt "$m" ]; then
   echo "listings: storing $((m - have)) synthetic results (minutes)..."
-  "$tmp/server-load" populate "$db" $((m - have)) 2> /dev/null || exit 1
+  "$tmp/server-load" populate "$db" $((m - have)) $have 2> /dev/null || exit 1
 fi
 sqlite3 "$db" 'ANALYZE'
 echo "listings: $(sqlite3 "$db" 'SELECT count(*) FROM results') results"

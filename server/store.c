@@ -3,6 +3,15 @@
  * All the SQL lives here, written once for both engines (the drivers
  * differ only in DDL).  A fixed pool of connections is shared by the
  * worker threads; a caller blocks only when every connection is busy.
+ *
+ * On an engine with one writer at a time (SQLite), uploads that arrive
+ * while a transaction is being written are committed together in the next
+ * one (group commit): each caller still returns only after the commit that
+ * holds its result, but the cost of a commit (writing the index pages it
+ * touched to the log) is shared.  Such an engine also gets a connection
+ * of its own for the writer, whose page cache then stays valid, and, when
+ * the driver asks for it, a thread that moves the write-ahead log into
+ * the database (checkpoints) while the writer goes on.
  */
 #include "server/store.h"
 
@@ -24,8 +33,40 @@ struct store
   pthread_mutex_t lock;
   pthread_cond_t freed;
   pthread_mutex_t write_lock;   /* held by the writer, for single_writer drivers */
+  struct db_conn *writer;       /* the writer's own, for single_writer drivers */
   int version;
+  /* The checkpointer, for drivers with checkpoint(). */
+  struct db_conn *ckpt_conn;
+  pthread_t ckpt_thread;
+  pthread_mutex_t ckpt_lock;
+  pthread_cond_t ckpt_wake;
+  int ckpt_started, ckpt_wanted, ckpt_stop;
+  /* Group commit: uploads waiting for the next transaction, and whether a
+   * thread (the leader) is writing one. */
+  pthread_mutex_t batch_lock;
+  pthread_cond_t batch_done;
+  struct pending *queue, **queue_end;
+  int leading;
 };
+
+/* An upload waiting for, or written by, a group commit. */
+struct pending
+{
+  const struct store_upload *up;
+  char *id;
+  enum store_status rc;
+  int done;
+  struct pending *next;
+};
+
+/* The most uploads one transaction takes. */
+#define BATCH_MAX 64
+/* A checkpoint starts when the log is this long (pages of 4 KiB): long
+ * enough that an index page changed by many commits is copied once. */
+#define CHECKPOINT_PAGES 16384
+/* Checkpoints in a row at most: writers append while one runs, and the log
+ * starts over from its beginning only once a checkpoint has caught up. */
+#define CHECKPOINT_ROUNDS 8
 
 /* Parameter constructors. */
 static struct db_value
@@ -100,17 +141,56 @@ release (struct store *st, struct db_conn *c)
 static struct db_conn *
 acquire_writer (struct store *st)
 {
-  if (st->drv->single_writer)
-    pthread_mutex_lock (&st->write_lock);
-  return acquire (st);
+  if (!st->drv->single_writer)
+    return acquire (st);
+  pthread_mutex_lock (&st->write_lock);
+  return st->writer;
 }
 
 static void
 release_writer (struct store *st, struct db_conn *c)
 {
-  release (st, c);
-  if (st->drv->single_writer)
-    pthread_mutex_unlock (&st->write_lock);
+  if (!st->drv->single_writer)
+    {
+      release (st, c);
+      return;
+    }
+  if (st->ckpt_started && st->drv->log_pages (c) >= CHECKPOINT_PAGES)
+    {
+      pthread_mutex_lock (&st->ckpt_lock);
+      st->ckpt_wanted = 1;
+      pthread_cond_signal (&st->ckpt_wake);
+      pthread_mutex_unlock (&st->ckpt_lock);
+    }
+  pthread_mutex_unlock (&st->write_lock);
+}
+
+static void *
+checkpointer (void *arg)
+{
+  struct store *st = arg;
+
+  pthread_mutex_lock (&st->ckpt_lock);
+  for (;;)
+    {
+      while (!st->ckpt_wanted && !st->ckpt_stop)
+        pthread_cond_wait (&st->ckpt_wake, &st->ckpt_lock);
+      if (st->ckpt_stop)
+        break;
+      st->ckpt_wanted = 0;
+      pthread_mutex_unlock (&st->ckpt_lock);
+      for (int round = 0; round < CHECKPOINT_ROUNDS; round++)
+        {
+          long left = st->drv->checkpoint (st->ckpt_conn);
+          if (left < 0)
+            log_error ("database (%s) %s", st->drv->name, st->drv->error (st->ckpt_conn));
+          if (left <= 0)
+            break;
+        }
+      pthread_mutex_lock (&st->ckpt_lock);
+    }
+  pthread_mutex_unlock (&st->ckpt_lock);
+  return NULL;
 }
 
 static enum store_status
@@ -173,24 +253,46 @@ store_open (const char *target, unsigned connections, char *err, size_t errlen)
 {
   struct store *st = gb_xcalloc (1, sizeof *st);
   int pg = strncmp (target, "postgresql://", 13) == 0 || strncmp (target, "postgres://", 11) == 0;
+  unsigned total;
 
   st->drv = pg ? &store_pg_driver : &store_sqlite_driver;
-  st->conns = gb_xcalloc (connections, sizeof *st->conns);
-  st->idle = gb_xcalloc (connections, sizeof *st->idle);
+  total = connections + (st->drv->single_writer ? 1 : 0) + (st->drv->checkpoint ? 1 : 0);
+  st->conns = gb_xcalloc (total, sizeof *st->conns);
+  st->idle = gb_xcalloc (total, sizeof *st->idle);
   pthread_mutex_init (&st->lock, NULL);
   pthread_cond_init (&st->freed, NULL);
   pthread_mutex_init (&st->write_lock, NULL);
-  for (st->n = 0; st->n < connections; st->n++)
+  pthread_mutex_init (&st->batch_lock, NULL);
+  pthread_cond_init (&st->batch_done, NULL);
+  pthread_mutex_init (&st->ckpt_lock, NULL);
+  pthread_cond_init (&st->ckpt_wake, NULL);
+  st->queue_end = &st->queue;
+  for (st->n = 0; st->n < total; st->n++)
     {
-      st->conns[st->n] = st->drv->connect (target, err, errlen);
-      if (!st->conns[st->n])
+      struct db_conn *c = st->drv->connect (target, err, errlen);
+      if (!c)
         goto fail;
-      st->idle[st->nidle++] = st->conns[st->n];
-      if (st->n == 0 && migrate (st, st->conns[0], err, errlen) < 0)
+      st->conns[st->n] = c;
+      if (st->n == 0 && migrate (st, c, err, errlen) < 0)
         {
           st->n++;
           goto fail;
         }
+      if (st->drv->single_writer && !st->writer)
+        st->writer = c;
+      else if (st->drv->checkpoint && !st->ckpt_conn)
+        st->ckpt_conn = c;
+      else
+        st->idle[st->nidle++] = c;
+    }
+  if (st->ckpt_conn)
+    {
+      if (pthread_create (&st->ckpt_thread, NULL, checkpointer, st) != 0)
+        {
+          snprintf (err, errlen, "cannot start the checkpoint thread");
+          goto fail;
+        }
+      st->ckpt_started = 1;
     }
   return st;
 fail:
@@ -201,11 +303,23 @@ fail:
 void
 store_close (struct store *st)
 {
+  if (st->ckpt_started)
+    {
+      pthread_mutex_lock (&st->ckpt_lock);
+      st->ckpt_stop = 1;
+      pthread_cond_signal (&st->ckpt_wake);
+      pthread_mutex_unlock (&st->ckpt_lock);
+      pthread_join (st->ckpt_thread, NULL);
+    }
   for (unsigned i = 0; i < st->n; i++)
     st->drv->disconnect (st->conns[i]);
   pthread_mutex_destroy (&st->lock);
   pthread_cond_destroy (&st->freed);
   pthread_mutex_destroy (&st->write_lock);
+  pthread_mutex_destroy (&st->batch_lock);
+  pthread_cond_destroy (&st->batch_done);
+  pthread_mutex_destroy (&st->ckpt_lock);
+  pthread_cond_destroy (&st->ckpt_wake);
   free (st->conns);
   free (st->idle);
   free (st);
@@ -405,35 +519,131 @@ insert_scores (struct store *st, struct db_conn *c, int64_t seq, const struct st
       struct db_value p[] = {
         p_int (seq), p_text (d->scores[i].name), p_int (d->scores[i].depth),
         p_real (d->scores[i].score), p_text (d->cpu), p_int (!up->unlisted),
-        p_int (up->flags[0] != '\0'),
+        p_int (up->flags[0] != '\0'), p_text (d->arch), p_text (d->os), p_text (d->gmp),
+        p_text (d->compiler),
       };
-      if (st->drv->query (c, "INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged) "
-                          "VALUES ($1, $2, $3, $4, $5, $6, $7)", p, 7, NULL, NULL) < 0)
+      if (st->drv->query (c, "INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged, "
+                          "arch, os, gmp, compiler) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, "
+                          "$10, $11)", p, 11, NULL, NULL) < 0)
         return -1;
     }
   return 0;
 }
 
-enum store_status
-store_insert (struct store *st, const struct store_upload *up, char id[65])
+/* Stores UP in the open transaction of C: STORE_OK (ID set), STORE_EXISTS
+ * (ID is the stored one's, nothing written) or STORE_ERROR. */
+static enum store_status
+insert_one (struct store *st, struct db_conn *c, const struct store_upload *up, char id[65])
 {
-  struct db_conn *c = acquire_writer (st);
   char *scores = scores_json (up->doc);
   struct seq_result seq = { 0, 0 };
   enum store_status rc = STORE_OK;
 
-  if (st->drv->begin (c, 1) < 0 || insert_row (st, c, up, scores, id, &seq) < 0)
-    rc = failed (st, c, "insert");
+  if (insert_row (st, c, up, scores, id, &seq) < 0)
+    rc = STORE_ERROR;
   else if (!seq.found)
-    {
-      st->drv->rollback (c);
-      rc = STORE_EXISTS;
-    }
-  else if (insert_scores (st, c, seq.seq, up) < 0 || st->drv->commit (c) < 0)
-    rc = failed (st, c, "insert");
+    rc = STORE_EXISTS;
+  else if (insert_scores (st, c, seq.seq, up) < 0)
+    rc = STORE_ERROR;
   free (scores);
+  return rc;
+}
+
+/* One transaction per upload (engines with concurrent writers). */
+static enum store_status
+insert_alone (struct store *st, const struct store_upload *up, char id[65])
+{
+  struct db_conn *c = acquire_writer (st);
+  enum store_status rc;
+
+  if (st->drv->begin (c, 1) < 0)
+    rc = failed (st, c, "insert");
+  else
+    {
+      rc = insert_one (st, c, up, id);
+      if (rc == STORE_ERROR)
+        failed (st, c, "insert");
+      else if (rc == STORE_EXISTS)
+        st->drv->rollback (c);
+      else if (st->drv->commit (c) < 0)
+        rc = failed (st, c, "insert");
+    }
   release_writer (st, c);
   return rc;
+}
+
+/* Writes the N uploads of BATCH in one transaction.  A database error
+ * fails them all: the transaction is rolled back, so none is stored and
+ * none is answered as stored. */
+static void
+write_batch (struct store *st, struct pending *batch, size_t n)
+{
+  struct db_conn *c = acquire_writer (st);
+  struct pending *p = batch;
+  size_t i = 0;
+  int ok = st->drv->begin (c, 1) == 0;
+
+  for (; ok && i < n; i++, p = p->next)
+    {
+      p->rc = insert_one (st, c, p->up, p->id);
+      ok = p->rc != STORE_ERROR;
+    }
+  if (ok && st->drv->commit (c) < 0)
+    ok = 0;
+  if (!ok)
+    {
+      failed (st, c, "insert");
+      for (p = batch, i = 0; i < n; i++, p = p->next)
+        p->rc = STORE_ERROR;
+    }
+  release_writer (st, c);
+}
+
+/* Group commit: the caller queues its upload; the first caller to find no
+ * transaction in progress leads, writing everything queued so far in one
+ * transaction, and wakes the others when it has committed. */
+static enum store_status
+insert_grouped (struct store *st, const struct store_upload *up, char id[65])
+{
+  struct pending self = { up, id, STORE_ERROR, 0, NULL };
+
+  pthread_mutex_lock (&st->batch_lock);
+  *st->queue_end = &self;
+  st->queue_end = &self.next;
+  while (!self.done)
+    {
+      if (st->leading)
+        {
+          pthread_cond_wait (&st->batch_done, &st->batch_lock);
+          continue;
+        }
+      /* Lead: take the oldest BATCH_MAX uploads off the queue (when this
+       * one is not among them, it leads again afterwards). */
+      struct pending *batch = st->queue, *last = batch;
+      size_t n = 1;
+      while (n < BATCH_MAX && last->next)
+        last = last->next, n++;
+      st->queue = last->next;
+      if (!st->queue)
+        st->queue_end = &st->queue;
+      last->next = NULL;
+      st->leading = 1;
+      pthread_mutex_unlock (&st->batch_lock);
+      write_batch (st, batch, n);
+      pthread_mutex_lock (&st->batch_lock);
+      for (struct pending *p = batch; p; p = p->next)
+        p->done = 1;
+      st->leading = 0;
+      pthread_cond_broadcast (&st->batch_done);
+    }
+  pthread_mutex_unlock (&st->batch_lock);
+  return self.rc;
+}
+
+enum store_status
+store_insert (struct store *st, const struct store_upload *up, char id[65])
+{
+  return st->drv->single_writer ? insert_grouped (st, up, id) : insert_alone (st, up, id);
 }
 
 /* ------------------------------------------------------------ single rows */
@@ -572,19 +782,27 @@ append (char *sql, size_t size, const char *text)
   snprintf (sql + len, size - len, "%s", text);
 }
 
-/* Every filter of F on the results row r. */
+/* Every filter of F, on the results row r, or (ON_SCORE) where the score
+ * row s has the column, on s. */
 static void
-add_filters (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
+add_filters_on (char *sql, size_t size, const struct store_filter *f, struct db_value *p,
+                int *np, int on_score)
 {
-  add_filter (sql, size, "r.arch", f->arch, p, np);
-  add_filter (sql, size, "r.cpu", f->cpu, p, np);
-  add_filter (sql, size, "r.os", f->os, p, np);
-  add_filter (sql, size, "r.gmp", f->gmp, p, np);
-  add_filter (sql, size, "r.compiler", f->compiler, p, np);
+  add_filter (sql, size, on_score ? "s.arch" : "r.arch", f->arch, p, np);
+  add_filter (sql, size, on_score ? "s.cpu" : "r.cpu", f->cpu, p, np);
+  add_filter (sql, size, on_score ? "s.os" : "r.os", f->os, p, np);
+  add_filter (sql, size, on_score ? "s.gmp" : "r.gmp", f->gmp, p, np);
+  add_filter (sql, size, on_score ? "s.compiler" : "r.compiler", f->compiler, p, np);
   if (f->verified_only)         /* publisher names are never empty */
     append (sql, size, " AND r.publisher >= ''");
   if (f->unflagged_only)
-    append (sql, size, " AND r.flagged = 0");
+    append (sql, size, on_score ? " AND s.flagged = 0" : " AND r.flagged = 0");
+}
+
+static void
+add_filters (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
+{
+  add_filters_on (sql, size, f, p, np, 0);
 }
 
 /* Continues after the cursor: by (score, seq) of the score row s when
@@ -719,14 +937,15 @@ cpu_ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_
   add_limit (sql, size, "s.score DESC, s.seq DESC", f, p, np);
 }
 
-/* Sorted, common filters: walk the node's scores best first. */
+/* Sorted, common filters: walk the node's scores best first, along the
+ * index that holds the filters, so that only the rows shown are read. */
 static void
 ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
 {
   p[(*np)++] = p_text (f->sort_node);
   snprintf (sql, size, "SELECT " ROW_COLUMNS ", s.score FROM scores s "
-            "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = $%d AND r.listed = 1", *np);
-  add_filters (sql, size, f, p, np);
+            "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = $%d AND s.listed = 1", *np);
+  add_filters_on (sql, size, f, p, np, 1);
   add_cursor (sql, size, f, p, np);
   add_limit (sql, size, "s.score DESC, s.seq DESC", f, p, np);
 }

@@ -62,6 +62,13 @@ struct store_driver
   /* Runs a fixed script of statements without parameters (migrations). */
   int (*exec) (struct db_conn *c, const char *sql);
   const char *(*error) (struct db_conn *c);
+  /* For engines whose write-ahead log the store moves into the database
+   * itself, from a thread of its own, so that no writer waits for it
+   * (SQLite); NULL for the others.  log_pages() is the length of the log
+   * after the last commit on C; checkpoint() moves what it can without
+   * blocking writers and returns the pages left in the log, or -1. */
+  long (*log_pages) (struct db_conn *c);
+  long (*checkpoint) (struct db_conn *c);
 };
 
 extern const struct store_driver store_sqlite_driver;

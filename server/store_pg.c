@@ -106,6 +106,19 @@ static const char *const migrations[] = {
   "ELSE (body::jsonb #>> '{system,clock,measured,mhz}')::double precision END), "
   "cores = COALESCE((body::jsonb #>> '{system,cores,physical}')::integer, "
   "(body::jsonb #>> '{system,cores,logical}')::integer);\n",
+  /* 6: the filters that never change after upload (arch, OS, GMP,
+   * compiler) on every score row too, inside the index by node and score:
+   * a sorted, filtered listing then walks that one index, skipping the
+   * rows that do not match inside it, and reads only the results shown */
+  "ALTER TABLE scores ADD COLUMN arch TEXT;\n"
+  "ALTER TABLE scores ADD COLUMN os TEXT;\n"
+  "ALTER TABLE scores ADD COLUMN gmp TEXT;\n"
+  "ALTER TABLE scores ADD COLUMN compiler TEXT;\n"
+  "UPDATE scores SET arch = r.arch, os = r.os, gmp = r.gmp, compiler = r.compiler "
+  "FROM results r WHERE r.seq = scores.seq;\n"
+  "DROP INDEX scores_rank;\n"
+  "CREATE INDEX scores_rank ON scores (node, score DESC, seq DESC, listed, flagged, arch, os, "
+  "gmp, compiler);\n",
 };
 
 static void
@@ -301,5 +314,5 @@ const struct store_driver store_pg_driver = {
   "postgresql", migrations, GB_ARRAY_SIZE (migrations),
   "SELECT pg_advisory_xact_lock(7261001)", 0,
   pg_connect, pg_disconnect, pg_begin, pg_commit, pg_rollback,
-  pg_query, pg_exec, pg_error,
+  pg_query, pg_exec, pg_error, NULL, NULL,
 };
