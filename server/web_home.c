@@ -11,10 +11,14 @@
 #include "server/web.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/util.h"
 #include "suites/bench.h"
 #include "suites/suites.h"
+
+#define MAX_DEPTH 16
 
 static const char *const field_arg[BF_COUNT] = {
   "cpu", "arch", "vendor", "os", "gmp", "compiler"
@@ -161,32 +165,104 @@ field_select (FILE *f, const struct board *b, const struct view *v, int field, c
   fputs ("</select></label>\n", f);
 }
 
+/* An option of the sort select: a node of the hierarchy or a test, with
+ * its place in tree order: for each prefix of its name, the first test
+ * under that prefix. */
+struct sort_option
+{
+  char *name;
+  int test;
+  size_t first;                 /* the first test under it */
+  size_t key[MAX_DEPTH];
+  size_t depth;
+};
+
+static struct sort_option *sort_options;
+static size_t nsort_options;
+static pthread_once_t sort_once = PTHREAD_ONCE_INIT;
+
+/* The option named by the first LEN bytes of NAME, or NULL. */
+static struct sort_option *
+find_option (const char *name, size_t len)
+{
+  for (size_t i = 0; i < nsort_options; i++)
+    if (strlen (sort_options[i].name) == len && strncmp (sort_options[i].name, name, len) == 0)
+      return &sort_options[i];
+  return NULL;
+}
+
+/* The option named by the first LEN bytes of NAME, added (under test
+ * FIRST) if new. */
+static struct sort_option *
+sort_option (const char *name, size_t len, size_t first, size_t *cap)
+{
+  struct sort_option *o = find_option (name, len);
+  if (o)
+    return o;
+  if (nsort_options == *cap)
+    sort_options = gb_xrealloc (sort_options, (*cap = *cap ? 2 * *cap : 256)
+                                * sizeof *sort_options);
+  o = &sort_options[nsort_options++];
+  memset (o, 0, sizeof *o);
+  o->name = gb_xmalloc (len + 1);
+  memcpy (o->name, name, len);
+  o->name[len] = '\0';
+  o->first = first;
+  return o;
+}
+
+static int
+by_tree (const void *pa, const void *pb)
+{
+  const struct sort_option *a = pa, *b = pb;
+  for (size_t i = 0; i < a->depth && i < b->depth; i++)
+    if (a->key[i] != b->key[i])
+      return a->key[i] < b->key[i] ? -1 : 1;
+  return a->depth < b->depth ? -1 : a->depth > b->depth;
+}
+
+/* Every node and test of the registry once, in tree order (the registry
+ * need not list the tests of a node together). */
+static void
+make_sort_options (void)
+{
+  size_t cap = 0;
+  for (size_t i = 0; i < registry_count (); i++)
+    {
+      const char *name = registry_test (i)->name;
+      for (const char *dot = strchr (name, '.'); dot; dot = strchr (dot + 1, '.'))
+        sort_option (name, (size_t) (dot - name), i, &cap);
+      sort_option (name, strlen (name), i, &cap)->test = 1;
+    }
+  for (size_t i = 0; i < nsort_options; i++)
+    {
+      struct sort_option *o = &sort_options[i];
+      const char *name = o->name;
+      for (const char *dot = strchr (name, '.'); dot && o->depth + 1 < MAX_DEPTH;
+           dot = strchr (dot + 1, '.'))
+        o->key[o->depth++] = find_option (name, (size_t) (dot - name))->first;
+      o->key[o->depth++] = o->first;
+    }
+  qsort (sort_options, nsort_options, sizeof *sort_options, by_tree);
+}
+
 /* The options of the sort select: the columns, then every node and test
- * of the registry (a node when its first test appears), indented. */
+ * of the registry in tree order. */
 static void
 sort_select (FILE *f, const struct view *v)
 {
-  const char *prev = "";
+  pthread_once (&sort_once, make_sort_options);
   fputs ("<label>Sort by <select name=\"sort\">\n", f);
   for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
     fprintf (f, "<option value=\"%s\"%s>%s</option>\n", columns[i].arg,
              v->key == columns[i].key ? " selected" : "",
              columns[i].label);
-  for (size_t i = 0; i < registry_count (); i++)
+  for (size_t i = 0; i < nsort_options; i++)
     {
-      const char *name = registry_test (i)->name;
-      for (const char *dot = strchr (name, '.'); dot; dot = strchr (dot + 1, '.'))
-        {
-          size_t len = (size_t) (dot - name);
-          if (strncmp (prev, name, len) == 0 && prev[len] == '.')
-            continue;
-          fprintf (f, "<option value=\"%.*s\"%s>%.*s</option>\n", (int) len, name,
-                   v->sort && strlen (v->sort) == len && strncmp (v->sort, name, len) == 0
-                   ? " selected" : "", (int) len, name);
-        }
-      fprintf (f, "<option value=\"%s\"%s>%s (ops/s)</option>\n", name,
-               v->sort && strcmp (v->sort, name) == 0 ? " selected" : "", name);
-      prev = name;
+      const struct sort_option *o = &sort_options[i];
+      fprintf (f, "<option value=\"%s\"%s>%s%s</option>\n", o->name,
+               v->sort && strcmp (v->sort, o->name) == 0 ? " selected" : "", o->name,
+               o->test ? " (ops/s)" : "");
     }
   fputs ("</select></label>\n", f);
 }

@@ -102,6 +102,10 @@ page '/?sort=cpu' > /dev/null
 check "sorting by name" test "$(rows page.html | cut -d' ' -f1)" = "$AMD"
 check "sorted views keep their filters in links" \
   sh -c "curl -s '$URL/?os=Ubuntu&sort=n' | grep -q 'href=\"/?os=Ubuntu&amp;sort=best\"'"
+page '/?sort=ext.rsa.verify' > /dev/null
+sed -n '/<select name="sort">/,/<\/select>/p' page.html | grep -o '<option value="[^"]*"' | sort | uniq -d > dup.txt
+check "the sort select lists every node once (twice: $(tr '\n' ' ' < dup.txt))" test ! -s dup.txt
+check "and marks the sort node selected" grep -q '<option value="ext.rsa.verify" selected>' page.html
 status=$(page '/?sort=no.such.node')
 expect_status "an unknown sort node is a 400 page" 400 "$status"
 
