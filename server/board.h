@@ -79,8 +79,8 @@ struct board_entry
  * SRV->aggregate_ttl set); it begins the first one at once.  0, or -1
  * when the thread cannot be started. */
 int board_start (struct server *srv);
-/* Stops the builder (abandoning a build under way) and frees the current
- * snapshot; readers must have released theirs. */
+/* Stops the builder (abandoning a build under way) and releases the
+ * current snapshot (freed when its last reader releases it too). */
 void board_stop (struct server *srv);
 
 /* The current snapshot, retained.  NULL when there is none: *PREPARING

@@ -14,3 +14,8 @@ CHECK_LIBS += tests/libwronggmp.so
 tests/libwronggmp.so: tests/wrong-gmp.c
 	@$(MKDIR_P) $(@D)
 	$(CC) -shared -fPIC -O1 $(GB_CPPFLAGS) $(WARN_CFLAGS) -o $@ $< -ldl
+
+# The leaderboard snapshot (server/board.c), on a SQLite store.
+ifeq ($(BUILD_SERVER),yes)
+CHECK_PROGRAMS += tests/unit-board
+endif

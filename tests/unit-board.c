@@ -1,0 +1,479 @@
+/* unit-board.c: the leaderboard snapshot (server/board.c) on a small
+ * SQLite store whose results are written with SQL, so every aggregate is
+ * known exactly: the median, quartiles and best of the score, the medians
+ * of score per GHz, per core and of the GMP/OpenSSL RSA-2048 ratio; the
+ * filters, every sort key and a node column; flagged results left out
+ * unless asked for, retracted, unlisted and banned results never shown;
+ * the views kept with a snapshot; and the builder thread: the first
+ * snapshot, a rebuild in the background while the old snapshot stays
+ * readable, the views carried to the new one, and stopping mid-build. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sqlite3.h>
+#include "server/board.h"
+#include "server/store.h"
+#include "tests/check.h"
+
+#define CPU_A "x86:GenuineIntel:family=6:model=1:stepping=1"
+#define CPU_B "arm:0x41:0xd0c"
+#define CPU_C "x86:AuthenticAMD:family=25:model=1:stepping=1"
+#define BANNED_KEY "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+
+static sqlite3 *db;
+static int next_seq = 1;
+
+/* A result as the tests write it; NAN scores are left out. */
+struct fake
+{
+  const char *cpu, *name, *arch, *vendor, *os, *gmp, *compiler, *publisher, *fingerprint;
+  int flagged, unlisted;
+  double mhz;
+  int cores;
+  double score, base, rsa_gmp, rsa_openssl;
+};
+
+static void
+exec (const char *sql)
+{
+  char *err = NULL;
+  if (sqlite3_exec (db, sql, NULL, NULL, &err) != SQLITE_OK)
+    {
+      fprintf (stderr, "unit-board: %s: %s\n", sql, err ? err : "?");
+      exit (2);
+    }
+}
+
+static void
+add_score (int seq, const char *node, int depth, double score, const struct fake *r)
+{
+  if (isnan (score))
+    return;
+  char *sql = sqlite3_mprintf ("INSERT INTO scores (seq, node, depth, score, cpu, listed, "
+                               "flagged) VALUES (%d, %Q, %d, %.17g, %Q, %d, %d)", seq, node,
+                               depth, score, r->cpu, !r->unlisted, r->flagged);
+  exec (sql);
+  sqlite3_free (sql);
+}
+
+/* Stores R; returns its id (static). */
+static const char *
+add (const struct fake *r)
+{
+  static char id[32];
+  int seq = next_seq++;
+  snprintf (id, sizeof id, "%016x", seq);
+  char *sql = sqlite3_mprintf (
+    "INSERT INTO results (seq, id, sha256, received, fingerprint, public_key, publisher, "
+    "submitter, arch, cpu, cpu_name, os, gmp, compiler, created, scores, flags, flagged, "
+    "unlisted, listed, body, signature, vendor, mhz, cores) VALUES (%d, %Q, %Q, %d, %Q, 'pk', "
+    "%Q, 'test', %Q, %Q, %Q, %Q, %Q, %Q, '2026-11-30T05:00:00Z', '{}', %Q, %d, %d, %d, '{}', "
+    "'sig', %Q, %.17g, %d)", seq, id, id, 1700000000 + seq,
+    r->fingerprint ? r->fingerprint : "aaaa", r->publisher, r->arch, r->cpu, r->name, r->os,
+    r->gmp, r->compiler, r->flagged ? "score-outlier" : "", r->flagged, r->unlisted,
+    !r->unlisted, r->vendor, r->mhz, r->cores);
+  exec (sql);
+  sqlite3_free (sql);
+  add_score (seq, "gmpbench", 0, r->score, r);
+  add_score (seq, "gmpbench.base", 1, r->base, r);
+  add_score (seq, "gmpbench.app.rsa.2048", 3, r->rsa_gmp, r);
+  add_score (seq, "openssl.rsa.sign.2048", 3, r->rsa_openssl, r);
+  return id;
+}
+
+/* CPU A: scores 100..500 (2 GHz, 4 cores, RSA ratios 1.0..1.4), three on
+ * Debian, two on Fedora, plus a retracted, an unlisted and a banned key's
+ * result.  CPU B: 1000..4000 at 1 GHz without cores or RSA tests, the
+ * lowest by a verified publisher, and a partial run without a score.
+ * CPU C: one flagged result. */
+static void
+fill (struct store *st)
+{
+  struct fake a = { CPU_A, "Alpha CPU", "x86_64", "Intel", "Debian", "6.3.0", "gcc", NULL, NULL,
+                    0, 0, 2000, 4, 0, 10, 0, 1000 };
+  for (int i = 1; i <= 5; i++)
+    {
+      a.score = 100 * i;
+      a.rsa_gmp = 900 + 100 * i;
+      a.os = i <= 3 ? "Debian" : "Fedora";
+      add (&a);
+    }
+  struct fake b = { CPU_B, "Beta CPU", "aarch64", "ARM", "Ubuntu", "6.2.1", "clang", NULL, NULL,
+                    0, 0, 1000, 0, 0, 5, NAN, NAN };
+  for (int i = 1; i <= 4; i++)
+    {
+      b.score = 1000 * i;
+      b.publisher = i == 1 ? "ACME Labs" : NULL;
+      add (&b);
+    }
+  b.score = b.base = NAN;
+  add (&b);
+  struct fake c = { CPU_C, "Gamma CPU", "x86_64", "AMD", "Debian", "6.3.0", "gcc", NULL, NULL,
+                    1, 0, 3000, 8, 9999, 1, NAN, NAN };
+  add (&c);
+
+  struct fake hidden = a;
+  hidden.score = 8888;
+  hidden.os = "Retracted OS";
+  check (store_retract (st, add (&hidden), 1700000100) == STORE_OK, "a result is retracted");
+  hidden.score = 7777;
+  hidden.os = "Unlisted OS";
+  hidden.unlisted = 1;
+  add (&hidden);
+  hidden.score = 6666;
+  hidden.os = "Banned OS";
+  hidden.unlisted = 0;
+  hidden.fingerprint = BANNED_KEY;
+  add (&hidden);
+  check (store_key_ban (st, BANNED_KEY, 1700000100) == STORE_OK, "a key is banned");
+}
+
+static int
+near (double x, double y)
+{
+  return fabs (x - y) <= 1e-9 * fmax (1, fabs (y));
+}
+
+static size_t
+rank (struct board *b, struct store *st, const struct board_filter *f, enum board_key key,
+      const char *node, struct board_row **rows)
+{
+  size_t n;
+  if (board_rank (b, st, f, key, node, rows, &n) < 0)
+    {
+      check (0, "board_rank answers");
+      return 0;
+    }
+  return n;
+}
+
+/* The CPU names of ROWS, space-separated (static). */
+static const char *
+names (const struct board_row *rows, size_t n)
+{
+  static char buf[256];
+  buf[0] = '\0';
+  for (size_t i = 0; i < n; i++)
+    {
+      strncat (buf, i ? " " : "", sizeof buf - strlen (buf) - 1);
+      strncat (buf, rows[i].cpu_name, sizeof buf - strlen (buf) - 1);
+    }
+  return buf;
+}
+
+/* A view sorted by KEY (NODE for BK_NODE) lists its CPUs as EXPECT. */
+static void
+check_order (struct board *b, struct store *st, const struct board_filter *f,
+             enum board_key key, const char *node, const char *expect, const char *what)
+{
+  struct board_row *rows;
+  size_t n = rank (b, st, f, key, node, &rows);
+  check (strcmp (names (rows, n), expect) == 0, "%s: %s (got %s)", what, expect, names (rows, n));
+  free (rows);
+}
+
+static void
+test_aggregates (struct board *b, struct store *st)
+{
+  struct board_filter all = { { NULL }, 0, 0 };
+  struct board_row *rows;
+  size_t n = rank (b, st, &all, BK_SCORE, NULL, &rows);
+
+  check (board_size (b) == 11, "the snapshot holds the 11 listed results, flagged included "
+         "(%zu)", board_size (b));
+  check (n == 2 && strcmp (names (rows, n), "Beta CPU Alpha CPU") == 0,
+         "by median score: Beta, then Alpha; the flagged-only CPU is left out (%s)",
+         names (rows, n));
+  if (n != 2)
+    return;
+  const struct board_row *beta = &rows[0], *alpha = &rows[1];
+  check (alpha->n == 5 && strcmp (alpha->cpu, CPU_A) == 0 && strcmp (alpha->arch, "x86_64") == 0
+         && strcmp (alpha->vendor, "Intel") == 0,
+         "Alpha: 5 results (retracted, unlisted, banned left out), its identity, arch, vendor");
+  check (near (alpha->median, 300) && near (alpha->q1, 200) && near (alpha->q3, 400)
+         && near (alpha->best, 500), "Alpha: median 300, IQR 200-400, best 500 (%g %g %g %g)",
+         alpha->median, alpha->q1, alpha->q3, alpha->best);
+  check (near (alpha->per_ghz, 150) && near (alpha->per_core, 75),
+         "Alpha: 150 per GHz at 2 GHz, 75 per core of 4 (%g, %g)", alpha->per_ghz,
+         alpha->per_core);
+  check (near (alpha->rsa, 1.2), "Alpha: GMP/OpenSSL RSA-2048 ratio median 1.2 (%g)",
+         alpha->rsa);
+  check (beta->n == 5, "Beta: 5 results, the partial run counted (%zu)", beta->n);
+  check (near (beta->median, 2500) && near (beta->q1, 1750) && near (beta->q3, 3250)
+         && near (beta->best, 4000),
+         "Beta: an even count interpolates: median 2500, IQR 1750-3250 (%g %g %g)",
+         beta->median, beta->q1, beta->q3);
+  check (near (beta->per_ghz, 2500) && isnan (beta->per_core) && isnan (beta->rsa),
+         "Beta: per GHz 2500; no cores and no RSA tests give no value (%g %g %g)",
+         beta->per_ghz, beta->per_core, beta->rsa);
+  free (rows);
+
+  const char *cpu_name = board_cpu_name (b, CPU_B);
+  check (cpu_name && strcmp (cpu_name, "Beta CPU") == 0, "a CPU's name");
+  check (board_cpu_name (b, "no:such:cpu") == NULL, "an unknown CPU has no name");
+
+  const char *const *values;
+  const size_t *counts;
+  size_t nv = board_values (b, BF_OS, &values, &counts);
+  check (nv == 3 && strcmp (values[0], "Debian") == 0 && counts[0] == 4
+         && strcmp (values[1], "Fedora") == 0 && counts[1] == 2
+         && strcmp (values[2], "Ubuntu") == 0 && counts[2] == 5,
+         "the OS values, sorted, with counts; hidden results add none (%zu)", nv);
+}
+
+static void
+test_filters (struct board *b, struct store *st)
+{
+  struct board_filter f = { { NULL }, 0, 0 };
+  struct board_row *rows;
+  size_t n;
+
+  f.include_flagged = 1;
+  check_order (b, st, &f, BK_SCORE, NULL, "Gamma CPU Beta CPU Alpha CPU",
+               "flagged results included on request");
+  f.include_flagged = 0;
+  f.verified_only = 1;
+  n = rank (b, st, &f, BK_SCORE, NULL, &rows);
+  check (n == 1 && rows[0].n == 1 && near (rows[0].median, 1000),
+         "verified publishers only: Beta's one result");
+  free (rows);
+  f.verified_only = 0;
+  f.value[BF_OS] = "Fedora";
+  n = rank (b, st, &f, BK_SCORE, NULL, &rows);
+  check (n == 1 && rows[0].n == 2 && near (rows[0].median, 450) && near (rows[0].best, 500),
+         "an OS filter: Alpha's two Fedora results, median 450");
+  free (rows);
+  f.value[BF_OS] = NULL;
+  f.value[BF_ARCH] = "aarch64";
+  check_order (b, st, &f, BK_SCORE, NULL, "Beta CPU", "an architecture filter");
+  f.value[BF_ARCH] = "x86_64";
+  f.value[BF_GMP] = "6.3.0";
+  f.value[BF_COMPILER] = "gcc";
+  f.value[BF_VENDOR] = "Intel";
+  check_order (b, st, &f, BK_SCORE, NULL, "Alpha CPU", "filters combine");
+  f.value[BF_VENDOR] = "Nobody";
+  check_order (b, st, &f, BK_SCORE, NULL, "", "an unknown value matches nothing");
+  memset (&f, 0, sizeof f);
+  f.value[BF_OS] = "Retracted OS";
+  check_order (b, st, &f, BK_SCORE, NULL, "", "a retracted result's OS is not a value");
+  f.value[BF_OS] = "";
+  check_order (b, st, &f, BK_SCORE, NULL, "Beta CPU Alpha CPU", "an empty value is any");
+
+  struct board_entry *e;
+  memset (&f, 0, sizeof f);
+  f.value[BF_CPU] = CPU_A;
+  n = board_cpu_entries (b, &f, &e);
+  check (n == 5 && near (e[0].score, 500) && near (e[4].score, 100)
+         && strcmp (e[0].gmp, "6.3.0") == 0 && strcmp (e[0].compiler, "gcc") == 0,
+         "a CPU's entries, best first (%zu)", n);
+  free (e);
+  f.value[BF_CPU] = CPU_B;
+  n = board_cpu_entries (b, &f, &e);
+  check (n == 5 && e[4].seq && isnan (e[4].score) && e[3].verified,
+         "the partial run comes last, the verified one is marked");
+  free (e);
+  f.value[BF_CPU] = CPU_C;
+  n = board_cpu_entries (b, &f, &e);
+  check (n == 0, "a flagged result is left out of its CPU's entries");
+  free (e);
+  f.include_flagged = 1;
+  n = board_cpu_entries (b, &f, &e);
+  check (n == 1 && e[0].flagged, "unless flagged results are asked for");
+  free (e);
+}
+
+static void
+test_sorting (struct board *b, struct store *st)
+{
+  struct board_filter all = { { NULL }, 0, 0 };
+
+  check_order (b, st, &all, BK_N, NULL, "Alpha CPU Beta CPU", "equal counts: by name");
+  check_order (b, st, &all, BK_IQR, NULL, "Beta CPU Alpha CPU", "by IQR");
+  check_order (b, st, &all, BK_BEST, NULL, "Beta CPU Alpha CPU", "by best");
+  check_order (b, st, &all, BK_GHZ, NULL, "Beta CPU Alpha CPU", "by score per GHz");
+  check_order (b, st, &all, BK_CORE, NULL, "Alpha CPU Beta CPU",
+               "by score per core: a CPU without the value comes last");
+  check_order (b, st, &all, BK_RSA, NULL, "Alpha CPU Beta CPU", "by the RSA ratio");
+  check_order (b, st, &all, BK_NAME, NULL, "Alpha CPU Beta CPU", "by name");
+  check_order (b, st, &all, BK_NODE, "gmpbench.base", "Alpha CPU Beta CPU",
+               "by the node gmpbench.base");
+  struct board_row *rows;
+  size_t n = rank (b, st, &all, BK_NODE, "gmpbench.base", &rows);
+  check (n == 2 && near (rows[0].node, 10) && near (rows[1].node, 5) && near (rows[0].key, 10),
+         "with the node's median in each row");
+  free (rows);
+  n = rank (b, st, &all, BK_SCORE, NULL, &rows);
+  check (n == 2 && isnan (rows[0].node), "a view not sorted by a node has no node median");
+  free (rows);
+  n = rank (b, st, &all, BK_NODE, "no.such.node", &rows);
+  check (n == 2 && isnan (rows[0].node) && isnan (rows[1].node),
+         "a node no result has: no medians, every CPU still listed");
+  free (rows);
+}
+
+static void
+test_views (struct board *b, struct store *st)
+{
+  struct board_filter f = { { NULL }, 0, 0 };
+  struct board_row *first, *again;
+  size_t views = board_views (b);
+
+  f.value[BF_GMP] = "6.3.0";
+  size_t n = rank (b, st, &f, BK_SCORE, NULL, &first);
+  check (board_views (b) == views + 1, "a new filter's rows are kept as a view");
+  size_t m = rank (b, st, &f, BK_SCORE, NULL, &again);
+  check (board_views (b) == views + 1 && n == m && n == 1
+         && memcmp (first, again, n * sizeof *first) == 0,
+         "asked again, the view answers the same rows");
+  free (first);
+  free (again);
+  n = rank (b, st, &f, BK_NAME, NULL, &first);
+  check (board_views (b) == views + 1 && n == 1,
+         "another sort of the same filter uses the same view");
+  free (first);
+  for (int i = 0; i < 40; i++)
+    {
+      char os[16];
+      snprintf (os, sizeof os, "%d", i);
+      f.value[BF_OS] = i % 2 ? "Debian" : "Ubuntu";
+      f.value[BF_GMP] = i % 4 < 2 ? "6.3.0" : "6.2.1";
+      f.verified_only = i % 8 < 4;
+      f.include_flagged = i % 16 < 8;
+      f.value[BF_COMPILER] = i < 16 ? "gcc" : i < 32 ? "clang" : NULL;
+      rank (b, st, &f, i % 3 ? BK_SCORE : BK_NODE, "gmpbench.base", &first);
+      free (first);
+    }
+  check (board_views (b) <= 32, "a snapshot keeps 32 views at most (%zu)", board_views (b));
+}
+
+/* Acquires SRV's snapshot until it is not OLD (at most 10 s). */
+static struct board *
+acquire_other (struct server *srv, struct board *old)
+{
+  for (int i = 0; i < 1000; i++)
+    {
+      int preparing;
+      struct board *b = board_acquire (srv, &preparing);
+      if (b && b != old)
+        return b;
+      board_release (b);
+      usleep (10000);
+    }
+  return NULL;
+}
+
+static void
+test_keeper (struct store *st)
+{
+  struct server srv = { 0 };
+  struct board_filter f = { { NULL }, 0, 0 };
+  struct board_row *rows;
+  int preparing;
+
+  srv.store = st;
+  srv.aggregate_ttl = 3600;
+  check (board_start (&srv) == 0, "the builder starts");
+  struct board *b1 = board_acquire (&srv, &preparing);
+  check (b1 && board_size (b1) == 11, "the first snapshot: a page waits for it");
+  struct board *same = board_acquire (&srv, &preparing);
+  check (same == b1, "a fresh snapshot is shared");
+  board_release (same);
+  f.value[BF_OS] = "Fedora";
+  rank (b1, st, &f, BK_SCORE, NULL, &rows);
+  free (rows);
+  rank (b1, st, &f, BK_NODE, "gmpbench.base", &rows);
+  free (rows);
+  board_stop (&srv);
+  check (b1 && board_size (b1) == 11, "a snapshot outlives the builder while retained");
+  board_release (b1);
+
+  srv.aggregate_ttl = 0;
+  check (board_start (&srv) == 0, "the builder starts again, TTL 0");
+  b1 = board_acquire (&srv, &preparing);
+  struct fake a = { CPU_A, "Alpha CPU (new name)", "x86_64", "Intel", "Debian", "6.3.0", "gcc",
+                    NULL, NULL, 0, 0, 2000, 4, 600, 10, 1000, 1000 };
+  add (&a);
+  struct board *b2 = board_acquire (&srv, &preparing);
+  check (b1 && b2 && b1 != b2 && board_size (b2) == 12,
+         "with TTL 0, a page waits for a snapshot begun after it arrived");
+  check (b1 && board_size (b1) == 11 && strcmp (board_cpu_name (b1, CPU_A), "Alpha CPU") == 0,
+         "the old snapshot stays whole for its readers");
+  check (b2 && strcmp (board_cpu_name (b2, CPU_A), "Alpha CPU (new name)") == 0,
+         "the new one has the newest name");
+  board_release (b1);
+  board_release (b2);
+  board_stop (&srv);
+
+  srv.aggregate_ttl = 0.05;
+  check (board_start (&srv) == 0, "the builder starts again, TTL 50 ms");
+  b1 = board_acquire (&srv, &preparing);
+  rank (b1, st, &f, BK_NODE, "gmpbench.base", &rows);
+  free (rows);
+  size_t views = board_views (b1);
+  add (&a);
+  usleep (100000);
+  b2 = board_acquire (&srv, &preparing);
+  check (b2 == b1, "a stale snapshot is still served while the next is built");
+  board_release (b2);
+  b2 = acquire_other (&srv, b1);
+  check (b2 && board_size (b2) == 13, "then the new one replaces it (%zu)",
+         b2 ? board_size (b2) : 0);
+  check (b2 && board_views (b2) == views,
+         "with the views that were asked for and the default one (%zu of %zu)",
+         b2 ? board_views (b2) : 0, views);
+  board_release (b1);
+  board_release (b2);
+  board_stop (&srv);
+
+  srv.aggregate_ttl = 60;
+  check (board_start (&srv) == 0, "the builder starts again");
+  board_stop (&srv);
+  check (srv.boards == NULL, "and stops at once, mid-build");
+}
+
+int
+main (void)
+{
+  char dir[] = "/tmp/unit-board.XXXXXX", path[64], err[256];
+
+  if (!mkdtemp (dir))
+    return 2;
+  snprintf (path, sizeof path, "%s/board.db", dir);
+  struct store *st = store_open (path, 2, err, sizeof err);
+  if (!st)
+    {
+      fprintf (stderr, "unit-board: %s\n", err);
+      return 2;
+    }
+  if (sqlite3_open (path, &db) != SQLITE_OK)
+    return 2;
+  sqlite3_busy_timeout (db, 5000);
+  fill (st);
+
+  struct server srv = { 0 };
+  srv.store = st;
+  srv.aggregate_ttl = 3600;
+  check (board_start (&srv) == 0, "the builder starts");
+  int preparing;
+  struct board *b = board_acquire (&srv, &preparing);
+  check (b != NULL, "a snapshot is built");
+  if (b)
+    {
+      test_aggregates (b, st);
+      test_filters (b, st);
+      test_sorting (b, st);
+      test_views (b, st);
+      board_release (b);
+    }
+  board_stop (&srv);
+  test_keeper (st);
+
+  sqlite3_close (db);
+  store_close (st);
+  char cmd[128];
+  snprintf (cmd, sizeof cmd, "rm -rf %s", dir);
+  if (system (cmd) != 0)
+    check (0, "the scratch directory is removed");
+  return check_exit_status ();
+}
