@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 #include "common/util.h"
+#include "build_config.h"
+#include "suites/registry_id.h"
 #include "suites/stats.h"
 #include "suites/suites.h"
 
@@ -223,5 +225,7 @@ api_health (struct http_request *r)
   cJSON *body = cJSON_CreateObject ();
   cJSON_AddStringToObject (body, "status", "ok");
   cJSON_AddNumberToObject (body, "schema", store_schema_version (r->srv->store));
+  cJSON_AddStringToObject (body, "version", GB_VERSION);
+  cJSON_AddStringToObject (body, "registry", registry_id ());
   return http_json (r, 200, body);
 }

@@ -2,7 +2,7 @@
  *
  * The checks run from the cheapest and most basic to the most specific:
  * size, bytes (json_check), structure (cJSON and schema.c), then the
- * meaning: test names, scores, digests.  The first failure wins, so an
+ * meaning: the registry the client used, test names, scores, digests.  The first failure wins, so an
  * error always names the most fundamental problem. */
 #include "server/validate.h"
 
@@ -11,11 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "build_config.h"
 #include "common/util.h"
 #include "server/b64.h"
 #include "server/json_check.h"
 #include "server/schema.h"
 #include "suites/reference.h"
+#include "suites/registry_id.h"
 #include "suites/suites.h"
 
 #define FORMAT_NAME "gmpbench-result/1"
@@ -27,6 +29,7 @@
 static const struct schema_member top_schema[] = {
   M ("format", SK_STRING, SCHEMA_REQUIRED, 1, 64),
   M ("client", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
+  M ("registry", SK_STRING, 0, REGISTRY_ID_LEN, REGISTRY_ID_LEN),
   M ("created", SK_STRING, SCHEMA_REQUIRED, 20, 20),
   M ("run", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
   M ("system", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
@@ -198,13 +201,14 @@ rfc3339_utc (const char *s)
     && h <= 23 && m <= 59 && sec <= 60;
 }
 
+/* Whether S is exactly LEN lower-case hex digits. */
 static int
-lower_hex64 (const char *s)
+lower_hex (const char *s, int len)
 {
-  for (int i = 0; i < 64; i++)
+  for (int i = 0; i < len; i++)
     if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
       return 0;
-  return s[64] == '\0';
+  return s[len] == '\0';
 }
 
 static const char *
@@ -278,7 +282,7 @@ check_result_forms (const cJSON *results, const char *path, struct validate_erro
             validate_fail (err, 422, "format", field, "unknown flag \"%s\"", f->valuestring);
             return -1;
           }
-      if (!lower_hex64 (text (r, "digest")))
+      if (!lower_hex (text (r, "digest"), 64))
         {
           snprintf (field, sizeof field, "%s[%d].digest", path, i);
           validate_fail (err, 422, "format", field, "%s must be 64 lower-case hex digits", field);
@@ -313,6 +317,59 @@ check_forms (const cJSON *doc, struct validate_error *err)
   return check_result_forms (schema_get (doc, "results"), "results", err) < 0
     || (threads && check_result_forms (schema_get (threads, "results"), "threads.results", err) < 0)
     ? -1 : 0;
+}
+
+/* Compares dotted versions by their first three numbers: <0, 0 or >0. */
+static int
+compare_versions (const char *a, const char *b)
+{
+  unsigned long x[3] = { 0, 0, 0 }, y[3] = { 0, 0, 0 };
+
+  sscanf (a, "%lu.%lu.%lu", &x[0], &x[1], &x[2]);
+  sscanf (b, "%lu.%lu.%lu", &y[0], &y[1], &y[2]);
+  for (int i = 0; i < 3; i++)
+    if (x[i] != y[i])
+      return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+/* The document's registry is this server's.  A document without one
+ * comes from a client older than registry ids, and its tests are checked
+ * one by one as before.  When they differ, the client's version against
+ * the server's says which side is behind. */
+static int
+check_registry (const cJSON *doc, struct validate_error *err)
+{
+  const cJSON *item = schema_get (doc, "registry");
+  const char *client = text (doc, "client.version");
+
+  if (!item)
+    return 0;
+  if (!lower_hex (item->valuestring, REGISTRY_ID_LEN))
+    {
+      validate_fail (err, 422, "format", "registry", "registry must be %d lower-case hex digits",
+                     REGISTRY_ID_LEN);
+      return -1;
+    }
+  if (strcmp (item->valuestring, registry_id ()) == 0)
+    return 0;
+  int order = compare_versions (client, GB_VERSION);
+  if (order < 0)
+    validate_fail (err, 422, "registry-mismatch", "registry",
+                   "client and server have different test registries: upgrade gmpbench "
+                   "(this client is %s, the server %s) and run the benchmark again",
+                   client, GB_VERSION);
+  else if (order > 0)
+    validate_fail (err, 422, "registry-mismatch", "registry",
+                   "client and server have different test registries: the server (%s) is "
+                   "older than this client (%s) and must be upgraded; tell its operator",
+                   GB_VERSION, client);
+  else
+    validate_fail (err, 422, "registry-mismatch", "registry",
+                   "client and server have different test registries, though both are "
+                   "version %s: one was built from modified sources; build both from the "
+                   "same release", client);
+  return -1;
 }
 
 /* Every test of RESULTS (at PATH) is in the registry, and only once. */
@@ -575,6 +632,7 @@ validate_document (const char *body, size_t len, struct doc_summary *out,
   if (schema_check_duplicates (doc, "", err) == 0
       && check_structure (doc, err) == 0
       && check_forms (doc, err) == 0
+      && check_registry (doc, err) == 0
       && check_tests (doc, err) == 0
       && check_public_key (doc, out, err) == 0
       && check_scores (doc, out, err) == 0

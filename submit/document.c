@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "build_config.h"
 #include "suites/operand.h"
+#include "suites/registry_id.h"
 
 static cJSON *
 result_json (const struct test_result *r)
@@ -67,6 +68,7 @@ document_build (const struct run_info *info, cJSON *system,
   cJSON_AddStringToObject (client, "name", "gmpbench");
   cJSON_AddStringToObject (client, "version", GB_VERSION);
   cJSON_AddItemToObject (doc, "client", client);
+  cJSON_AddStringToObject (doc, "registry", registry_id ());
   cJSON_AddStringToObject (doc, "created", created);
   cJSON_AddStringToObject (run, "mode", info->mode);
   cJSON_AddBoolToObject (run, "quick", info->quick);

@@ -9,8 +9,11 @@
 
 #include <fnmatch.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "suites/registry_id.h"
+#include "suites/registry_libs.h"
 
 static const struct bench_suite *const gmp_suites[] = {
   &suite_gmp_multiply,
@@ -153,4 +156,63 @@ registry_match (const char *pattern, const char *name)
   /* A node name selects its whole subtree: "gmpbench.app" matches
    * "gmpbench.app.rsa.512". */
   return strncmp (pattern, name, len) == 0 && name[len] == '.';
+}
+
+/* ------------------------------------------------------------ identity */
+
+static char id_text[REGISTRY_ID_LEN + 1];
+static pthread_once_t id_once = PTHREAD_ONCE_INIT;
+
+static int
+compare_strings (const void *a, const void *b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* One line per test of the suites every build has, sorted by name:
+ * "NAME FLAGS W1 W2 ..." with the weight of each node from the root down
+ * to the test itself. */
+static void
+compute_id (void)
+{
+  size_t n = 0, cap = registry_count ();
+  const char **names = gb_xmalloc ((cap ? cap : 1) * sizeof *names);
+  struct gb_sha256 h;
+  unsigned char md[32];
+  char line[64], node[256];
+
+  for (size_t s = 0; suite_at (s); s++)
+    if (!registry_suite_optional (suite_at (s)))
+      for (size_t i = 0; i < suite_at (s)->ntests; i++)
+        names[n++] = suite_at (s)->tests[i].name;
+  qsort (names, n, sizeof *names, compare_strings);
+  gb_sha256_init (&h);
+  for (size_t i = 0; i < n; i++)
+    {
+      const struct bench_test *t = registry_find (names[i]);
+      snprintf (line, sizeof line, " %u", t->flags & (BENCH_COMPAT | BENCH_FULL_ONLY));
+      gb_sha256_update (&h, t->name, strlen (t->name));
+      gb_sha256_update (&h, line, strlen (line));
+      for (const char *end = t->name;; end++)
+        if (*end == '.' || *end == '\0')
+          {
+            snprintf (node, sizeof node, "%.*s", (int) (end - t->name), t->name);
+            snprintf (line, sizeof line, " %.17g", registry_node_weight (node));
+            gb_sha256_update (&h, line, strlen (line));
+            if (*end == '\0')
+              break;
+          }
+      gb_sha256_update (&h, "\n", 1);
+    }
+  gb_sha256_final (&h, md);
+  for (int i = 0; i < REGISTRY_ID_LEN / 2; i++)
+    snprintf (id_text + 2 * i, 3, "%02x", md[i]);
+  free (names);
+}
+
+const char *
+registry_id (void)
+{
+  pthread_once (&id_once, compute_id);
+  return id_text;
 }

@@ -26,3 +26,18 @@ const struct bench_suite *const library_suites[] = {
 };
 
 const size_t library_suites_count = GB_ARRAY_SIZE (library_suites);
+
+int
+registry_suite_optional (const struct bench_suite *s)
+{
+#ifdef HAVE_GCRYPT
+  if (s == &suite_gcrypt || s == &suite_gcrypt_mpi || s == &suite_gcrypt_keygen)
+    return 1;
+#endif
+#ifdef HAVE_NETTLE
+  if (s == &suite_nettle || s == &suite_nettle_keygen)
+    return 1;
+#endif
+  (void) s;
+  return 0;
+}

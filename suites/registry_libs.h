@@ -17,6 +17,10 @@ extern const struct bench_suite suite_openssl_rsa;
 extern const struct bench_suite suite_openssl_dh_dsa;
 extern const struct bench_suite suite_openssl_keygen;
 extern const struct bench_suite suite_rng;
+/* Whether suite S is one that only some builds have (configure found its
+ * library): libgcrypt's and Nettle's. */
+int registry_suite_optional (const struct bench_suite *s);
+
 #ifdef HAVE_GCRYPT
 extern const struct bench_suite suite_gcrypt;
 extern const struct bench_suite suite_gcrypt_mpi;

@@ -1,0 +1,75 @@
+# t0330-server-registry.sh: the test registry's identity.  A document
+# names the registry it was made with ("registry"); the server accepts its
+# own, and refuses another with a 422 that says plainly that client and
+# server have different registries and which side to upgrade, which
+# `gmpbench submit` shows in one line.  Documents from before registry
+# ids (no member) are checked test by test as before.
+. "$SRCDIR/tests/lib.sh"
+. "$SRCDIR/tests/server-lib.sh"
+need_server
+
+make_key alice > /dev/null
+start_server "$PWD/results.db" --key-rate 0 || { fail "the server starts"; exit 1; }
+trap 'stop_server' EXIT
+
+get /healthz > /dev/null
+registry=$(field "d['registry']")
+version=$(field "d['version']")
+check "/healthz names the server's registry (16 hex digits) and version" \
+  sh -c "echo '$registry' | grep -Eqx '[0-9a-f]{16}' && [ -n '$version' ]"
+
+# upload NAME [server-doc.py options]: a signed document; prints the status.
+upload () {
+  name=$1
+  shift
+  make_doc "$name.json" alice --name "$name" "$@" && post "$name.json" "$(sign "$name.json" alice)"
+}
+
+expect_status "a document without a registry (an older client) is accepted" 201 \
+  "$(upload old)"
+expect_status "a document with the server's registry is accepted" 201 \
+  "$(upload same --set "registry=\"$registry\"")"
+
+st=$(upload older --set 'registry="0123456789abcdef"' --set 'client.version="0.0.1"')
+expect_rule "another registry from an older client: 422 registry-mismatch" 422 registry-mismatch "$st"
+said=$(field "d['field'] + ': ' + d['error']")
+check "... the error says the registries differ and to upgrade gmpbench" \
+  sh -c "echo '$said' | grep -q '^registry: client and server have different test registries: upgrade gmpbench'"
+
+st=$(upload newer --set 'registry="0123456789abcdef"' --set 'client.version="999.0.0"')
+expect_rule "another registry from a newer client: 422 registry-mismatch" 422 registry-mismatch "$st"
+said=$(field "d['error']")
+check "... the error says the server must be upgraded" \
+  sh -c "echo '$said' | grep -q 'different test registries: the server ($version) is older than this client (999.0.0) and must be upgraded'"
+
+st=$(upload modified --set 'registry="0123456789abcdef"' --set "client.version=\"$version\"")
+expect_rule "another registry with the same version: 422 registry-mismatch" 422 registry-mismatch "$st"
+said=$(field "d['error']")
+check "... the error says one side was built from modified sources" \
+  sh -c "echo '$said' | grep -q 'though both are version $version: one was built from modified sources'"
+
+st=$(upload upper --set 'registry="0123456789ABCDEF"')
+expect_rule "a registry in upper case: 422 format" 422 format "$st"
+st=$(upload short --set 'registry="0123"')
+expect_rule "a registry of 4 digits: 422 range" 422 range "$st"
+st=$(upload number --set 'registry=12345')
+expect_rule "a registry that is a number: 422 type" 422 type "$st"
+st=$(upload unknown --set 'registry="0123456789abcdef"' --set 'results.0.name="gmpbench.base.multiply.1"')
+expect_rule "a different registry is reported before the unknown test it explains" 422 \
+  registry-mismatch "$st"
+
+# The real client: its documents carry the server's registry, and a
+# refusal is one line on standard error.
+. "$SRCDIR/tests/submit-lib.sh"
+run_status "$GMPBENCH" run --only gmpbench.base.multiply.128 --time-per-test 0.05 -q -o r.json
+written=$(field "d['registry']" r.json)
+check "gmpbench run writes the registry of this build" \
+  sh -c "[ $status -eq 0 ] && [ '$written' = '$registry' ]"
+run_status "$GMPBENCH" submit r.json --server "$URL" -q
+check "... and the server accepts it" sh -c "[ $status -eq 0 ]"
+sed "s/$registry/0123456789abcdef/" r.json > other.json
+rm -f other.json.sig
+run_status "$GMPBENCH" submit other.json --server "$URL" -q
+check "a client with another registry: submit fails and says why in one line" \
+  sh -c "[ $status -ne 0 ] && grep -c 'different test registries' err.txt | grep -qx 1 \
+    && [ \$(grep -c 'registr' err.txt) -eq 1 ]"
