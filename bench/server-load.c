@@ -5,10 +5,6 @@
  *       signs N distinct documents (FIXTURE with a submitter added, the
  *       submitter name numbered), then posts them over C keep-alive
  *       connections and reports accepted/s and latency percentiles;
- *   server-load populate DB N FIRST
- *       stores N synthetic results, numbered from FIRST, straight through
- *       the server's store (store_insert from 16 threads, so that group
- *       commit shares the transactions), for listing benchmarks;
  *   server-load list HOST:PORT C N PATH...
  *       sends N GET requests cycling through the PATHs over C
  *       connections and reports latency percentiles.
@@ -28,7 +24,6 @@
 #include <openssl/evp.h>
 #include "common/util.h"
 #include "server/b64.h"
-#include "server/store.h"
 #include "suites/stats.h"
 
 struct request
@@ -264,96 +259,16 @@ list (const char *hostport, int c, size_t n, char **paths, int npaths)
   free (reqs);
 }
 
-/* ------------------------------------------------------------ populate */
-
-#define POPULATE_THREADS 16
-
-struct populate_job
-{
-  struct store *st;
-  size_t first, end, step;
-};
-
-/* Stores the synthetic results FIRST, FIRST+STEP, ... below END. */
-static void *
-populate_some (void *arg)
-{
-  static const char *const arches[] = { "x86_64", "aarch64", "ppc64le", "riscv64" };
-  static const char *const oses[] = { "Debian GNU/Linux", "Fedora Linux", "FreeBSD", "macOS" };
-  static const char *const nodes[] = {
-    "gmpbench", "gmpbench.base", "gmpbench.app", "gmpbench.base.multiply"
-  };
-  struct populate_job *job = arg;
-  char cpu[64], name[64], sha[65], id[65], body[256];
-
-  for (size_t i = job->first; i < job->end; i += job->step)
-    {
-      struct score_node scores[4];
-      unsigned r = (unsigned) (i * 2654435761u);
-      snprintf (cpu, sizeof cpu, "x86:GenuineIntel:family=6:model=%u:stepping=1", r % 200);
-      snprintf (name, sizeof name, "Test CPU %u", r % 200);
-      for (int k = 0; k < 4; k++)
-        {
-          scores[k].name = (char *) nodes[k];
-          scores[k].score = 1000.0 * (1 + (r >> (k * 3)) % 977) / (k + 1);
-          scores[k].depth = k == 0 ? 0 : k < 3 ? 1 : 2;
-        }
-      struct doc_summary doc = {
-        { 0 }, (char *) arches[r % 4], cpu, name, "GenuineIntel", (char *) oses[(r / 4) % 4],
-        (char *) ((r / 16) % 2 ? "6.3.0" : "6.2.1"), (char *) ((r / 32) % 2 ? "gcc" : "clang"),
-        "2026-11-30T05:00:00Z", NULL, 0, 0, 0, scores, 4, 4
-      };
-      int blen = snprintf (body, sizeof body, "{\"synthetic\": %zu}", i);
-      gb_sha256_hex (body, (size_t) blen, sha);
-      struct store_upload up = {
-        body, (size_t) blen, sha, "c2lnbmF0dXJl", "cHVibGljIGtleQ==",
-        "0000000000000000000000000000000000000000000000000000000000000000", &doc, "", 0,
-        1700000000 + (int64_t) i
-      };
-      if (store_insert (job->st, &up, id) == STORE_ERROR)
-        exit (1);
-      if (i % 100000 == 99999)
-        fprintf (stderr, "populate: %zu\n", i + 1);
-    }
-  return NULL;
-}
-
-static void
-populate (const char *db, size_t n, size_t first)
-{
-  char err[256];
-  pthread_t t[POPULATE_THREADS];
-  struct populate_job jobs[POPULATE_THREADS];
-  struct store *st = store_open (db, POPULATE_THREADS, err, sizeof err);
-
-  if (!st)
-    {
-      fprintf (stderr, "server-load: %s\n", err);
-      exit (1);
-    }
-  for (int k = 0; k < POPULATE_THREADS; k++)
-    {
-      jobs[k] = (struct populate_job) { st, first + (size_t) k, first + n, POPULATE_THREADS };
-      pthread_create (&t[k], NULL, populate_some, &jobs[k]);
-    }
-  for (int k = 0; k < POPULATE_THREADS; k++)
-    pthread_join (t[k], NULL);
-  store_close (st);
-}
-
 int
 main (int argc, char **argv)
 {
   if (argc == 6 && strcmp (argv[1], "upload") == 0)
     upload (argv[2], argv[3], strtoul (argv[4], NULL, 10), atoi (argv[5]));
-  else if (argc == 5 && strcmp (argv[1], "populate") == 0)
-    populate (argv[2], strtoul (argv[3], NULL, 10), strtoul (argv[4], NULL, 10));
   else if (argc >= 6 && strcmp (argv[1], "list") == 0)
     list (argv[2], atoi (argv[3]), strtoul (argv[4], NULL, 10), argv + 5, argc - 5);
   else
     {
       fputs ("usage: server-load upload HOST:PORT FIXTURE N C\n"
-             "       server-load populate DB N FIRST\n"
              "       server-load list HOST:PORT C N PATH...\n", stderr);
       return 2;
     }
