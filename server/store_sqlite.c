@@ -9,7 +9,10 @@
  * are off: a hook records the length of the log after each commit, and
  * the store runs passive checkpoints from a thread of its own (store.c)
  * once the log passes 16384 pages, which keeps the disk syncs rare.  Each
- * connection caches 64 MiB.  Write transactions start with BEGIN IMMEDIATE
+ * connection caches 64 MiB, and keeps its temporary files in memory: an
+ * insert's statement journal (the pages it changed, to undo the statement
+ * alone) outgrows SQLite's 64 KiB spill limit, and would otherwise be a
+ * file created and deleted for every upload.  Write transactions start with BEGIN IMMEDIATE
  * so that two writers never deadlock on a lock upgrade.
  */
 #include "server/store_driver.h"
@@ -150,7 +153,7 @@ sqlite_connect (const char *target, char *err, size_t errlen)
   struct db_conn *c = gb_xcalloc (1, sizeof *c);
   static const char setup[] =
     "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; "
-    "PRAGMA journal_size_limit=67108864; PRAGMA cache_size=-65536;";
+    "PRAGMA journal_size_limit=67108864; PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;";
 
   if (sqlite3_open_v2 (target, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
                        | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK
