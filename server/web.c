@@ -15,10 +15,29 @@
 #define CSP "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; " \
   "base-uri 'none'; frame-ancestors 'none'"
 
+/* What escape_html() writes, but copying the runs between the characters
+ * it replaces whole: pages write a lot of text, and stdio a character at
+ * a time is a tenth of a page's time. */
 void
 web_text (FILE *f, const char *s)
 {
-  escape_html (f, s ? s : "");
+  const char *run = s;
+
+  if (!s)
+    return;
+  for (;; s++)
+    {
+      unsigned char c = (unsigned char) *s;
+      if (c >= 0x20 && c != 0x7f && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'')
+        continue;
+      if (s > run)
+        fwrite (run, 1, (size_t) (s - run), f);
+      if (!c)
+        return;
+      char one[2] = { (char) c, '\0' };
+      escape_html (f, one);
+      run = s + 1;
+    }
 }
 
 void
@@ -42,7 +61,7 @@ web_number (FILE *f, double v)
   if (isnan (v) || isinf (v))
     fputs ("\u2013", f);
   else if (fabs (v) >= 1000 && fabs (v) < 1e9)
-    fprintf (f, "%.0f", v);
+    fprintf (f, "%lld", (long long) nearbyint (v));    /* as "%.0f", without its cost */
   else
     fprintf (f, "%.4g", v);
 }

@@ -6,14 +6,17 @@
  * unless asked for, retracted, unlisted and banned results never shown;
  * the views kept with a snapshot; and the builder thread: the first
  * snapshot, a rebuild in the background while the old snapshot stays
- * readable, the views carried to the new one, and stopping mid-build. */
+ * readable, the views carried to the new one, and stopping mid-build;
+ * and the writers the pages share (web_text, web_number). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sqlite3.h>
+#include "client/escape.h"
 #include "server/board.h"
 #include "server/store.h"
+#include "server/web.h"
 #include "tests/check.h"
 
 #define CPU_A "x86:GenuineIntel:family=6:model=1:stepping=1"
@@ -347,6 +350,43 @@ test_views (struct board *b, struct store *st)
   check (board_views (b) <= 32, "a snapshot keeps 32 views at most (%zu)", board_views (b));
 }
 
+/* The pages' writers: web_text() writes exactly what escape_html() does,
+ * web_number() four significant digits or a whole number. */
+static void
+test_writers (void)
+{
+  char all[256], *a = NULL, *b = NULL;
+  size_t alen = 0, blen = 0;
+  for (int i = 1; i < 256; i++)
+    all[i - 1] = (char) i;
+  all[255] = '\0';
+  const char *samples[] = { all, "<script>alert('x')</script> & \"q\"", "", "plain", "\x7f<" };
+  int same = 1;
+  for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++)
+    {
+      FILE *fa = open_memstream (&a, &alen), *fb = open_memstream (&b, &blen);
+      web_text (fa, samples[i]);
+      escape_html (fb, samples[i]);
+      fclose (fa);
+      fclose (fb);
+      same &= alen == blen && memcmp (a, b, alen) == 0;
+      free (a);
+      free (b);
+    }
+  check (same, "web_text writes what escape_html writes");
+  const double numbers[] = { 1234.5, 1235.5, -2500.49, 999999999, 12.3456, NAN };
+  const char *expect = "1234 1236 -2500 999999999 12.35 \u2013 ";
+  FILE *f = open_memstream (&a, &alen);
+  for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
+    {
+      web_number (f, numbers[i]);
+      fputc (' ', f);
+    }
+  fclose (f);
+  check (strcmp (a, expect) == 0, "web_number: %s", a);
+  free (a);
+}
+
 /* Acquires SRV's snapshot until it is not OLD (at most 10 s). */
 static struct board *
 acquire_other (struct server *srv, struct board *old)
@@ -468,6 +508,7 @@ main (void)
     }
   board_stop (&srv);
   test_keeper (st);
+  test_writers ();
 
   sqlite3_close (db);
   store_close (st);
