@@ -1,0 +1,71 @@
+# t0340-server-migration.sh: a database made by the previous schema
+# (version 5: score rows without the filter columns of migration 6, the
+# old score index) is upgraded when the server starts, on SQLite and on
+# PostgreSQL: its results keep their place in filtered, sorted listings,
+# and new uploads join them.
+. "$SRCDIR/tests/lib.sh"
+. "$SRCDIR/tests/server-lib.sh"
+need_server
+
+make_key alice > /dev/null
+
+DOWNGRADE="DROP INDEX scores_rank;
+ALTER TABLE scores DROP COLUMN arch;
+ALTER TABLE scores DROP COLUMN os;
+ALTER TABLE scores DROP COLUMN gmp;
+ALTER TABLE scores DROP COLUMN compiler;
+CREATE INDEX scores_rank ON scores (node, score DESC, seq DESC);
+DELETE FROM schema_version WHERE version = 6;"
+
+# upload NAME SCALE: a signed document scoring gmpbench.base.multiply.
+upload () {
+  make_doc "$1.json" alice --name "$1" --multiply --scale "$2" &&
+    post "$1.json" "$(sign "$1.json" alice)"
+}
+
+# idof NAME: the id of NAME.json.
+idof () {
+  sha256sum "$1.json" | cut -c1-16
+}
+
+# listed: the ids in the sorted, filtered listing, best first.
+listed () {
+  get "/api/v1/results?arch=x86_64&os=Debian%20GNU/Linux&sort=gmpbench.base.multiply" > /dev/null
+  field "' '.join(r['id'] for r in d['results'])"
+}
+
+# run_upgrade ENGINE DB SQL...: the checks, with SQL the command that runs
+# a script on DB (the downgrade) from its standard input.
+run_upgrade () {
+  engine=$1 db=$2
+  shift 2
+  start_server "$db" --key-rate 0 || { fail "$engine: the server starts"; return; }
+  upload a 1 > /dev/null
+  upload b 2 > /dev/null
+  upload c 3 > /dev/null
+  stop_server
+  echo "$DOWNGRADE" | "$@" > /dev/null 2>&1
+  check "$engine: the database is back at schema 5" \
+    sh -c "echo 'SELECT max(version) FROM schema_version;' | $* 2> /dev/null | grep -qx ' *5'"
+  start_server "$db" --key-rate 0 || { fail "$engine: the server starts on the old schema"; return; }
+  get /healthz > /dev/null
+  expect_status "$engine: the server migrated the database to schema 6" 6 "$(field "d['schema']")"
+  check "$engine: the migration copied the filters onto every score row" \
+    sh -c "echo 'SELECT count(*) FROM scores WHERE arch IS NULL OR os IS NULL OR gmp IS NULL
+      OR compiler IS NULL;' | $* 2> /dev/null | grep -qx ' *0'"
+  expect_status "$engine: the old results are listed, filtered and sorted" \
+    "$(idof c) $(idof b) $(idof a)" "$(listed)"
+  upload d 4 > /dev/null
+  expect_status "$engine: a new upload joins them in its place" \
+    "$(idof d) $(idof c) $(idof b) $(idof a)" "$(listed)"
+  stop_server
+}
+
+run_upgrade sqlite "$PWD/results.db" sqlite3 "$PWD/results.db"
+
+if start_pg; then
+  trap stop_pg EXIT
+  run_upgrade postgresql "$PG_URI" $RUNAS "$PGBIN/psql" -X -q -t -v ON_ERROR_STOP=1 "$PG_URI"
+else
+  skip "the PostgreSQL upgrade (PostgreSQL not installed or did not start)"
+fi
