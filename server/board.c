@@ -103,8 +103,11 @@ struct board
   size_t *group;                /* CPU i is items[group[i] .. group[i+1]) */
   uint32_t *newest;             /* per CPU: its newest item */
   pthread_mutex_t lock;         /* guards the columns and the views */
+  pthread_cond_t loaded;        /* a column loaded by a request */
   struct column cols[MAX_COLUMNS];
   size_t ncols;
+  const char *loading[MAX_COLUMNS];     /* the nodes requests are loading */
+  size_t nloading;
   struct view *views[MAX_VIEWS];
   size_t nviews;
 };
@@ -425,6 +428,7 @@ board_free (struct board *b)
   for (size_t i = 0; i < b->nviews; i++)
     view_free (b->views[i]);
   pthread_mutex_destroy (&b->lock);
+  pthread_cond_destroy (&b->loaded);
   free (b->items);
   free (b->seqs);
   free (b->pos);
@@ -465,6 +469,7 @@ board_new (void)
   struct board *b = gb_xcalloc (1, sizeof *b);
   atomic_init (&b->refs, 1);
   pthread_mutex_init (&b->lock, NULL);
+  pthread_cond_init (&b->loaded, NULL);
   return b;
 }
 
@@ -834,43 +839,63 @@ board_views (struct board *b)
   return n;
 }
 
+/* NODE's column in B, or NULL, under B's lock. */
+static const double *
+find_column (const struct board *b, const char *node)
+{
+  for (size_t i = 0; i < b->ncols; i++)
+    if (strcmp (b->cols[i].node, node) == 0)
+      return b->cols[i].v;
+  return NULL;
+}
+
+/* Whether a request is loading NODE's column into B, under B's lock. */
+static int
+loading (const struct board *b, const char *node)
+{
+  for (size_t i = 0; i < b->nloading; i++)
+    if (strcmp (b->loading[i], node) == 0)
+      return 1;
+  return 0;
+}
+
 /* NODE's column from the snapshot, loading it (and keeping it when there
- * is room) if needed.  *OWNED is set when the caller must free it. */
+ * is room) if needed; a request that finds another loading it waits for
+ * that.  *OWNED is set when the caller must free it. */
 static const double *
 node_column (struct board *b, struct store *st, const char *node, int *owned)
 {
+  const double *kept;
+
   *owned = 0;
   pthread_mutex_lock (&b->lock);
-  for (size_t i = 0; i < b->ncols; i++)
-    if (strcmp (b->cols[i].node, node) == 0)
-      {
-        pthread_mutex_unlock (&b->lock);
-        return b->cols[i].v;
-      }
+  while (!(kept = find_column (b, node)) && loading (b, node))
+    pthread_cond_wait (&b->loaded, &b->lock);
+  int mark = !kept && b->nloading < MAX_COLUMNS;
+  if (mark)
+    b->loading[b->nloading++] = node;
   pthread_mutex_unlock (&b->lock);
+  if (kept)
+    return kept;
+
   double *v = load_column (b, st, node, NULL);
-  if (!v)
-    return NULL;
   pthread_mutex_lock (&b->lock);
-  for (size_t i = 0; i < b->ncols && v; i++)      /* loaded meanwhile by another request */
-    if (strcmp (b->cols[i].node, node) == 0)
-      {
-        free (v);
-        v = b->cols[i].v;
-      }
-  for (size_t i = 0; i < b->ncols; i++)
-    if (b->cols[i].v == v)
-      {
-        pthread_mutex_unlock (&b->lock);
-        return v;
-      }
-  if (b->ncols < MAX_COLUMNS)
+  for (size_t i = 0; mark && i < b->nloading; i++)
+    if (b->loading[i] == node)
+      b->loading[i] = b->loading[--b->nloading];
+  pthread_cond_broadcast (&b->loaded);
+  if (v && (kept = find_column (b, node)))
+    {
+      free (v);
+      v = (double *) kept;
+    }
+  else if (v && b->ncols < MAX_COLUMNS)
     {
       b->cols[b->ncols].node = gb_xstrdup (node);
       b->cols[b->ncols++].v = v;
     }
   else
-    *owned = 1;
+    *owned = v != NULL;
   pthread_mutex_unlock (&b->lock);
   return v;
 }
