@@ -12,8 +12,9 @@
  * Pages are plain HTML written into a memory stream and sent whole, with
  * a Content-Security-Policy that allows the server's stylesheet and
  * nothing else (no script, no inline style, no other origin).  Every
- * string that comes from a result goes through escape_html(); URLs are
- * percent-encoded before they are escaped. */
+ * string that comes from a result goes through web_text(), which writes
+ * what escape_html() does; URLs are percent-encoded before they are
+ * escaped. */
 #ifndef GB_SERVER_WEB_H
 #define GB_SERVER_WEB_H
 
