@@ -1104,9 +1104,10 @@ store_cpu_scores (struct store *st, const char *cpu, const char *node, size_t ma
   struct db_value p[] = { p_text (cpu), p_text (node), p_int ((int64_t) max) };
   enum store_status rc = STORE_OK;
 
-  if (st->drv->query (c, "SELECT s.score FROM results r JOIN scores s ON s.seq = r.seq "
-                      "AND s.node = $2 WHERE r.cpu = $1 AND r.listed = 1 AND r.flagged = 0 "
-                      "ORDER BY r.seq DESC LIMIT $3", p, 3, take_double, &d) < 0)
+  /* Answered from the scores_cpu_recent index alone (headline nodes). */
+  if (st->drv->query (c, "SELECT s.score FROM scores s WHERE s.cpu = $1 AND s.node = $2 "
+                      "AND s.depth <= 1 AND s.listed = 1 AND s.flagged = 0 "
+                      "ORDER BY s.seq DESC LIMIT $3", p, 3, take_double, &d) < 0)
     rc = failed (st, c, "plausibility");
   release (st, c);
   *out = d.v;

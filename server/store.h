@@ -114,8 +114,9 @@ enum store_status store_node_scores (struct store *st, const char *node, int inc
  * STORE_NOT_FOUND when there is none. */
 enum store_status store_cpu_info (struct store *st, const char *cpu, char **name, char **arch);
 
-/* The newest (at most MAX) unflagged listed scores of NODE for CPU, in
- * *OUT (malloc'ed), for plausibility checks. */
+/* The newest (at most MAX) unflagged listed scores of NODE, a headline
+ * node (depth 0 or 1), for CPU, in *OUT (malloc'ed), for plausibility
+ * checks. */
 enum store_status store_cpu_scores (struct store *st, const char *cpu, const char *node,
                                     size_t max, double **out, size_t *n);
 

@@ -129,6 +129,11 @@ static const char *const migrations[] = {
   "DROP INDEX scores_rank;\n"
   "CREATE INDEX scores_rank ON scores (node, score DESC, seq DESC, listed, flagged, arch, os, "
   "gmp, compiler);\n",
+  /* 7: the newest scores of a CPU's headline nodes (depth 0 and 1) in one
+   * small index, for the plausibility check of every upload, which
+   * otherwise reads a thousand result rows per node */
+  "CREATE INDEX scores_cpu_recent ON scores (cpu, node, seq DESC, listed, flagged, score, "
+  "depth) WHERE depth <= 1;\n",
 };
 
 static void
