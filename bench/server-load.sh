@@ -51,6 +51,8 @@ trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 fill () {
   sqlite3 "$1" > /dev/null << EOF
 PRAGMA journal_mode=WAL;
+PRAGMA cache_size=-2000000;
+PRAGMA temp_store=MEMORY;
 BEGIN;
 CREATE TEMP TABLE syn AS
   WITH RECURSIVE i(n) AS (SELECT $2 UNION ALL SELECT n + 1 FROM i WHERE n < $3)

@@ -60,7 +60,6 @@ expect_rule "a different registry is reported before the unknown test it explain
 
 # The real client: its documents carry the server's registry, and a
 # refusal is one line on standard error.
-. "$SRCDIR/tests/submit-lib.sh"
 run_status "$GMPBENCH" run --only gmpbench.base.multiply.128 --time-per-test 0.05 -q -o r.json
 written=$(field "d['registry']" r.json)
 check "gmpbench run writes the registry of this build" \
