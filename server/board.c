@@ -41,7 +41,7 @@
 #define MAX_COLUMNS 8
 #define MAX_VIEWS 32
 #define CARRIED_VIEWS 16        /* the most asked for, given to the next snapshot */
-#define FIRST_WAIT 5            /* seconds a page waits for the first snapshot */
+#define FIRST_WAIT 2            /* seconds a page waits for the first snapshot */
 #define SCORE_NODE "gmpbench"
 #define RSA_GMP "gmpbench.app.rsa.2048"
 #define RSA_OPENSSL "openssl.rsa.sign.2048"
@@ -1011,9 +1011,8 @@ make_view (struct board *b, const struct board_filter *f, const char *node)
   struct resolved r;
   const double *column = NULL;
 
-  for (size_t i = 0; node && i < b->ncols; i++)
-    if (strcmp (b->cols[i].node, node) == 0)
-      column = b->cols[i].v;
+  if (node)
+    column = find_column (b, node);
   if (resolve (b, f, &r) < 0 || (node && !column))
     return;
   struct board_row *rows;
@@ -1021,24 +1020,24 @@ make_view (struct board *b, const struct board_filter *f, const char *node)
   add_view (b, f, &r, node, rows, n);
 }
 
-/* Gives B (not yet published) the node columns of OLD and its most asked
- * for views, and the default view. */
+/* Gives B (not yet published) the most asked-for views of OLD, with the
+ * node columns they need, and the default view.  A view nobody asked for
+ * while OLD was current is not carried, nor its column. */
 static void
 carry (struct board *b, struct store *st, struct board *old, const atomic_int *abandon)
 {
   struct board_filter none = { { NULL }, 0, 0 };
-  char *nodes[MAX_COLUMNS];
   struct spec specs[MAX_VIEWS];
-  size_t nnodes = 0, nspecs = 0;
+  size_t nspecs = 0;
 
   if (old)
     {
       pthread_mutex_lock (&old->lock);
-      for (size_t i = 0; i < old->ncols; i++)
-        nodes[nnodes++] = gb_xstrdup (old->cols[i].node);
       for (size_t i = 0; i < old->nviews; i++)
         {
           const struct view *v = old->views[i];
+          if (!v->hits)
+            continue;
           struct spec *s = &specs[nspecs++];
           for (int k = 0; k < BF_COUNT; k++)
             s->filter.value[k] = s->value[k] = v->value[k] ? gb_xstrdup (v->value[k]) : NULL;
@@ -1049,22 +1048,30 @@ carry (struct board *b, struct store *st, struct board *old, const atomic_int *a
         }
       pthread_mutex_unlock (&old->lock);
     }
-  for (size_t i = 0; i < nnodes; i++)
-    {
-      double *v = abandoned (abandon) ? NULL : load_column (b, st, nodes[i], abandon);
-      if (v)
-        {
-          b->cols[b->ncols].node = nodes[i];
-          b->cols[b->ncols++].v = v;
-        }
-      else
-        free (nodes[i]);
-    }
-  make_view (b, &none, NULL);
   qsort (specs, nspecs, sizeof *specs, by_hits);
+  for (; nspecs > CARRIED_VIEWS; nspecs--)
+    {
+      for (int k = 0; k < BF_COUNT; k++)
+        free (specs[nspecs - 1].value[k]);
+      free (specs[nspecs - 1].node);
+    }
   for (size_t i = 0; i < nspecs; i++)
     {
-      if (i < CARRIED_VIEWS && specs[i].hits > 0 && !abandoned (abandon))
+      const char *node = specs[i].node;
+      if (node && !find_column (b, node) && b->ncols < MAX_COLUMNS && !abandoned (abandon))
+        {
+          double *v = load_column (b, st, node, abandon);
+          if (v)
+            {
+              b->cols[b->ncols].node = gb_xstrdup (node);
+              b->cols[b->ncols++].v = v;
+            }
+        }
+    }
+  make_view (b, &none, NULL);
+  for (size_t i = 0; i < nspecs; i++)
+    {
+      if (!abandoned (abandon))
         make_view (b, &specs[i].filter, specs[i].node);
       for (int k = 0; k < BF_COUNT; k++)
         free (specs[i].value[k]);

@@ -22,9 +22,10 @@
  * its last reader releases it.  The builder starts at once when the
  * server starts, and again when a request finds the current snapshot
  * older than --aggregate-ttl; with a TTL of 0 every request waits for a
- * snapshot begun after it arrived.  A new snapshot is given the node
- * columns and the views the old one had, so a rebuild does not make the
- * next requests pay for them.
+ * snapshot begun after it arrived.  A new snapshot is given the views
+ * asked for while the old one was current (the most asked for), with
+ * their node columns, so a rebuild does not make the next requests pay
+ * for them.
  */
 #ifndef GB_SERVER_BOARD_H
 #define GB_SERVER_BOARD_H
