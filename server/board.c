@@ -5,8 +5,10 @@
  * entry holds small integers and a filter is resolved to integers once.
  * Entries are stored grouped by CPU, best GMPbench score first, so that
  * a scan reads memory in order; GROUP gives each CPU's range.  SEQS lists
- * the upload order (a score row's seq is found there by binary search)
- * and POS where each of those entries went.  The RSA-2048 ratio is the
+ * the upload order and POS where each of those entries went; a score
+ * row's seq is found in SEQS through BY_SEQ, a direct map, when the seqs
+ * are dense (they are, but for retracted and unlisted results), else by
+ * binary search.  The RSA-2048 ratio is the
  * GMP test's ops/s over OpenSSL's of the same result
  * (gmpbench.app.rsa.2048 / openssl.rsa.sign.2048), as in the document's
  * comparison table; score per GHz and per core are computed once.
@@ -100,6 +102,8 @@ struct board
   size_t n, cap;
   int64_t *seqs;                /* every seq, ascending */
   uint32_t *pos;                /* the item of seqs[i] */
+  uint32_t *by_seq;             /* i of seqs[i] at seqs[i] - seqs[0], or NULL */
+  size_t span;                  /* its length */
   size_t *group;                /* CPU i is items[group[i] .. group[i+1]) */
   uint32_t *newest;             /* per CPU: its newest item */
   pthread_mutex_t lock;         /* guards the columns and the views */
@@ -291,6 +295,11 @@ add_item (void *ctx, const struct store_board_row *row)
 static int64_t
 find_seq (const struct board *b, int64_t seq)
 {
+  if (b->by_seq)
+    {
+      uint64_t i = (uint64_t) (seq - b->seqs[0]);
+      return i < b->span && b->by_seq[i] != UINT32_MAX ? (int64_t) b->pos[b->by_seq[i]] : -1;
+    }
   size_t lo = 0, hi = b->n;
   while (lo < hi)
     {
@@ -303,7 +312,8 @@ find_seq (const struct board *b, int64_t seq)
   return lo < b->n && b->seqs[lo] == seq ? (int64_t) b->pos[lo] : -1;
 }
 
-/* SEQS and POS for the items in upload order (before grouping). */
+/* SEQS and POS for the items in upload order (before grouping), and
+ * BY_SEQ when the seqs are dense enough. */
 static void
 index_seqs (struct board *b)
 {
@@ -314,6 +324,13 @@ index_seqs (struct board *b)
       b->seqs[i] = b->items[i].seq;
       b->pos[i] = (uint32_t) i;
     }
+  if (b->n == 0 || (uint64_t) (b->seqs[b->n - 1] - b->seqs[0]) >= 4 * (uint64_t) b->n + 1024)
+    return;
+  b->span = (size_t) (b->seqs[b->n - 1] - b->seqs[0]) + 1;
+  b->by_seq = gb_xmalloc (b->span * sizeof *b->by_seq);
+  memset (b->by_seq, 0xff, b->span * sizeof *b->by_seq);
+  for (size_t i = 0; i < b->n; i++)
+    b->by_seq[b->seqs[i] - b->seqs[0]] = (uint32_t) i;
 }
 
 struct column_load
@@ -432,6 +449,7 @@ board_free (struct board *b)
   free (b->items);
   free (b->seqs);
   free (b->pos);
+  free (b->by_seq);
   free (b->group);
   free (b->newest);
   free (b);

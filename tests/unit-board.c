@@ -466,6 +466,21 @@ test_keeper (struct store *st)
   board_release (b2);
   board_stop (&srv);
 
+  next_seq = 10000000;           /* sparse seqs: found by binary search */
+  a.score = 700;
+  add (&a);
+  srv.aggregate_ttl = 0;
+  check (board_start (&srv) == 0, "the builder starts again, on sparse seqs");
+  b1 = board_acquire (&srv, &preparing);
+  f.value[BF_OS] = NULL;
+  size_t n = b1 ? rank (b1, st, &f, BK_BEST, NULL, &rows) : 0;
+  check (b1 && board_size (b1) == 14 && n == 2 && near (rows[1].best, 700),
+         "scores are matched to sparse results too");
+  if (b1)
+    free (rows);
+  board_release (b1);
+  board_stop (&srv);
+
   srv.aggregate_ttl = 60;
   check (board_start (&srv) == 0, "the builder starts again");
   board_stop (&srv);
