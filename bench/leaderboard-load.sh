@@ -100,6 +100,7 @@ if [ "$have" -lt "$m" ]; then
 fi
 echo "database: $(sqlite3 "$db" 'SELECT count(*) FROM results') results"
 
+echo "load average (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
 start "$db"
 cpu='x86:GenuineIntel:family=6:model=7:stepping=1'
 t0=$(date +%s.%N)
@@ -117,5 +118,10 @@ echo "sorting by a node not loaded before: $(curl -s -o /dev/null -w '%{time_tot
 sleep "$(echo "$ready + 61 - $(date +%s.%N)" | bc | sed 's/^-.*/0/')"
 echo "while the snapshot is rebuilt:"
 "$tmp/server-load" list $addr $c $n "/" "/cpu?cpu=$cpu"
+for wait in $(seq 240); do
+  [ "$(grep -c 'leaderboard snapshot of' "$tmp/server.log")" -ge 2 ] && break
+  sleep 0.5
+done
 grep -o 'leaderboard snapshot of [^"]*' "$tmp/server.log"
 stop
+echo "load average (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
