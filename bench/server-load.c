@@ -254,6 +254,17 @@ list (const char *hostport, int c, size_t n, char **paths, int npaths)
     }
   double elapsed = run (hostport, reqs, n, c);
   report ("list", reqs, n, elapsed, 200);
+  /* Each path on its own: requests P, P+NPATHS, ... */
+  struct request *one = gb_xcalloc (n, sizeof *one);
+  for (int p = 0; p < npaths; p++)
+    {
+      size_t k = 0;
+      for (size_t i = (size_t) p; i < n; i += (size_t) npaths)
+        one[k++] = reqs[i];
+      if (k)
+        report (paths[p], one, k, elapsed, 200);
+    }
+  free (one);
   for (size_t i = 0; i < n; i++)
     free (reqs[i].head);
   free (reqs);

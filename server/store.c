@@ -24,6 +24,20 @@
 #include "server/log.h"
 #include "server/store_driver.h"
 
+/* How many listed results a filter term matches, as the choice of a
+ * listing plan needs it (store_list): counted at most every COUNT_TTL
+ * seconds per term, since counting costs more than the listing itself and
+ * the counts change slowly.  A direct-mapped cache of COUNT_SLOTS terms. */
+#define COUNT_SLOTS 256
+#define COUNT_TTL 60.0
+
+struct count_entry
+{
+  char key[192];                /* column, NUL, value; "" when free */
+  int64_t n;
+  double when;
+};
+
 struct store
 {
   const struct store_driver *drv;
@@ -47,6 +61,8 @@ struct store
   pthread_cond_t batch_done;
   struct pending *queue, **queue_end;
   int leading;
+  pthread_mutex_t count_lock;
+  struct count_entry counts[COUNT_SLOTS];
 };
 
 /* An upload waiting for, or written by, a group commit. */
@@ -266,6 +282,7 @@ store_open (const char *target, unsigned connections, char *err, size_t errlen)
   pthread_cond_init (&st->batch_done, NULL);
   pthread_mutex_init (&st->ckpt_lock, NULL);
   pthread_cond_init (&st->ckpt_wake, NULL);
+  pthread_mutex_init (&st->count_lock, NULL);
   st->queue_end = &st->queue;
   for (st->n = 0; st->n < total; st->n++)
     {
@@ -320,6 +337,7 @@ store_close (struct store *st)
   pthread_cond_destroy (&st->batch_done);
   pthread_mutex_destroy (&st->ckpt_lock);
   pthread_cond_destroy (&st->ckpt_wake);
+  pthread_mutex_destroy (&st->count_lock);
   free (st->conns);
   free (st->idle);
   free (st);
@@ -894,6 +912,60 @@ count_matches (struct store *st, struct db_conn *c, const struct term *t)
   return n;
 }
 
+/* T as a cache key in KEY (the column, a NUL, the value); 0 when it does
+ * not fit. */
+static size_t
+count_key (const struct term *t, char key[192])
+{
+  size_t col = strlen (t->column) + 1, val = t->value ? strlen (t->value) + 1 : 0;
+  if (col + val > 192)
+    return 0;
+  memset (key, 0, 192);
+  memcpy (key, t->column, col);
+  if (t->value)
+    memcpy (key + col, t->value, val);
+  return col + val;
+}
+
+static struct count_entry *
+count_slot (struct store *st, const char key[192], size_t len)
+{
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < len; i++)
+    h = (h ^ (unsigned char) key[i]) * 1099511628211ull;
+  return &st->counts[h % COUNT_SLOTS];
+}
+
+/* count_matches through the cache. */
+static int64_t
+cached_matches (struct store *st, struct db_conn *c, const struct term *t)
+{
+  char key[192];
+  size_t len = count_key (t, key);
+  double now = gb_wall_seconds ();
+  int64_t n = -1;
+
+  if (!len)
+    return count_matches (st, c, t);
+  struct count_entry *e = count_slot (st, key, len);
+  pthread_mutex_lock (&st->count_lock);
+  if (memcmp (e->key, key, sizeof key) == 0 && now - e->when < COUNT_TTL)
+    n = e->n;
+  pthread_mutex_unlock (&st->count_lock);
+  if (n >= 0)
+    return n;
+  n = count_matches (st, c, t);
+  if (n >= 0)
+    {
+      pthread_mutex_lock (&st->count_lock);
+      memcpy (e->key, key, sizeof key);
+      e->n = n;
+      e->when = now;
+      pthread_mutex_unlock (&st->count_lock);
+    }
+  return n;
+}
+
 /* Whether some indexed filter of F matches at most SELECTIVE results;
  * -1 on a database error. */
 static int
@@ -904,7 +976,7 @@ selective (struct store *st, struct db_conn *c, const struct store_filter *f)
 
   for (size_t i = 0; i < n; i++)
     {
-      int64_t k = count_matches (st, c, &terms[i]);
+      int64_t k = cached_matches (st, c, &terms[i]);
       if (k < 0)
         return -1;
       if (k <= SELECTIVE)
