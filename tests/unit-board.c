@@ -6,8 +6,9 @@
  * unless asked for, retracted, unlisted and banned results never shown;
  * the views kept with a snapshot; and the builder thread: the first
  * snapshot, a rebuild in the background while the old snapshot stays
- * readable, the views carried to the new one, and stopping mid-build;
- * and the writers the pages share (web_text, web_number). */
+ * readable, the views carried to the new one, a failing database, and
+ * stopping mid-build; and the writers the pages share (web_text,
+ * web_number). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,6 +351,39 @@ test_views (struct board *b, struct store *st)
   check (board_views (b) <= 32, "a snapshot keeps 32 views at most (%zu)", board_views (b));
 }
 
+/* A database that fails: the current snapshot stays; without one, pages
+ * learn that the database, not the first build, is the problem. */
+static void
+test_failure (struct store *st)
+{
+  struct server srv = { 0 };
+  int preparing;
+
+  srv.store = st;
+  srv.aggregate_ttl = 0.05;
+  check (board_start (&srv) == 0, "the builder starts, TTL 50 ms");
+  struct board *b1 = board_acquire (&srv, &preparing);
+  exec ("ALTER TABLE results RENAME TO results_gone");
+  usleep (100000);
+  struct board *b2 = board_acquire (&srv, &preparing);
+  board_release (b2);
+  usleep (300000);
+  b2 = board_acquire (&srv, &preparing);
+  check (b1 && b2 == b1, "a rebuild that fails keeps the current snapshot");
+  board_release (b1);
+  board_release (b2);
+  board_stop (&srv);
+
+  srv.aggregate_ttl = 60;
+  check (board_start (&srv) == 0, "the builder starts on a failing database");
+  preparing = 1;
+  b1 = board_acquire (&srv, &preparing);
+  check (!b1 && !preparing, "no snapshot, and not 'being prepared': the database failed");
+  board_release (b1);
+  board_stop (&srv);
+  exec ("ALTER TABLE results_gone RENAME TO results");
+}
+
 /* The pages' writers: web_text() writes exactly what escape_html() does,
  * web_number() four significant digits or a whole number. */
 static void
@@ -523,6 +557,7 @@ main (void)
     }
   board_stop (&srv);
   test_keeper (st);
+  test_failure (st);
   test_writers ();
 
   sqlite3_close (db);
