@@ -55,6 +55,7 @@ struct store
   pthread_mutex_t ckpt_lock;
   pthread_cond_t ckpt_wake;
   int ckpt_started, ckpt_wanted, ckpt_stop;
+  long backfilled;              /* pages of the log already in the database */
   /* Group commit: uploads waiting for the next transaction, and whether a
    * thread (the leader) is writing one. */
   pthread_mutex_t batch_lock;
@@ -77,12 +78,16 @@ struct pending
 
 /* The most uploads one transaction takes. */
 #define BATCH_MAX 64
-/* A checkpoint starts when the log is this long (pages of 4 KiB): long
- * enough that an index page changed by many commits is copied once. */
+/* The log is kept to about CHECKPOINT_PAGES pages (of 4 KiB): long
+ * enough that an index page changed by many commits is copied into the
+ * database once.  The checkpointer copies the log each time a quarter of
+ * that has been added; but the log starts over from its beginning only
+ * when a writer finds all of it copied, which a checkpoint running beside
+ * a steady stream of uploads never achieves.  So once the log is that
+ * long, and the checkpointer idle, the writer copies what is left itself
+ * before it lets the next writer in: a short pause, since most of the log
+ * is copied already. */
 #define CHECKPOINT_PAGES 16384
-/* Checkpoints in a row at most: writers append while one runs, and the log
- * starts over from its beginning only once a checkpoint has caught up. */
-#define CHECKPOINT_ROUNDS 8
 
 /* Parameter constructors. */
 static struct db_value
@@ -163,6 +168,39 @@ acquire_writer (struct store *st)
   return st->writer;
 }
 
+/* After a write on C (holding the write lock): wakes the checkpointer, or
+ * finishes its work (see CHECKPOINT_PAGES). */
+static void
+after_write (struct store *st, struct db_conn *c)
+{
+  long log = st->drv->log_pages (c), done;
+  int finish = 0;
+
+  pthread_mutex_lock (&st->ckpt_lock);
+  if (log < st->backfilled)     /* the log started over */
+    st->backfilled = 0;
+  done = st->backfilled;
+  if (!st->ckpt_wanted)
+    {
+      if (log >= CHECKPOINT_PAGES && log - done <= CHECKPOINT_PAGES / 2)
+        finish = 1;
+      else if (log - done >= CHECKPOINT_PAGES / 4)
+        {
+          st->ckpt_wanted = 1;
+          pthread_cond_signal (&st->ckpt_wake);
+        }
+    }
+  pthread_mutex_unlock (&st->ckpt_lock);
+  if (!finish)
+    return;
+  if (st->drv->checkpoint (c, &done) < 0)
+    log_error ("database (%s) %s", st->drv->name, st->drv->error (c));
+  pthread_mutex_lock (&st->ckpt_lock);
+  if (done > st->backfilled)
+    st->backfilled = done;
+  pthread_mutex_unlock (&st->ckpt_lock);
+}
+
 static void
 release_writer (struct store *st, struct db_conn *c)
 {
@@ -171,13 +209,8 @@ release_writer (struct store *st, struct db_conn *c)
       release (st, c);
       return;
     }
-  if (st->ckpt_started && st->drv->log_pages (c) >= CHECKPOINT_PAGES)
-    {
-      pthread_mutex_lock (&st->ckpt_lock);
-      st->ckpt_wanted = 1;
-      pthread_cond_signal (&st->ckpt_wake);
-      pthread_mutex_unlock (&st->ckpt_lock);
-    }
+  if (st->ckpt_started)
+    after_write (st, c);
   pthread_mutex_unlock (&st->write_lock);
 }
 
@@ -185,6 +218,7 @@ static void *
 checkpointer (void *arg)
 {
   struct store *st = arg;
+  long done;
 
   pthread_mutex_lock (&st->ckpt_lock);
   for (;;)
@@ -193,17 +227,14 @@ checkpointer (void *arg)
         pthread_cond_wait (&st->ckpt_wake, &st->ckpt_lock);
       if (st->ckpt_stop)
         break;
-      st->ckpt_wanted = 0;
       pthread_mutex_unlock (&st->ckpt_lock);
-      for (int round = 0; round < CHECKPOINT_ROUNDS; round++)
-        {
-          long left = st->drv->checkpoint (st->ckpt_conn);
-          if (left < 0)
-            log_error ("database (%s) %s", st->drv->name, st->drv->error (st->ckpt_conn));
-          if (left <= 0)
-            break;
-        }
+      int rc = st->drv->checkpoint (st->ckpt_conn, &done);
+      if (rc < 0)
+        log_error ("database (%s) %s", st->drv->name, st->drv->error (st->ckpt_conn));
       pthread_mutex_lock (&st->ckpt_lock);
+      if (rc == 0 && done > st->backfilled)
+        st->backfilled = done;
+      st->ckpt_wanted = 0;
     }
   pthread_mutex_unlock (&st->ckpt_lock);
   return NULL;

@@ -66,9 +66,10 @@ struct store_driver
    * itself, from a thread of its own, so that no writer waits for it
    * (SQLite); NULL for the others.  log_pages() is the length of the log
    * after the last commit on C; checkpoint() moves what it can without
-   * blocking writers and returns the pages left in the log, or -1. */
+   * blocking writers, setting *BACKFILLED to the pages of the log now in
+   * the database; 0, or -1 on an error. */
   long (*log_pages) (struct db_conn *c);
-  long (*checkpoint) (struct db_conn *c);
+  int (*checkpoint) (struct db_conn *c, long *backfilled);
 };
 
 extern const struct store_driver store_sqlite_driver;

@@ -8,7 +8,7 @@
  * which the committing writer would run while every other writer waits,
  * are off: a hook records the length of the log after each commit, and
  * the store runs passive checkpoints from a thread of its own (store.c)
- * once the log passes 16384 pages, which keeps the disk syncs rare.  Each
+ * every 16384 pages of log, which keeps the disk syncs rare.  Each
  * connection caches 64 MiB, and keeps its temporary files in memory: an
  * insert's statement journal (the pages it changed, to undo the statement
  * alone) outgrows SQLite's 64 KiB spill limit, and would otherwise be a
@@ -363,19 +363,20 @@ sqlite_log_pages (struct db_conn *c)
   return c->log_pages;
 }
 
-static long
-sqlite_checkpoint (struct db_conn *c)
+static int
+sqlite_checkpoint (struct db_conn *c, long *backfilled)
 {
   int log = 0, done = 0;
   int rc = sqlite3_wal_checkpoint_v2 (c->db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
   if (rc == SQLITE_BUSY)        /* another connection is checkpointing */
-    return 0;
-  if (rc != SQLITE_OK)
+    done = 0;
+  else if (rc != SQLITE_OK)
     {
       set_error (c, "checkpoint");
       return -1;
     }
-  return log > done ? log - done : 0;
+  *backfilled = done;
+  return 0;
 }
 
 const struct store_driver store_sqlite_driver = {
