@@ -13,6 +13,12 @@
  * (gmpbench.app.rsa.2048 / openssl.rsa.sign.2048), as in the document's
  * comparison table; score per GHz and per core are computed once.
  *
+ * INFO summarizes each CPU's results: the values they all share, how
+ * many are verified, and the CPU's rows over its unflagged and over all
+ * its results.  A filter that all of a CPU's results match (an
+ * architecture or vendor, flagged results included or not) takes that
+ * row without scanning them; one that matches none skips the CPU.
+ *
  * A view is the rows of one filter (and node column), by CPU; it keeps
  * the order of its rows by each key once asked.  A snapshot keeps up to
  * MAX_VIEWS, dropping the least asked for when full.  Readers find
@@ -93,6 +99,14 @@ struct view
   unsigned long hits;
 };
 
+/* What a filter needs to know of one CPU's results as a whole. */
+struct group_info
+{
+  uint32_t uniform[BF_COUNT];   /* the value all share, or UINT32_MAX */
+  size_t verified;              /* how many are from verified publishers */
+  struct board_row rows[2];     /* over the unflagged ones, over all (n 0: none) */
+};
+
 struct board
 {
   atomic_int refs;
@@ -106,6 +120,7 @@ struct board
   size_t span;                  /* its length */
   size_t *group;                /* CPU i is items[group[i] .. group[i+1]) */
   uint32_t *newest;             /* per CPU: its newest item */
+  struct group_info *info;      /* per CPU */
   pthread_mutex_t lock;         /* guards the columns and the views */
   pthread_cond_t loaded;        /* a column loaded by a request */
   struct column cols[MAX_COLUMNS];
@@ -452,6 +467,7 @@ board_free (struct board *b)
   free (b->by_seq);
   free (b->group);
   free (b->newest);
+  free (b->info);
   free (b);
 }
 
@@ -681,25 +697,96 @@ rank_group (const struct board *b, size_t c, const struct resolved *r, const dou
   return 1;
 }
 
+/* Scratch for the largest group into S; returns what to free. */
+static double *
+scratch_new (const struct board *b, struct scratch *s)
+{
+  size_t biggest = 1;
+  for (size_t c = 0; c < b->tab[BF_CPU].n; c++)
+    if (b->group[c + 1] - b->group[c] > biggest)
+      biggest = b->group[c + 1] - b->group[c];
+  double *all = gb_xmalloc (5 * biggest * sizeof *all);
+  s->score = all, s->ghz = all + biggest, s->core = all + 2 * biggest;
+  s->rsa = all + 3 * biggest, s->node = all + 4 * biggest;
+  return all;
+}
+
+/* Fills INFO: per CPU, the values all its results share, how many are
+ * verified, and its rows over its unflagged and over all its results. */
+static void
+summarize (struct board *b)
+{
+  size_t ncpu = b->tab[BF_CPU].n;
+  struct scratch s;
+  double *all = scratch_new (b, &s);
+
+  b->info = gb_xcalloc (ncpu + 1, sizeof *b->info);
+  for (size_t c = 0; c < ncpu; c++)
+    {
+      struct group_info *g = &b->info[c];
+      memcpy (g->uniform, b->items[b->group[c]].f, sizeof g->uniform);
+      for (size_t k = b->group[c]; k < b->group[c + 1]; k++)
+        {
+          for (int f = 0; f < BF_COUNT; f++)
+            if (b->items[k].f[f] != g->uniform[f])
+              g->uniform[f] = UINT32_MAX;
+          g->verified += b->items[k].verified;
+        }
+      for (int flagged = 0; flagged < 2; flagged++)
+        {
+          struct resolved r = { { -1, -1, -1, -1, -1, -1 }, 0, flagged };
+          rank_group (b, c, &r, NULL, &s, &g->rows[flagged]);
+        }
+    }
+  free (all);
+}
+
+/* Whether R matches none of CPU C's results (-1), all those of the set
+ * one of C's rows covers (1), or some (0), by C's summary. */
+static int
+whole_group (const struct board *b, size_t c, const struct resolved *r)
+{
+  const struct group_info *g = &b->info[c];
+  int all = 1;
+
+  if (r->f[BF_CPU] >= 0 && (size_t) r->f[BF_CPU] != c)
+    return -1;
+  for (int f = BF_ARCH; f < BF_COUNT; f++)
+    if (r->f[f] >= 0 && g->uniform[f] != (uint32_t) r->f[f])
+      {
+        if (g->uniform[f] != UINT32_MAX)
+          return -1;
+        all = 0;
+      }
+  if (r->verified_only && g->verified < b->group[c + 1] - b->group[c])
+    return g->verified ? 0 : -1;
+  return all;
+}
+
 /* The rows of every CPU some result of which matches R, by CPU, with the
- * median of NODE (a column, or NULL); *ROWS is malloc'ed. */
+ * median of NODE (a column, or NULL); *ROWS is malloc'ed.  A CPU whose
+ * results all match (a tab, a vendor, flagged results included) takes
+ * its summary's row without a scan, unless NODE is needed. */
 static size_t
 compute_rows (const struct board *b, const struct resolved *r, const double *node,
               struct board_row **rows)
 {
-  size_t ncpu = b->tab[BF_CPU].n, biggest = 1, n = 0;
-  for (size_t c = 0; c < ncpu; c++)
-    if (b->group[c + 1] - b->group[c] > biggest)
-      biggest = b->group[c + 1] - b->group[c];
+  size_t ncpu = b->tab[BF_CPU].n, n = 0;
   struct scratch s;
-  double *all = gb_xmalloc (5 * biggest * sizeof *all);
-  s.score = all, s.ghz = all + biggest, s.core = all + 2 * biggest;
-  s.rsa = all + 3 * biggest, s.node = all + 4 * biggest;
+  double *all = scratch_new (b, &s);
+
   *rows = gb_xcalloc (ncpu + 1, sizeof **rows);
   for (size_t c = 0; c < ncpu; c++)
-    if ((r->f[BF_CPU] < 0 || (size_t) r->f[BF_CPU] == c)
-        && rank_group (b, c, r, node, &s, &(*rows)[n]))
-      n++;
+    {
+      int whole = whole_group (b, c, r);
+      if (whole > 0 && !node)
+        {
+          if (b->info[c].rows[r->include_flagged].n)
+            (*rows)[n++] = b->info[c].rows[r->include_flagged];
+        }
+      else if (whole == 0 || (whole > 0 && node))
+        n += (size_t) rank_group (b, c, r, node, &s, &(*rows)[n]);
+    }
   free (all);
   return n;
 }
@@ -1120,6 +1207,7 @@ builder (void *arg)
       struct board *fresh = build (k->srv->store, &k->abandon);
       if (fresh)
         {
+          summarize (fresh);
           carry (fresh, k->srv->store, old, &k->abandon);
           fresh->built = begun;
           if (monotonic () - begun >= 1)

@@ -139,6 +139,13 @@ near (double x, double y)
   return fabs (x - y) <= 1e-9 * fmax (1, fabs (y));
 }
 
+/* Equal, or both NAN. */
+static int
+alike (double x, double y)
+{
+  return isnan (x) ? isnan (y) : near (x, y);
+}
+
 static size_t
 rank (struct board *b, struct store *st, const struct board_filter *f, enum board_key key,
       const char *node, struct board_row **rows)
@@ -263,6 +270,23 @@ test_filters (struct board *b, struct store *st)
   check_order (b, st, &f, BK_SCORE, NULL, "", "a retracted result's OS is not a value");
   f.value[BF_OS] = "";
   check_order (b, st, &f, BK_SCORE, NULL, "Beta CPU Alpha CPU", "an empty value is any");
+
+  memset (&f, 0, sizeof f);
+  f.value[BF_ARCH] = "x86_64";
+  f.include_flagged = 1;
+  struct board_row *scanned;
+  n = rank (b, st, &f, BK_NAME, NULL, &rows);
+  size_t m = rank (b, st, &f, BK_NODE, "gmpbench.base", &scanned);     /* needs a scan */
+  int same = n == 2 && m == 2;
+  for (size_t i = 0; same && i < n; i++)
+    same = rows[i].n == scanned[i].n && rows[i].cpu == scanned[i].cpu
+      && alike (rows[i].median, scanned[i].median) && alike (rows[i].q1, scanned[i].q1)
+      && alike (rows[i].q3, scanned[i].q3) && alike (rows[i].best, scanned[i].best)
+      && alike (rows[i].per_ghz, scanned[i].per_ghz)
+      && alike (rows[i].per_core, scanned[i].per_core) && alike (rows[i].rsa, scanned[i].rsa);
+  check (same, "a CPU whose results all match takes its summary's row, as a scan finds it");
+  free (rows);
+  free (scanned);
 
   struct board_entry *e;
   memset (&f, 0, sizeof f);
