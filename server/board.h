@@ -71,7 +71,7 @@ struct board_row
 struct board_entry
 {
   int64_t seq;
-  const char *gmp, *compiler;
+  const char *gmp, *compiler;   /* interned: equal strings, equal pointers */
   int verified, flagged;
   double score;                 /* NAN without a GMPbench score */
 };

@@ -134,7 +134,8 @@ distribution (FILE *f, const struct board_entry *e, size_t n)
            x_of (med, lo, hi), BOX_TOP - 4, x_of (med, lo, hi), BOX_BOTTOM + 4);
 }
 
-/* Results by GMP version and compiler: count, median, best, verified. */
+/* Results by GMP version and compiler: count, median, best, verified
+ * (the snapshot interns them: equal strings are the same pointer). */
 static void
 breakdown (FILE *f, const struct board_entry *e, size_t n)
 {
@@ -157,8 +158,7 @@ breakdown (FILE *f, const struct board_entry *e, size_t n)
       if (seen[i])
         continue;
       for (size_t j = i; j < n; j++)
-        if (!seen[j] && strcmp (e[j].gmp, e[i].gmp) == 0
-            && strcmp (e[j].compiler, e[i].compiler) == 0)
+        if (!seen[j] && e[j].gmp == e[i].gmp && e[j].compiler == e[i].compiler)
           {
             seen[j] = 1;
             verified += e[j].verified;

@@ -295,6 +295,8 @@ test_filters (struct board *b, struct store *st)
   check (n == 5 && near (e[0].score, 500) && near (e[4].score, 100)
          && strcmp (e[0].gmp, "6.3.0") == 0 && strcmp (e[0].compiler, "gcc") == 0,
          "a CPU's entries, best first (%zu)", n);
+  check (n == 5 && e[0].gmp == e[4].gmp && e[0].compiler == e[4].compiler,
+         "equal strings are the same pointer (the CPU page compares them so)");
   free (e);
   f.value[BF_CPU] = CPU_B;
   n = board_cpu_entries (b, &f, &e);
