@@ -8,10 +8,10 @@
  * the upload order and POS where each of those entries went; a score
  * row's seq is found in SEQS through BY_SEQ, a direct map, when the seqs
  * are dense (they are, but for retracted and unlisted results), else by
- * binary search.  The RSA-2048 ratio is the
- * GMP test's ops/s over OpenSSL's of the same result
- * (gmpbench.app.rsa.2048 / openssl.rsa.sign.2048), as in the document's
- * comparison table; score per GHz and per core are computed once.
+ * binary search.  The RSA-2048 ratio is the GMP test's ops/s over
+ * OpenSSL's of the same result (gmpbench.app.rsa.2048 /
+ * openssl.rsa.sign.2048), as in the document's comparison table; score
+ * per GHz and per core are computed once.
  *
  * INFO summarizes each CPU's results: the values they all share, how
  * many are verified, and the CPU's rows over its unflagged and over all
