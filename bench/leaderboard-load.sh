@@ -74,14 +74,18 @@ SELECT n, printf('%016x', n), printf('%064x', n), 1700000000 + n, printf('%064x'
   CASE (n % 200) % 3 WHEN 0 THEN 'Intel' WHEN 1 THEN 'AMD' ELSE 'ARM' END,
   2000 + (n % 200) * 10, 4 + n % 8
 FROM i;
-INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged)
-  SELECT seq, 'gmpbench', 0, 1000 + (seq % 200) * 20 + abs(random() % 500), cpu, 1, 0 FROM results;
-INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged)
-  SELECT seq, 'gmpbench.base', 1, 5000 + abs(random() % 5000), cpu, 1, 0 FROM results;
-INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged)
-  SELECT seq, 'gmpbench.app.rsa.2048', 3, 900 + abs(random() % 400), cpu, 1, 0 FROM results;
-INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged)
-  SELECT seq, 'openssl.rsa.sign.2048', 3, 1000 + abs(random() % 400), cpu, 1, 0 FROM results;
+INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged, arch, os, gmp, compiler)
+  SELECT seq, 'gmpbench', 0, 1000 + (seq % 200) * 20 + abs(random() % 500),
+    cpu, 1, 0, arch, os, gmp, compiler FROM results;
+INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged, arch, os, gmp, compiler)
+  SELECT seq, 'gmpbench.base', 1, 5000 + abs(random() % 5000),
+    cpu, 1, 0, arch, os, gmp, compiler FROM results;
+INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged, arch, os, gmp, compiler)
+  SELECT seq, 'gmpbench.app.rsa.2048', 3, 900 + abs(random() % 400),
+    cpu, 1, 0, arch, os, gmp, compiler FROM results;
+INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged, arch, os, gmp, compiler)
+  SELECT seq, 'openssl.rsa.sign.2048', 3, 1000 + abs(random() % 400),
+    cpu, 1, 0, arch, os, gmp, compiler FROM results;
 COMMIT;
 ANALYZE;
 EOF
