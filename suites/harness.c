@@ -39,6 +39,8 @@ harness_default_config (struct harness_config *cfg, double time_per_test)
   cfg->min_time = time_per_test / 3;
   cfg->sample_time = time_per_test >= 0.5 ? 0.01 : 0.004;
   cfg->min_samples = 10;
+  cfg->budget_min_samples = 8;
+  cfg->overrun = 3;
   cfg->hard_min_samples = 3;
   cfg->agree = 5;
   cfg->tolerance = 0.01;
@@ -104,7 +106,9 @@ enough (struct harness_run *h)
       if (h->converged)
         return 1;
     }
-  return h->wall >= cfg->max_time && h->n >= cfg->hard_min_samples;
+  if (h->wall >= cfg->max_time && h->n >= cfg->budget_min_samples)
+    return 1;
+  return h->wall >= cfg->overrun * cfg->max_time && h->n >= cfg->hard_min_samples;
 }
 
 int
@@ -137,7 +141,7 @@ void
 harness_finish (struct harness_run *h, struct measurement *m)
 {
   struct stats_estimate e;
-  stats_estimate (h->times, h->n, &e);
+  stats_estimate (h->times, h->n, h->cfg->agree, h->cfg->tolerance, &e);
   m->seconds_per_op = e.time;
   m->ops_per_sec = e.time > 0 ? 1 / e.time : 0;
   m->spread = e.spread;

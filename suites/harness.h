@@ -28,7 +28,9 @@ struct harness_config
   double max_time;              /* budget: stop after this many seconds */
   double sample_time;           /* target length of one sample */
   unsigned min_samples;         /* before stopping early */
-  unsigned hard_min_samples;    /* even past the budget */
+  unsigned budget_min_samples;  /* at the budget, stop only with this many... */
+  double overrun;               /* ...or once overrun * max_time is spent */
+  unsigned hard_min_samples;    /* even past that */
   unsigned agree;               /* fastest samples that must agree... */
   double tolerance;             /* ...within this relative tolerance */
   unsigned visits;              /* the budget is spread over this many visits */

@@ -39,17 +39,28 @@ stats_quantile_sorted (const double *x, size_t n, double q)
 }
 
 void
-stats_estimate (double *x, size_t n, struct stats_estimate *e)
+stats_estimate (double *x, size_t n, size_t agree, double tolerance,
+                struct stats_estimate *e)
 {
   stats_sort (x, n);
   size_t k = (n + 3) / 4;
   if (k < 3)
     k = n < 3 ? n : 3;
-  e->used = k;
   e->median = stats_median_sorted (x, n);
   e->fastest = n ? x[0] : 0;
   e->time = stats_median_sorted (x, k);
-  e->spread = k && e->time > 0 ? (x[k - 1] - x[0]) / e->time : 0;
+  e->used = k;
+  e->agreed = 0;
+  for (size_t i = 0; agree > 0 && i < k && i + agree <= n; i++)
+    if (x[i + agree - 1] <= x[i] * (1 + tolerance))
+      {
+        e->time = stats_median_sorted (x + i, agree);
+        e->used = agree;
+        e->agreed = 1;
+        break;
+      }
+  e->spread = k && e->time > 0
+    ? (stats_quantile_sorted (x, k, 0.75) - stats_quantile_sorted (x, k, 0.25)) / e->time : 0;
 }
 
 int

@@ -3,15 +3,19 @@
  * Inputs are per-operation times, one per sample.  Noise on a shared or
  * virtual machine only ever slows an operation down (another tenant, a
  * frequency dip, an interrupt), and on the machines we run on it arrives in
- * regimes lasting 100-200 ms that the guest cannot see in its CPU time.  So
- * the estimator looks at the fast end of the distribution, as GMP's
- * tune/speed.c does, but uses more than the single fastest sample so that
- * one lucky sample cannot move the result:
+ * regimes 20-35% apart that the guest cannot see in its CPU time.  So the
+ * estimator looks at the fast end of the distribution, as GMP's
+ * tune/speed.c does, keeping the fastest samples that agree with each
+ * other, so that one lucky sample cannot move the result:
  *
- *   estimate = median of the fastest quarter of the samples (at least 3,
- *              or all of them when there are fewer);
- *   spread   = (slowest - fastest) / estimate within that fastest quarter,
- *              the relative disagreement of the samples the estimate rests on;
+ *   estimate = the median of the fastest AGREE samples that lie within
+ *              TOLERANCE of each other, searched from the fastest sample
+ *              up through the fastest quarter; where no such group exists,
+ *              the median of the fastest quarter (at least 3 samples, or
+ *              all of them when there are fewer);
+ *   spread   = the interquartile range of the fastest quarter over the
+ *              estimate: how tightly the fast samples agree, blind to the
+ *              single fastest and to where the quarter happens to end;
  *   converged when the AGREE fastest samples lie within TOLERANCE of the
  *              fastest one.
  *
@@ -29,14 +33,16 @@ struct stats_estimate
   double fastest;               /* fastest sample */
   double median;                /* median of all samples */
   size_t used;                  /* samples the estimate rests on */
+  int agreed;                   /* from AGREE samples within TOLERANCE */
 };
 
 void stats_sort (double *x, size_t n);
 double stats_median_sorted (const double *x, size_t n);
 double stats_quantile_sorted (const double *x, size_t n, double q);
 
-/* X is left sorted. */
-void stats_estimate (double *x, size_t n, struct stats_estimate *e);
+/* X is left sorted.  AGREE and TOLERANCE as for stats_converged. */
+void stats_estimate (double *x, size_t n, size_t agree, double tolerance,
+                     struct stats_estimate *e);
 
 /* Whether the AGREE fastest of the sorted samples X lie within TOLERANCE
  * (relative) of the fastest. */

@@ -191,7 +191,7 @@ coordinate (struct shared *sh, struct worker *w, unsigned n, struct measurement 
   pthread_barrier_wait (&sh->barrier);
 
   struct stats_estimate e;
-  stats_estimate (times, rounds, &e);
+  stats_estimate (times, rounds, sh->cfg->agree, sh->cfg->tolerance, &e);
   for (unsigned i = 0; i < n; i++)
     cpu += w[i].cpu / n;
   memset (m, 0, sizeof *m);

@@ -19,25 +19,42 @@ main (void)
   check (stats_median_sorted (x, 4) == 2.5, "median of an even count");
   check (near (stats_quantile_sorted (x, 5, 0.25), 2), "first quartile");
 
-  /* Twenty samples: a fast regime at 1.00-1.01 and a slow one 20% above.
-   * The estimate must come from the fast regime. */
+  /* Twenty samples: a fast regime at 1.000-1.0045 and a slow one 20%
+   * above.  The estimate must come from the fast regime. */
   double two[20];
   for (int i = 0; i < 20; i++)
     two[i] = i % 2 ? 1.2 + 0.001 * i : 1.0 + 0.0005 * i;
   struct stats_estimate e;
-  stats_estimate (two, 20, &e);
-  check (e.used == 5, "estimate uses the fastest quarter (5 of 20), got %zu", e.used);
+  stats_estimate (two, 20, 5, 0.01, &e);
+  check (e.agreed && e.used == 5, "five fast samples within 1%% are the estimate's basis");
   check (e.time >= 1.0 && e.time < 1.01, "estimate lies in the fast regime (%.4f)", e.time);
   check (e.spread < 0.01, "spread of the fast regime under 1%% (%.4f)", e.spread);
   check (e.median > 1.1, "median of all samples is reported separately (%.3f)", e.median);
 
+  /* Only a few samples caught the fast regime, but five of them agree:
+   * they are the estimate, not the slow regime that fills the quarter. */
+  double late[40];
+  for (int i = 0; i < 40; i++)
+    late[i] = i < 35 ? 1.30 + 0.001 * (i % 9) : 1.0 + 0.001 * (i - 35);
+  stats_estimate (late, 40, 5, 0.01, &e);
+  check (e.agreed && near (e.time, 1.002), "five agreeing fast samples beat a slow quarter (%.4f)",
+         e.time);
+
+  /* Nothing agrees within 1%: the median of the fastest quarter, and the
+   * spread is the interquartile range of that quarter. */
+  double scattered[8] = { 1.00, 1.04, 1.08, 1.12, 1.16, 1.20, 1.24, 1.28 };
+  stats_estimate (scattered, 8, 5, 0.01, &e);
+  check (!e.agreed && e.used == 3 && near (e.time, 1.04), "no agreement: median of the fastest 3 (%.3f)",
+         e.time);
+  check (near (e.spread, (1.06 - 1.02) / 1.04), "spread is the fastest quarter's IQR over the estimate (%.4f)",
+         e.spread);
+
   /* Fewer than 12 samples: at least 3 are used. */
   double few[] = { 2.0, 1.0, 1.5, 3.0 };
-  stats_estimate (few, 4, &e);
+  stats_estimate (few, 4, 5, 0.01, &e);
   check (e.used == 3 && e.time == 1.5, "with 4 samples the median of the fastest 3 (%.2f)", e.time);
-  check (near (e.spread, 1.0 / 1.5), "spread is (slowest - fastest) / estimate of those used");
   double one[] = { 7.0 };
-  stats_estimate (one, 1, &e);
+  stats_estimate (one, 1, 5, 0.01, &e);
   check (e.used == 1 && e.time == 7.0 && e.spread == 0, "one sample is its own estimate");
 
   double agree[] = { 1.000, 1.002, 1.004, 1.009, 1.5, 2.0 };
