@@ -16,7 +16,10 @@
 
 #define PLAUSIBLE_K 5.0
 #define PLAUSIBLE_MIN_PEERS 5
-#define PLAUSIBLE_MAX_PEERS 1000
+/* The newest this many peers make the sample: the median and MAD of a
+ * few hundred are as robust as of thousands, and reading them is a part
+ * of every upload. */
+#define PLAUSIBLE_MAX_PEERS 250
 
 /* Whether X is an outlier among the N values V (V is sorted in place). */
 int plausible_outlier (double x, double *v, size_t n);
