@@ -39,8 +39,8 @@ harness_default_config (struct harness_config *cfg, double time_per_test)
   cfg->min_time = time_per_test / 3;
   cfg->sample_time = time_per_test >= 0.5 ? 0.01 : 0.004;
   cfg->min_samples = 10;
-  cfg->budget_min_samples = 8;
-  cfg->overrun = 3;
+  cfg->budget_min_samples = 12;
+  cfg->overrun = 4;
   cfg->hard_min_samples = 3;
   cfg->agree = 5;
   cfg->tolerance = 0.01;
