@@ -8,7 +8,8 @@ ${CC:-cc} -std=gnu11 -O2 -I"$build" -I"$src" "$src/bench/server-load.c" \
   "$build/libgmpbench-server.a" "$build/libgmpbench.a" $libs -lm -lpthread \
   -o "$tmp/server-load" || exit 1
 
-# start DB: a server on a free loopback port, limits off; sets pid, addr.
+# start DB: a server on a free loopback port, limits off, $SERVER_THREADS
+# worker threads (4); sets pid, addr.
 start () {
   for try in 1 2 3 4 5; do
     port=$((20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 20000))
