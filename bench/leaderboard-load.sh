@@ -8,8 +8,8 @@
 #    one result in 50 from a verified publisher; each with the scores of
 #    gmpbench, gmpbench.base and the two RSA-2048 tests, and the nine
 #    headline nodes in the scores column) in one bulk SQL
-#    transaction, after the server has created the schema.  Storing them
-#    one upload at a time (bench/server-load.c populate) takes half an hour.
+#    transaction, after the server has created the schema (storing them
+#    one signed upload at a time would take the better part of an hour).
 # 2. Starts gmpbench-server on it and waits for the leaderboard's first
 #    in-memory snapshot (server/board.h; pages answer 503 "being prepared"
 #    until then), times one view nobody asked for yet and one sort by a
