@@ -11,7 +11,8 @@
  * touched to the log) is shared.  Such an engine also gets a connection
  * of its own for the writer, whose page cache then stays valid, and, when
  * the driver asks for it, a thread that moves the write-ahead log into
- * the database (checkpoints) while the writer goes on.
+ * the database (checkpoints) while the writer goes on, and refreshes the
+ * query planner's statistics now and then.
  */
 #include "server/store.h"
 
@@ -88,6 +89,7 @@ struct pending
  * before it lets the next writer in: a short pause, since most of the log
  * is copied already. */
 #define CHECKPOINT_PAGES 16384
+#define STATS_INTERVAL 600.0     /* seconds between statistics refreshes */
 
 /* Parameter constructors. */
 static struct db_value
@@ -214,12 +216,27 @@ release_writer (struct store *st, struct db_conn *c)
   pthread_mutex_unlock (&st->write_lock);
 }
 
+/* Refreshes the planner's statistics on the checkpointer's connection
+ * when STATS_INTERVAL has passed since *LAST (0: never). */
+static void
+refresh_stats (struct store *st, double *last)
+{
+  double now = gb_wall_seconds ();
+  if (!st->drv->refresh_stats || (*last > 0 && now - *last < STATS_INTERVAL))
+    return;
+  if (st->drv->exec (st->ckpt_conn, st->drv->refresh_stats) < 0)
+    log_error ("database (%s) statistics: %s", st->drv->name, st->drv->error (st->ckpt_conn));
+  *last = now;
+}
+
 static void *
 checkpointer (void *arg)
 {
   struct store *st = arg;
   long done;
+  double stats_refreshed = 0;
 
+  refresh_stats (st, &stats_refreshed);
   pthread_mutex_lock (&st->ckpt_lock);
   for (;;)
     {
@@ -231,6 +248,7 @@ checkpointer (void *arg)
       int rc = st->drv->checkpoint (st->ckpt_conn, &done);
       if (rc < 0)
         log_error ("database (%s) %s", st->drv->name, st->drv->error (st->ckpt_conn));
+      refresh_stats (st, &stats_refreshed);
       pthread_mutex_lock (&st->ckpt_lock);
       if (rc == 0 && done > st->backfilled)
         st->backfilled = done;

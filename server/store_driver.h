@@ -70,6 +70,12 @@ struct store_driver
    * the database; 0, or -1 on an error. */
   long (*log_pages) (struct db_conn *c);
   int (*checkpoint) (struct db_conn *c, long *backfilled);
+  /* A script that refreshes the query planner's statistics, which the
+   * checkpointer runs at start and then at most every STATS_INTERVAL
+   * seconds; NULL where the engine keeps them itself (PostgreSQL's
+   * autovacuum).  Without statistics SQLite may sort a million score
+   * rows in a temporary tree instead of reading the index in order. */
+  const char *refresh_stats;
 };
 
 extern const struct store_driver store_sqlite_driver;

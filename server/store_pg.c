@@ -319,5 +319,5 @@ const struct store_driver store_pg_driver = {
   "postgresql", migrations, GB_ARRAY_SIZE (migrations),
   "SELECT pg_advisory_xact_lock(7261001)", 0,
   pg_connect, pg_disconnect, pg_begin, pg_commit, pg_rollback,
-  pg_query, pg_exec, pg_error, NULL, NULL,
+  pg_query, pg_exec, pg_error, NULL, NULL, NULL,
 };

@@ -52,6 +52,10 @@ stored=$(sqlite3 results.db "SELECT count(*) || ' ' || count(DISTINCT sha256) FR
 scores=$(sqlite3 results.db "SELECT count(DISTINCT seq) FROM scores")
 check "the database holds each document exactly once, with its scores ($stored, $scores)" \
   [ "$stored $scores" = "$N $N $N" ]
+start_server "$PWD/results.db" && stop_server
+stats=$(sqlite3 results.db "SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'scores'")
+check "a server started on stored results gives SQLite's planner statistics of them ($stats indexes)" \
+  [ "${stats:-0}" -gt 0 ]
 
 # SIGKILL while uploads are in flight, into a fresh database.
 start_server "$PWD/killed.db" --threads 8 --address-rate 0 --key-rate 0 \
