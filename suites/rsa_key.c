@@ -3,6 +3,7 @@
 #include "suites/rsa_key.h"
 
 #include <stdio.h>
+#include "common/util.h"
 #include "suites/operand.h"
 
 /* The two primes of the key of BITS bits. */
@@ -95,4 +96,13 @@ rsa_sign_crt (mpz_t sig, const mpz_t msg, const struct rsa_key *k,
   mpz_mul (s->t, s->o, k->p);
   mpz_add (sig, s->pr, s->t);
   mpz_mod (sig, sig, k->n);
+}
+
+void
+rsa_keygen_digest (struct gb_sha256 *digest, unsigned long bits)
+{
+  char text[80];
+  int n = snprintf (text, sizeof text, "rsa keygen: %lu bits, e = %lu, sign+verify round trip",
+                    bits, RSA_PUBLIC_EXPONENT);
+  gb_sha256_update (digest, text, (size_t) n);
 }

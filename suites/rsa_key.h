@@ -27,6 +27,12 @@ void rsa_key_generate (struct rsa_key *k, unsigned long bits);
 int rsa_key_table_lookup (unsigned long bits, const char **p, const char **q);
 void rsa_key_clear (struct rsa_key *k);
 
+/* What a key generation test adds to its digest once its key of BITS bits
+ * has passed the checks: the same text for every library, so that they
+ * all share one reference digest per size. */
+struct gb_sha256;
+void rsa_keygen_digest (struct gb_sha256 *digest, unsigned long bits);
+
 /* Signing with the Chinese remainder theorem exactly as GMPbench's rsa
  * program does it, with the temporaries supplied by the caller so that the
  * timed loop allocates nothing.  SEC selects mpz_powm_sec. */
