@@ -372,30 +372,58 @@ check_registry (const cJSON *doc, struct validate_error *err)
   return -1;
 }
 
+/* A test's name and its index in the results array. */
+struct named
+{
+  const char *name;
+  size_t index;
+};
+
+/* By name, then by index, so that the second of two equal names is the
+ * one reported. */
+static int
+cmp_named (const void *pa, const void *pb)
+{
+  const struct named *a = pa, *b = pb;
+  int c = strcmp (a->name, b->name);
+  return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
 /* Every test of RESULTS (at PATH) is in the registry, and only once. */
 static int
 check_result_tests (const cJSON *results, const char *path, struct validate_error *err)
 {
   char field[160];
-  int i = 0;
+  size_t n = (size_t) cJSON_GetArraySize (results), i = 0;
+  struct named *names = gb_xmalloc ((n ? n : 1) * sizeof *names);
+  int rc = 0;
 
   for (const cJSON *r = results->child; r; r = r->next, i++)
     {
-      const char *name = text (r, "name");
-      snprintf (field, sizeof field, "%s[%d].name", path, i);
-      if (!registry_find (name))
+      names[i] = (struct named) { text (r, "name"), i };
+      if (!registry_find (names[i].name))
         {
-          validate_fail (err, 422, "unknown-test", field, "unknown test \"%s\"", name);
-          return -1;
+          snprintf (field, sizeof field, "%s[%zu].name", path, i);
+          validate_fail (err, 422, "unknown-test", field, "unknown test \"%s\"", names[i].name);
+          rc = -1;
+          break;
         }
-      for (const cJSON *q = results->child; q != r; q = q->next)
-        if (strcmp (text (q, "name"), name) == 0)
+    }
+  if (rc == 0)
+    {
+      qsort (names, n, sizeof *names, cmp_named);
+      for (i = 1; i < n; i++)
+        if (strcmp (names[i - 1].name, names[i].name) == 0)
           {
-            validate_fail (err, 422, "duplicate-test", field, "test \"%s\" appears twice", name);
-            return -1;
+            snprintf (field, sizeof field, "%s[%zu].name", path, names[i].index);
+            validate_fail (err, 422, "duplicate-test", field, "test \"%s\" appears twice",
+                           names[i].name);
+            rc = -1;
+            break;
           }
     }
-  return 0;
+  free (names);
+  return rc;
 }
 
 static int
