@@ -17,6 +17,15 @@
 #include "submit/config.h"
 #include "submit/document.h"
 
+/* MinGW-w64: mkdir takes no mode (a directory under the user's profile
+ * is private already), and handles are not inherited across exec. */
+#ifdef _WIN32
+#define spool_mkdir(dir) mkdir (dir)
+#define O_CLOEXEC 0
+#else
+#define spool_mkdir(dir) mkdir (dir, 0700)
+#endif
+
 #define SPOOL_MAGIC "gmpbench-spool/1"
 #define SPOOL_SUFFIX ".spool"
 #define REJECTED_SUFFIX ".rejected"
@@ -47,7 +56,7 @@ make_spool_dir (char *err, size_t errlen)
   char *data = config_make_dir ('d', err, errlen);
   char *dir = data ? join (data, "spool", "") : NULL;
   free (data);
-  if (dir && mkdir (dir, 0700) != 0 && errno != EEXIST)
+  if (dir && spool_mkdir (dir) != 0 && errno != EEXIST)
     {
       snprintf (err, errlen, "cannot create the spool directory %s: %s", dir, strerror (errno));
       free (dir);
@@ -259,6 +268,17 @@ spool_reject (const struct spool_entry *e)
   return rc;
 }
 
+#ifdef _WIN32
+/* Windows has no kill (pid, 0) to tell that the process writing a
+ * temporary file has ended, so no file is removed there. */
+static int
+remove_orphan (DIR *d, const char *name)
+{
+  (void) d;
+  (void) name;
+  return 0;
+}
+#else
 /* The PID in a temporary name "....tmp.PID", or 0. */
 static long
 temp_pid (const char *name)
@@ -272,6 +292,17 @@ temp_pid (const char *name)
   return *end == '\0' && pid > 0 ? pid : 0;
 }
 
+/* Removes the temporary file NAME of directory D when the process that
+ * was writing it has ended; returns 1 when it did. */
+static int
+remove_orphan (DIR *d, const char *name)
+{
+  long pid = temp_pid (name);
+  return pid && kill ((pid_t) pid, 0) != 0 && errno == ESRCH
+    && unlinkat (dirfd (d), name, 0) == 0;
+}
+#endif
+
 size_t
 spool_clean (void)
 {
@@ -282,12 +313,7 @@ spool_clean (void)
   size_t removed = 0;
 
   while (d && (de = readdir (d)))
-    {
-      long pid = temp_pid (de->d_name);
-      if (pid && kill ((pid_t) pid, 0) != 0 && errno == ESRCH
-          && unlinkat (dirfd (d), de->d_name, 0) == 0)
-        removed++;
-    }
+    removed += remove_orphan (d, de->d_name);
   if (d)
     closedir (d);
   free (dir);

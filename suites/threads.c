@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "suites/threads.h"
 
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -13,10 +14,18 @@
 #include <string.h>
 #include <unistd.h>
 #include "suites/stats.h"
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#endif
 
 #define MAX_ROUNDS 4096
 #define NOISY_SPREAD 0.02
 #define CPU_DIVERGED_RATIO 0.90
+/* Calibration stops doubling here: 2^40, or where unsigned long would
+ * overflow (it has 32 bits on Windows). */
+#define MAX_CALIBRATE_REPS \
+  (ULONG_MAX / 2 + 1ull < (1ull << 40) ? ULONG_MAX / 2 + 1ull : 1ull << 40)
 
 struct worker
 {
@@ -48,7 +57,11 @@ threads_usable_cpus (void)
   if (sched_getaffinity (0, sizeof set, &set) == 0 && CPU_COUNT (&set) > 0)
     return (unsigned) CPU_COUNT (&set);
 #endif
+#ifdef _WIN32
+  DWORD n = GetActiveProcessorCount (ALL_PROCESSOR_GROUPS);
+#else
   long n = sysconf (_SC_NPROCESSORS_ONLN);
+#endif
   return n > 0 ? (unsigned) n : 1;
 }
 
@@ -88,7 +101,7 @@ calibrate (const struct worker *w)
       double t0 = gb_wall_seconds ();
       ops->run (w->state, reps);
       double t = gb_wall_seconds () - t0;
-      if (t >= target / 4 || reps >= (1ul << 40))
+      if (t >= target / 4 || reps >= MAX_CALIBRATE_REPS)
         {
           double want = t > 0 ? ceil (target * reps / t) : 1;
           return want < 1 ? 1 : (unsigned long) want;
