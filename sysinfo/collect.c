@@ -4,11 +4,21 @@
  * built for: Linux, macOS/FreeBSD or Windows), lets the live CPUID view
  * refine it on x86, adds the OS,
  * emulation, build provenance and a clock measurement, and finally makes
- * sure every member that the server relies on exists, null if unknown. */
+ * sure every member that the server relies on exists, null if unknown.
+ * The verdict of the live readers on emulation is kept for
+ * si_live_emulator, so that every clock measurement can be marked
+ * invalid under emulation. */
 #include "sysinfo/sysinfo.h"
 #include "sysinfo/internal.h"
 
+#include <stdio.h>
 #include <unistd.h>
+
+static struct
+{
+  int known, emulated;
+  char name[64];
+} emulation;
 
 static void
 ensure (cJSON *sec, const char *key)
@@ -69,6 +79,34 @@ collect_live (cJSON *system)
   si_os_collect (system);
 }
 
+/* Keeps what the live readers said about emulation in SYSTEM. */
+static void
+remember_emulation (const cJSON *system)
+{
+  const cJSON *cpu = cJSON_GetObjectItemCaseSensitive (system, "cpu");
+  const char *name = si_get_str (cpu, "emulator");
+
+  emulation.known = 1;
+  emulation.emulated = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (cpu, "emulated"));
+  snprintf (emulation.name, sizeof emulation.name, "%s", name ? name : "unknown emulator");
+}
+
+const char *
+si_live_emulator (void)
+{
+  if (!emulation.known)
+    {
+      cJSON *system = cJSON_CreateObject ();
+
+      if (system == NULL)
+        return NULL;
+      collect_live (system);
+      remember_emulation (system);
+      cJSON_Delete (system);
+    }
+  return emulation.emulated ? emulation.name : NULL;
+}
+
 cJSON *
 sysinfo_collect (const struct sysinfo_options *opt)
 {
@@ -86,15 +124,13 @@ sysinfo_collect (const struct sysinfo_options *opt)
   if (snapshot)
     si_linux_collect (system, &r);
   else
-    collect_live (system);
-  if (!snapshot && opt != NULL && opt->measure_clock)
     {
-      cJSON *m = sysinfo_measure_clock ();
-      cJSON *cpu = si_section (system, "cpu");
-      if (cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (cpu, "emulated")))
-        si_put_bool (m, "valid", 0, NULL);
-      si_put_item (si_section (system, "clock"), "measured", m, "dependent add chain");
+      collect_live (system);
+      remember_emulation (system);
     }
+  if (!snapshot && opt != NULL && opt->measure_clock)
+    si_put_item (si_section (system, "clock"), "measured", sysinfo_measure_clock (),
+                 "dependent add chain");
   si_put_item (system, "build", si_build_collect (), NULL);
   ensure_required (system);
   return system;

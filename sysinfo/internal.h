@@ -149,6 +149,12 @@ const char *si_built_arch (void);
  * decided once and cached. */
 const char *si_emulator (void);
 
+/* collect.c: the emulator this process runs under by the verdict of
+ * every live reader (qemu-user, QEMU TCG, Rosetta 2, x86 emulation on
+ * Windows on Arm), or NULL; from the last live sysinfo_collect, else from
+ * a collection of its own, once. */
+const char *si_live_emulator (void);
+
 /* build.c: compiler, GMP, OpenSSL, executable. */
 cJSON *si_build_collect (void);
 

@@ -51,9 +51,11 @@ print_clock (FILE *out, const cJSON *clock)
   const cJSON *m = sub (clock, "measured");
 
   fprintf (out, "Clock:  ");
-  if (cJSON_IsObject (m))
-    fprintf (out, " measured %.0f MHz%s", si_get_num (m, "mhz", 0),
-             cJSON_IsTrue (sub (m, "valid")) ? "" : " (not valid)");
+  if (cJSON_IsObject (m) && cJSON_IsTrue (sub (m, "valid")))
+    fprintf (out, " measured %.0f MHz", si_get_num (m, "mhz", 0));
+  else if (cJSON_IsObject (m))
+    fprintf (out, " measured %.0f MHz (not valid: %s)", si_get_num (m, "mhz", 0),
+             si_get_str (m, "reason") ? si_get_str (m, "reason") : "no reason given");
   else
     fprintf (out, " not measured");
   print_mhz (out, "nominal", clock, "nominal_mhz");
