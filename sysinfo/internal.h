@@ -81,6 +81,15 @@ const char *si_x86_uarch_e (const char *vendor_id, int family, int model, int st
 const char *si_x86_codename (const char *vendor_id, int family, int model, int stepping);
 void si_x86_identity (char *buf, size_t n, const char *vendor_id,
                       int family, int model, int stepping);
+/* Puts what CPUID says (vendor string of leaf 0, EAX of leaf 1, the
+ * brand string of leaves 0x80000002-4 or NULL) into CPU: identity,
+ * vendor, family, model, stepping, microarchitecture, code name, brand,
+ * name.  Under an EMULATOR (not NULL) they describe the emulator's
+ * synthetic processor and go to CPU.emulated_cpu instead; CPU keeps the
+ * native reader's values, and an identity missing there becomes
+ * "emulated:EMULATOR:" followed by the CPUID key. */
+void si_x86_put_cpuid (cJSON *cpu, const char *emulator, const char *vendor,
+                       unsigned leaf1_eax, const char *brand);
 /* The "@ 2.40GHz" clock of a brand string, in MHz, or 0. */
 double si_brand_mhz (const char *brand);
 

@@ -4,7 +4,10 @@
  * identity key is built from those numbers alone, never from the brand
  * string, which hypervisors cut short and AMD parts let firmware rewrite.
  * The tables map a model to its product code name and core
- * microarchitecture; hybrid Intel parts name their efficiency core too. */
+ * microarchitecture; hybrid Intel parts name their efficiency core too.
+ * si_x86_put_cpuid turns the raw CPUID numbers into members, and keeps an
+ * emulator's synthetic processor (Rosetta 2 presents a Westmere-class
+ * Intel CPU) out of the identity of the machine under it. */
 #include "sysinfo/internal.h"
 #include "common/util.h"
 
@@ -216,4 +219,54 @@ si_brand_mhz (const char *brand)
   if (strncmp (end, "MHz", 3) == 0)
     return v;
   return 0;
+}
+
+/* The members CPUID gives, into SEC. */
+static void
+put_cpuid_members (cJSON *sec, const char *vendor, int fam, int mod, int step,
+                   const char *brand)
+{
+  char id[128];
+  const char *name = si_x86_vendor_name (vendor);
+
+  si_x86_identity (id, sizeof id, vendor, fam, mod, step);
+  si_put_str (sec, "identity", id, "cpuid leaf 1");
+  si_put_str (sec, "vendor_id", vendor, "cpuid leaf 0");
+  si_put_str (sec, "vendor", name ? name : vendor, "cpuid leaf 0");
+  si_put_num (sec, "family", fam, "cpuid leaf 1");
+  si_put_num (sec, "model", mod, "cpuid leaf 1");
+  si_put_num (sec, "stepping", step, "cpuid leaf 1");
+  si_put_str (sec, "microarchitecture", si_x86_uarch (vendor, fam, mod, step), "x86 model table");
+  si_put_str (sec, "codename", si_x86_codename (vendor, fam, mod, step), "x86 model table");
+  if (brand != NULL)
+    {
+      si_put_str (sec, "brand", brand, "cpuid leaves 0x80000002-4");
+      si_put_str (sec, "name", brand, "cpuid brand string");
+    }
+}
+
+void
+si_x86_put_cpuid (cJSON *cpu, const char *emulator, const char *vendor,
+                  unsigned leaf1_eax, const char *brand)
+{
+  int fam = (leaf1_eax >> 8) & 0xf, mod = (leaf1_eax >> 4) & 0xf, step = leaf1_eax & 0xf;
+  char id[192];
+  cJSON *emu;
+
+  if (fam == 0xf)
+    fam += (leaf1_eax >> 20) & 0xff;
+  if (fam == 6 || fam >= 0xf)
+    mod |= ((leaf1_eax >> 16) & 0xf) << 4;
+  if (emulator == NULL)
+    {
+      put_cpuid_members (cpu, vendor, fam, mod, step, brand);
+      return;
+    }
+  emu = cJSON_CreateObject ();
+  si_put_item (cpu, "emulated_cpu", emu, "cpuid under emulation");
+  put_cpuid_members (emu, vendor, fam, mod, step, brand);
+  if (si_has (cpu, "identity"))
+    return;
+  snprintf (id, sizeof id, "emulated:%s:%s", emulator, si_get_str (emu, "identity"));
+  si_put_str (cpu, "identity", id, "cpuid leaf 1 under emulation");
 }

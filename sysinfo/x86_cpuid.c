@@ -43,43 +43,37 @@ si_tsc_read (void)
   return __rdtsc ();
 }
 
+/* The emulator this process is known to run under before CPUID is asked:
+ * Rosetta 2 from the sysctl reader, qemu-user from the kernel. */
+static const char *
+prior_emulator (const cJSON *cpu)
+{
+  if (cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (cpu, "emulated")))
+    return si_get_str (cpu, "emulator") ? si_get_str (cpu, "emulator") : "unknown emulator";
+  return si_emulator ();
+}
+
 static void
 put_identity (cJSON *cpu, const char *vendor)
 {
-  struct regs r = cpuid (1, 0);
-  int fam = (r.a >> 8) & 0xf, mod = (r.a >> 4) & 0xf, step = r.a & 0xf;
-  char id[128], brand[49];
+  char brand[49], *b = NULL, *e;
+  struct regs r;
   unsigned i;
 
-  if (fam == 0xf)
-    fam += (r.a >> 20) & 0xff;
-  if (fam == 6 || fam >= 0xf)
-    mod |= ((r.a >> 16) & 0xf) << 4;
-  si_x86_identity (id, sizeof id, vendor, fam, mod, step);
-  si_put_str (cpu, "identity", id, "cpuid leaf 1");
-  si_put_str (cpu, "vendor_id", vendor, "cpuid leaf 0");
-  si_put_str (cpu, "vendor", si_x86_vendor_name (vendor) ? si_x86_vendor_name (vendor)
-              : vendor, "cpuid leaf 0");
-  si_put_num (cpu, "family", fam, "cpuid leaf 1");
-  si_put_num (cpu, "model", mod, "cpuid leaf 1");
-  si_put_num (cpu, "stepping", step, "cpuid leaf 1");
-  si_put_str (cpu, "microarchitecture", si_x86_uarch (vendor, fam, mod, step), "x86 model table");
-  si_put_str (cpu, "codename", si_x86_codename (vendor, fam, mod, step), "x86 model table");
-  if (cpuid (0x80000000, 0).a < 0x80000004)
-    return;
-  for (i = 0; i < 3; i++)
+  if (cpuid (0x80000000, 0).a >= 0x80000004)
     {
-      r = cpuid (0x80000002 + i, 0);
-      memcpy (brand + 16 * i, &r, 16);
+      for (i = 0; i < 3; i++)
+        {
+          r = cpuid (0x80000002 + i, 0);
+          memcpy (brand + 16 * i, &r, 16);
+        }
+      brand[48] = '\0';
+      b = brand + strspn (brand, " ");
+      e = b + strlen (b);
+      while (e > b && e[-1] == ' ')
+        *--e = '\0';
     }
-  brand[48] = '\0';
-  {
-    char *b = brand + strspn (brand, " "), *e = b + strlen (b);
-    while (e > b && e[-1] == ' ')
-      *--e = '\0';
-    si_put_str (cpu, "brand", b, "cpuid leaves 0x80000002-4");
-    si_put_str (cpu, "name", b, "cpuid brand string");
-  }
+  si_x86_put_cpuid (cpu, prior_emulator (cpu), vendor, cpuid (1, 0).a, b);
 }
 
 static void

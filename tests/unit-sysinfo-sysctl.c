@@ -3,7 +3,8 @@
  * on any host.  The tables below are written for this test in the shape
  * those systems report: an Apple M1 (no clock sysctl, two perflevels), an
  * x86_64 binary translated by Rosetta 2 on it, an Intel Mac, and FreeBSD
- * on amd64 under KVM. */
+ * on amd64 under KVM.  The x86 CPUID view is added from recorded
+ * registers, to check that an emulator's CPU never becomes the identity. */
 #include "tests/sysinfo-check.h"
 #include "sysinfo/internal.h"
 
@@ -140,6 +141,23 @@ main (void)
   expect_str (w, s, "cpu.emulator", "Rosetta 2");
   expect_str (w, s, "cpu.arch", "x86_64");
   expect_str (w, s, "cpu.identity", NULL);
+  /* What CPUID then says (Westmere-class 6/44/2) must stay apart. */
+  si_x86_put_cpuid (si_section (s, "cpu"), si_get_str (si_section (s, "cpu"), "emulator"),
+                    "GenuineIntel", 0x000206c2, "VirtualApple @ 2.50GHz processor");
+  expect_str (w, s, "cpu.identity", "emulated:Rosetta 2:x86:GenuineIntel:family=6:model=44:stepping=2");
+  expect_str (w, s, "cpu.microarchitecture", NULL);
+  expect_str (w, s, "cpu.emulated_cpu.identity", "x86:GenuineIntel:family=6:model=44:stepping=2");
+  expect_str (w, s, "cpu.emulated_cpu.microarchitecture", "Westmere");
+  expect_str (w, s, "cpu.emulated_cpu.brand", "VirtualApple @ 2.50GHz processor");
+  cJSON_Delete (s);
+
+  s = feed (si_darwin_from_sysctl, apple_m1);
+  w = "macOS M1, CPUID under an emulator";
+  si_x86_put_cpuid (si_section (s, "cpu"), "Rosetta 2", "GenuineIntel", 0x000206c2, NULL);
+  expect_str (w, s, "cpu.identity", "apple:cpufamily=0x1b588bb3");
+  expect_str (w, s, "cpu.microarchitecture", "Firestorm/Icestorm");
+  expect_str (w, s, "cpu.vendor", "Apple");
+  expect_num (w, s, "cpu.emulated_cpu.model", 44);
   cJSON_Delete (s);
 
   s = feed (si_darwin_from_sysctl, intel_mac);
@@ -150,6 +168,10 @@ main (void)
   expect_num (w, s, "clock.max_mhz", 2300);
   expect_num (w, s, "cache.l3", 4194304);
   expect_str (w, s, "cpu.hypervisor", "Apple Hypervisor.framework guest");
+  si_x86_put_cpuid (si_section (s, "cpu"), NULL, "GenuineIntel", 0x000806e9,
+                    "Intel(R) Core(TM) i5-7360U CPU @ 2.30GHz");
+  expect_str (w, s, "cpu.identity", "x86:GenuineIntel:family=6:model=142:stepping=9");
+  expect_str (w, s, "cpu.emulated_cpu", NULL);
   cJSON_Delete (s);
 
   s = feed (si_freebsd_from_sysctl, freebsd_kvm);
