@@ -276,7 +276,10 @@ run_tests (const struct run_options *o, struct test_result *results,
   for (size_t i = 0; i < n && status == 0 && o->threads; i++)
     {
       if (results[i].outcome != BENCH_OK)
-        continue;
+        {
+          threaded[i] = results[i];     /* skipped in both runs, and says why */
+          continue;
+        }
       progress_show (&prog, n + i, o->sel.tests[i]->name,
                      (double) (n - i) * o->time_per_test);
       status = verdict (threads_measure (o->sel.tests[i], &cfg, o->threads, &threaded[i],
