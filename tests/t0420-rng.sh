@@ -41,3 +41,33 @@ for g in rdrand rdseed rndr; do
     echo "FAIL: rng.$g is neither measured nor skipped"
   fi
 done
+
+# --threads with a skipped test (rng.rndr on x86, rng.rdrand on Arm): the
+# all-core run skips it too, and the threads section lists only measured
+# tests (it used to crash on the skipped entry).
+if "$gb" run --suite rng --threads 2 --time-per-test 0.02 -q -o thr.json > thr.log 2>&1; then
+  echo "PASS: gmpbench run --suite rng --threads 2 exits 0"
+else
+  echo "FAIL: gmpbench run --suite rng --threads 2 failed:"
+  cat thr.log
+  exit 1
+fi
+problems=$(python3 - thr.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+skipped = {s["name"] for s in d.get("skipped", [])}
+results = d.get("threads", {}).get("results", [])
+if not results:
+    print("the threads section has no results")
+for r in results:
+    if r["name"] in skipped:
+        print("threads lists %s, which was skipped" % r["name"])
+    if not r.get("ops_per_sec", 0) > 0:
+        print("threads has no rate for %s" % r["name"])
+PY
+)
+if [ -z "$problems" ]; then
+  echo "PASS: --threads: the threads section has results and none for a skipped test"
+else
+  echo "FAIL: --threads: $problems"
+fi
