@@ -4,7 +4,10 @@
  * emulation.  qemu-user fakes uname and some /proc files for its guest but
  * not /proc/sys/kernel/arch, which still names the host's architecture;
  * a foreign /proc/cpuinfo is the second sign.  Rosetta 2 is detected by
- * the macOS reader, TCG by the CPUID reader. */
+ * the macOS reader, TCG by the CPUID reader.  Under qemu-user, /sys and
+ * /proc describe the host: its caches are left out (they are not the
+ * emulated CPU's), and the sources of the cores, the hypervisor and the
+ * OS's clocks are marked "host (emulated)". */
 #include "sysinfo/internal.h"
 #include "common/util.h"
 
@@ -150,6 +153,43 @@ put_kernel (cJSON *os)
 #endif
 }
 
+/* Prefixes the source of KEY in SEC, if any, with "host (emulated): ". */
+static void
+mark_host (cJSON *sec, const char *key)
+{
+  cJSON *sources = cJSON_GetObjectItemCaseSensitive (sec, "sources");
+  const char *old = si_get_str (sources, key);
+  char buf[256];
+
+  if (old == NULL || strncmp (old, "host (emulated)", 15) == 0)
+    return;
+  snprintf (buf, sizeof buf, "host (emulated): %s", old);
+  cJSON_ReplaceItemInObjectCaseSensitive (sources, key, cJSON_CreateString (buf));
+}
+
+/* Under qemu-user: what /proc and /sys said is the host's. */
+static void
+mark_host_facts (cJSON *system)
+{
+  cJSON *cores = si_section (system, "cores"), *clock = si_section (system, "clock");
+  const cJSON *src = cJSON_GetObjectItemCaseSensitive (cores, "sources");
+  const cJSON *it, *next;
+
+  for (it = src ? src->child : NULL; it != NULL; it = next)
+    {
+      next = it->next;          /* mark_host replaces IT */
+      mark_host (cores, it->string);
+    }
+  mark_host (si_section (system, "cpu"), "hypervisor");
+  mark_host (clock, "nominal_mhz");
+  mark_host (clock, "max_mhz");
+  mark_host (clock, "tsc_mhz");
+  if (cJSON_GetObjectItemCaseSensitive (system, "cache") != NULL)
+    si_put_item (system, "cache", cJSON_CreateNull (), "left out: the host's under qemu-user");
+  if (cJSON_GetObjectItemCaseSensitive (system, "caches") != NULL)
+    si_put_item (system, "caches", cJSON_CreateNull (), "left out: the host's under qemu-user");
+}
+
 void
 si_os_collect (cJSON *system)
 {
@@ -162,6 +202,7 @@ si_os_collect (cJSON *system)
     {
       si_put_bool (cpu, "emulated", 1, "/proc/sys/kernel/arch differs from the build");
       si_put_str (cpu, "emulator", emu, "/proc/sys/kernel/arch");
+      mark_host_facts (system);
     }
   else if (!si_has (cpu, "emulated"))
     si_put_bool (cpu, "emulated", 0, "no sign of emulation");
