@@ -17,6 +17,7 @@
 #include "client/output.h"
 #include "client/progress.h"
 #include "client/report.h"
+#include "submit/config.h"
 #include "submit/document.h"
 #include "submit/identity.h"
 #include "submit/submit.h"
@@ -51,6 +52,10 @@ static const char run_usage[] =
   "  --server URL            the results server for --submit\n"
   "  --cacert FILE           trust the CAs in FILE for --submit\n"
   "  --unlisted              --submit: reachable by its link only\n"
+  "  --dry-run               --submit: print the request instead of sending it\n"
+  "  --timeout SECS          --submit: give up an attempt after SECS (default 60)\n"
+  "  --retries N             --submit: attempts after the first on network\n"
+  "                          errors, 408, 429 and 5xx (default 4)\n"
   "  --key FILE              sign with this key instead of your identity\n"
   "  -q, --quiet             no progress bar, no notes on stderr\n"
   "  -v, --verbose           a line on stderr for each finished test\n"
@@ -79,8 +84,10 @@ struct run_options
   const char *output;
   unsigned threads;             /* 0: single-threaded only */
   double cpu_ghz;               /* 0: use the measured clock */
-  const char *key_file, *server, *cacert;
-  int submit, unlisted;
+  const char *key_file;
+  int submit;
+  const char *submit_only;      /* an option that needs --submit, if given */
+  struct submit_options so;
   struct gb_identity id;
 };
 
@@ -146,6 +153,9 @@ parse_options (int argc, char **argv, struct run_options *o)
     { "key", required_argument, NULL, 'K' },
     { "threads", required_argument, NULL, 'N' },
     { "cpu-ghz", required_argument, NULL, 'G' },
+    { "dry-run", no_argument, NULL, 'D' },
+    { "timeout", required_argument, NULL, 'I' },
+    { "retries", required_argument, NULL, 'Y' },
     { NULL, 0, NULL, 0 }
   };
   int c;
@@ -183,9 +193,27 @@ parse_options (int argc, char **argv, struct run_options *o)
       case 'q': o->quiet = 1; break;
       case 'v': o->verbose = 1; break;
       case 'U': o->submit = 1; break;
-      case 'R': o->server = optarg; break;
-      case 'C': o->cacert = optarg; break;
-      case 'L': o->unlisted = 1; break;
+      case 'R': o->so.server = optarg; o->submit_only = "--server"; break;
+      case 'C': o->so.cacert = optarg; o->submit_only = "--cacert"; break;
+      case 'L': o->so.unlisted = 1; o->submit_only = "--unlisted"; break;
+      case 'D': o->so.dry_run = 1; o->submit_only = "--dry-run"; break;
+      case 'I':
+        o->submit_only = "--timeout";
+        if (gb_parse_seconds (optarg, &o->so.timeout) != 0)
+          {
+            gb_error ("run", "--timeout wants seconds (0 < SECS <= 3600), not '%s'", optarg);
+            return -1;
+          }
+        break;
+      case 'Y':
+        o->submit_only = "--retries";
+        if (submit_parse_retries (optarg, &o->so.retries) != 0)
+          {
+            gb_error ("run", "--retries wants a count from 0 to %d, not '%s'",
+                      SUBMIT_MAX_RETRIES, optarg);
+            return -1;
+          }
+        break;
       case 'K': o->key_file = optarg; break;
       case 'N':
         if (parse_threads (optarg, &o->threads) != 0)
@@ -215,6 +243,11 @@ parse_options (int argc, char **argv, struct run_options *o)
   if (optind < argc)
     {
       gb_error ("run", "unexpected argument '%s'; see 'gmpbench run --help'", argv[optind]);
+      return -1;
+    }
+  if (o->submit_only && !o->submit)
+    {
+      gb_error ("run", "%s is an option of --submit, which is not given", o->submit_only);
       return -1;
     }
   if (!o->custom_time)
@@ -326,14 +359,27 @@ static int
 upload (const struct run_options *o, const char *bytes, size_t len, const char *sig,
         int saved)
 {
-  struct submit_options so;
-  submit_options_init (&so, "run");
-  so.server = o->server;
-  so.cacert = o->cacert;
-  so.unlisted = o->unlisted;
+  struct submit_options so = o->so;
   so.quiet = o->quiet;
   so.local_copy = saved ? o->output : NULL;
   return submit_document (bytes, len, sig, &so);
+}
+
+/* Fail early, before minutes of benchmarking, on a server URL that
+ * --submit could not use. */
+static int
+check_server (const struct run_options *o)
+{
+  char err[512];
+  const char *origin;
+  char *url = config_server (o->so.server, &origin, err, sizeof err);
+  if (!url)
+    {
+      gb_error ("run", "%s; nothing was run", err);
+      return -1;
+    }
+  free (url);
+  return 0;
 }
 
 /* Prints DOC (serialised as BYTES) on stdout in the chosen format. */
@@ -449,11 +495,14 @@ cmd_run (int argc, char **argv)
 {
   struct run_options o;
   memset (&o, 0, sizeof o);
+  submit_options_init (&o.so, "run");
   selection_init (&o.sel);
   int status = parse_options (argc, argv, &o);
   if (status == 0 && selection_resolve (&o.sel, "run") != 0)
     status = -1;
   if (status == 0 && o.output && check_writable (o.output) != 0)
+    status = -1;
+  if (status == 0 && o.submit && check_server (&o) != 0)
     status = -1;
   if (status != 0)
     {

@@ -16,6 +16,9 @@
 #include "submit/spool.h"
 #include "submit/upload.h"
 
+#define LOST_BEGIN "-----BEGIN GMPBENCH RESULT-----"
+#define LOST_END "-----END GMPBENCH RESULT-----"
+
 void
 submit_options_init (struct submit_options *opt, const char *cmd)
 {
@@ -81,17 +84,6 @@ upload_options_from (const struct submit_options *opt, struct upload_options *u)
   u->quiet = opt->quiet;
 }
 
-static void
-print_request (const char *url, const char *bytes, size_t len, const char *sig_b64)
-{
-  printf ("POST %s\n", url);
-  if (len)
-    printf ("Content-Type: application/json\n");
-  printf ("Gmpbench-Signature: %s\nContent-Length: %zu\n\n", sig_b64, len);
-  fwrite (bytes, 1, len, stdout);
-  fflush (stdout);
-}
-
 /* Prints the permalink from the server's answer to an upload. */
 static void
 print_uploaded (const char *server, const struct upload_reply *r)
@@ -121,51 +113,129 @@ print_uploaded (const char *server, const struct upload_reply *r)
   cJSON_Delete (j);
 }
 
-/* Last resort when the spool cannot take a document that exists nowhere
- * else: ./gmpbench-result-ID.json and its .sig in the current directory. */
+/* Writes the document and its .sig as DIR/gmpbench-result-ID.json (DIR
+ * NULL: the current directory).  0 and the malloc'ed path in *PATH, or -1
+ * with a message. */
 static int
-save_here (const char *bytes, size_t len, const char *sig_b64, char **path,
-           char *err, size_t errlen)
+save_copy (const char *dir, const char *bytes, size_t len, const char *sig_b64,
+           char **path, char *err, size_t errlen)
 {
-  char id[65], name[96];
+  char id[65];
+  char *name;
+
   gb_sha256_hex (bytes, len, id);
   id[16] = '\0';
-  snprintf (name, sizeof name, "gmpbench-result-%s.json", id);
+  name = dir ? format ("%s/gmpbench-result-%s.json", dir, id)
+    : format ("gmpbench-result-%s.json", id);
   if (document_write_atomic (name, bytes, len) != 0)
+    snprintf (err, errlen, "cannot write %s: %s", name, strerror (errno));
+  else if (sign_write_file (name, sig_b64, err, errlen) == 0)
     {
-      snprintf (err, errlen, "cannot write %s either: %s", name, strerror (errno));
-      return -1;
+      *path = name;
+      return 0;
     }
-  if (sign_write_file (name, sig_b64, err, errlen) != 0)
-    return -1;
-  *path = gb_xstrdup (name);
-  return 0;
+  free (name);
+  return -1;
+}
+
+/* The very last resort, when no file could be written: the document on
+ * stderr between two marker lines (its exact bytes, so that it can be cut
+ * out and submitted), then its signature. */
+static void
+print_lost (const struct submit_options *opt, const char *why, const char *bytes,
+            size_t len, const char *sig_b64)
+{
+  say (opt, "%s; the result follows on stderr, %zu bytes between the lines "
+       "'" LOST_BEGIN "' and '" LOST_END "', then its signature (the line of its .sig)",
+       why, len);
+  fputs (LOST_BEGIN "\n", stderr);
+  fwrite (bytes, 1, len, stderr);
+  if (len == 0 || bytes[len - 1] != '\n')
+    fputc ('\n', stderr);
+  fprintf (stderr, LOST_END "\n%s\n", sig_b64);
+  fflush (stderr);
+}
+
+/* Keeps a document that exists nowhere else, after the message WHY: in
+ * the current directory, else in $TMPDIR (or /tmp), else on stderr. */
+static void
+rescue (const struct submit_options *opt, const char *why, const char *bytes,
+        size_t len, const char *sig_b64)
+{
+  const char *tmpdir = getenv ("TMPDIR");
+  char err[512], err2[512];
+  char *path = NULL, *all;
+
+  if (!tmpdir || !*tmpdir)
+    tmpdir = "/tmp";
+  if (save_copy (NULL, bytes, len, sig_b64, &path, err, sizeof err) == 0
+      || save_copy (tmpdir, bytes, len, sig_b64, &path, err2, sizeof err2) == 0)
+    {
+      say (opt, "%s; the result was saved as %s", why, path);
+      free (path);
+      return;
+    }
+  all = format ("%s; %s, and %s", why, err, err2);
+  print_lost (opt, all, bytes, len, sig_b64);
+  free (all);
 }
 
 /* Keeps a document that could not be uploaded (WHY says why): in the
- * spool, else where it already is, else in the current directory. */
+ * spool (LATER says what sends it, NULL for 'submit --pending'), else
+ * where it already is, else as rescue() can.  Returns the exit status. */
 static int
 keep (const char *bytes, size_t len, const char *sig_b64, const char *server,
-      const struct submit_options *opt, const char *why)
+      const struct submit_options *opt, const char *why, const char *later)
 {
-  char err[512] = "no server to queue it for", err2[512];
-  char *path = NULL;
-  int status = 1;
+  char err[512] = "no server to queue it for";
+  char *path = NULL, *not_queued;
 
   if (server && spool_add (server, opt->unlisted, sig_b64, bytes, len, &path,
                            err, sizeof err) == 0)
     {
-      say (opt, "%s; queued as %s: 'gmpbench submit --pending' uploads it later", why, path);
-      status = SUBMIT_QUEUED;
+      say (opt, "%s; queued as %s: %s", why, path,
+           later ? later : "'gmpbench submit --pending' uploads it later");
+      free (path);
+      return SUBMIT_QUEUED;
     }
-  else if (opt->local_copy)
-    say (opt, "%s; not queued (%s); the result stays in %s", why, err, opt->local_copy);
-  else if (save_here (bytes, len, sig_b64, &path, err2, sizeof err2) == 0)
-    say (opt, "%s; not queued (%s); the result was saved as %s", why, err, path);
+  not_queued = format ("%s; not queued (%s)", why, err);
+  if (opt->local_copy)
+    say (opt, "%s; the result stays in %s", not_queued, opt->local_copy);
   else
-    say (opt, "%s; not queued (%s), and %s: the result is lost", why, err, err2);
-  free (path);
-  return status;
+    rescue (opt, not_queued, bytes, len, sig_b64);
+  free (not_queued);
+  return 1;
+}
+
+/* For a server that redirects to REDIRECT: the --server to use instead
+ * (REDIRECT without the API path and query), malloc'ed, or NULL. */
+static char *
+redirected_server (const char *redirect)
+{
+  static const char api[] = "/api/v1/results";
+  char *s = redirect ? gb_xstrdup (redirect) : NULL;
+  size_t n;
+
+  if (!s)
+    return NULL;
+  s[strcspn (s, "?#")] = '\0';
+  n = strlen (s);
+  if (n > sizeof api - 1 && strcmp (s + n - (sizeof api - 1), api) == 0)
+    s[n - (sizeof api - 1)] = '\0';
+  return s;
+}
+
+/* What to do about a server that redirects: one line. */
+static char *
+redirect_advice (const struct upload_reply *r)
+{
+  char *to = redirected_server (r->redirect);
+  char *advice = to ? format ("if %s is the right server, 'gmpbench submit --pending "
+                              "--server %s' sends it there", to, to)
+    : gb_xstrdup ("check the server URL, then 'gmpbench submit --pending --server URL' "
+                  "sends it");
+  free (to);
+  return advice;
 }
 
 int
@@ -175,17 +245,17 @@ submit_document (const char *bytes, size_t len, const char *sig_b64,
   char err[512];
   const char *origin;
   char *server = config_server (opt->server, &origin, err, sizeof err);
-  char *url, *why;
+  char *url, *why, *later;
   struct upload_options uo;
   struct upload_reply reply;
   int status;
 
   if (!server)
-    return keep (bytes, len, sig_b64, NULL, opt, err);
+    return keep (bytes, len, sig_b64, NULL, opt, err, NULL);
   url = format ("%s/api/v1/results%s", server, opt->unlisted ? "?unlisted=1" : "");
   if (opt->dry_run)
     {
-      print_request (url, bytes, len, sig_b64);
+      upload_print_request (stdout, url, bytes, len, sig_b64);
       free (url);
       free (server);
       return 0;
@@ -198,12 +268,24 @@ submit_document (const char *bytes, size_t len, const char *sig_b64,
       status = 0;
       break;
     case UPLOAD_REJECTED:
-      say (opt, "%s rejected the result: %s", server, reply.problem);
+      why = format ("%s rejected the result: %s", server, reply.problem);
+      if (opt->local_copy)
+        say (opt, "%s", why);
+      else
+        rescue (opt, why, bytes, len, sig_b64);
+      free (why);
       status = 1;
+      break;
+    case UPLOAD_REDIRECTED:
+      why = format ("not uploaded: %s", reply.problem);
+      later = redirect_advice (&reply);
+      status = keep (bytes, len, sig_b64, server, opt, why, later);
+      free (later);
+      free (why);
       break;
     default:
       why = format ("cannot upload to %s: %s", server, reply.problem);
-      status = keep (bytes, len, sig_b64, server, opt, why);
+      status = keep (bytes, len, sig_b64, server, opt, why, NULL);
       free (why);
       break;
     }
@@ -214,18 +296,21 @@ submit_document (const char *bytes, size_t len, const char *sig_b64,
 }
 
 /* Uploads one queued entry.  0 uploaded (or dry run), 1 rejected or
- * unusable, SUBMIT_QUEUED still there. */
+ * unusable, SUBMIT_QUEUED still there; *GO_ON is cleared when the next
+ * entries had better wait too (the server cannot be reached). */
 static int
-pending_one (const char *path, const char *server_override, const struct submit_options *opt)
+pending_one (const char *path, const char *server_override, const struct submit_options *opt,
+             int *go_on)
 {
   char err[512];
   struct spool_entry e;
   struct upload_options uo;
   struct upload_reply reply;
   const char *server;
-  char *url;
+  char *url, *advice;
   int status = 0;
 
+  *go_on = 1;
   if (spool_read (path, &e, err, sizeof err) != 0)
     {
       say (opt, "%s", err);
@@ -235,7 +320,7 @@ pending_one (const char *path, const char *server_override, const struct submit_
   url = format ("%s/api/v1/results%s", server, e.unlisted ? "?unlisted=1" : "");
   upload_options_from (opt, &uo);
   if (opt->dry_run)
-    print_request (url, e.bytes, e.len, e.signature);
+    upload_print_request (stdout, url, e.bytes, e.len, e.signature);
   else
     switch (upload_post (url, e.bytes, e.len, e.signature, &uo, &reply))
       {
@@ -252,8 +337,15 @@ pending_one (const char *path, const char *server_override, const struct submit_
         else
           say (opt, "%s rejected %s: %s; set aside as .rejected", server, path, reply.problem);
         break;
+      case UPLOAD_REDIRECTED:
+        status = SUBMIT_QUEUED;
+        advice = redirect_advice (&reply);
+        say (opt, "%s not uploaded: %s; it stays queued: %s", path, reply.problem, advice);
+        free (advice);
+        break;
       default:
         status = SUBMIT_QUEUED;
+        *go_on = 0;
         say (opt, "cannot upload to %s: %s", server, reply.problem);
         break;
       }
@@ -287,16 +379,15 @@ submit_pending (const struct submit_options *opt)
     }
   for (; done < n; done++)
     {
-      int st = pending_one (paths[done], override, opt);
-      if (st == SUBMIT_QUEUED)
+      int go_on, st = pending_one (paths[done], override, opt, &go_on);
+      if (st == 1 || (st == SUBMIT_QUEUED && status == 0))
+        status = st;
+      if (!go_on)
         {
           say (opt, "%zu result%s stay%s queued", n - done, n - done == 1 ? "" : "s",
                n - done == 1 ? "s" : "");
-          status = SUBMIT_QUEUED;
           break;
         }
-      if (st != 0)
-        status = 1;
     }
   if (n == 0 && !opt->quiet)
     say (opt, "nothing is queued");
@@ -345,7 +436,7 @@ submit_retract (const char *id, const struct gb_identity *key,
     say (opt, "cannot sign the retraction (OpenSSL error)");
   else if (opt->dry_run)
     {
-      print_request (url, "", 0, sig);
+      upload_print_request (stdout, url, "", 0, sig);
       status = 0;
     }
   else

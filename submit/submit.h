@@ -38,13 +38,19 @@ void submit_options_init (struct submit_options *opt, const char *cmd);
 int submit_parse_retries (const char *s, int *out);
 
 /* Uploads one document (its exact bytes and their signature); on a network
- * failure or a server still failing after the retries, queues it. */
+ * failure, a server still failing after the retries or one that redirects
+ * elsewhere, queues it.  A document that was neither uploaded nor queued
+ * and has no OPT->local_copy (a rejected one included) is saved as
+ * gmpbench-result-ID.json (and .sig) in the current directory, else in
+ * $TMPDIR or /tmp, else written to stderr: it is never silently lost. */
 int submit_document (const char *bytes, size_t len, const char *sig_b64,
                      const struct submit_options *opt);
 
 /* Uploads the queued documents, each to the server it was queued for
- * (OPT->server, when set, overrides that).  Stops at the first one that
- * still cannot be uploaded; the others stay queued. */
+ * (OPT->server, when set, overrides that).  Stops at the first one whose
+ * server cannot be reached or still fails; the others stay queued.  One
+ * whose server redirects stays queued with a message, and the next ones
+ * are tried. */
 int submit_pending (const struct submit_options *opt);
 
 /* Retracts the result ID, signing the request with ID_KEY. */

@@ -20,6 +20,7 @@
 
 #define MAX_REPLY_BYTES (1L << 20)
 #define STALL_SECONDS 30
+#define USER_AGENT "gmpbench/" GB_VERSION
 
 struct transfer
 {
@@ -117,6 +118,22 @@ describe_error (const struct upload_reply *r, char *out, size_t outlen)
   cJSON_Delete (j);
 }
 
+/* A 3xx answer: where it points (REPLY->redirect) and one line saying so. */
+static void
+describe_redirect (CURL *h, struct upload_reply *r)
+{
+  char *location = NULL, line[1024];
+  if (curl_easy_getinfo (h, CURLINFO_REDIRECT_URL, &location) == CURLE_OK && location)
+    {
+      r->redirect = gb_xstrdup (location);
+      snprintf (line, sizeof line, "the server redirects to %s (%ld)", location, r->status);
+    }
+  else
+    snprintf (line, sizeof line, "the server answered %ld, a redirection, without "
+              "saying where to", r->status);
+  one_line (line, r->problem, sizeof r->problem);
+}
+
 static CURL *
 make_handle (const char *url, const char *body, size_t len, struct curl_slist *headers,
              struct transfer *a, char *errbuf)
@@ -133,7 +150,7 @@ make_handle (const char *url, const char *body, size_t len, struct curl_slist *h
   curl_easy_setopt (h, CURLOPT_POSTFIELDS, body ? body : "");
   curl_easy_setopt (h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) len);
   curl_easy_setopt (h, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt (h, CURLOPT_USERAGENT, "gmpbench/" GB_VERSION);
+  curl_easy_setopt (h, CURLOPT_USERAGENT, USER_AGENT);
   curl_easy_setopt (h, CURLOPT_SSL_VERIFYPEER, 1L);
   curl_easy_setopt (h, CURLOPT_SSL_VERIFYHOST, 2L);
   if (opt->cacert)
@@ -177,7 +194,8 @@ attempt (const char *url, const char *body, size_t len, struct curl_slist *heade
   curl_off_t ra = -1;
 
   free (reply->body);
-  reply->body = NULL;
+  free (reply->redirect);
+  reply->body = reply->redirect = NULL;
   reply->len = 0;
   reply->status = 0;
   *retryable = 0;
@@ -203,6 +221,12 @@ attempt (const char *url, const char *body, size_t len, struct curl_slist *heade
   /* libcurl reports 0 both for "Retry-After: 0" and for no header. */
   if (curl_easy_getinfo (h, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK && ra > 0)
     *retry_after = (long) ra;
+  if (reply->status >= 300 && reply->status < 400)
+    {
+      describe_redirect (h, reply);
+      curl_easy_cleanup (h);
+      return UPLOAD_REDIRECTED;
+    }
   curl_easy_cleanup (h);
   if (reply->status == 200 || reply->status == 201)
     return UPLOAD_OK;
@@ -214,21 +238,26 @@ attempt (const char *url, const char *body, size_t len, struct curl_slist *heade
   return UPLOAD_FAILED;
 }
 
-/* Seconds to wait before retry number N (1, 2, ...): exponential with
- * "equal jitter", half fixed and half random, so that many clients cut
- * off by the same outage do not come back in lockstep. */
-static double
-backoff (int n)
+/* Exponential with "equal jitter", half fixed and half random, so that
+ * many clients cut off by the same outage do not come back in lockstep. */
+double
+upload_backoff (int n, unsigned int random)
 {
   double d = UPLOAD_BACKOFF_BASE;
-  unsigned int r = 0;
   for (int i = 1; i < n && d < UPLOAD_BACKOFF_MAX; i++)
     d *= 2;
   if (d > UPLOAD_BACKOFF_MAX)
     d = UPLOAD_BACKOFF_MAX;
+  return d / 2 + d / 2 * (random / 4294967296.0);
+}
+
+static unsigned int
+random32 (void)
+{
+  unsigned int r = 0;
   if (RAND_bytes ((unsigned char *) &r, sizeof r) != 1)
     r = (unsigned int) rand ();
-  return d / 2 + d / 2 * (r / 4294967296.0);
+  return r;
 }
 
 static void
@@ -239,13 +268,16 @@ pause_for (double seconds)
     ;
 }
 
-/* The request's headers, or NULL when memory ran out. */
+/* The request's headers, or NULL when memory ran out.  "Name:" removes a
+ * header libcurl would add: Expect, and the form Content-Type of a POST
+ * without a body. */
 static struct curl_slist *
 request_headers (const char *sig_b64, int json)
 {
   size_t n = strlen (sig_b64) + 32;
   char *sig = gb_xmalloc (n);
-  const char *lines[] = { sig, "Expect:", json ? "Content-Type: application/json" : NULL };
+  const char *lines[] = { sig, "Expect:",
+    json ? "Content-Type: application/json" : "Content-Type:" };
   struct curl_slist *list = NULL;
 
   snprintf (sig, n, "Gmpbench-Signature: %s", sig_b64);
@@ -299,7 +331,7 @@ upload_post (const char *url, const char *body, size_t len, const char *sig_b64,
                   reply->problem, retry_after);
           break;
         }
-      delay = retry_after >= 0 ? (double) retry_after : backoff (n + 1);
+      delay = retry_after >= 0 ? (double) retry_after : upload_backoff (n + 1, random32 ());
       notice (opt, "%s; retrying in %.1f s (%d of %d)", reply->problem, delay,
               n + 1, opt->retries);
       pause_for (delay);
@@ -312,5 +344,50 @@ void
 upload_reply_free (struct upload_reply *reply)
 {
   free (reply->body);
+  free (reply->redirect);
   memset (reply, 0, sizeof *reply);
+}
+
+/* The Host header libcurl sends for URL: the host, and the port unless it
+ * is the scheme's default.  malloc'ed, or NULL for a URL libcurl refuses. */
+static char *
+host_header (const char *url)
+{
+  CURLU *u = curl_url ();
+  char *host = NULL, *port = NULL, *out = NULL;
+
+  if (u && curl_url_set (u, CURLUPART_URL, url, 0) == CURLUE_OK
+      && curl_url_get (u, CURLUPART_HOST, &host, 0) == CURLUE_OK)
+    {
+      int has_port = curl_url_get (u, CURLUPART_PORT, &port, CURLU_NO_DEFAULT_PORT)
+        == CURLUE_OK;
+      size_t n = strlen (host) + (has_port ? strlen (port) : 0) + 2;
+      out = gb_xmalloc (n);
+      snprintf (out, n, "%s%s%s", host, has_port ? ":" : "", has_port ? port : "");
+    }
+  curl_free (host);
+  curl_free (port);
+  curl_url_cleanup (u);
+  return out;
+}
+
+void
+upload_print_request (FILE *out, const char *url, const char *body, size_t len,
+                      const char *sig_b64)
+{
+  char *host = host_header (url);
+  struct curl_slist *headers = request_headers (sig_b64, len > 0);
+
+  fprintf (out, "POST %s\n", url);
+  if (host)
+    fprintf (out, "Host: %s\n", host);
+  fprintf (out, "User-Agent: %s\nAccept: */*\n", USER_AGENT);
+  for (const struct curl_slist *l = headers; l; l = l->next)
+    if (strchr (l->data, ':')[1] != '\0')   /* "Name:" alone removes a header */
+      fprintf (out, "%s\n", l->data);
+  fprintf (out, "Content-Length: %zu\n\n", len);
+  fwrite (body, 1, len, out);
+  fflush (out);
+  curl_slist_free_all (headers);
+  free (host);
 }

@@ -7,6 +7,7 @@
  * repeats):
  *   201, 503, 422...  that status, with a body in the protocol's shape
  *   429:SECS          429 with Retry-After: SECS
+ *   301:URL, 302:URL  that redirection, with Location: URL
  *   stall             read the request and never answer (the connection
  *                     stays open until the helper is killed)
  *   close             read the request and close without answering
@@ -78,7 +79,9 @@ answer (int fd, const char *spec, const char *body, long len)
   int status = atoi (spec);
   const char *colon = strchr (spec, ':');
   const char *reason = status == 201 ? "Created" : status == 200 ? "OK"
-    : status == 429 ? "Too Many Requests" : status >= 500 ? "Service Unavailable" : "Error";
+    : status == 429 ? "Too Many Requests" : status >= 500 ? "Service Unavailable"
+    : status >= 300 && status < 400 ? "Redirect" : "Error";
+  const char *extra = status >= 300 && status < 400 ? "Location" : "Retry-After";
   int n;
 
   gb_sha256_hex (body, (size_t) len, id);
@@ -92,7 +95,7 @@ answer (int fd, const char *spec, const char *body, long len)
   n = snprintf (resp, sizeof resp, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\n"
                 "Content-Length: %zu\r\nConnection: close\r\n", status, reason, strlen (json));
   if (colon)
-    n += snprintf (resp + n, sizeof resp - (size_t) n, "Retry-After: %s\r\n", colon + 1);
+    n += snprintf (resp + n, sizeof resp - (size_t) n, "%s: %s\r\n", extra, colon + 1);
   snprintf (resp + n, sizeof resp - (size_t) n, "\r\n%s", json);
   if (write (fd, resp, strlen (resp)) < 0)
     perror ("helper-httpd: write");

@@ -38,6 +38,9 @@ check "--dry-run prints the request line, the signature header and the exact bod
   sh -c "[ $status -eq 0 ] && head -1 out.txt | grep -q '^POST $SERVER_URL/api/v1/results?unlisted=1$' \
          && grep -q \"^Gmpbench-Signature: \$(cat r.json.sig)\$\" out.txt \
          && tail -c $n out.txt | cmp -s - r.json"
+check "--dry-run shows the headers libcurl adds: Host, User-Agent, Accept" \
+  sh -c "sed -n '2,4p' out.txt | tr '\n' '|' \
+         | grep -q '^Host: 127.0.0.1:$SERVER_PORT|User-Agent: gmpbench/[^|]*|Accept: \*/\*|\$'"
 
 # A well-signed document the server must refuse: a test it does not know.
 sed 's/"gmpbench.base.multiply.128"/"gmpbench.base.no-such-test"/' r.json.unsigned > wrong.unsigned
