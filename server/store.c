@@ -24,6 +24,7 @@
 #include "common/util.h"
 #include "server/log.h"
 #include "server/store_driver.h"
+#include "suites/suites.h"
 
 /* How many listed results a filter term matches, as the choice of a
  * listing plan needs it (store_list): counted at most every COUNT_TTL
@@ -577,11 +578,22 @@ insert_row (struct store *st, struct db_conn *c, const struct store_upload *up,
   return -1;
 }
 
+/* The inner nodes' scores go to the ranked rows of scores, the tests'
+ * ops/s (after them in the summary) to test_scores. */
 static int
 insert_scores (struct store *st, struct db_conn *c, int64_t seq, const struct store_upload *up)
 {
   const struct doc_summary *d = up->doc;
-  for (size_t i = 0; i < d->nscores; i++)
+  for (size_t i = d->ninner; i < d->nscores; i++)
+    {
+      struct db_value p[] = {
+        p_text (d->scores[i].name), p_int (seq), p_real (d->scores[i].score),
+      };
+      if (st->drv->query (c, "INSERT INTO test_scores (node, seq, score) VALUES ($1, $2, $3)",
+                          p, 3, NULL, NULL) < 0)
+        return -1;
+    }
+  for (size_t i = 0; i < d->ninner; i++)
     {
       struct db_value p[] = {
         p_int (seq), p_text (d->scores[i].name), p_int (d->scores[i].depth),
@@ -1071,18 +1083,34 @@ ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_valu
   add_limit (sql, size, "s.score DESC, s.seq DESC", f, p, np);
 }
 
-/* Sorted, a selective filter: the matches (through a filter's index, not
- * the listed one), the best LIMIT of their scores, then those rows. */
+/* Sorted by a test, common filters: that test's ops/s are kept in upload
+ * order only (test_scores), so every one of them is read and sorted. */
 static void
-selective_sql (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
+test_ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_value *p,
+                 int *np)
 {
-  char text[160];
+  p[(*np)++] = p_text (f->sort_node);
+  snprintf (sql, size, "SELECT " ROW_COLUMNS ", s.score FROM test_scores s "
+            "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = $%d AND r.listed = 1", *np);
+  add_filters (sql, size, f, p, np);
+  add_cursor (sql, size, f, p, np);
+  add_limit (sql, size, "s.score DESC, s.seq DESC", f, p, np);
+}
+
+/* Sorted, a selective filter: the matches (through a filter's index, not
+ * the listed one), the best LIMIT of their scores (in TABLE), then those
+ * rows. */
+static void
+selective_sql (char *sql, size_t size, const struct store_filter *f, const char *table,
+               struct db_value *p, int *np)
+{
+  char text[192];
 
   snprintf (sql, size, "WITH m AS MATERIALIZED (SELECT r.seq FROM results r WHERE +r.listed = 1");
   add_filters (sql, size, f, p, np);
   p[(*np)++] = p_text (f->sort_node);
   snprintf (text, sizeof text, "), top AS MATERIALIZED (SELECT s.seq, s.score FROM m "
-            "CROSS JOIN scores s WHERE s.seq = m.seq AND s.node = $%d", *np);
+            "CROSS JOIN %s s WHERE s.seq = m.seq AND s.node = $%d", table, *np);
   append (sql, size, text);
   add_cursor (sql, size, f, p, np);
   add_limit (sql, size, "s.score DESC, s.seq DESC", f, p, np);
@@ -1100,16 +1128,24 @@ store_list (struct store *st, const struct store_filter *f, store_list_fn fn, vo
   struct db_conn *c = acquire (st);
   enum store_status rc = STORE_OK;
 
-  if (f->sort_node && !f->cpu)
+  int test = f->sort_node && registry_find (f->sort_node);
+  if (f->sort_node && (test || !f->cpu))
     plan = selective (st, c, f);
   if (plan >= 0)
     {
       if (!f->sort_node)
         newest_sql (sql, sizeof sql, f, p, &np);
+      else if (test)
+        {
+          if (plan)
+            selective_sql (sql, sizeof sql, f, "test_scores", p, &np);
+          else
+            test_ranked_sql (sql, sizeof sql, f, p, &np);
+        }
       else if (f->cpu)
         cpu_ranked_sql (sql, sizeof sql, f, p, &np);
       else if (plan)
-        selective_sql (sql, sizeof sql, f, p, &np);
+        selective_sql (sql, sizeof sql, f, "scores", p, &np);
       else
         ranked_sql (sql, sizeof sql, f, p, &np);
       if (st->drv->query (c, sql, p, np, adapt_row, &a) < 0)
@@ -1304,8 +1340,11 @@ store_node_column (struct store *st, const char *node, store_seq_score_fn fn, vo
   struct db_value p = p_text (node);
   enum store_status rc = STORE_OK;
 
-  /* The order makes both engines read the covering scores_cpu_rank. */
-  if (st->drv->query (c, "SELECT s.seq, s.score FROM scores s WHERE s.node = $1 "
+  /* The order makes both engines read the covering scores_cpu_rank; a
+   * test's column is one range of test_scores, unlisted results too. */
+  if (st->drv->query (c, registry_find (node)
+                      ? "SELECT s.seq, s.score FROM test_scores s WHERE s.node = $1"
+                      : "SELECT s.seq, s.score FROM scores s WHERE s.node = $1 "
                       "AND s.listed = 1 ORDER BY s.cpu, s.score DESC, s.seq DESC", &p, 1,
                       adapt_column, &a) < 0)
     rc = failed (st, c, "node column");

@@ -134,7 +134,8 @@ typedef int (*store_board_fn) (void *ctx, const struct store_board_row *row);
 enum store_status store_board_rows (struct store *st, store_board_fn fn, void *ctx);
 
 /* The score of NODE of every listed result that has it, in no useful
- * order (read from one covering index). */
+ * order (read from one covering index); for a test, of every result that
+ * has it (the caller keeps the ones it lists). */
 typedef int (*store_seq_score_fn) (void *ctx, int64_t seq, double score);
 enum store_status store_node_column (struct store *st, const char *node,
                                      store_seq_score_fn fn, void *ctx);

@@ -121,6 +121,17 @@ print('ok' if len(p1) == 2 and len(p2) == 1 and all == sorted(all, reverse=True)
   get "/api/v1/results?sort=gmpbench.base.multiply&cpu=$cpu&limit=3" > /dev/null
   check "$LABEL: one CPU's sorted listing (along the CPU's score index) has the same order" \
     [ "$filtered" = "$(field "[r['id'] for r in d['results']]")" ]
+  test=gmpbench.base.multiply.8192
+  get "/api/v1/results?sort=$test&limit=2" > /dev/null
+  by_test=$(field "[r['id'] for r in d['results']]")
+  cursor=$(field "d['next_cursor']")
+  get "/api/v1/results?sort=$test&limit=2&cursor=$cursor" > /dev/null
+  by_test="$by_test $(field "[r['id'] for r in d['results']]")"
+  check "$LABEL: sorted by a test (test_scores) and paginated, the same order" \
+    [ "$by_test" = "$($PY -c "import sys; l = eval(sys.argv[1]); print(l[:2], l[2:])" "$filtered")" ]
+  get "/api/v1/results?sort=$test&arch=x86_64&os=Debian%20GNU/Linux&limit=3" > /dev/null
+  check "$LABEL: sorted by a test, filtered (starting from the filter), the same order" \
+    [ "$filtered" = "$(field "[r['id'] for r in d['results']]")" ]
   st=$(get "/api/v1/results?arch=nowhere")
   check "$LABEL: a filter that matches nothing gives an empty page" \
     [ "$(field "len(d['results'])")" = 0 ]

@@ -1,15 +1,22 @@
 # t0340-server-migration.sh: a database at schema version 5 (score rows
 # without the filter columns of migration 6, the old score index, no
-# index of migration 7) is upgraded when the server starts, on SQLite and
-# on PostgreSQL: its results keep their place in filtered, sorted
-# listings, and new uploads join them.
+# index of migration 7, the tests' ops/s among the score rows as before
+# migration 8) is upgraded when the server starts, on SQLite and on
+# PostgreSQL: its results keep their place in filtered, sorted listings,
+# and new uploads join them.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/server-lib.sh"
 need_server
 
 make_key alice > /dev/null
 
-DOWNGRADE="DROP INDEX scores_cpu_recent;
+DOWNGRADE="INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged, arch, os, gmp,
+  compiler)
+SELECT t.seq, t.node, length(t.node) - length(replace(t.node, '.', '')), t.score, r.cpu,
+  r.listed, r.flagged, r.arch, r.os, r.gmp, r.compiler
+FROM test_scores t JOIN results r ON r.seq = t.seq;
+DROP TABLE test_scores;
+DROP INDEX scores_cpu_recent;
 DROP INDEX scores_rank;
 ALTER TABLE scores DROP COLUMN arch;
 ALTER TABLE scores DROP COLUMN os;
@@ -46,6 +53,7 @@ run_upgrade () {
   upload c 3 > /dev/null
   get /healthz > /dev/null
   latest=$(field "d['schema']")
+  tests=$(echo "SELECT count(*) FROM test_scores;" | "$@" 2> /dev/null | tr -d ' ')
   stop_server
   echo "$DOWNGRADE" | "$@" > /dev/null 2>&1
   check "$engine: the database is back at schema 5" \
@@ -57,6 +65,12 @@ run_upgrade () {
   check "$engine: the migration copied the filters onto every score row" \
     sh -c "echo 'SELECT count(*) FROM scores WHERE arch IS NULL OR os IS NULL OR gmp IS NULL
       OR compiler IS NULL;' | $* 2> /dev/null | grep -qx ' *0'"
+  check "$engine: the migration moved the tests' ops/s out of the score rows" \
+    sh -c "echo \"SELECT count(*) FROM scores WHERE node LIKE 'gmpbench.base.multiply.%';\" |
+      $* 2> /dev/null | grep -qx ' *0'"
+  check "$engine: ... into test_scores, whole" \
+    sh -c "echo \"SELECT count(*) FROM test_scores WHERE node LIKE 'gmpbench.base.multiply.%';\" |
+      $* 2> /dev/null | grep -qx ' *$tests'"
   expect_status "$engine: the old results are listed, filtered and sorted" \
     "$(idof c) $(idof b) $(idof a)" "$(listed)"
   upload d 4 > /dev/null

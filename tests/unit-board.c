@@ -18,6 +18,7 @@
 #include "server/board.h"
 #include "server/store.h"
 #include "server/web.h"
+#include "suites/suites.h"
 #include "tests/check.h"
 
 #define CPU_A "x86:GenuineIntel:family=6:model=1:stepping=1"
@@ -49,14 +50,18 @@ exec (const char *sql)
     }
 }
 
+/* A node's score (a ranked row) or, for a test, its ops/s (test_scores). */
 static void
 add_score (int seq, const char *node, int depth, double score, const struct fake *r)
 {
   if (isnan (score))
     return;
-  char *sql = sqlite3_mprintf ("INSERT INTO scores (seq, node, depth, score, cpu, listed, "
-                               "flagged) VALUES (%d, %Q, %d, %.17g, %Q, %d, %d)", seq, node,
-                               depth, score, r->cpu, !r->unlisted, r->flagged);
+  char *sql = registry_find (node)
+    ? sqlite3_mprintf ("INSERT INTO test_scores (node, seq, score) VALUES (%Q, %d, %.17g)",
+                       node, seq, score)
+    : sqlite3_mprintf ("INSERT INTO scores (seq, node, depth, score, cpu, listed, "
+                       "flagged) VALUES (%d, %Q, %d, %.17g, %Q, %d, %d)", seq, node,
+                       depth, score, r->cpu, !r->unlisted, r->flagged);
   exec (sql);
   sqlite3_free (sql);
 }
