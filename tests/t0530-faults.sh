@@ -2,9 +2,11 @@
 # (tests/helper-httpd.c), each with nothing lost: 503 twice then 201
 # (retried), 429 with Retry-After (honoured), a dropped connection
 # (retried), a 4xx (shown, not retried, not queued), a stalled server
-# (timeout, queued), and a spool that cannot be written (the result stays
-# where it is and the message says so).  kill -9 during spool writes is
-# tests/unit-submit-crash.c.
+# (timeout, queued), a spool that cannot be written (the result stays
+# where it is and the message says so: its parent a file, a full tmpfs, a
+# read-only bind mount, a file size limit), a proxy (http_proxy), and a
+# server that redirects (queued, with the URL to use; --pending goes on
+# past it).  kill -9 during spool writes is tests/unit-submit-crash.c.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/submit-lib.sh"
 
@@ -92,23 +94,97 @@ cp r.json keep.json && cp r.json.sig keep.json.sig
 run_status env XDG_DATA_HOME="$TEST_TMP/ro" "$GMPBENCH" submit --server "$FAKE_URL" --retries 0 keep.json
 check "an unwritable spool: exit 1, the message says the result stays in its file" \
   sh -c "[ $status -eq 1 ] && grep -q 'not queued' err.txt && grep -q 'stays in keep.json' err.txt && cmp -s keep.json r.json"
-if [ "$(id -u)" != 0 ]; then
-  mkdir -p "$TEST_TMP/rodir/gmpbench/spool"
-  chmod 500 "$TEST_TMP/rodir/gmpbench/spool"
-  run_status env XDG_DATA_HOME="$TEST_TMP/rodir" "$GMPBENCH" submit --server "$FAKE_URL" --retries 0 keep.json
-  check "a read-only spool directory: exit 1, the result stays in its file" \
-    sh -c "[ $status -eq 1 ] && grep -q 'stays in keep.json' err.txt"
-  chmod 700 "$TEST_TMP/rodir/gmpbench/spool"
+
+# A full disk (a tmpfs filled up: ENOSPC) and a read-only spool (a
+# read-only bind mount: EROFS), each holding an entry queued earlier.  As
+# root the mounts are made here; otherwise in a user and mount namespace
+# (unshare -rm).  Skipped only when mounting is refused.
+make_result old.json
+stop_fake
+start_fake 503
+"$GMPBENCH" submit --server "$FAKE_URL" --retries 0 old.json > /dev/null 2>&1
+OLD=$(cd "$SPOOL" && ls)
+cp "$SPOOL/$OLD" old.spool
+rm -rf "$SPOOL"
+cat > fs-case.sh <<'EOF'
+# fs-case.sh enospc|erofs: queues keep.json into a spool that cannot take
+# it and records the outcome in CASE.*; unmounts whatever it mounted.
+c=$1 d=$TEST_TMP/$1
+trap 'umount "$d/gmpbench/spool" 2> /dev/null; umount "$d" 2> /dev/null' EXIT
+mkdir -p "$d"
+if [ "$c" = enospc ]; then
+  mount -t tmpfs -o size=64k tmpfs "$d" 2> /dev/null || exit 0
+  mkdir -p "$d/gmpbench/spool" && cp old.spool "$d/gmpbench/spool/$OLD" || exit 1
+  dd if=/dev/zero of="$d/fill" bs=1k 2> /dev/null
 else
-  skip "a read-only spool directory (running as root, which may write anyway)"
+  mkdir -p "$d/gmpbench/spool" && cp old.spool "$d/gmpbench/spool/$OLD" || exit 1
+  mount --bind "$d/gmpbench/spool" "$d/gmpbench/spool" 2> /dev/null || exit 0
+  mount -o remount,bind,ro "$d/gmpbench/spool" 2> /dev/null || exit 0
 fi
-# A full disk: writes fail with EFBIG past a tiny file size limit.
+: > "$c.mounted"
+XDG_DATA_HOME=$d "$GMPBENCH" submit --server "$FAKE_URL" --retries 0 keep.json \
+  > "$c.out" 2> "$c.err"
+echo $? > "$c.status"
+ls -a "$d/gmpbench/spool" | grep -v '^\.\.\?$' > "$c.ls"
+cmp -s "$d/gmpbench/spool/$OLD" old.spool && : > "$c.intact"
+EOF
+export GMPBENCH FAKE_URL OLD
+for c in enospc erofs; do
+  if [ "$(id -u)" = 0 ]; then
+    sh fs-case.sh $c
+  else
+    unshare -rm sh fs-case.sh $c 2> /dev/null
+  fi
+  case $c in
+    enospc) what="a full disk while queueing"; errno="No space left on device" ;;
+    erofs) what="a read-only spool"; errno="Read-only file system" ;;
+  esac
+  if [ ! -e $c.mounted ]; then
+    skip "$what (mounting is not allowed here)"
+    continue
+  fi
+  check "$what: exit 1, the message gives the reason and says the result stays in its file" \
+    sh -c "[ \$(cat $c.status) -eq 1 ] && grep -q '$errno' $c.err && grep -q 'stays in keep.json' $c.err"
+  check "$what: the entry queued earlier is intact, and nothing else is left in the spool" \
+    sh -c "[ -e $c.intact ] && [ \"\$(cat $c.ls)\" = $OLD ]"
+done
+check "the mounts are gone" sh -c "! grep -q '$TEST_TMP' /proc/self/mounts"
+# A file size limit: writes fail with EFBIG past it.
 (
   trap '' XFSZ
   ulimit -f 4
   "$GMPBENCH" submit --server "$FAKE_URL" --retries 0 keep.json > full.out 2> full.err
   echo $? > full.status
 )
-check "a full disk while queueing: exit 1, the result stays in its file, no partial entry" \
+check "a file size limit while queueing: exit 1, the result stays in its file, no partial entry" \
   sh -c "[ \$(cat full.status) -eq 1 ] && grep -q 'stays in keep.json' full.err && [ $(spool_count) -eq 0 ]"
+stop_fake
+rm -rf "$SPOOL"
+
+# A proxy from http_proxy: the fake plays the proxy for an address that is
+# never reached, and sees the absolute URL a proxy is sent.
+start_fake 201
+run_status env http_proxy="$FAKE_URL" "$GMPBENCH" submit --server http://192.0.2.1:1 \
+  --retries 0 r.json
+check "http_proxy is used: the request went through the proxy" \
+  sh -c "[ $status -eq 0 ] && grep -q '^1 POST http://192.0.2.1:1/api/v1/results ' fake.log"
+stop_fake
+
+# A server that redirects: the result is fine, the URL is not.
+start_fake 301:http://127.0.0.1:9/new/api/v1/results
+run_status "$GMPBENCH" submit --server "$FAKE_URL" r.json
+check "a 301 is neither followed nor retried; the result is queued (exit 75)" \
+  sh -c "[ $status -eq 75 ] && [ \$(wc -l < fake.log) -eq 1 ] && [ $(spool_count) -eq 1 ]"
+check "the message says where the server redirects and which --server to use" \
+  sh -c "grep -q 'redirects to http://127.0.0.1:9/new/api/v1/results (301)' err.txt \
+         && grep -q -- \"--pending --server http://127.0.0.1:9/new' sends it there\" err.txt"
+stop_fake
+start_fake 503
+"$GMPBENCH" submit --server "$FAKE_URL" --retries 0 old.json > /dev/null 2>&1
+stop_fake
+start_fake 301:http://127.0.0.1:9/new/api/v1/results 201
+run_status "$GMPBENCH" submit --pending --server "$FAKE_URL"
+check "--pending goes on past an entry whose server redirects, and says it stays queued" \
+  sh -c "[ $status -eq 75 ] && [ \$(wc -l < fake.log) -eq 2 ] && [ $(spool_count) -eq 1 ] \
+         && grep -q 'redirects to .*; it stays queued' err.txt && grep -q '^uploaded: ' out.txt"
 stop_fake
