@@ -1,11 +1,15 @@
 /* unit-submit-crash.c: kill -9 of a writer at many points while it queues
  * documents, and the spool still holds only whole entries.
  *
- * A child queues documents of about 512 KiB, each different, in a loop;
- * the parent kills it with SIGKILL after a delay spread over the time one
- * spool_add takes (measured first), many times.  Afterwards every *.spool
- * entry must read back, and since an entry's name is the hash of its
- * document, a torn document would not match its own name. */
+ * A child queues documents of 512 KiB, each different, in a loop; the
+ * parent kills it with SIGKILL after a delay spread over the time one
+ * spool_add takes (measured first), round after round until at least
+ * ROUNDS/4 kills have hit a write in progress (each leaves its temporary
+ * file behind), so the test cannot pass without testing anything.
+ * Afterwards every *.spool entry must read back, and since an entry's name
+ * is the hash of its document, a torn document would not match its own
+ * name; spool_clean must delete exactly the temporary files left. */
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +23,7 @@
 #include "tests/check.h"
 
 #define ROUNDS 60
+#define MAX_ROUNDS (10 * ROUNDS)
 #define DOC_BYTES (512 * 1024)
 
 static const char sig[] =
@@ -50,6 +55,22 @@ writer (long first)
     }
 }
 
+/* The temporary files of killed writers in DIR. */
+static size_t
+count_tmp (const char *dir)
+{
+  DIR *d = opendir (dir);
+  struct dirent *e;
+  size_t n = 0;
+  if (!d)
+    return 0;
+  while ((e = readdir (d)))
+    if (strstr (e->d_name, ".tmp."))
+      n++;
+  closedir (d);
+  return n;
+}
+
 static double
 now (void)
 {
@@ -68,11 +89,12 @@ pause_for (double s)
 int
 main (void)
 {
-  char dir[4096], err[512], **paths;
+  char dir[4096], err[512], **paths, *spool;
   const char *t = getenv ("TEST_TMP");
-  size_t n, whole = 0, bad = 0;
+  size_t n, whole = 0, bad = 0, hits = 0;
   double one, start;
   char *d;
+  int r;
 
   snprintf (dir, sizeof dir, "%s/unit-submit-crash", t ? t : "/tmp");
   mkdir (dir, 0700);
@@ -85,8 +107,10 @@ main (void)
   one = now () - start;
   free (d);
 
+  spool = spool_dir (err, sizeof err);
+  check (spool != NULL, "the spool directory is known (%s)", spool ? spool : err);
   srand ((unsigned) time (NULL));
-  for (int r = 0; r < ROUNDS; r++)
+  for (r = 0; spool && r < MAX_ROUNDS && (r < ROUNDS || hits < ROUNDS / 4); r++)
     {
       pid_t pid = fork ();
       if (pid == 0)
@@ -94,10 +118,13 @@ main (void)
       pause_for (one * 1.5 * rand () / RAND_MAX);
       kill (pid, SIGKILL);
       waitpid (pid, NULL, 0);
+      hits = count_tmp (spool);
     }
+  check (hits >= ROUNDS / 4, "%zu of %d kills hit a write in progress (at least %d wanted)",
+         hits, r, ROUNDS / 4);
 
   int listed = spool_list (".spool", &paths, &n, err, sizeof err) == 0;
-  check (listed && n >= 1, "after %d kills the spool lists %zu entries", ROUNDS, n);
+  check (listed && n >= 1, "after %d kills the spool lists %zu entries", r, n);
   for (size_t i = 0; i < n; i++)
     {
       struct spool_entry e;
@@ -117,7 +144,10 @@ main (void)
     }
   check (bad == 0 && whole == n, "every entry is whole (%zu whole, %zu torn or damaged)", whole, bad);
   spool_list_free (paths, n);
-  check (1, "%zu kills hit a write in progress (their temporary files were cleaned up)",
-         spool_clean ());
+  size_t cleaned = spool_clean ();
+  check (cleaned == hits && count_tmp (spool) == 0,
+         "spool_clean deleted the %zu temporary files the killed writers left (%zu)",
+         hits, cleaned);
+  free (spool);
   return check_exit_status ();
 }
