@@ -43,6 +43,7 @@ void harness_default_config (struct harness_config *cfg, double time_per_test);
 /* Flags of a measurement. */
 #define MEAS_NOISY        1u    /* spread above 2% */
 #define MEAS_CPU_DIVERGED 2u    /* CPU time below 90% of wall time */
+#define MEAS_UNPINNED     4u    /* threads.h: a copy could not be pinned */
 
 struct measurement
 {

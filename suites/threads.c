@@ -18,6 +18,10 @@
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
 #endif
+#ifdef __FreeBSD__
+#include <sys/param.h>
+#include <sys/cpuset.h>
+#endif
 
 #define MAX_ROUNDS 4096
 #define NOISY_SPREAD 0.02
@@ -33,8 +37,9 @@ struct worker
   unsigned index;
   void *state;
   unsigned long reps;
-  double time;                  /* this round's sample, seconds */
+  double start, finish;         /* this round's sample, monotonic seconds */
   double cpu;                   /* CPU seconds over all rounds */
+  int pinned;                   /* 1: runs on its own CPU only */
   pthread_t thread;
 };
 
@@ -66,27 +71,67 @@ threads_usable_cpus (void)
 }
 
 /* Pins the calling thread to the INDEX-th CPU it may use (modulo their
- * number); silently does nothing where pinning is not possible. */
-static void
+ * number): 1 if that worked, 0 where it failed or the OS has no way. */
+#if defined(__linux__)
+static int
 pin (unsigned index)
 {
-#ifdef __linux__
   cpu_set_t allowed, one;
   if (sched_getaffinity (0, sizeof allowed, &allowed) != 0 || CPU_COUNT (&allowed) == 0)
-    return;
+    return 0;
   unsigned want = index % (unsigned) CPU_COUNT (&allowed);
   for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
     if (CPU_ISSET (cpu, &allowed) && want-- == 0)
       {
         CPU_ZERO (&one);
         CPU_SET (cpu, &one);
-        pthread_setaffinity_np (pthread_self (), sizeof one, &one);
-        return;
+        return pthread_setaffinity_np (pthread_self (), sizeof one, &one) == 0;
       }
-#else
-  (void) index;
-#endif
+  return 0;
 }
+#elif defined(__FreeBSD__)
+static int
+pin (unsigned index)
+{
+  cpuset_t allowed, one;
+  if (cpuset_getaffinity (CPU_LEVEL_WHICH, CPU_WHICH_PID, -1, sizeof allowed, &allowed) != 0
+      || CPU_COUNT (&allowed) == 0)
+    return 0;
+  unsigned want = index % (unsigned) CPU_COUNT (&allowed);
+  for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+    if (CPU_ISSET (cpu, &allowed) && want-- == 0)
+      {
+        CPU_ZERO (&one);
+        CPU_SET (cpu, &one);
+        return cpuset_setaffinity (CPU_LEVEL_WHICH, CPU_WHICH_TID, -1, sizeof one, &one) == 0;
+      }
+  return 0;
+}
+#elif defined(_WIN32)
+/* Within the process's processor group: at most 64 CPUs (32 on 32-bit). */
+static int
+pin (unsigned index)
+{
+  DWORD_PTR allowed, system;
+  if (!GetProcessAffinityMask (GetCurrentProcess (), &allowed, &system) || allowed == 0)
+    return 0;
+  unsigned count = 0;
+  for (DWORD_PTR m = allowed; m; m &= m - 1)
+    count++;
+  unsigned want = index % count;
+  for (unsigned cpu = 0; cpu < 8 * sizeof allowed; cpu++)
+    if ((allowed >> cpu & 1) && want-- == 0)
+      return SetThreadAffinityMask (GetCurrentThread (), (DWORD_PTR) 1 << cpu) != 0;
+  return 0;
+}
+#else
+static int
+pin (unsigned index)
+{
+  (void) index;
+  return 0;
+}
+#endif
 
 /* Repetitions for one sample of about cfg->sample_time, found by
  * doubling; these runs also warm the copy. */
@@ -138,7 +183,7 @@ worker_main (void *arg)
   struct shared *sh = w->sh;
   if (!wait_for_go (sh))
     return NULL;
-  pin (w->index);
+  w->pinned = pin (w->index);
   w->reps = calibrate (w);
   pthread_barrier_wait (&sh->barrier);
   for (;;)
@@ -147,9 +192,9 @@ worker_main (void *arg)
       if (sh->done)
         break;
       double c0 = gb_thread_cpu_seconds ();
-      double t0 = gb_wall_seconds ();
+      w->start = gb_wall_seconds ();
       sh->t->ops->run (w->state, w->reps);
-      w->time = gb_wall_seconds () - t0;
+      w->finish = gb_wall_seconds ();
       w->cpu += gb_thread_cpu_seconds () - c0;
       pthread_barrier_wait (&sh->barrier);
     }
@@ -174,6 +219,31 @@ enough (const struct harness_config *cfg, const double *times, unsigned n,
   return n >= MAX_ROUNDS || (wall >= cfg->max_time && n >= cfg->hard_min_samples);
 }
 
+/* A round's length: from the first copy's start, the round's common
+ * start, to the last copy's finish.  Copies that did not overlap count
+ * as one after the other, never as concurrent. */
+static double
+round_span (const struct worker *w, unsigned n)
+{
+  double start = w[0].start, finish = w[0].finish;
+  for (unsigned i = 1; i < n; i++)
+    {
+      start = fmin (start, w[i].start);
+      finish = fmax (finish, w[i].finish);
+    }
+  return finish - start;
+}
+
+/* Operations of all copies in a round. */
+static double
+round_reps (const struct worker *w, unsigned n)
+{
+  double reps = 0;
+  for (unsigned i = 0; i < n; i++)
+    reps += (double) w[i].reps;
+  return reps;
+}
+
 /* The coordinator's side of the rounds; fills M.  -1 if interrupted. */
 static int
 coordinate (struct shared *sh, struct worker *w, unsigned n, struct measurement *m,
@@ -189,14 +259,9 @@ coordinate (struct shared *sh, struct worker *w, unsigned n, struct measurement 
     {
       pthread_barrier_wait (&sh->barrier);
       pthread_barrier_wait (&sh->barrier);
-      double rate = 0, longest = 0;
-      for (unsigned i = 0; i < n; i++)
-        {
-          rate += w[i].time > 0 ? w[i].reps / w[i].time : 0;
-          longest = fmax (longest, w[i].time);
-        }
-      times[rounds++] = rate > 0 ? 1 / rate : INFINITY;
-      wall += longest;
+      double span = round_span (w, n);
+      times[rounds++] = span / round_reps (w, n);
+      wall += span;
       if (*stop || enough (sh->cfg, times, rounds, wall, &converged))
         break;
     }
@@ -221,6 +286,9 @@ coordinate (struct shared *sh, struct worker *w, unsigned n, struct measurement 
     m->flags |= MEAS_NOISY;
   if (wall > 0 && cpu < CPU_DIVERGED_RATIO * wall)
     m->flags |= MEAS_CPU_DIVERGED;
+  for (unsigned i = 0; i < n; i++)
+    if (!w[i].pinned)
+      m->flags |= MEAS_UNPINNED;
   free (times);
   return *stop ? -1 : 0;
 }

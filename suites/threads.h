@@ -2,11 +2,14 @@
  *
  * N copies of a test run at once, like `openssl speed -multi`, each in its
  * own thread with its own operands (stream = thread index + 1) and, where
- * the OS allows, pinned to its own CPU.  The copies advance in rounds: at
- * a barrier every thread starts a sample of its calibrated repetition
- * count, and the round's throughput is the sum of each thread's ops/s
- * over its own sample.  Rounds are repeated and the estimate taken exactly
- * as harness.h does for one thread (the fast end of the rounds, stopping
+ * the OS allows, pinned to its own CPU (Linux, FreeBSD, Windows; a copy
+ * that could not be pinned sets MEAS_UNPINNED).  The copies advance in
+ * rounds: at a barrier every thread starts a sample of its calibrated
+ * repetition count, and the round's throughput is the operations of all
+ * copies over the time from the first copy's start to the last copy's
+ * finish, so copies that did not actually overlap are not counted as
+ * concurrent.  Rounds are repeated and the estimate taken exactly as
+ * harness.h does for one thread (the fast end of the rounds, stopping
  * when they agree or the budget is spent), so single- and multi-threaded
  * figures mean the same thing.
  *

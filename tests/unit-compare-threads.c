@@ -1,10 +1,15 @@
 /* unit-compare-threads.c: the --threads engine (suites/threads.h) on real
  * tests with tiny budgets: aggregate ops/s and efficiency are reported,
  * every copy is checked into a deterministic digest, skips and
- * interruptions come back as runner statuses.  PASS/FAIL/SKIP lines for
+ * interruptions come back as runner statuses, copies are pinned on Linux,
+ * and copies that cannot overlap are not counted as concurrent (a test
+ * whose samples hold one lock).  PASS/FAIL/SKIP lines for
  * tests/run-tests.sh. */
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "suites/suites.h"
 #include "suites/threads.h"
 
@@ -15,6 +20,62 @@ expect (int ok, const char *what)
 {
   printf ("%s: %s\n", ok ? "PASS" : "FAIL", what);
   failures += !ok;
+}
+
+/* A test whose copies never run at the same time: a sample holds one
+ * lock for its whole length, so N copies do the work of one.  An
+ * operation sleeps for a millisecond, which the load of a busy machine
+ * running the tests hardly changes (a computation's speed it does). */
+static pthread_mutex_t serial_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *
+serial_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  (void) t, (void) stream, (void) err;
+  return gb_xcalloc (1, 1);
+}
+
+static void
+serial_run (void *state, unsigned long reps)
+{
+  const struct timespec ms = { 0, 1000000 };
+  (void) state;
+  pthread_mutex_lock (&serial_lock);
+  for (unsigned long i = 0; i < reps; i++)
+    nanosleep (&ms, NULL);
+  pthread_mutex_unlock (&serial_lock);
+}
+
+static int
+serial_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
+{
+  (void) state, (void) digest, (void) err;
+  return 0;
+}
+
+static void
+serial_teardown (void *state)
+{
+  free (state);
+}
+
+static const struct bench_ops serial_ops = {
+  serial_setup, serial_run, serial_check, serial_teardown
+};
+static const struct bench_test serial_test = { "unit.serial", &serial_ops, 0, 0, 0 };
+
+/* Two copies that take turns: one copy's throughput, efficiency 1/2
+ * (each copy's rate counted from its own start would make it 3/4). */
+static void
+check_serialized (const struct harness_config *cfg)
+{
+  struct test_result r;
+  double eff = -1;
+  volatile sig_atomic_t stop = 0;
+  int st = threads_measure (&serial_test, cfg, 2, &r, &eff, &stop);
+  printf ("  2 copies taking turns: efficiency %.2f\n", eff);
+  expect (st == RUNNER_OK && r.outcome == BENCH_OK && eff > 0.3 && eff < 0.625,
+          "copies that never overlap are not counted as concurrent");
 }
 
 int
@@ -39,6 +100,12 @@ main (void)
           r1.m.samples);
   /* Loose bounds: the machine running the tests may be busy. */
   expect (eff1 > 0.05 && eff1 < 4, "efficiency is plausible");
+#ifdef __linux__
+  expect (!(r1.m.flags & MEAS_UNPINNED), "every copy was pinned to a CPU");
+#else
+  printf ("SKIP: pinning (checked on Linux only)\n");
+#endif
+  check_serialized (&cfg);
   st = threads_measure (t, &cfg, 2, &r2, &eff2, &stop);
   expect (st == RUNNER_OK && strlen (r1.digest) == 64 && strcmp (r1.digest, r2.digest) == 0,
           "the digest over all copies does not depend on timing");
