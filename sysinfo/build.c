@@ -5,8 +5,9 @@
  * in effect, the GMP headers against the GMP library actually loaded
  * (version mismatch flagged, path and SHA-256 of the shared object), the
  * OpenSSL build and the CPU capability vector it uses, and the SHA-256 of
- * the executable.  Paths under the user's home directory are shown as
- * "~/..." so that no user name leaks. */
+ * the executable.  Home directories ($HOME, /home/USER, /Users/USER,
+ * C:\Users\USER) in paths and flags are shown as "~" so that no user name
+ * leaks into a signed result. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -124,17 +125,68 @@ isa_macros (void)
   return arr;
 }
 
-/* PATH with the home directory replaced by "~". */
-static void
-public_path (const char *path, char *buf, size_t n)
+/* Whether C ends a path component. */
+static int
+ends_component (char c)
 {
-  const char *home = getenv ("HOME");
-  size_t hl = home ? strlen (home) : 0;
+  return c == '\0' || strchr ("/\\ \t\"':;,=", c) != NULL;
+}
 
-  if (hl > 1 && strncmp (path, home, hl) == 0 && path[hl] == '/')
-    snprintf (buf, n, "~%s", path + hl);
-  else
-    snprintf (buf, n, "%s", path);
+/* The length of the home directory that S starts with: $HOME,
+ * /home/USER, /usr/home/USER, /Users/USER or C:\Users\USER; 0 if none. */
+static size_t
+home_at (const char *s, const char *home)
+{
+  static const char *const roots[] = { "/usr/home/", "/home/", "/Users/" };
+  size_t hl = home ? strlen (home) : 0, n, i;
+
+  if (hl > 1 && strncmp (s, home, hl) == 0 && ends_component (s[hl]))
+    return hl;
+  for (i = 0; i < GB_ARRAY_SIZE (roots); i++)
+    {
+      n = strlen (roots[i]);
+      if (strncmp (s, roots[i], n) == 0 && !ends_component (s[n]))
+        break;
+    }
+  if (i == GB_ARRAY_SIZE (roots))
+    {
+      if (!(((s[0] | 0x20) >= 'a' && (s[0] | 0x20) <= 'z') && s[1] == ':'
+            && (s[2] == '\\' || s[2] == '/') && strncmp (s + 3, "Users", 5) == 0
+            && s[8] == s[2] && !ends_component (s[9])))
+        return 0;
+      n = 9;
+    }
+  while (!ends_component (s[n]))
+    n++;
+  return n;
+}
+
+char *
+si_public_text (const char *text, const char *home)
+{
+  char *out = gb_xmalloc (strlen (text) + 1), *o = out;
+  size_t n;
+
+  while (*text != '\0')
+    if ((n = home_at (text, home)) > 0)
+      {
+        *o++ = '~';
+        text += n;
+      }
+    else
+      *o++ = *text++;
+  *o = '\0';
+  return out;
+}
+
+/* Sets KEY of SEC to VAL with home directories hidden. */
+static void
+put_public (cJSON *sec, const char *key, const char *val, const char *source)
+{
+  char *shown = si_public_text (val, getenv ("HOME"));
+
+  si_put_str (sec, key, shown, source);
+  free (shown);
 }
 
 /* SHA-256 of a file as hex; 0 on success. */
@@ -194,15 +246,14 @@ put_library (cJSON *sec, const char *stem)
   cJSON *lib = cJSON_CreateObject ();
 #if defined(__linux__) || defined(__FreeBSD__)
   struct find_lib f;
-  char hex[65], shown[4096];
+  char hex[65];
 
   f.stem = stem;
   f.path[0] = '\0';
   dl_iterate_phdr (find_lib_cb, &f);
   if (f.path[0] != '\0')
     {
-      public_path (f.path, shown, sizeof shown);
-      si_put_str (lib, "path", shown, "dl_iterate_phdr");
+      put_public (lib, "path", f.path, "dl_iterate_phdr");
       if (file_sha256 (f.path, hex) == 0)
         si_put_str (lib, "sha256", hex, "file contents");
     }
@@ -227,8 +278,8 @@ gmp_info (void)
   si_put_str (g, "header_version", header, "gmp.h");
   si_put_bool (g, "version_mismatch", strcmp (header, gmp_version) != 0,
                "gmp.h against gmp_version");
-  si_put_str (g, "cc", __GMP_CC, "gmp.h __GMP_CC");
-  si_put_str (g, "cflags", __GMP_CFLAGS, "gmp.h __GMP_CFLAGS");
+  put_public (g, "cc", __GMP_CC, "gmp.h __GMP_CC");
+  put_public (g, "cflags", __GMP_CFLAGS, "gmp.h __GMP_CFLAGS");
   si_put_num (g, "limb_bits", mp_bits_per_limb, "mp_bits_per_limb");
   si_put_num (g, "header_limb_bits", GMP_LIMB_BITS, "gmp.h GMP_LIMB_BITS");
   put_library (g, "libgmp.");
@@ -248,7 +299,7 @@ openssl_info (void)
     platform += 10;
   si_put_str (o, "version", OpenSSL_version (OPENSSL_VERSION), "OpenSSL_version");
   si_put_str (o, "header_version", OPENSSL_VERSION_TEXT, "opensslv.h");
-  si_put_str (o, "cflags", cflags, "OpenSSL_version (OPENSSL_CFLAGS)");
+  put_public (o, "cflags", cflags, "OpenSSL_version (OPENSSL_CFLAGS)");
   si_put_str (o, "platform", platform, "OpenSSL_version (OPENSSL_PLATFORM)");
   si_put_str (o, "cpu_settings", OPENSSL_info (OPENSSL_INFO_CPU_SETTINGS),
               "OPENSSL_info (OPENSSL_INFO_CPU_SETTINGS)");
@@ -279,9 +330,11 @@ si_build_collect (void)
   si_put_str (b, "gmpbench_version", GB_VERSION, "configure");
   si_put_str (b, "arch", si_built_arch (), "predefined macros");
   si_put_item (b, "compiler", compiler (), "predefined macros");
-  si_put_str (cfg, "cc", GB_BUILD_CC, NULL);
-  si_put_str (cfg, "cflags", GB_BUILD_CFLAGS, NULL);
-  si_put_str (cfg, "ldflags", GB_BUILD_LDFLAGS, NULL);
+  put_public (cfg, "cc", GB_BUILD_CC, NULL);
+  put_public (cfg, "cflags", GB_BUILD_CFLAGS, NULL);
+  put_public (cfg, "cppflags", GB_BUILD_CPPFLAGS, NULL);
+  put_public (cfg, "ldflags", GB_BUILD_LDFLAGS, NULL);
+  put_public (cfg, "libs", GB_BUILD_LIBS, NULL);
   si_put_str (cfg, "host", GB_BUILD_HOST, NULL);
   si_put_item (b, "configure", cfg, "build_config.h");
   si_put_item (b, "isa_macros", isa_macros (), "predefined macros");

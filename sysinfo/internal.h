@@ -166,5 +166,9 @@ const char *si_live_emulator (void);
 
 /* build.c: compiler, GMP, OpenSSL, executable. */
 cJSON *si_build_collect (void);
+/* TEXT (a path or a line of compiler flags) with every home directory in
+ * it (HOME, /home/USER, /usr/home/USER, /Users/USER, C:\Users\USER)
+ * replaced by "~"; the caller frees it. */
+char *si_public_text (const char *text, const char *home);
 
 #endif

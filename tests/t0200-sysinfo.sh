@@ -52,6 +52,19 @@ if [ ${#user} -ge 4 ] && grep -qw -- "$user" out.txt noclock.json; then private_
 if grep -qiE '([0-9a-f]{2}:){5}[0-9a-f]{2}' out.txt noclock.json; then private_ok=no; fi
 check "no host name, user name or MAC address is printed" [ "$private_ok" = yes ]
 
+# The host name here may be too short to test ("vm"): give a long one in a
+# UTS namespace of its own, where root can.
+long_host=gmpbench-private-host-4721
+if [ "$(id -u)" -eq 0 ] && command -v unshare > /dev/null && command -v hostname > /dev/null \
+   && unshare -u true 2> /dev/null; then
+  unshare -u sh -c 'hostname "$1" && [ "$(uname -n)" = "$1" ] && "$2" sysinfo --no-clock > long.txt \
+    && "$2" sysinfo --format json --no-clock > long.json' sh "$long_host" "$GMPBENCH"
+  check "sysinfo runs under a long host name" [ $? -eq 0 ]
+  check "a long host name is not printed" sh -c "! grep -q -- $long_host long.txt long.json"
+else
+  skip "a long host name is not printed (needs root and unshare -u)"
+fi
+
 run_status "$GMPBENCH" sysinfo --root "$FIX/apple-m1-asahi" --format json
 check "sysinfo --root reads a snapshot (Apple M1 under Asahi)" \
   json_ok out.txt "d['cpu']['identity'] == 'arm:0x61:0x023:r1p1' and d['cpu']['arch'] == 'aarch64' and d['clock']['measured'] is None and len(d['cpu']['kinds']) == 2"

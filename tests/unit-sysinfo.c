@@ -199,6 +199,30 @@ test_others (void)
   cJSON_Delete (s);
 }
 
+/* Home directories are hidden in paths and flags. */
+static void
+test_public_text (void)
+{
+  static const char *const cases[][3] = {
+    {"-O2 -I/home/alice/inc", "/root", "-O2 -I~/inc"},
+    {"-L/home/alice/lib -Wl,-rpath,/Users/bob/lib", NULL, "-L~/lib -Wl,-rpath,~/lib"},
+    {"-I/srv/carol/inc -I/srv/carolyn/inc", "/srv/carol", "-I~/inc -I/srv/carolyn/inc"},
+    {"/usr/home/dave/gmp/lib/libgmp.so.10", "/", "~/gmp/lib/libgmp.so.10"},
+    {"-IC:\\Users\\erin\\inc -Ld:/Users/erin", NULL, "-I~\\inc -L~"},
+    {"/home/ /home -I/usr/include", "/home/frank", "/home/ /home -I/usr/include"},
+    {"gcc", "", "gcc"},
+  };
+  size_t i;
+
+  for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    {
+      char *got = si_public_text (cases[i][0], cases[i][1]);
+      check (strcmp (got, cases[i][2]) == 0, "public text of \"%s\" is \"%s\" (got \"%s\")",
+             cases[i][0], cases[i][2], got);
+      free (got);
+    }
+}
+
 /* Whatever the machine, the members the server relies on exist. */
 static void
 test_live (void)
@@ -220,8 +244,10 @@ test_live (void)
   check (cJSON_IsFalse (at (s, "build.gmp.version_mismatch")), "live: GMP header matches library");
   cJSON_Delete (s);
   m = sysinfo_measure_clock ();
-  check (cJSON_IsNumber (at (m, "mhz")) && cJSON_IsBool (at (m, "valid")),
-         "measured clock has mhz and valid");
+  check ((cJSON_IsNumber (at (m, "mhz")) || cJSON_IsNull (at (m, "mhz")))
+         && cJSON_IsBool (at (m, "valid")), "measured clock has mhz and valid");
+  check (cJSON_IsTrue (at (m, "valid")) ? at (m, "reason") == NULL && cJSON_IsNumber (at (m, "mhz"))
+         : cJSON_IsString (at (m, "reason")), "an invalid measured clock says why, a valid one does not");
   if (cJSON_IsTrue (at (m, "valid")))
     check (at (m, "mhz")->valuedouble > 50, "measured clock is plausible (%g MHz)",
            at (m, "mhz")->valuedouble);
@@ -236,6 +262,7 @@ main (void)
   test_intel_hybrid ();
   test_arm ();
   test_others ();
+  test_public_text ();
   test_live ();
   return check_exit_status ();
 }
