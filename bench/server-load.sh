@@ -14,15 +14,18 @@
 # Targets on a 2-core machine (issue 5): >= 1000 accepted uploads/s,
 # p99 < 20 ms for a listing page with 1,000,000 results.
 #
-# usage: bench/server-load.sh [-b BUILDDIR] [-n N] [-c C] [-m M] [-k DB] [-f FIXTURE]
+# usage: bench/server-load.sh [-b BUILDDIR] [-n N] [-c C] [-m M] [-k DB] [-f FIXTURE | -w]
 #   defaults: -b . -n 5000 -c 8 -m 1000000 -f tests/fixtures/server-result.json
-#   (a one-test run); -k keeps (and reuses) the listing database at DB,
-#   since filling a million results takes minutes.
+#   (a one-test run); -w uploads copies of a whole run made first by
+#   BUILDDIR/gmpbench run --quick (about 200 tests and 65 score nodes,
+#   160 KB: what a volunteer sends); -k keeps (and reuses) the listing
+#   database at DB, since filling a million results takes minutes.
 
-build=. n=5000 c=8 m=1000000 keep= fixture=
-while getopts b:n:c:m:k:f: opt; do
+build=. n=5000 c=8 m=1000000 keep= fixture= whole=
+while getopts b:n:c:m:k:f:w opt; do
   case $opt in
     f) fixture=$OPTARG ;;
+    w) whole=yes ;;
     b) build=$OPTARG ;;
     n) n=$OPTARG ;;
     c) c=$OPTARG ;;
@@ -83,7 +86,14 @@ COMMIT;
 EOF
 }
 
-echo "uploads: $n documents ($(basename "$fixture")) over $c connections"
+if [ -n "$whole" ]; then
+  echo "making a whole-run document (gmpbench run --quick --time-per-test 0.01)..."
+  mkdir "$tmp/config"
+  XDG_CONFIG_HOME=$tmp/config "$build/gmpbench" run --quick --time-per-test 0.01 --quiet \
+    -o "$tmp/whole-run.json" > /dev/null || exit 1
+  fixture=$tmp/whole-run.json
+fi
+echo "uploads: $n documents ($(basename "$fixture"), $(wc -c < "$fixture") bytes) over $c connections"
 if grep -q '"submitter"' "$fixture"; then    # the load generator adds its own
   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d.pop("submitter")
 print(json.dumps(d, indent=1))' "$fixture" > "$tmp/fixture.json" || exit 1
