@@ -1,15 +1,18 @@
 # submit-lib.sh: shared setup of the t5xx tests of signing and uploading,
 # sourced after lib.sh.  Every file the client keeps goes under $TEST_TMP,
-# proxies are off, and servers listen on 127.0.0.1 only.
+# proxies are off, and servers listen on 127.0.0.1 only.  A command that
+# forgets --server talks to 127.0.0.1:9 (nothing listens there), never to
+# the public server.
 
 HOME="$TEST_TMP/home"
 XDG_CONFIG_HOME="$TEST_TMP/config"
 XDG_DATA_HOME="$TEST_TMP/data"
 export HOME XDG_CONFIG_HOME XDG_DATA_HOME
 mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME"
-unset GMPBENCH_SERVER http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
+unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
+GMPBENCH_SERVER=http://127.0.0.1:9
 NO_PROXY=127.0.0.1 no_proxy=127.0.0.1
-export NO_PROXY no_proxy
+export GMPBENCH_SERVER NO_PROXY no_proxy
 
 HELPERS="$BUILDDIR/tests"
 SPOOL="$XDG_DATA_HOME/gmpbench/spool"
