@@ -3,11 +3,13 @@
  * own predefined macros identify it (clang is tested before GCC, which it
  * imitates), the flags configure injected (build_config.h), the ISA macros
  * in effect, the GMP headers against the GMP library actually loaded
- * (version mismatch flagged, path and SHA-256 of the shared object), the
- * OpenSSL build and the CPU capability vector it uses, and the SHA-256 of
- * the executable.  Home directories ($HOME, /home/USER, /Users/USER,
- * C:\Users\USER) in paths and flags are shown as "~" so that no user name
- * leaks into a signed result. */
+ * (version mismatch flagged, path and SHA-256 of the shared object, found
+ * with dl_iterate_phdr or, on macOS, dladdr), the OpenSSL build and the
+ * CPU capability vector it uses, and the SHA-256 of the executable
+ * (/proc/self/exe, _NSGetExecutablePath, sysctl kern.proc.pathname).
+ * Home directories ($HOME, /home/USER, /Users/USER, C:\Users\USER) in
+ * paths and flags are shown as "~" so that no user name leaks into a
+ * signed result. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -23,6 +25,14 @@
 #include <string.h>
 #if defined(__linux__) || defined(__FreeBSD__)
 #include <link.h>
+#endif
+#if defined(__APPLE__)
+#include <dlfcn.h>
+#include <mach-o/dyld.h>
+#include <stdint.h>
+#elif defined(__FreeBSD__)
+#include <sys/types.h>
+#include <sys/sysctl.h>
 #endif
 
 #define STR2(x) #x
@@ -214,55 +224,83 @@ file_sha256 (const char *path, char hex[65])
   return 0;
 }
 
+/* Whether the file name of PATH starts with STEM. */
+static int
+has_stem (const char *path, const char *stem)
+{
+  const char *base = strrchr (path, '/');
+
+  return strncmp (base ? base + 1 : path, stem, strlen (stem)) == 0;
+}
+
 #if defined(__linux__) || defined(__FreeBSD__)
 struct find_lib
 {
   const char *stem;
-  char path[4096];
+  char *path;
+  size_t n;
 };
 
 static int
 find_lib_cb (struct dl_phdr_info *info, size_t size, void *data)
 {
   struct find_lib *f = data;
-  const char *base = strrchr (info->dlpi_name, '/');
 
   (void) size;
-  base = base ? base + 1 : info->dlpi_name;
-  if (strncmp (base, f->stem, strlen (f->stem)) == 0)
-    {
-      snprintf (f->path, sizeof f->path, "%s", info->dlpi_name);
-      return 1;
-    }
-  return 0;
+  if (!has_stem (info->dlpi_name, f->stem))
+    return 0;
+  snprintf (f->path, f->n, "%s", info->dlpi_name);
+  return 1;
 }
 #endif
 
+/* Puts into PATH the file of the loaded shared object whose name starts
+ * with STEM ("libgmp."), "" when there is none (static linkage); SYMBOL
+ * is one of its functions, for systems without dl_iterate_phdr.  Returns
+ * how it looked, or NULL when this OS has no way to tell. */
+static const char *
+find_library (const char *stem, const void *symbol, char *path, size_t n)
+{
+#if defined(__linux__) || defined(__FreeBSD__)
+  struct find_lib f = { stem, path, n };
+
+  (void) symbol;
+  path[0] = '\0';
+  dl_iterate_phdr (find_lib_cb, &f);
+  return "dl_iterate_phdr";
+#elif defined(__APPLE__)
+  Dl_info info;
+
+  path[0] = '\0';
+  if (dladdr (symbol, &info) != 0 && info.dli_fname != NULL && has_stem (info.dli_fname, stem))
+    snprintf (path, n, "%s", info.dli_fname);
+  return "dladdr";
+#else
+  (void) stem, (void) symbol, (void) path, (void) n;
+  return NULL;
+#endif
+}
+
 /* Adds "library" {path, sha256} for the loaded shared object whose file
- * name starts with STEM ("libgmp."); "static" when none is loaded. */
+ * name starts with STEM and which holds SYMBOL; "linkage" when there is
+ * none or this OS cannot tell. */
 static void
-put_library (cJSON *sec, const char *stem)
+put_library (cJSON *sec, const char *stem, const void *symbol)
 {
   cJSON *lib = cJSON_CreateObject ();
-#if defined(__linux__) || defined(__FreeBSD__)
-  struct find_lib f;
-  char hex[65];
+  char path[4096], hex[65];
+  const char *how = find_library (stem, symbol, path, sizeof path);
 
-  f.stem = stem;
-  f.path[0] = '\0';
-  dl_iterate_phdr (find_lib_cb, &f);
-  if (f.path[0] != '\0')
+  if (how == NULL)
+    si_put_str (lib, "linkage", "unknown on this OS", NULL);
+  else if (path[0] == '\0')
+    si_put_str (lib, "linkage", "static or not found", how);
+  else
     {
-      put_public (lib, "path", f.path, "dl_iterate_phdr");
-      if (file_sha256 (f.path, hex) == 0)
+      put_public (lib, "path", path, how);
+      if (file_sha256 (path, hex) == 0)
         si_put_str (lib, "sha256", hex, "file contents");
     }
-  else
-    si_put_str (lib, "linkage", "static or not found", "dl_iterate_phdr");
-#else
-  (void) stem;
-  si_put_str (lib, "linkage", "unknown on this OS", NULL);
-#endif
   si_put_item (sec, "library", lib, NULL);
 }
 
@@ -282,7 +320,7 @@ gmp_info (void)
   put_public (g, "cflags", __GMP_CFLAGS, "gmp.h __GMP_CFLAGS");
   si_put_num (g, "limb_bits", mp_bits_per_limb, "mp_bits_per_limb");
   si_put_num (g, "header_limb_bits", GMP_LIMB_BITS, "gmp.h GMP_LIMB_BITS");
-  put_library (g, "libgmp.");
+  put_library (g, "libgmp.", (const void *) __gmpz_init);
   return g;
 }
 
@@ -303,22 +341,43 @@ openssl_info (void)
   si_put_str (o, "platform", platform, "OpenSSL_version (OPENSSL_PLATFORM)");
   si_put_str (o, "cpu_settings", OPENSSL_info (OPENSSL_INFO_CPU_SETTINGS),
               "OPENSSL_info (OPENSSL_INFO_CPU_SETTINGS)");
-  put_library (o, "libcrypto.");
+  put_library (o, "libcrypto.", (const void *) OpenSSL_version);
   return o;
+}
+
+/* Puts the file of the running executable into PATH; returns where it
+ * was found, or NULL. */
+static const char *
+executable_path (char *path, size_t n)
+{
+#if defined(__linux__)
+  snprintf (path, n, "/proc/self/exe");
+  return "/proc/self/exe";
+#elif defined(__APPLE__)
+  uint32_t size = n > UINT32_MAX ? UINT32_MAX : (uint32_t) n;
+
+  return _NSGetExecutablePath (path, &size) == 0 ? "_NSGetExecutablePath" : NULL;
+#elif defined(__FreeBSD__)
+  int mib[4] = { CTL_KERN, KERN_PROC, KERN_PROC_PATHNAME, -1 };
+  size_t len = n;
+
+  return sysctl (mib, 4, path, &len, NULL, 0) == 0 ? "sysctl kern.proc.pathname" : NULL;
+#else
+  (void) path, (void) n;
+  return NULL;
+#endif
 }
 
 static void
 put_executable (cJSON *b)
 {
-#if defined(__linux__)
-  char hex[65];
-  if (file_sha256 ("/proc/self/exe", hex) == 0)
-    {
-      si_put_str (b, "executable_sha256", hex, "/proc/self/exe");
-      return;
-    }
-#endif
-  si_put_null (b, "executable_sha256");
+  char path[4096], hex[65];
+  const char *how = executable_path (path, sizeof path);
+
+  if (how != NULL && file_sha256 (path, hex) == 0)
+    si_put_str (b, "executable_sha256", hex, how);
+  else
+    si_put_null (b, "executable_sha256");
 }
 
 cJSON *
