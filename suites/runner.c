@@ -2,6 +2,7 @@
  * (see runner.h). */
 #include "suites/runner.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,20 +74,52 @@ struct active
 {
   size_t index;                 /* into the caller's arrays */
   void *state;
+  double first_sample;          /* seconds one sample is expected to take */
   struct harness_run h;
 };
 
-/* Seconds left: the budget the active tests have not spent, scaled by how
- * much longer than its timed part the run has taken so far. */
+/* The overhead around the timed samples (warm-up repetitions, checks) is
+ * measured once this many seconds have been timed, and capped. */
+#define OVERHEAD_AFTER 1.0
+#define OVERHEAD_CAP 3.0
+
+/* Seconds one more sample of A takes: its mean so far, or before the
+ * first one, what calibrating it took (one operation when a sample is a
+ * single one), at least the target length of a sample. */
 static double
-seconds_left (const struct active *a, size_t nactive, const struct harness_config *cfg,
-              double timed, double elapsed)
+sample_seconds (const struct active *a)
 {
-  double budget = 0;
+  return a->h.n > 0 && a->h.wall > 0 ? a->h.wall / a->h.n : a->first_sample;
+}
+
+/* The timed seconds H will have spent when the harness stops it without
+ * its samples agreeing first (harness.c's rule): at the budget with
+ * budget_min_samples samples, or at overrun times the budget with
+ * hard_min_samples, whichever comes first, in samples of SAMPLE seconds. */
+static double
+projected_wall (const struct harness_run *h, double sample)
+{
+  const struct harness_config *cfg = h->cfg;
+  double at_budget = fmax (cfg->budget_min_samples, ceil (cfg->max_time / sample));
+  double at_overrun = fmax (cfg->hard_min_samples, ceil (cfg->overrun * cfg->max_time / sample));
+  return fmin (at_budget, at_overrun) * sample;
+}
+
+/* Seconds left: the timed seconds the active tests still need (at least
+ * one more sample each), times the run's measured ratio of ELAPSED to
+ * TIMED seconds. */
+static double
+seconds_left (const struct active *a, size_t nactive, double timed, double elapsed)
+{
+  double left = 0;
   for (size_t i = 0; i < nactive; i++)
-    if (a[i].h.wall < cfg->max_time)
-      budget += cfg->max_time - a[i].h.wall;
-  return budget * (timed > 0 && elapsed > timed ? elapsed / timed : 1);
+    {
+      double sample = sample_seconds (&a[i]);
+      left += fmax (projected_wall (&a[i].h, sample) - a[i].h.wall, sample);
+    }
+  if (timed >= OVERHEAD_AFTER)
+    left *= fmin (fmax (elapsed / timed, 1), OVERHEAD_CAP);
+  return left;
 }
 
 /* Tears down every test still in A and frees the harness storage. */
@@ -100,6 +133,48 @@ abandon (struct active *a, size_t nactive, struct test_result *r)
     }
 }
 
+/* Sets up and calibrates every test into A (*NACTIVE of them; skipped
+ * ones are reported finished, counted in *DONE).  On failure or interrupt
+ * everything set up is torn down again. */
+static enum runner_status
+prepare (const struct bench_test *const *tests, size_t n, const struct harness_config *cfg,
+         struct test_result *r, struct active *a, size_t *nactive, size_t *done,
+         size_t *failed, volatile sig_atomic_t *stop, const struct runner_progress *progress)
+{
+  for (size_t i = 0; i < n; i++)
+    {
+      if (*stop)
+        {
+          abandon (a, *nactive, r);
+          return RUNNER_INTERRUPTED;
+        }
+      if (progress && progress->preparing)
+        progress->preparing (progress->ctx, i + 1, n, tests[i]->name);
+      void *state = setup_test (tests[i], 0, &r[i]);
+      if (state)
+        {
+          struct active *t = &a[(*nactive)++];
+          double before = gb_wall_seconds ();
+          t->index = i;
+          t->state = state;
+          harness_start (&t->h, cfg, tests[i]->ops, state);
+          t->first_sample = fmax (gb_wall_seconds () - before, cfg->sample_time);
+        }
+      else if (r[i].outcome == BENCH_SKIPPED)
+        {
+          if (progress && progress->finished)
+            progress->finished (progress->ctx, ++*done, &r[i]);
+        }
+      else
+        {
+          *failed = i;
+          abandon (a, *nactive, r);
+          return RUNNER_FAILED;
+        }
+    }
+  return RUNNER_OK;
+}
+
 enum runner_status
 runner_run_tests (const struct bench_test *const *tests, size_t n,
                   const struct harness_config *cfg, struct test_result *r,
@@ -108,46 +183,22 @@ runner_run_tests (const struct bench_test *const *tests, size_t n,
 {
   struct active *a = gb_xmalloc ((n ? n : 1) * sizeof *a);
   size_t nactive = 0, done = 0;
-  double started = gb_wall_seconds (), timed = 0;
-  enum runner_status status = RUNNER_OK;
-
-  for (size_t i = 0; i < n && status == RUNNER_OK; i++)
-    {
-      void *state = setup_test (tests[i], 0, &r[i]);
-      if (state)
-        {
-          a[nactive].index = i;
-          a[nactive++].state = state;
-        }
-      else if (r[i].outcome == BENCH_SKIPPED)
-        {
-          if (progress && progress->finished)
-            progress->finished (progress->ctx, ++done, &r[i]);
-        }
-      else
-        {
-          *failed = i;
-          status = RUNNER_FAILED;
-        }
-    }
+  enum runner_status status = prepare (tests, n, cfg, r, a, &nactive, &done, failed, stop,
+                                       progress);
   if (status != RUNNER_OK)
     {
-      for (size_t i = 0; i < nactive; i++)
-        tests[a[i].index]->ops->teardown (a[i].state);
       free (a);
       return status;
     }
-  for (size_t i = 0; i < nactive; i++)
-    harness_start (&a[i].h, cfg, tests[a[i].index]->ops, a[i].state);
 
+  double started = gb_wall_seconds (), timed = 0;
   while (nactive > 0)
     for (size_t i = 0; i < nactive;)
       {
         struct active *t = &a[i];
         if (progress && progress->visit)
           progress->visit (progress->ctx, done, tests[t->index]->name,
-                           seconds_left (a, nactive, cfg, timed,
-                                         gb_wall_seconds () - started));
+                           seconds_left (a, nactive, timed, gb_wall_seconds () - started));
         double before = t->h.wall;
         int v = harness_visit (&t->h, stop);
         timed += t->h.wall - before;

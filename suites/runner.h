@@ -41,18 +41,25 @@ enum runner_status runner_run_test (const struct bench_test *t,
                                     unsigned stream, struct test_result *r,
                                     volatile sig_atomic_t *stop);
 
-/* What runner_run_tests reports as it goes; either callback may be NULL.
- * DONE counts the tests finished so far. */
+/* What runner_run_tests reports as it goes; any callback may be NULL.
+ * PREPARING: the I-th of N tests (from 1) is being set up and calibrated,
+ * which all are before the first sample is taken.  VISIT: DONE tests have
+ * finished, NAME is being measured and about SECONDS_LEFT remain (the
+ * budget and sample lengths of the tests left, as harness.c will spend
+ * them, scaled by the overhead measured so far).  FINISHED: R is done, the
+ * DONE-th to be (skipped tests are, as soon as their setup says so). */
 struct runner_progress
 {
   void (*visit) (void *ctx, size_t done, const char *name, double seconds_left);
   void (*finished) (void *ctx, size_t done, const struct test_result *r);
   void *ctx;
+  void (*preparing) (void *ctx, size_t i, size_t n, const char *name);
 };
 
 /* Measures TESTS[0..N) with CFG, interleaved, into R[0..N).  On
  * RUNNER_FAILED, *FAILED is the index of the test that failed and the
- * other results are incomplete. */
+ * other results are incomplete.  *STOP becoming non-zero, while tests are
+ * prepared or measured, ends it with RUNNER_INTERRUPTED. */
 enum runner_status runner_run_tests (const struct bench_test *const *tests, size_t n,
                                      const struct harness_config *cfg,
                                      struct test_result *r, size_t *failed,

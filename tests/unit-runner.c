@@ -1,13 +1,15 @@
-/* unit-runner.c: runner_run_tests interleaves the tests' visits, checks
- * each test when it is done, stops at a wrong result or an interrupt, and
- * tears down every test it set up.  The tests here are small
- * spin loops whose behaviour (skip, fail the check) is set by t->b. */
+/* unit-runner.c: runner_run_tests prepares every test (saying so), then
+ * interleaves the tests' visits with an estimate of the time left that is
+ * close to the time taken, checks each test when it is done, stops at a
+ * setup failure, a wrong result or an interrupt, and tears down every test
+ * it set up.  The tests here are small spin loops whose behaviour (skip,
+ * fail the setup or the check, last 20 ms) is set by t->b. */
 #include <stdlib.h>
 #include <string.h>
 #include "suites/runner.h"
 #include "tests/check.h"
 
-enum behaviour { WORKS, SKIPS, WRONG, STOPS };
+enum behaviour { WORKS, SKIPS, BROKEN, WRONG, STOPS, SLOW };
 
 #define MAX_EVENTS 100000
 
@@ -32,6 +34,11 @@ spin_setup (const struct bench_test *t, unsigned stream, struct bench_error *err
       bench_skip (err, "not on this machine");
       return NULL;
     }
+  if (t->b == BROKEN)
+    {
+      bench_fail (err, "no operands");
+      return NULL;
+    }
   struct spin *s = gb_xcalloc (1, sizeof *s);
   s->t = t;
   live++;
@@ -46,8 +53,12 @@ spin_run (void *state, unsigned long reps)
     order[events++] = (char) ('a' + s->t->a);
   if (s->t->b == STOPS && ++s->calls == 20)
     stop = 1;
-  for (unsigned long i = 0; i < reps * 2000; i++)
-    s->sink += i;
+  if (s->t->b == SLOW)
+    for (double end = gb_wall_seconds () + 0.02 * reps; gb_wall_seconds () < end;)
+      s->sink++;
+  else
+    for (unsigned long i = 0; i < reps * 2000; i++)
+      s->sink += i;
 }
 
 static int
@@ -87,17 +98,61 @@ interleaved (char c)
   return 0;
 }
 
+/* What the progress callbacks saw. */
+struct seen
+{
+  char prepared[8];             /* the tests prepared, in order, as 'a' + t->a */
+  size_t nprepared;
+  size_t events_prepared;       /* run calls (in ORDER) before the first visit */
+  double first_visit;           /* when the first visit was reported */
+  double first_left;            /* and the time left it said */
+  int stop_preparing;           /* interrupt while preparing this test (from 1) */
+};
+
+static void
+saw_preparing (void *ctx, size_t i, size_t n, const char *name)
+{
+  struct seen *s = ctx;
+  (void) n;
+  if (s->nprepared < sizeof s->prepared)
+    s->prepared[s->nprepared++] = name[2];
+  if ((int) i == s->stop_preparing)
+    stop = 1;
+}
+
+static void
+saw_visit (void *ctx, size_t done, const char *name, double seconds_left)
+{
+  struct seen *s = ctx;
+  (void) done;
+  (void) name;
+  if (s->first_visit == 0)
+    {
+      s->first_visit = gb_wall_seconds ();
+      s->first_left = seconds_left;
+      s->events_prepared = events;
+    }
+}
+
 static enum runner_status
-run (const struct bench_test *tests, size_t n, struct test_result *r, size_t *failed)
+run_seen (const struct bench_test *tests, size_t n, struct test_result *r, size_t *failed,
+          struct seen *seen)
 {
   const struct bench_test *list[8];
   struct harness_config cfg;
+  struct runner_progress hooks = { .visit = saw_visit, .preparing = saw_preparing, .ctx = seen };
   for (size_t i = 0; i < n; i++)
     list[i] = &tests[i];
   harness_default_config (&cfg, 0.06);
   events = 0;
   stop = 0;
-  return runner_run_tests (list, n, &cfg, r, failed, &stop, NULL);
+  return runner_run_tests (list, n, &cfg, r, failed, &stop, seen ? &hooks : NULL);
+}
+
+static enum runner_status
+run (const struct bench_test *tests, size_t n, struct test_result *r, size_t *failed)
+{
+  return run_seen (tests, n, r, failed, NULL);
 }
 
 int
@@ -143,5 +198,40 @@ main (void)
   st = run (interrupted, 2, r, &failed);
   check (st == RUNNER_INTERRUPTED, "an interrupt stops the run (%d)", st);
   check (live == 0, "after an interrupt every test is torn down (%d left)", live);
+
+  const struct bench_test broken[] = {
+    { "t.a", &spin_ops, 0, WORKS, 0 },
+    { "t.b", &spin_ops, 1, BROKEN, 0 },
+    { "t.c", &spin_ops, 2, WORKS, 0 },
+  };
+  st = run (broken, 3, r, &failed);
+  check (st == RUNNER_FAILED && failed == 1 && strcmp (r[1].message, "no operands") == 0,
+         "a failed setup fails the run, naming its test and why");
+  check (live == 0, "after a failed setup every test is torn down (%d left)", live);
+
+  struct seen seen = { .stop_preparing = 2 };
+  st = run_seen (good, 4, r, &failed, &seen);
+  check (st == RUNNER_INTERRUPTED && seen.first_visit == 0,
+         "an interrupt while preparing stops the run before any visit (%d)", st);
+  check (live == 0, "after an interrupt while preparing every test is torn down (%d left)",
+         live);
+
+  const struct bench_test timed[] = {
+    { "t.a", &spin_ops, 0, WORKS, 0 },
+    { "t.b", &spin_ops, 1, SLOW, 0 },
+    { "t.c", &spin_ops, 2, SKIPS, 0 },
+    { "t.d", &spin_ops, 3, SLOW, 0 },
+  };
+  seen = (struct seen) { .stop_preparing = 0 };
+  st = run_seen (timed, 4, r, &failed, &seen);
+  double took = gb_wall_seconds () - seen.first_visit;
+  check (st == RUNNER_OK && seen.nprepared == 4 && memcmp (seen.prepared, "abcd", 4) == 0,
+         "every test is reported as it is prepared, in order");
+  check (memchr (order, 'a', seen.events_prepared) && memchr (order, 'b', seen.events_prepared)
+         && memchr (order, 'd', seen.events_prepared),
+         "all are calibrated while prepared, before the first visit");
+  check (seen.first_left > took / 3 && seen.first_left < took * 3,
+         "the first estimate of the time left, %.2f s, is within 3x of the %.2f s taken",
+         seen.first_left, took);
   return check_exit_status ();
 }
