@@ -5,17 +5,22 @@
 #     cross-compiled with Debian's cross compilers, out of tree under
 #     BUILDROOT/TRIPLET, against Debian's GMP, OpenSSL, cJSON and libcurl of
 #     that architecture: multiarch packages where they are installed, else
-#     a sysroot of the same packages unpacked by cross-sysroot.sh.  The
-#     sysinfo unit tests then run under qemu-user, invoked explicitly
-#     (binfmt is not assumed), and so does `gmpbench sysinfo`, which must
-#     say it is emulated.  On aarch64 several -cpu models check MIDR
-#     decoding and SVE detection, and a whole `gmpbench run --quick` must
-#     give correct results.  Where the libraries do not exist for an
-#     architecture (riscv64 in Debian 12), the sysinfo sources are only
-#     compiled, and only the test that needs the C library alone runs.
-#   - Windows: the sysinfo sources, the Windows reader included, compile
-#     with MinGW-w64 (64 and 32 bit), and the test of the Windows parsers
-#     is built as a Windows executable and run under Wine.
+#     a sysroot of the same packages unpacked by cross-sysroot.sh (for
+#     riscv64, which Debian 12 lacks, Debian 13's, C library included).
+#     The sysinfo unit tests then run under qemu-user, invoked explicitly
+#     (binfmt is not assumed), the real CPU dumps unpacked once on the
+#     build machine, and so does `gmpbench sysinfo`, which must say it is
+#     emulated.  On aarch64 several -cpu models check MIDR decoding and SVE
+#     detection, and a whole `gmpbench run --quick` must give correct
+#     results; on riscv64 two -cpu models must not contradict the V, Zba
+#     and Zbb extensions.  Where the libraries cannot be had for an
+#     architecture, its sysinfo sources are only compiled, and only the
+#     test that needs the C library alone runs.
+#   - Windows: the sysinfo sources, the Windows reader, the spool and the
+#     thread engine compile with MinGW-w64 (64 and 32 bit); the test of the
+#     Windows parsers and the Windows reader itself (tests/windows-sysinfo.c,
+#     with cJSON built from Debian's source package) are built as Windows
+#     executables and run under Wine.
 # One PASS/FAIL/SKIP line per check and a final "N passed, N failed, N
 # skipped" line; the exit status is 1 when a check failed.
 #
@@ -52,10 +57,11 @@ sys.exit(0 if eval("(" + sys.argv[2] + ")") else 1)' "$1" "$2" 2> /dev/null
 
 # configure_for TRIPLET DEBARCH: configures the current directory, unless
 # its Makefile is newer than configure.  Sets LIBPATH to the sysroot's
-# library directories ("" for multiarch).  Returns 2 when there are no
-# libraries for DEBARCH.
+# library directories ("" for multiarch) and QEMU_PREFIX to qemu's -L
+# directory (the sysroot when it brings its own C library).  Returns 2
+# when there are no libraries for DEBARCH.
 configure_for () {
-  LIBPATH=
+  LIBPATH= QEMU_PREFIX=/usr/$1
   if [ -f "/usr/lib/$1/pkgconfig/gmp.pc" ] && [ -f "/usr/lib/$1/pkgconfig/libcrypto.pc" ] &&
      [ -f "/usr/lib/$1/pkgconfig/libcjson.pc" ] && [ -f "/usr/lib/$1/pkgconfig/libcurl.pc" ]; then
     [ Makefile -nt "$SRCDIR/configure" ] ||
@@ -64,12 +70,18 @@ configure_for () {
   fi
   sr="$BUILDROOT/sysroot-$2"
   sh "$SRCDIR/sysinfo/cross-sysroot.sh" "$2" "$sr" > sysroot.log 2>&1 || return 2
-  LIBPATH="$sr/usr/lib/$1:$sr/lib/$1"
+  if [ -f "$sr/.own-libc" ]; then
+    QEMU_PREFIX=$sr
+    set -- "$1" "$2" "--sysroot=$sr -isystem $sr/usr/include/$1 -isystem $sr/usr/include" \
+      "--sysroot=$sr -B$sr/usr/lib/$1/ -L$sr/usr/lib/$1 -Wl,-rpath-link,$sr/usr/lib/$1"
+  else
+    LIBPATH="$sr/usr/lib/$1:$sr/lib/$1"
+    set -- "$1" "$2" "-I$sr/usr/include -I$sr/usr/include/$1" \
+      "-L$sr/usr/lib/$1 -Wl,-rpath-link,$LIBPATH"
+  fi
   [ Makefile -nt "$SRCDIR/configure" ] && return
   PKG_CONFIG_LIBDIR="$sr/usr/lib/$1/pkgconfig:$sr/usr/share/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$sr" \
-    "$SRCDIR/configure" --host="$1" --disable-server \
-    CPPFLAGS="-I$sr/usr/include -I$sr/usr/include/$1" \
-    LDFLAGS="-L$sr/usr/lib/$1 -Wl,-rpath-link,$LIBPATH" > configure.log 2>&1
+    "$SRCDIR/configure" --host="$1" --disable-server CPPFLAGS="$3" LDFLAGS="$4" > configure.log 2>&1
 }
 
 # build TRIPLET DEBARCH: configures (once) and builds into
@@ -89,8 +101,8 @@ compile_one () {
     -c -o /dev/null "$2" >> "$log" 2>&1 || bad=$((bad + 1))
 }
 
-# compile_only LABEL CC [FILE...]: the sysinfo sources and FILEs compile
-# cleanly with CC.  build.c needs the target's GMP and OpenSSL headers,
+# compile_only LABEL CC [FILE...]: the sysinfo sources and FILEs (paths
+# under SRCDIR) compile cleanly with CC.  build.c needs the target's GMP and OpenSSL headers,
 # sysctl_live.c is for macOS and FreeBSD and windows.c for Windows, so
 # they are left out unless named.  cJSON's header is the build machine's.
 compile_only () {
@@ -103,10 +115,12 @@ compile_only () {
   for f in "$SRCDIR"/sysinfo/*.c; do
     case $f in */build.c|*/sysctl_live.c|*/windows.c) ;; *) compile_one "$cc" "$f" ;; esac
   done
+  named=
   for f in "$@"; do
     compile_one "$cc" "$f"
+    named="$named ${f#"$SRCDIR"/}"
   done
-  verdict $bad "$label: $n sysinfo sources compile with $cc, -Wall -Wextra clean (see $log)"
+  verdict $bad "$label: $n sources compile with $cc, -Wall -Wextra clean (sysinfo/*.c$named; see $log)"
 }
 
 # ---------------------------------------------------------------- under qemu
@@ -115,7 +129,7 @@ compile_only () {
 # stopped after QRUN_TIMEOUT seconds (default 600).
 qrun () {
   [ -n "$LIBPATH" ] && set -- -E "LD_LIBRARY_PATH=$LIBPATH" "$@"
-  timeout "${QRUN_TIMEOUT:-600}" "qemu-$QARCH" -L "/usr/$TRIPLET" "$@"
+  timeout "${QRUN_TIMEOUT:-600}" "qemu-$QARCH" -L "$QEMU_PREFIX" "$@"
 }
 
 # unit_test PROGRAM: one verdict for a unit test program under qemu.
@@ -148,6 +162,18 @@ expect_cpu () {
   verdict $? "$TRIPLET -cpu $1: identity $2, SVE $3 (see $PWD/sysinfo-$1.json)"
 }
 
+# expect_riscv MODEL WANT: under qemu -cpu MODEL, gmpbench sysinfo does
+# not contradict the extensions: v, zba and zbb are WANT (True or False)
+# or unknown.  Unknown is all it can say under qemu-user 7.2, which shows
+# the host's /proc/cpuinfo, passes V alone in AT_HWCAP and has no
+# riscv_hwprobe.
+expect_riscv () {
+  qrun -cpu "$1" ./gmpbench sysinfo --format json > "sysinfo-$1.json" 2> "sysinfo-$1.err"
+  json_ok "sysinfo-$1.json" "d['cpu']['arch'] == 'riscv64' and d['cpu']['emulated'] is True
+    and all((d['cpu'].get('features') or {}).get(x) in (None, $2) for x in ('v', 'zba', 'zbb'))"
+  verdict $? "$TRIPLET -cpu $1: v, zba, zbb $2 or unknown (see $PWD/sysinfo-$1.json)"
+}
+
 # quick_run: a whole `gmpbench run --quick`, whose result digests
 # gmpbench checks itself (exit status 3 on a wrong result).
 quick_run () {
@@ -178,6 +204,24 @@ libc_only () {
   fi
 }
 
+# unpack_dumps: the real snapshots of ../shared/data/cpu-dumps, unpacked
+# once here into $BUILDROOT/dumps/NAME for unit-sysinfo-dumps under every
+# qemu (GB_DUMPS_UNPACKED): the test cannot run tar itself under
+# qemu-aarch64 7.2, where the forked child of a dynamically linked program
+# hangs before it reaches exec.  Without the folder the test skips.
+unpack_dumps () {
+  src="$SRCDIR/../shared/data/cpu-dumps"
+  [ -d "$src" ] || return
+  for t in "$src"/*.tar.gz; do
+    d="$BUILDROOT/dumps/$(basename "$t" .tar.gz)"
+    rm -rf "$d" && mkdir -p "$d" &&
+      tar -xzf "$t" -C "$d" --exclude='*/cpuidle' --exclude='*/power' --exclude='*/stats' ||
+      { fail "unpack $t (see unit-sysinfo-dumps under each qemu)"; return; }
+  done
+  GB_DUMPS_UNPACKED="$BUILDROOT/dumps"
+  export GB_DUMPS_UNPACKED
+}
+
 check_target () {
   TRIPLET=${1%%:*} rest=${1#*:}
   QARCH=${rest%%:*} DEBARCH=${rest#*:}
@@ -195,18 +239,14 @@ check_target () {
     *) fail "$TRIPLET: configure or build (see $BUILDROOT/$TRIPLET)"
        return ;;
   esac
-  for prog in unit-sysinfo unit-sysinfo-sysctl unit-sysinfo-windows; do
+  for prog in unit-sysinfo unit-sysinfo-sysctl unit-sysinfo-windows unit-sysinfo-dumps; do
     unit_test $prog
   done
-  # unit-sysinfo-dumps unpacks the dumps by fork and exec of tar; under
-  # qemu-aarch64 7.2 the forked child of a dynamically linked program
-  # hangs before it reaches exec.
-  if [ "$QARCH" = aarch64 ]; then
-    skip "$TRIPLET: unit-sysinfo-dumps (fork then exec hangs under qemu-aarch64 7.2)"
-  else
-    unit_test unit-sysinfo-dumps
-  fi
   expect_emulated "$QARCH"
+  if [ "$QARCH" = riscv64 ]; then
+    expect_riscv rv64,v=true,zba=true,zbb=true True
+    expect_riscv rv64,v=false,zba=false,zbb=false False
+  fi
   if [ "$QARCH" = aarch64 ]; then
     expect_cpu neoverse-n1 arm:0x41:0xd0c:r4p1 no
     expect_cpu a64fx arm:0x46:0x001:r1p0 yes
@@ -218,37 +258,95 @@ check_target () {
 
 # ---------------------------------------------------------------- Windows
 
+# The sources of the Windows reader and what it calls, for
+# windows-sysinfo.exe: the Linux readers and build.c (GMP, OpenSSL) are
+# not linked.
+WIN_READER="windows win_parse json arm_midr arm_live x86 x86_cpuid os rootfs"
+
+# wine_run PROGRAM.exe: runs it under Wine (prefix $dir/wine) into PROGRAM.out.
+wine_run () {
+  WINEPREFIX="$dir/wine" WINEARCH=win64 WINEDEBUG=-all wine "./$1" > "${1%.exe}.out" 2>> wine.log
+}
+
+# win_parsers: unit-sysinfo-windows as a Windows executable, run under
+# Wine (where $WINE is set), the live GetLogicalProcessorInformationEx
+# buffer included.
+win_parsers () {
+  x86_64-w64-mingw32-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -I"$SRCDIR" \
+    -o unit-sysinfo-windows.exe "$SRCDIR/tests/unit-sysinfo-windows.c" \
+    "$SRCDIR/sysinfo/win_parse.c" > build.log 2>&1
+  verdict $? "mingw-w64: unit-sysinfo-windows.exe builds"
+  [ -n "$WINE" ] || return
+  wine_run unit-sysinfo-windows.exe
+  rc=$?
+  if [ $rc -eq 0 ] && ! grep -q '^FAIL' unit-sysinfo-windows.out && grep -q '^PASS: live:' unit-sysinfo-windows.out; then
+    pass "unit-sysinfo-windows.exe under Wine ($(grep -c '^PASS' unit-sysinfo-windows.out) checks, live ones included)"
+  else
+    fail "unit-sysinfo-windows.exe under Wine (see $dir/unit-sysinfo-windows.out)"
+  fi
+}
+
+# mingw_cjson: cJSON.c and cjson/cJSON.h, from Debian's source package of
+# the build machine's release, in $dir/cjson (Debian has no MinGW cJSON).
+mingw_cjson () {
+  [ -f cjson/cJSON.c ] && return
+  release=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+  sh "$SRCDIR/sysinfo/cross-apt.sh" "$dir/apt-src" deb-src "$release" "$(dpkg --print-architecture)" &&
+    mkdir -p cjson && ( cd cjson &&
+    APT_CONFIG="$dir/apt-src/apt.conf" apt-get source -q --download-only cjson &&
+    tar -xzf cjson_*.orig.tar.gz --strip-components=1 --wildcards '*/cJSON.c' '*/cJSON.h' &&
+    mkdir -p cjson && cp cJSON.h cjson/ )
+}
+
+# win_reader: the Windows reader itself (windows-sysinfo.exe) under Wine:
+# Windows with Wine's marker, as many logical CPUs as nproc, caches of
+# plausible sizes.
+win_reader () {
+  if ! mingw_cjson > cjson.log 2>&1; then
+    skip "windows-sysinfo.exe: no cJSON source package from the mirror (see $dir/cjson.log)"
+    return
+  fi
+  x86_64-w64-mingw32-gcc -O2 -w -c -o cjson/cJSON.o cjson/cJSON.c > build-reader.log 2>&1 &&
+    x86_64-w64-mingw32-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -I"$SRCDIR" -Icjson \
+      -o windows-sysinfo.exe "$SRCDIR/tests/windows-sysinfo.c" \
+      $(for f in $WIN_READER; do printf '%s ' "$SRCDIR/sysinfo/$f.c"; done) cjson/cJSON.o >> build-reader.log 2>&1
+  verdict $? "mingw-w64: windows-sysinfo.exe (the Windows reader, cJSON from Debian's source) builds"
+  [ -n "$WINE" ] || return
+  wine_run windows-sysinfo.exe
+  out=windows-sysinfo.out
+  json_ok $out "d['os']['family'] == 'Windows' and d['os']['compat_layer'].startswith('Wine ')
+    and d['os']['kernel'].startswith('Windows NT ') and d['cpu']['arch'] == 'x86_64'
+    and d['cpu']['identity'].startswith('x86:')"
+  verdict $? "windows-sysinfo.exe under Wine: Windows, compat layer Wine, CPUID identity (see $dir/$out)"
+  json_ok $out "d['cores']['logical'] == $(nproc) and 1 <= d['cores']['physical'] <= d['cores']['logical']"
+  verdict $? "windows-sysinfo.exe under Wine: $(nproc) logical CPUs like nproc, physical cores in 1..logical"
+  json_ok $out "len(d['caches']) >= 2 and all(c['size'] > 0 and c['line'] in (32, 64, 128, 256)
+    and c['instances'] >= 1 for c in d['caches']) and 4096 <= d['cache']['l1d'] <= 1 << 20
+    and d['cache']['l2'] >= d['cache']['l1d']"
+  verdict $? "windows-sysinfo.exe under Wine: caches of plausible sizes and lines, L2 >= L1d"
+}
+
 check_windows () {
   for cc in x86_64-w64-mingw32-gcc i686-w64-mingw32-gcc; do
     if command -v $cc > /dev/null; then
-      compile_only "${cc%-gcc}" $cc "$SRCDIR/sysinfo/windows.c"
+      compile_only "${cc%-gcc}" $cc "$SRCDIR/sysinfo/windows.c" "$SRCDIR/submit/spool.c" \
+        "$SRCDIR/suites/threads.c"
     else
       skip "$cc not installed (Debian package mingw-w64)"
     fi
   done
   command -v x86_64-w64-mingw32-gcc > /dev/null || return
   dir="$BUILDROOT/mingw64" && mkdir -p "$dir" && cd "$dir" || return
-  x86_64-w64-mingw32-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -I"$SRCDIR" \
-    -o unit-sysinfo-windows.exe "$SRCDIR/tests/unit-sysinfo-windows.c" \
-    "$SRCDIR/sysinfo/win_parse.c" > build.log 2>&1
-  verdict $? "mingw-w64: unit-sysinfo-windows.exe builds"
-  if ! command -v wine > /dev/null; then
-    skip "unit-sysinfo-windows.exe under Wine (Debian packages wine and wine64)"
-    return
-  fi
-  WINEPREFIX="$dir/wine" WINEARCH=win64 WINEDEBUG=-all \
-    wine ./unit-sysinfo-windows.exe > test.log 2> wine.log
-  rc=$?
-  if [ $rc -eq 0 ] && ! grep -q '^FAIL' test.log && grep -q '^PASS: live:' test.log; then
-    pass "unit-sysinfo-windows.exe under Wine ($(grep -c '^PASS' test.log) checks, live ones included)"
-  else
-    fail "unit-sysinfo-windows.exe under Wine (see $dir/test.log)"
-  fi
+  WINE=$(command -v wine) || skip "Windows executables under Wine (Debian packages wine and wine64)"
+  win_parsers
+  win_reader
 }
 
+unpack_dumps
 for t in $TARGETS; do
   check_target "$t"
 done
+rm -rf "$BUILDROOT/dumps"
 check_windows
 echo "$npass passed, $nfail failed, $nskip skipped"
 [ $nfail -eq 0 ]
