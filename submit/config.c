@@ -15,6 +15,14 @@
 
 #define CONFIG_FILE_NAME "config"
 
+/* MinGW-w64: mkdir takes no mode (a directory under the user's profile
+ * is private already). */
+#ifdef _WIN32
+#define private_mkdir(dir) mkdir (dir)
+#else
+#define private_mkdir(dir) mkdir (dir, 0700)
+#endif
+
 static char *
 join (const char *a, const char *b)
 {
@@ -24,30 +32,67 @@ join (const char *a, const char *b)
   return s;
 }
 
+/* Whether PATH is absolute: /..., and on Windows also C:\..., C:/... or
+ * \\server\share. */
+static int
+absolute (const char *path)
+{
+  if (!path)
+    return 0;
+#ifdef _WIN32
+  if (isalpha ((unsigned char) path[0]) && path[1] == ':'
+      && (path[2] == '\\' || path[2] == '/'))
+    return 1;
+  if (path[0] == '\\')
+    return 1;
+#endif
+  return path[0] == '/';
+}
+
+/* The directory that holds ours, and in *VAR the variable naming it: the
+ * XDG variable when it is absolute, else %APPDATA% on Windows, else HOME.
+ * NULL when that variable is unset. */
+static const char *
+base_dir (int which, const char **var)
+{
+  const char *xdg_var = which == 'c' ? "XDG_CONFIG_HOME" : "XDG_DATA_HOME";
+  const char *xdg = getenv (xdg_var);
+
+  if (absolute (xdg))
+    {
+      *var = xdg_var;
+      return xdg;
+    }
+#ifdef _WIN32
+  *var = "APPDATA";
+#else
+  *var = "HOME";
+#endif
+  return getenv (*var);
+}
+
 char *
 config_dir (int which, char *err, size_t errlen)
 {
-  const char *xdg = getenv (which == 'c' ? "XDG_CONFIG_HOME" : "XDG_DATA_HOME");
-  const char *home = getenv ("HOME");
-  char *base, *dir;
+  const char *var, *base = base_dir (which, &var);
+  const char *sub = "gmpbench";
 
-  if (xdg && xdg[0] == '/')
-    return join (xdg, "gmpbench");
-  if (!home || home[0] != '/')
+  if (!absolute (base))
     {
-      snprintf (err, errlen, "cannot find the %s directory: set HOME or %s",
-                which == 'c' ? "configuration" : "data",
+      snprintf (err, errlen, "cannot find the %s directory: set %s or %s",
+                which == 'c' ? "configuration" : "data", var,
                 which == 'c' ? "XDG_CONFIG_HOME" : "XDG_DATA_HOME");
       return NULL;
     }
+#ifndef _WIN32
+  if (strcmp (var, "HOME") == 0)
 #ifdef __APPLE__
-  base = join (home, "Library/Application Support");
+    sub = "Library/Application Support/gmpbench";
 #else
-  base = join (home, which == 'c' ? ".config" : ".local/share");
+    sub = which == 'c' ? ".config/gmpbench" : ".local/share/gmpbench";
 #endif
-  dir = join (base, "gmpbench");
-  free (base);
-  return dir;
+#endif
+  return join (base, sub);
 }
 
 /* mkdir -p DIR with mode 0700.  0 or -1 (errno). */
@@ -62,7 +107,7 @@ mkdirs (const char *dir)
       if (*s != '/' && !end)
         continue;
       *s = '\0';
-      if (mkdir (p, 0700) != 0 && errno != EEXIST)
+      if (private_mkdir (p) != 0 && errno != EEXIST)
         rc = -1;
       if (end)
         break;
@@ -88,16 +133,14 @@ mkdirs (const char *dir)
 char *
 config_make_dir (int which, char *err, size_t errlen)
 {
-  const char *xdg = getenv (which == 'c' ? "XDG_CONFIG_HOME" : "XDG_DATA_HOME");
-  const char *base = xdg && xdg[0] == '/' ? xdg : getenv ("HOME");
+  const char *var, *base = base_dir (which, &var);
   char *dir = config_dir (which, err, errlen);
   struct stat st;
 
   if (!dir)
     return NULL;
   if (stat (base, &st) != 0 || !S_ISDIR (st.st_mode))
-    snprintf (err, errlen, "the directory %s (%s) does not exist", base,
-              base == xdg ? (which == 'c' ? "XDG_CONFIG_HOME" : "XDG_DATA_HOME") : "HOME");
+    snprintf (err, errlen, "the directory %s (%s) does not exist", base, var);
   else if (mkdirs (dir) != 0)
     snprintf (err, errlen, "cannot create %s: %s", dir, strerror (errno));
   else

@@ -1,12 +1,15 @@
 /* config.h: where the client keeps its files, and which server it talks to.
  *
  * Two per-user directories, following the XDG base directory spec on Unix
- * and the platform's convention on macOS:
+ * and the platform's convention on macOS and Windows:
  *   configuration  $XDG_CONFIG_HOME/gmpbench  (~/.config/gmpbench,
- *                  ~/Library/Application Support/gmpbench on macOS):
+ *                  ~/Library/Application Support/gmpbench on macOS,
+ *                  %APPDATA%\gmpbench on Windows):
  *                  the signing key (key.pem) and the config file (config);
  *   data           $XDG_DATA_HOME/gmpbench    (~/.local/share/gmpbench, the
- *                  same Application Support directory on macOS): the spool.
+ *                  same directory as the configuration on macOS and
+ *                  Windows): the spool.
+ * An XDG variable holding an absolute path is honoured on every system.
  *
  * The config file is lines of `NAME = VALUE`; `#` starts a comment line.
  * Known names: `server` (the upload server) and `name` (the display name
@@ -22,13 +25,13 @@
 
 /* malloc'ed "BASE/gmpbench" for the configuration ('c') or data ('d')
  * directory, or NULL with a message in ERR when neither the XDG variable
- * nor HOME gives an absolute path. */
+ * nor HOME (APPDATA on Windows) gives an absolute path. */
 char *config_dir (int which, char *err, size_t errlen);
 
 /* Like config_dir, and creates the directory (mode 0700) when it is
- * missing.  Of the base (the XDG variable's directory, or HOME) only the
- * standard subdirectories ~/.config, ~/.local/share are created: a base
- * that does not exist is an error, not something to invent. */
+ * missing.  Of the base (the XDG variable's directory, HOME or APPDATA)
+ * only the standard subdirectories ~/.config, ~/.local/share are created:
+ * a base that does not exist is an error, not something to invent. */
 char *config_make_dir (int which, char *err, size_t errlen);
 
 /* The value of NAME in the config file, malloc'ed, or NULL when the file

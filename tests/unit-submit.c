@@ -1,7 +1,8 @@
 /* unit-submit.c: unit tests of the submit modules that need no network:
  * base64 strictness, signing and verification, the identity's refusals
  * (permissions, corrupt keys, missing directories), the config file and
- * the server precedence, and spool entries, damaged ones included.
+ * the server precedence, spool entries, damaged ones included, and the
+ * retry delays (their bounds and their cap).
  * Works in $TEST_TMP, with HOME and the XDG directories pointed there. */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "submit/identity.h"
 #include "submit/sign.h"
 #include "submit/spool.h"
+#include "submit/upload.h"
 #include "tests/check.h"
 
 static char tmp[4096];
@@ -199,6 +201,39 @@ test_spool (void)
   setenv ("XDG_DATA_HOME", path ("data"), 1);
 }
 
+/* Every retry's delay lies in [D/2, D], D doubling from the base up to
+ * the cap, whatever the random draw. */
+static void
+test_backoff (void)
+{
+  const unsigned int draws[] = { 0, 1, 0x80000000u, 0xffffffffu };
+  double d = UPLOAD_BACKOFF_BASE;
+  int bounded = 1, doubles = 1;
+
+  for (int n = 1; n <= 40; n++)
+    {
+      for (size_t i = 0; i < GB_ARRAY_SIZE (draws); i++)
+        {
+          double w = upload_backoff (n, draws[i]);
+          if (!(w >= d / 2 && w <= d))
+            bounded = 0;
+        }
+      if (upload_backoff (n, 0) != d / 2 || !(upload_backoff (n, 0xffffffffu) > d * 0.999))
+        doubles = 0;
+      d = d * 2 < UPLOAD_BACKOFF_MAX ? d * 2 : UPLOAD_BACKOFF_MAX;
+    }
+  check (bounded, "every retry delay lies between half and all of its step");
+  check (doubles, "the step doubles from %.1f s, and a draw spans [d/2, d)", UPLOAD_BACKOFF_BASE);
+  check (upload_backoff (1, 0) == UPLOAD_BACKOFF_BASE / 2
+         && upload_backoff (1, 0xffffffffu) < UPLOAD_BACKOFF_BASE,
+         "the first retry waits between %.2f and %.1f s", UPLOAD_BACKOFF_BASE / 2,
+         UPLOAD_BACKOFF_BASE);
+  check (upload_backoff (1000, 0xffffffffu) <= UPLOAD_BACKOFF_MAX
+         && upload_backoff (1000, 0) == UPLOAD_BACKOFF_MAX / 2,
+         "delays are capped at %.0f s, and even then randomised from half of it",
+         UPLOAD_BACKOFF_MAX);
+}
+
 int
 main (void)
 {
@@ -215,5 +250,6 @@ main (void)
   test_identity ();
   test_config ();
   test_spool ();
+  test_backoff ();
   return check_exit_status ();
 }
