@@ -454,6 +454,26 @@ load_identity (struct run_options *o)
   return 0;
 }
 
+/* What else the run was asked for, in RUN: the --suite names, and the
+ * clock GHZ that the cycles figures use (given with --cpu-ghz, or the
+ * measured one; none when neither is known). */
+static void
+add_run_choices (cJSON *run, const struct run_options *o, double ghz)
+{
+  if (o->sel.nsuite_names)
+    {
+      cJSON *suites = cJSON_CreateArray ();
+      for (size_t i = 0; i < o->sel.nsuite_names; i++)
+        cJSON_AddItemToArray (suites, cJSON_CreateString (o->sel.suite_names[i]));
+      cJSON_AddItemToObject (run, "suites", suites);
+    }
+  if (ghz > 0)
+    {
+      cJSON_AddNumberToObject (run, "cycles_ghz", ghz);
+      cJSON_AddStringToObject (run, "cycles_clock", o->cpu_ghz > 0 ? "given" : "measured");
+    }
+}
+
 /* The result document of a finished run; takes ownership of SYSTEM, to
  * which it adds the clock measured after the run. */
 static cJSON *
@@ -475,6 +495,7 @@ build_document (const struct run_options *o, cJSON *system,
   };
   cJSON *doc = document_build (&info, system, results, o->sel.ntests, scores, nscores);
   score_free (scores, nscores);
+  add_run_choices (cJSON_GetObjectItemCaseSensitive (doc, "run"), o, ghz);
   cJSON *cmp = compare_build (results, o->sel.ntests);
   if (ghz > 0)
     compare_add_cycles (cmp, ghz);

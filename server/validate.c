@@ -51,8 +51,11 @@ static const struct schema_member run_schema[] = {
   M ("quick", SK_BOOL, 0, 0, 0),
   M ("time_per_test", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, 86400),
   M ("only", SK_ARRAY, SCHEMA_REQUIRED, 0, 256),
+  M ("suites", SK_ARRAY, 0, 0, 256),
   M ("threads", SK_INTEGER, SCHEMA_REQUIRED, 1, 4096),
   M ("operand_seed", SK_STRING, SCHEMA_REQUIRED, 1, 256),
+  M ("cycles_ghz", SK_NUMBER, SCHEMA_POSITIVE, 0, 100),
+  M ("cycles_clock", SK_STRING, 0, 5, 8),
 };
 
 /* `system` is open: only the members docs/sysinfo.md marks required are
