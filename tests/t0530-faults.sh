@@ -4,9 +4,10 @@
 # (retried), a 4xx (shown, not retried, not queued), a stalled server
 # (timeout, queued), a spool that cannot be written (the result stays
 # where it is and the message says so: its parent a file, a full tmpfs, a
-# read-only bind mount, a file size limit), a proxy (http_proxy), and a
+# read-only bind mount, a file size limit), a proxy (http_proxy), a
 # server that redirects (queued, with the URL to use; --pending goes on
-# past it).  kill -9 during spool writes is tests/unit-submit-crash.c.
+# past it), and kill -9 while queueing (tests/unit-submit-crash.c does
+# that thoroughly).
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/submit-lib.sh"
 
@@ -187,4 +188,27 @@ run_status "$GMPBENCH" submit --pending --server "$FAKE_URL"
 check "--pending goes on past an entry whose server redirects, and says it stays queued" \
   sh -c "[ $status -eq 75 ] && [ \$(wc -l < fake.log) -eq 2 ] && [ $(spool_count) -eq 1 ] \
          && grep -q 'redirects to .*; it stays queued' err.txt && grep -q '^uploaded: ' out.txt"
+stop_fake
+rm -rf "$SPOOL"
+
+# kill -9 of `gmpbench submit` while it queues, at 20 to 60 ms (where the
+# write falls here): the spool holds the whole entry or none, and the next
+# --pending clears what the killed ones left.  unit-submit-crash is the
+# thorough version.
+start_fake 503
+for ms in $(seq 20 2 60); do
+  "$GMPBENCH" submit -q --server "$FAKE_URL" --retries 0 r.json > /dev/null 2>&1 &
+  sleep 0.0$ms
+  kill -9 $! 2> /dev/null
+  wait $! 2> /dev/null
+done
+check "after kill -9 while queueing, at most the one whole entry is queued" \
+  sh -c "[ $(spool_count) -le 1 ] && for e in '$SPOOL'/*.spool; do
+           [ -e \"\$e\" ] || continue; tail -c $len \"\$e\" | cmp -s - r.json || exit 1; done"
+stop_fake
+"$GMPBENCH" submit --server "$FAKE_URL" --retries 0 r.json > /dev/null 2>&1
+start_fake 201
+run_status "$GMPBENCH" submit --pending --server "$FAKE_URL"
+check "the next --pending uploads it and leaves no temporary file behind" \
+  sh -c "[ $status -eq 0 ] && [ -z \"\$(ls -A '$SPOOL')\" ]"
 stop_fake
