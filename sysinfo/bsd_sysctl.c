@@ -8,7 +8,8 @@
  * the core design by hw.cpufamily; the identity key is built from
  * hw.cputype/hw.cpufamily there and from CPUID on Intel Macs, where the
  * CPUID reader runs after this one.  FreeBSD tells cores, clocks, the
- * hypervisor (kern.vm_guest) and the OS release. */
+ * hypervisor (kern.vm_guest, named as the Linux reader names it) and the
+ * OS release. */
 #include "sysinfo/internal.h"
 #include "common/util.h"
 
@@ -214,6 +215,24 @@ si_darwin_from_sysctl (cJSON *system, const struct si_sysctl *s)
     }
 }
 
+/* The name Linux gives the hypervisor FreeBSD's kern.vm_guest names
+ * ("kvm" -> "KVM"); VM_GUEST itself when it is not in the table. */
+static const char *
+vm_guest_name (const char *vm_guest)
+{
+  static const char *const map[][2] = {
+    {"kvm", "KVM"}, {"xen", "Xen"}, {"hv", "Hyper-V"}, {"vmware", "VMware"},
+    {"bhyve", "bhyve"}, {"vbox", "VirtualBox"}, {"parallels", "Parallels"},
+    {"nvmm", "NVMM"}, {"generic", "unknown"},
+  };
+  size_t i;
+
+  for (i = 0; i < GB_ARRAY_SIZE (map); i++)
+    if (strcmp (vm_guest, map[i][0]) == 0)
+      return map[i][1];
+  return vm_guest;
+}
+
 static void
 freebsd_clock (const struct si_sysctl *s, cJSON *clock)
 {
@@ -253,7 +272,7 @@ si_freebsd_from_sysctl (cJSON *system, const struct si_sysctl *s)
       if (strcmp (buf, "none") == 0)
         si_put_null (cpu, "hypervisor");
       else
-        si_put_str (cpu, "hypervisor", buf, "sysctl kern.vm_guest");
+        si_put_str (cpu, "hypervisor", vm_guest_name (buf), "sysctl kern.vm_guest");
     }
   si_put_str (os, "family", "FreeBSD", "platform");
   copy_str (s, os, "name", "kern.ostype");

@@ -23,6 +23,9 @@ void si_put_str (cJSON *sec, const char *key, const char *val, const char *sourc
 void si_put_num (cJSON *sec, const char *key, double val, const char *source);
 void si_put_bool (cJSON *sec, const char *key, int val, const char *source);
 void si_put_null (cJSON *sec, const char *key);
+/* Unless KEY of SEC holds a value: null, with the source "not reported:
+ * WHAT", or WHAT added to such a source ("; WHAT"). */
+void si_put_absent (cJSON *sec, const char *key, const char *what);
 void si_put_item (cJSON *sec, const char *key, cJSON *item, const char *source);
 /* Whether KEY holds something other than null. */
 int si_has (const cJSON *sec, const char *key);

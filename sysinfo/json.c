@@ -1,7 +1,9 @@
 /* json.c: setting members of the "system" object together with their
  * sources.  Each section keeps a "sources" object mapping a member name to
  * where its value was read ("/proc/cpuinfo", "cpuid", "sysctl hw.ncpu"),
- * so that a reader of a result can tell measured facts from guesses. */
+ * so that a reader of a result can tell measured facts from guesses.  A
+ * member no reader could fill says what was looked at ("not reported: no
+ * sysfs cpufreq/base_frequency; no CPUID leaf 0x16"). */
 #include "sysinfo/internal.h"
 #include "common/util.h"
 
@@ -75,6 +77,25 @@ void
 si_put_null (cJSON *sec, const char *key)
 {
   si_put_item (sec, key, cJSON_CreateNull (), NULL);
+}
+
+void
+si_put_absent (cJSON *sec, const char *key, const char *what)
+{
+  const char *prior = si_get_str (cJSON_GetObjectItemCaseSensitive (sec, "sources"), key);
+  char buf[512];
+
+  if (si_has (sec, key))
+    return;
+  if (prior != NULL && strncmp (prior, "not reported: ", 14) == 0)
+    {
+      if (strstr (prior, what) != NULL)
+        return;
+      snprintf (buf, sizeof buf, "%s; %s", prior, what);
+    }
+  else
+    snprintf (buf, sizeof buf, "not reported: %s", what);
+  si_put_item (sec, key, cJSON_CreateNull (), buf);
 }
 
 int

@@ -334,8 +334,12 @@ put_cpufreq (struct si_linux *L)
       }
   if (base > 0)
     si_put_num (L->clock, "nominal_mhz", base / 1000.0, "sysfs cpufreq/base_frequency");
+  else
+    si_put_absent (L->clock, "nominal_mhz", "no sysfs cpufreq/base_frequency");
   if (max > 0)
     si_put_num (L->clock, "max_mhz", max / 1000.0, "sysfs cpufreq/cpuinfo_max_freq");
+  else
+    si_put_absent (L->clock, "max_mhz", "no sysfs cpufreq/cpuinfo_max_freq");
   if (first >= 0)
     {
       put_cpufreq_str (L, first, "scaling_driver", "scaling_driver");

@@ -177,6 +177,8 @@ x86_identity (struct si_linux *L)
              GB_ARRAY_SIZE (flags), CPUINFO " flags");
   if (brand != NULL && si_brand_mhz (brand) > 0)
     si_put_num (L->clock, "nominal_mhz", si_brand_mhz (brand), "brand string");
+  else
+    si_put_absent (L->clock, "nominal_mhz", "no clock in the brand string");
 }
 
 static unsigned

@@ -167,6 +167,8 @@ put_clocks (cJSON *clock, unsigned maxleaf, unsigned hvleaf)
       if ((r.b & 0xffff) != 0 && !si_has (clock, "max_mhz"))
         si_put_num (clock, "max_mhz", r.b & 0xffff, "cpuid leaf 0x16");
     }
+  si_put_absent (clock, "nominal_mhz", maxleaf >= 0x16 ? "zero in CPUID leaf 0x16" : "no CPUID leaf 0x16");
+  si_put_absent (clock, "max_mhz", maxleaf >= 0x16 ? "zero in CPUID leaf 0x16" : "no CPUID leaf 0x16");
   if (maxleaf >= 0x15)
     {
       r = cpuid (0x15, 0);

@@ -182,7 +182,7 @@ main (void)
   expect_num (w, s, "cores.physical", 2);
   expect_num (w, s, "clock.nominal_mhz", 2450);
   expect_num (w, s, "clock.max_mhz", 2450);
-  expect_str (w, s, "cpu.hypervisor", "kvm");
+  expect_str (w, s, "cpu.hypervisor", "KVM");
   expect_str (w, s, "os.name", "FreeBSD");
   expect_str (w, s, "os.version", "14.1-RELEASE");
   cJSON_Delete (s);

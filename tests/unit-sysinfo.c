@@ -199,6 +199,24 @@ test_others (void)
   cJSON_Delete (s);
 }
 
+/* A member no reader filled says what was looked at. */
+static void
+test_absent (void)
+{
+  cJSON *clock = cJSON_CreateObject ();
+
+  si_put_absent (clock, "max_mhz", "no sysfs cpufreq");
+  si_put_absent (clock, "max_mhz", "no CPUID leaf 0x16");
+  si_put_absent (clock, "max_mhz", "no CPUID leaf 0x16");
+  expect_str ("absent", clock, "max_mhz", NULL);
+  expect_str ("absent", clock, "sources.max_mhz", "not reported: no sysfs cpufreq; no CPUID leaf 0x16");
+  si_put_num (clock, "max_mhz", 3000, "cpuid leaf 0x16");
+  si_put_absent (clock, "max_mhz", "no clock in the brand string");
+  expect_num ("absent", clock, "max_mhz", 3000);
+  expect_str ("absent", clock, "sources.max_mhz", "cpuid leaf 0x16");
+  cJSON_Delete (clock);
+}
+
 /* Home directories are hidden in paths and flags. */
 static void
 test_public_text (void)
@@ -262,6 +280,7 @@ main (void)
   test_intel_hybrid ();
   test_arm ();
   test_others ();
+  test_absent ();
   test_public_text ();
   test_live ();
   return check_exit_status ();
