@@ -1,8 +1,10 @@
 /* report.c: loading and indexing a result document for the renderers
- * (see report.h).  Tests are put in registry order, so that a document
- * whose results were reordered still draws one tree; names the registry
- * does not know (a newer client's tests) follow in document order. */
+ * (see report.h).  Tests are put in registry order, names the registry
+ * does not know (a newer client's tests) after them in document order,
+ * and then grouped by node (tree_group), so that every renderer, the CSV
+ * too, lists them as the tree draws them. */
 #include "client/report.h"
+#include "client/tree.h"
 
 #include <errno.h>
 #include <math.h>
@@ -237,6 +239,25 @@ take (struct report *r, const cJSON *array, int measured, const char *name,
     }
 }
 
+/* Puts R's rows in tree order and indexes their names. */
+static void
+group_rows (struct report *r)
+{
+  size_t *order = gb_xmalloc ((r->nrows + 1) * sizeof *order);
+  struct report_row *rows = gb_xcalloc (r->nrows + 1, sizeof *rows);
+  r->names = gb_xcalloc (r->nrows + 1, sizeof *r->names);
+  for (size_t i = 0; i < r->nrows; i++)
+    r->names[i] = r->rows[i].name;
+  tree_group (r->names, r->nrows, order);
+  for (size_t i = 0; i < r->nrows; i++)
+    rows[i] = r->rows[order[i]];
+  for (size_t i = 0; i < r->nrows; i++)
+    r->names[i] = rows[i].name;
+  free (r->rows);
+  free (order);
+  r->rows = rows;
+}
+
 int
 report_open (struct report *r, const cJSON *doc, char *err, size_t errlen)
 {
@@ -267,9 +288,7 @@ report_open (struct report *r, const cJSON *doc, char *err, size_t errlen)
   take (r, results, 1, NULL, taken);
   take (r, cJSON_IsArray (skipped) ? skipped : NULL, 0, NULL, taken + nres);
   free (taken);
-  r->names = gb_xcalloc (r->nrows + 1, sizeof *r->names);
-  for (size_t i = 0; i < r->nrows; i++)
-    r->names[i] = r->rows[i].name;
+  group_rows (r);
   return 0;
 }
 

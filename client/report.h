@@ -38,7 +38,8 @@ struct report
 {
   const char *bytes;            /* the serialised document, set by the caller */
   const cJSON *doc, *system, *run, *scores, *comparisons, *threads;
-  struct report_row *rows;      /* registry order, unknown names last */
+  struct report_row *rows;      /* registry order (unknown names after),
+                                   grouped by node: the tree's order */
   const char **names;           /* rows[i].name, for tree_walk */
   size_t nrows;
 };

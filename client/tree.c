@@ -1,9 +1,12 @@
-/* tree.c: walking dotted names as a tree (see tree.h).  Each name is
- * compared with the previous one: the nodes they share are already
- * reported, the others are reported now, deepest last. */
+/* tree.c: walking dotted names as a tree (see tree.h).  The names are
+ * first grouped by node, stably; then each name is compared with the
+ * previous one: the nodes they share are already reported, the others are
+ * reported now, deepest last. */
 #include "client/tree.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include "common/util.h"
 
 /* Length of the common prefix of A and B that ends at a dot (dot
  * included). */
@@ -17,13 +20,38 @@ common_nodes (const char *a, const char *b)
   return keep;
 }
 
+/* Each name goes right after the last one placed so far that shares the
+ * most nodes with it (the end of that node's group, since the groups are
+ * contiguous), or last when it shares none. */
+void
+tree_group (const char *const *names, size_t n, size_t *order)
+{
+  for (size_t k = 0; k < n; k++)
+    {
+      size_t at = k, most = 0;
+      for (size_t j = 0; j < k; j++)
+        {
+          size_t shared = common_nodes (names[order[j]], names[k]);
+          if (shared > 0 && shared >= most)
+            {
+              most = shared;
+              at = j + 1;
+            }
+        }
+      memmove (order + at + 1, order + at, (k - at) * sizeof *order);
+      order[at] = k;
+    }
+}
+
 void
 tree_walk (const char *const *names, size_t n, const struct tree_visitor *v, void *ctx)
 {
+  size_t *order = gb_xmalloc ((n ? n : 1) * sizeof *order);
   const char *prev = "";
+  tree_group (names, n, order);
   for (size_t i = 0; i < n; i++)
     {
-      const char *name = names[i];
+      const char *name = names[order[i]];
       size_t start = common_nodes (prev, name);
       int depth = 0;
       for (size_t j = 0; j < start; j++)
@@ -37,9 +65,10 @@ tree_walk (const char *const *names, size_t n, const struct tree_visitor *v, voi
           depth++;
         }
       if (v->leaf)
-        v->leaf (ctx, depth, i, name + start);
+        v->leaf (ctx, depth, order[i], name + start);
       prev = name;
     }
+  free (order);
 }
 
 int

@@ -1,7 +1,7 @@
 /* unit-report.c: the pieces of the report renderers that can be checked
  * without a run: escaping for every format, the tree walk over dotted
- * names, SI formatting, the document index (registry order, skipped tests)
- * and the SVG charts' structure. */
+ * names (adjacent or not), SI formatting, the document index (registry
+ * order grouped by node, skipped tests) and the SVG charts' structure. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +77,16 @@ test_tree (void)
   tree_walk (names, 5, &v, &w);
   check (strcmp (w.out, "N0:a(1) N1:b(3) L2:1#0 L2:2#1 N1:c(3) L2:1#2 N0:d(1) L1:1#3 L0:e#4 ")
          == 0, "tree_walk reports each node once, before its leaves (%s)", w.out);
+  const char *apart[] = { "a.b.1", "c.1", "a.b.2", "a.d", "c.2" };
+  size_t order[5];
+  w.out[0] = '\0';
+  tree_walk (apart, 5, &v, &w);
+  check (strcmp (w.out, "N0:a(1) N1:b(3) L2:1#0 L2:2#2 L1:d#3 N0:c(1) L1:1#1 L1:2#4 ") == 0,
+         "names under one node need not be adjacent: each node is still reported once (%s)",
+         w.out);
+  tree_group (apart, 5, order);
+  check (order[0] == 0 && order[1] == 2 && order[2] == 3 && order[3] == 1 && order[4] == 4,
+         "tree_group orders them by node, in the order each node first appears");
   check (tree_under ("a.b.1", "a.b", 3) && !tree_under ("a.bc.1", "a.b", 3)
          && !tree_under ("a.b", "a.b", 3), "tree_under needs a dot after the node");
 }
@@ -115,6 +125,13 @@ test_index (void)
          "rows follow the registry, skipped ones included, unknown names last");
   check (report_score (r.scores, "x.y.z", 3) == 3 && isnan (report_score (r.scores, "x", 1)),
          "scores are found by node path");
+  report_close (&r);
+  cJSON_Delete (doc);
+  doc = cJSON_Parse ("{\"format\":\"gmpbench-result/1\",\"results\":["
+                     "{\"name\":\"zz.a.1\"},{\"name\":\"zz.b.1\"},{\"name\":\"zz.a.2\"}]}");
+  check (report_open (&r, doc, err, sizeof err) == 0 && r.nrows == 3
+         && strcmp (r.rows[1].name, "zz.a.2") == 0 && strcmp (r.names[1], "zz.a.2") == 0
+         && strcmp (r.rows[2].name, "zz.b.1") == 0, "rows are grouped by node");
   report_close (&r);
   cJSON_Delete (doc);
   doc = cJSON_Parse ("{\"format\":\"gmpbench-result/1\"}");
