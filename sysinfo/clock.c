@@ -80,17 +80,10 @@ thread_cpu_seconds (void)
   return -1;
 }
 
-struct trial
-{
-  double wall, cpu;             /* cpu < 0: not known */
-  double mhz;
-  unsigned long long tsc;
-};
-
-static struct trial
+static struct si_clock_trial
 run (unsigned long rounds)
 {
-  struct trial t;
+  struct si_clock_trial t;
   double c0 = thread_cpu_seconds (), w0 = gb_wall_seconds ();
   unsigned long long s0 = si_tsc_read ();
   volatile unsigned long sink = add_chain (rounds, 3);
@@ -105,7 +98,7 @@ run (unsigned long rounds)
 
 /* Whether the thread ran for the whole trial. */
 static int
-clean (const struct trial *t)
+clean (const struct si_clock_trial *t)
 {
   return t->wall > 0 && (t->cpu < 0 || t->cpu >= MIN_CPU_RATIO * t->wall);
 }
@@ -115,7 +108,7 @@ static unsigned long
 calibrate (double seconds)
 {
   unsigned long rounds = 1000;
-  struct trial t = run (rounds);
+  struct si_clock_trial t = run (rounds);
 
   while (t.wall < seconds / 4 && rounds < (1UL << 30))
     {
@@ -197,14 +190,15 @@ unpin (int cpu, const cpu_mask *saved)
 static int
 faster_first (const void *a, const void *b)
 {
-  double x = ((const struct trial *) a)->mhz, y = ((const struct trial *) b)->mhz;
-  return (x < y) - (x > y);
+  const struct si_clock_trial *x = a, *y = b;
+
+  return (x->mhz < y->mhz) - (x->mhz > y->mhz);
 }
 
 /* The first of the N trials T (fastest first) that AGREE_MIN - 1 slower
  * ones agree with within AGREE; -1 when there is none. */
 static int
-consistent_top (const struct trial *t, int n)
+consistent_top (const struct si_clock_trial *t, int n)
 {
   int i;
 
@@ -214,20 +208,13 @@ consistent_top (const struct trial *t, int n)
   return -1;
 }
 
-struct estimate
-{
-  double mhz, spread, tsc_mhz;
-  int trials, clean, agreeing;
-  const char *reason;           /* NULL when valid */
-  char why[96];
-};
-
-/* Sets E from the N trials T (reordered). */
-static void
-estimate (struct trial *t, int n, struct estimate *e)
+/* The clean trials first, fastest first; then the estimate of the
+ * header comment. */
+void
+si_clock_estimate (struct si_clock_trial *t, int n, struct si_clock_estimate *e)
 {
   int i, top, k = 0;
-  const struct trial *mid;
+  const struct si_clock_trial *mid;
 
   e->trials = n;
   for (i = 0, e->clean = 0; i < n; i++)
@@ -266,7 +253,7 @@ estimate (struct trial *t, int n, struct estimate *e)
 /* Runs the trials into T (at most TRIALS, within BUDGET_SECONDS after the
  * warm-up); returns how many ran. */
 static int
-run_trials (struct trial *t)
+run_trials (struct si_clock_trial *t)
 {
   unsigned long rounds = calibrate (TRIAL_SECONDS);
   double start = gb_wall_seconds ();
@@ -284,14 +271,14 @@ cJSON *
 sysinfo_measure_clock (void)
 {
   cJSON *m = cJSON_CreateObject ();
-  struct trial t[TRIALS];
-  struct estimate e;
+  struct si_clock_trial t[TRIALS];
+  struct si_clock_estimate e;
   const char *emulator = si_live_emulator ();
   char method[128], why[96];
   cpu_mask saved;
   int cpu = pin (&saved);
 
-  estimate (t, run_trials (t), &e);
+  si_clock_estimate (t, run_trials (t), &e);
   unpin (cpu, &saved);
   if (emulator != NULL)
     {

@@ -161,6 +161,23 @@ const char *si_built_arch (void);
  * decided once and cached. */
 const char *si_emulator (void);
 
+/* clock.c: a timed trial of the add chain, and the estimate of the clock
+ * from N of them (T is reordered); a pure function, for the tests. */
+struct si_clock_trial
+{
+  double wall, cpu;             /* seconds; cpu < 0: not known */
+  double mhz;
+  unsigned long long tsc;
+};
+struct si_clock_estimate
+{
+  double mhz, spread, tsc_mhz;
+  int trials, clean, agreeing;
+  const char *reason;           /* NULL when valid */
+  char why[96];
+};
+void si_clock_estimate (struct si_clock_trial *t, int n, struct si_clock_estimate *e);
+
 /* collect.c: the emulator this process runs under by the verdict of
  * every live reader (qemu-user, QEMU TCG, Rosetta 2, x86 emulation on
  * Windows on Arm), or NULL; from the last live sysinfo_collect, else from

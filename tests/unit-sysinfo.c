@@ -199,6 +199,52 @@ test_others (void)
   cJSON_Delete (s);
 }
 
+/* N trials at MHZ[i] MHz of 2 ms, preempted (CPU time half the wall time)
+ * where PREEMPTED[i]; their estimate into E. */
+static void
+estimate_of (const double *mhz, const int *preempted, int n, struct si_clock_estimate *e)
+{
+  struct si_clock_trial t[32];
+  int i;
+
+  for (i = 0; i < n; i++)
+    {
+      t[i].wall = 0.002;
+      t[i].cpu = preempted[i] ? 0.001 : 0.00199;
+      t[i].mhz = mhz[i];
+      t[i].tsc = 4800000;
+    }
+  si_clock_estimate (t, n, e);
+}
+
+/* The clock estimate drops preempted trials, takes the fastest result
+ * three clean trials agree on, and says why it is not valid. */
+static void
+test_clock_estimate (void)
+{
+  static const double steady[] = { 2990, 1500, 3010, 3000, 2100, 3005, 2995, 2400 };
+  static const int steady_p[] = { 0, 1, 0, 0, 1, 0, 0, 1 };
+  static const double outlier[] = { 4000, 3000, 3010, 2990, 2000 };
+  static const int none_p[] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+  static const double scattered[] = { 3000, 2700, 2400, 2100 };
+  static const int all_p[] = { 1, 1, 1, 1 };
+  struct si_clock_estimate e;
+
+  estimate_of (steady, steady_p, 8, &e);
+  check (e.reason == NULL && e.clean == 5 && e.agreeing == 5 && fabs (e.mhz - 3000) < 1
+         && fabs (e.tsc_mhz - 2400) < 1, "clock: preempted trials dropped (%g MHz, %d clean)",
+         e.mhz, e.clean);
+  estimate_of (outlier, none_p, 5, &e);
+  check (e.reason == NULL && fabs (e.mhz - 3000) < 1,
+         "clock: a fast trial no other agrees with is left out (%g MHz)", e.mhz);
+  estimate_of (scattered, none_p, 4, &e);
+  check (e.reason != NULL && strstr (e.reason, "agree") != NULL,
+         "clock: scattered trials are not valid (%s)", e.reason ? e.reason : "valid");
+  estimate_of (scattered, all_p, 4, &e);
+  check (e.clean == 0 && e.reason != NULL && strstr (e.reason, "preempted") != NULL,
+         "clock: all trials preempted is not valid (%s)", e.reason ? e.reason : "valid");
+}
+
 /* A member no reader filled says what was looked at. */
 static void
 test_absent (void)
@@ -280,6 +326,7 @@ main (void)
   test_intel_hybrid ();
   test_arm ();
   test_others ();
+  test_clock_estimate ();
   test_absent ();
   test_public_text ();
   test_live ();
