@@ -449,7 +449,8 @@ submit_retract (const char *id, const struct gb_identity *key,
         }
       else
         say (opt, "%s %s: %s; nothing was retracted", server,
-             out == UPLOAD_REJECTED ? "refused the retraction" : "cannot be reached",
+             out == UPLOAD_REJECTED ? "refused the retraction"
+             : out == UPLOAD_REDIRECTED ? "did not retract it" : "cannot be reached",
              reply.problem);
       upload_reply_free (&reply);
     }
