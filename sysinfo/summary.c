@@ -50,14 +50,18 @@ print_clock (FILE *out, const cJSON *clock)
 {
   const cJSON *m = sub (clock, "measured");
 
+  const char *why = si_get_str (m, "reason");
+
   fprintf (out, "Clock:  ");
-  if (cJSON_IsObject (m) && cJSON_IsTrue (sub (m, "valid")))
-    fprintf (out, " measured %.0f MHz", si_get_num (m, "mhz", 0));
-  else if (cJSON_IsObject (m))
-    fprintf (out, " measured %.0f MHz (not valid: %s)", si_get_num (m, "mhz", 0),
-             si_get_str (m, "reason") ? si_get_str (m, "reason") : "no reason given");
-  else
+  if (!cJSON_IsObject (m))
     fprintf (out, " not measured");
+  else if (!cJSON_IsNumber (sub (m, "mhz")))
+    fprintf (out, " not measured (%s)", why ? why : "no reason given");
+  else if (cJSON_IsTrue (sub (m, "valid")))
+    fprintf (out, " measured %.0f MHz", si_get_num (m, "mhz", 0));
+  else
+    fprintf (out, " measured %.0f MHz (not valid: %s)", si_get_num (m, "mhz", 0),
+             why ? why : "no reason given");
   print_mhz (out, "nominal", clock, "nominal_mhz");
   print_mhz (out, "max", clock, "max_mhz");
   fputc ('\n', out);
