@@ -7,9 +7,9 @@
 #     that architecture: multiarch packages where they are installed, else
 #     a sysroot of the same packages unpacked by cross-sysroot.sh (for
 #     riscv64, which Debian 12 lacks, Debian 13's, C library included).
-#     The sysinfo unit tests then run under qemu-user, invoked explicitly
-#     (binfmt is not assumed), the real CPU dumps unpacked once on the
-#     build machine, and so does `gmpbench sysinfo`, which must say it is
+#     The sysinfo unit tests (the real CPU dumps unpacked once on the
+#     build machine) then run under qemu-user, invoked explicitly (binfmt
+#     is not assumed), and so does `gmpbench sysinfo`, which must say it is
 #     emulated.  On aarch64 several -cpu models check MIDR decoding and SVE
 #     detection, and a whole `gmpbench run --quick` must give correct
 #     results; on riscv64 two -cpu models must not contradict the V, Zba
@@ -102,9 +102,9 @@ compile_one () {
 }
 
 # compile_only LABEL CC [FILE...]: the sysinfo sources and FILEs (paths
-# under SRCDIR) compile cleanly with CC.  build.c needs the target's GMP and OpenSSL headers,
-# sysctl_live.c is for macOS and FreeBSD and windows.c for Windows, so
-# they are left out unless named.  cJSON's header is the build machine's.
+# under SRCDIR) compile cleanly with CC.  build.c needs the target's GMP
+# and OpenSSL headers, sysctl_live.c is for macOS and FreeBSD and
+# windows.c for Windows, so they are left out unless named.  cJSON's header is the build machine's.
 compile_only () {
   label=$1 cc=$2
   shift 2
