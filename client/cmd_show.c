@@ -83,6 +83,7 @@ render (const struct show_options *o, const cJSON *doc, const char *bytes)
       return 1;
     }
   r.bytes = bytes;
+  r.command = "show";
   FILE *f = o->output ? fopen (o->output, "w") : stdout;
   if (!f)
     {

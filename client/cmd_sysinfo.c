@@ -12,11 +12,17 @@
 static void
 usage (FILE *out)
 {
-  fputs ("usage: gmpbench sysinfo [--format text|json] [--root DIR] [--no-clock]\n"
+  fputs ("usage: gmpbench sysinfo [options]\n"
          "\n"
-         "  --format FMT   text (default) or json, the \"system\" object of a result\n"
-         "  --root DIR     describe the Linux snapshot under DIR (DIR/proc, DIR/sys)\n"
-         "  --no-clock     do not measure the clock (saves about 0.1 s)\n",
+         "Show what gmpbench records about this machine.\n"
+         "  --format text|json      text (default) or json, the \"system\" object of a\n"
+         "                          result\n"
+         "  --root DIR              describe the Linux snapshot under DIR (DIR/proc,\n"
+         "                          DIR/sys)\n"
+         "  --no-clock              do not measure the clock (saves about 0.1 s)\n"
+         "  -h, --help              this text\n"
+         "\n"
+         "Exit status: 0 success, 1 the output cannot be written, 2 usage error.\n",
          out);
 }
 

@@ -310,7 +310,13 @@ report_html (FILE *f, const struct report *r)
   if (cJSON_IsObject (r->threads))
     threads (f, r->threads);
   tree_table (f, r);
-  fputs ("<footer>Made by <code>gmpbench show --format html</code> from a signed result "
-         "document; this page is self-contained and needs no network.</footer>\n"
-         "</body>\n</html>\n", f);
+  fputs ("<footer>Made by <code>gmpbench", f);
+  if (r->command)
+    {
+      fputc (' ', f);
+      escape_html (f, r->command);
+      fputs (" --format html", f);
+    }
+  fputs ("</code> from a signed result document; this page is self-contained and needs "
+         "no network.</footer>\n</body>\n</html>\n", f);
 }

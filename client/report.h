@@ -37,6 +37,8 @@ struct report_row
 struct report
 {
   const char *bytes;            /* the serialised document, set by the caller */
+  const char *command;          /* "run" or "show", set by the caller for the
+                                   HTML footer; NULL: not said */
   const cJSON *doc, *system, *run, *scores, *comparisons, *threads;
   struct report_row *rows;      /* registry order (unknown names after),
                                    grouped by node: the tree's order */
