@@ -8,7 +8,11 @@
  * node of the tree gets the geometric mean of the ratios of its tests
  * measured in both runs, marked within the spreads when it differs from 1
  * by no more than the mean of those tests' spreads.  Lines are computed
- * once (struct line) and then printed in the chosen format. */
+ * once (struct line) and then printed in the chosen format.
+ *
+ * What the ratios cannot show is said on stderr, as notes: tests another
+ * run measured that BASE lacks (left out), and runs made in another mode
+ * or with another budget per test, or on another CPU, than BASE. */
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -57,13 +61,21 @@ struct comparison
   size_t nlines;
 };
 
-static const cJSON *
-find_result (const struct report *r, const char *name)
+/* The row of the test NAME in R, or NULL. */
+static const struct report_row *
+find_row (const struct report *r, const char *name)
 {
   for (size_t i = 0; i < r->nrows; i++)
     if (strcmp (r->rows[i].name, name) == 0)
-      return r->rows[i].result;
+      return &r->rows[i];
   return NULL;
+}
+
+static const cJSON *
+find_result (const struct report *r, const char *name)
+{
+  const struct report_row *row = find_row (r, name);
+  return row ? row->result : NULL;
 }
 
 static struct line *
@@ -324,6 +336,87 @@ parse_options (int argc, char **argv, enum report_format *format)
   return 0;
 }
 
+/* Starts a note on stderr about run K. */
+static void
+note (const struct comparison *c, size_t k)
+{
+  fputs ("gmpbench compare: note: ", stderr);
+  escape_text (stderr, c->files[k]);
+}
+
+/* "quick, 0.2 s per test": how run R was measured. */
+static void
+print_mode (const struct report *r)
+{
+  escape_text (stderr, *report_str (r->run, "mode") ? report_str (r->run, "mode") : "unknown mode");
+  fprintf (stderr, ", %g s per test", report_num (r->run, "time_per_test"));
+}
+
+/* The tests run K measured that the base has no row for: a count and the
+ * first few names. */
+static void
+note_extra_tests (const struct comparison *c, size_t k)
+{
+  enum { SHOWN = 3 };
+  const struct report *r = &c->runs[k];
+  size_t extra = 0;
+  for (size_t i = 0; i < r->nrows; i++)
+    if (r->rows[i].result && !find_row (&c->runs[0], r->rows[i].name))
+      {
+        if (extra == 0)
+          {
+            note (c, k);
+            fputs (" measured tests the base lacks, left out: ", stderr);
+          }
+        if (extra < SHOWN)
+          {
+            fputs (extra ? ", " : "", stderr);
+            escape_text (stderr, r->rows[i].name);
+          }
+        extra++;
+      }
+  if (extra > SHOWN)
+    fprintf (stderr, " and %zu more", extra - SHOWN);
+  if (extra)
+    fputc ('\n', stderr);
+}
+
+/* The identity of the CPU of run R (vendor, family, model, stepping), or
+ * its name when the document has none. */
+static const char *
+cpu_identity (const struct report *r)
+{
+  const cJSON *cpu = cJSON_GetObjectItemCaseSensitive (r->system, "cpu");
+  return *report_str (cpu, "identity") ? report_str (cpu, "identity") : report_str (cpu, "name");
+}
+
+/* Notes on how run K differs from the base beyond its speed. */
+static void
+note_differences (const struct comparison *c, size_t k)
+{
+  const struct report *b = &c->runs[0], *r = &c->runs[k];
+  note_extra_tests (c, k);
+  if (strcmp (report_str (b->run, "mode"), report_str (r->run, "mode")) != 0
+      || report_num (b->run, "time_per_test") != report_num (r->run, "time_per_test"))
+    {
+      note (c, k);
+      fputs (" was measured differently from the base (", stderr);
+      print_mode (r);
+      fputs (" against ", stderr);
+      print_mode (b);
+      fputs ("): its ratios include the difference in budget\n", stderr);
+    }
+  if (strcmp (cpu_identity (b), cpu_identity (r)) != 0)
+    {
+      note (c, k);
+      fputs (" ran on another CPU than the base (", stderr);
+      escape_text (stderr, report_str (cJSON_GetObjectItemCaseSensitive (r->system, "cpu"), "name"));
+      fputs (" against ", stderr);
+      escape_text (stderr, report_str (cJSON_GetObjectItemCaseSensitive (b->system, "cpu"), "name"));
+      fputs (")\n", stderr);
+    }
+}
+
 /* Loads and indexes every file; 0, or 1 after an error message. */
 static int
 load (struct comparison *c, cJSON **docs)
@@ -353,6 +446,8 @@ cmd_compare (int argc, char **argv)
   status = load (&c, docs);
   if (status == 0)
     {
+      for (size_t k = 1; k < c.nruns; k++)
+        note_differences (&c, k);
       build (&c);
       if (format == REPORT_JSON)
         print_json (stdout, &c);
