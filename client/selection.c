@@ -87,8 +87,8 @@ selection_resolve (struct test_selection *sel, const char *cmd)
           break;
       if (i == total)
         {
-          gb_error (cmd, "--suite '%s' is not a suite; 'gmpbench list --format json' shows each test's suite",
-                    sel->suite_names[s]);
+          gb_error (cmd, "--suite '%s' is not a suite; 'gmpbench %s --suite help' lists them",
+                    sel->suite_names[s], cmd);
           return -1;
         }
     }

@@ -231,12 +231,14 @@ svg_ratio_bars (FILE *f, const char *title, const char *axis_label,
   fputs ("</svg>\n", f);
 }
 
-/* A round axis maximum at or above V: 1, 2 or 5 times a power of ten. */
+/* The step between ticks of a value axis up to V: 1, 2 or 5 times a power
+ * of ten, the smallest that needs at most MAX_STEPS steps. */
+#define MAX_STEPS 5
 static double
-nice_max (double v)
+nice_step (double v)
 {
-  double p = pow (10, floor (log10 (v)));
-  return v <= p ? p : v <= 2 * p ? 2 * p : v <= 5 * p ? 5 * p : 10 * p;
+  double raw = v / MAX_STEPS, p = pow (10, floor (log10 (raw)));
+  return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
 }
 
 void
@@ -247,12 +249,14 @@ svg_value_bars (FILE *f, const char *title, const char *axis_label, const char *
   char value[48];
   for (size_t i = 0; i < n; i++)
     max = fmax (max, bars[i].value);
-  max = nice_max (max > 0 ? max : 1);
+  double step = nice_step (max > 0 ? max : 1);
+  int steps = (int) ceil ((max > 0 ? max : 1) / step - 1e-9);
+  max = steps * step;
   open_svg (f, BAR_WIDTH, BAR_TOP + (int) n * BAR_ROW + 44, title);
-  for (int t = 0; t <= 4; t++)
+  for (int t = 0; t <= steps; t++)
     {
-      snprintf (value, sizeof value, "%g", max * t / 4);
-      bar_tick (f, BAR_LEFT + BAR_PLOT_W * t / 4.0, n, value);
+      snprintf (value, sizeof value, "%g", t * step);
+      bar_tick (f, BAR_LEFT + BAR_PLOT_W * t / (double) steps, n, value);
     }
   for (size_t i = 0; i < n; i++)
     {

@@ -44,7 +44,8 @@ struct chart_bar
 void svg_ratio_bars (FILE *f, const char *title, const char *axis_label,
                      const struct chart_bar *bars, size_t n);
 
-/* Bars from 0 on a linear axis, labelled with UNIT. */
+/* Bars from 0 on a linear axis, ticked in 1-2-5 steps up to the first one
+ * at or above the largest value, labelled with UNIT. */
 void svg_value_bars (FILE *f, const char *title, const char *axis_label, const char *unit,
                      const struct chart_bar *bars, size_t n);
 

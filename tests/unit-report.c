@@ -167,6 +167,15 @@ test_svg (void)
     closed++;
   check (opened == 3 && closed == 3, "three charts, each closed");
   free (buf);
+
+  const struct chart_bar rng[] = { { "mt", 2420, 0 }, { "os", 310, 0 } };
+  f = open_memstream (&buf, &len);
+  svg_value_bars (f, "rng", "MiB/s", "MiB/s", rng, 2);
+  fclose (f);
+  check (strstr (buf, ">2500<") && strstr (buf, ">500<") && !strstr (buf, ">5000<")
+         && !strstr (buf, ">3000<"),
+         "a value axis ends at the first 1-2-5 step above the largest value (2420: 2500)");
+  free (buf);
 }
 
 int
