@@ -4,6 +4,7 @@
 #include "suites/compare.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_PARTS 6
@@ -318,6 +319,53 @@ entry_label (const cJSON *e, char *out, size_t len)
   snprintf (out, len, "%s%s%s", lib, *variant ? " " : "", variant);
 }
 
+/* The order of the libraries in every table; others come after them. */
+static size_t
+library_rank (const cJSON *e)
+{
+  const char *lib = get_string (e, "library");
+  size_t i = 0;
+  while (i < GB_ARRAY_SIZE (library_names) && strcmp (lib, library_names[i].id) != 0)
+    i++;
+  return i;
+}
+
+/* Entries in table order: by library, then the plain variant before the
+ * others, by name (GMP, GMP sec, OpenSSL, OpenSSL sec, libgcrypt,
+ * libgcrypt noblind, Nettle, Nettle tr). */
+static int
+label_order (const void *x, const void *y)
+{
+  const cJSON *a = *(const cJSON *const *) x, *b = *(const cJSON *const *) y;
+  size_t ra = library_rank (a), rb = library_rank (b);
+  if (ra != rb)
+    return ra < rb ? -1 : 1;
+  int c = strcmp (get_string (a, "library"), get_string (b, "library"));
+  return c ? c : strcmp (get_string (a, "variant"), get_string (b, "variant"));
+}
+
+/* Sizes in numeric order ("512" before "1024"), ties by text. */
+static int
+size_order (const void *x, const void *y)
+{
+  const char *a = *(const char *const *) x, *b = *(const char *const *) y;
+  long na = strtol (a, NULL, 10), nb = strtol (b, NULL, 10);
+  return na != nb ? (na < nb ? -1 : 1) : strcmp (a, b);
+}
+
+/* The entries of ROW in table order, into a new array; *N their count. */
+static const cJSON **
+sorted_entries (const cJSON *row, size_t *n)
+{
+  const cJSON *entries = cJSON_GetObjectItemCaseSensitive (row, "entries"), *e;
+  const cJSON **out = gb_xmalloc ((size_t) cJSON_GetArraySize (entries) * sizeof *out);
+  *n = 0;
+  cJSON_ArrayForEach (e, entries)
+    out[(*n)++] = e;
+  qsort (out, *n, sizeof *out, label_order);
+  return out;
+}
+
 static int
 is_rng (const cJSON *row)
 {
@@ -343,7 +391,7 @@ print_entry (FILE *f, const cJSON *row, const cJSON *e, int first)
 static void
 print_general (FILE *f, const cJSON *comparisons)
 {
-  const cJSON *row, *e;
+  const cJSON *row;
   fputs ("GMP and other libraries: ratio = GMP ops/s / library ops/s (above 1: GMP faster),\n"
          "against GMP's constant-time variant for constant-time operations; ~ = within the spreads\n", f);
   fprintf (f, "%-14s %-16s %-18s %11s %12s %7s %8s\n",
@@ -351,12 +399,11 @@ print_general (FILE *f, const cJSON *comparisons)
   cJSON_ArrayForEach (row, comparisons)
     if (!is_rng (row))
       {
-        int first = 1;
-        cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
-          {
-            print_entry (f, row, e, first);
-            first = 0;
-          }
+        size_t n;
+        const cJSON **e = sorted_entries (row, &n);
+        for (size_t i = 0; i < n; i++)
+          print_entry (f, row, e[i], i == 0);
+        free (e);
       }
 }
 
@@ -399,10 +446,12 @@ find_entry (const cJSON *row, const char *library)
 static void
 print_rsa_size (FILE *f, const cJSON *sign_row, const cJSON *verify_row)
 {
-  const cJSON *s;
-  cJSON_ArrayForEach (s, cJSON_GetObjectItemCaseSensitive (sign_row, "entries"))
+  size_t n;
+  const cJSON **signs = sorted_entries (sign_row, &n);
+  for (size_t i = 0; i < n; i++)
     {
       char label[2 * COMPARE_FIELD];
+      const cJSON *s = signs[i];
       const cJSON *v = verify_row ? find_entry (verify_row, get_string (s, "library")) : NULL;
       entry_label (s, label, sizeof label);
       fprintf (f, "  %-18s rsa %5s bits %10.3gs", label, get_string (sign_row, "size"),
@@ -413,22 +462,46 @@ print_rsa_size (FILE *f, const cJSON *sign_row, const cJSON *verify_row)
       else
         fprintf (f, " %11s %10.1f %10s\n", "-", get_number (s, "ops_per_sec"), "-");
     }
+  free (signs);
+}
+
+/* The distinct sizes of the rows whose operation is one of OPS (N of
+ * them, NULL ones skipped), in numeric order, into a new array; *COUNT
+ * their number. */
+static const char **
+sizes_of (const cJSON *comparisons, const char *const *ops, size_t n, size_t *count)
+{
+  const cJSON *row;
+  const char **sizes = gb_xmalloc ((size_t) cJSON_GetArraySize (comparisons) * sizeof *sizes);
+  *count = 0;
+  cJSON_ArrayForEach (row, comparisons)
+    {
+      const char *size = get_string (row, "size");
+      int member = 0, seen = 0;
+      for (size_t i = 0; i < n; i++)
+        member |= ops[i] && strcmp (get_string (row, "operation"), ops[i]) == 0;
+      for (size_t i = 0; i < *count; i++)
+        seen |= strcmp (sizes[i], size) == 0;
+      if (member && !seen)
+        sizes[(*count)++] = size;
+    }
+  qsort (sizes, *count, sizeof *sizes, size_order);
+  return sizes;
 }
 
 static void
 print_rsa (FILE *f, const cJSON *comparisons)
 {
-  const cJSON *row;
-  int header = 0;
-  cJSON_ArrayForEach (row, comparisons)
-    if (strcmp (get_string (row, "operation"), "rsa.sign") == 0)
-      {
-        if (!header)
-          fprintf (f, "\nRSA, as `openssl speed` shows it %16s %11s %10s %10s\n",
-                   "sign", "verify", "sign/s", "verify/s");
-        header = 1;
-        print_rsa_size (f, row, find_row (comparisons, "rsa.verify", get_string (row, "size")));
-      }
+  static const char *const sign[] = { "rsa.sign" };
+  size_t n;
+  const char **sizes = sizes_of (comparisons, sign, 1, &n);
+  if (n > 0)
+    fprintf (f, "\nRSA, as `openssl speed` shows it %16s %11s %10s %10s\n",
+             "sign", "verify", "sign/s", "verify/s");
+  for (size_t i = 0; i < n; i++)
+    print_rsa_size (f, find_row (comparisons, "rsa.sign", sizes[i]),
+                    find_row (comparisons, "rsa.verify", sizes[i]));
+  free (sizes);
 }
 
 /* The rows of algorithm A at SIZE, one per column (NULL if absent). */
@@ -475,59 +548,55 @@ print_pubkey_line (FILE *f, const char *title, const cJSON *rows[PUBKEY_COLUMNS]
   fputc ('\n', f);
 }
 
+/* One line per library and variant of the block, in table order. */
 static void
 print_pubkey_size (FILE *f, size_t a, const char *size, const cJSON *rows[PUBKEY_COLUMNS])
 {
   char title[COMPARE_FIELD + 16];
-  const cJSON *e;
-  snprintf (title, sizeof title, "%s %s bit", pubkey_algorithms[a].display, size);
+  const cJSON *e, **lines;
+  size_t total = 0, n = 0;
+  for (int c = 0; c < PUBKEY_COLUMNS; c++)
+    if (rows[c])
+      total += (size_t) cJSON_GetArraySize (cJSON_GetObjectItemCaseSensitive (rows[c], "entries"));
+  lines = gb_xmalloc (total * sizeof *lines);
   for (int c = 0; c < PUBKEY_COLUMNS; c++)
     if (rows[c])
       cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (rows[c], "entries"))
         if (first_of_label (rows, c, e))
-          {
-            print_pubkey_line (f, title, rows, e);
-            title[0] = '\0';
-          }
+          lines[n++] = e;
+  qsort (lines, n, sizeof *lines, label_order);
+  snprintf (title, sizeof title, "%s %s bit", pubkey_algorithms[a].display, size);
+  for (size_t i = 0; i < n; i++)
+    {
+      print_pubkey_line (f, title, rows, lines[i]);
+      title[0] = '\0';
+    }
+  free (lines);
 }
 
-/* Whether ROW belongs to algorithm A and is the first of its size (the
- * table has one block per algorithm and size, in order of appearance). */
-static int
-starts_pubkey_block (const cJSON *comparisons, size_t a, const cJSON *row)
-{
-  const cJSON *rows[PUBKEY_COLUMNS];
-  const char *size = get_string (row, "size");
-  int member = 0;
-  for (int c = 0; c < PUBKEY_COLUMNS; c++)
-    member |= pubkey_algorithms[a].ops[c]
-      && strcmp (get_string (row, "operation"), pubkey_algorithms[a].ops[c]) == 0;
-  if (!member)
-    return 0;
-  pubkey_rows (comparisons, a, size, rows);
-  for (int c = 0; c < PUBKEY_COLUMNS; c++)
-    if (rows[c])
-      return rows[c] == row;
-  return 0;
-}
-
+/* One block per algorithm (RSA, DSA, DH) and size, sizes in numeric
+ * order, whatever the order of the rows. */
 static void
 print_pubkey (FILE *f, const cJSON *comparisons)
 {
-  const cJSON *row, *rows[PUBKEY_COLUMNS];
+  const cJSON *rows[PUBKEY_COLUMNS];
   int header = 0;
   for (size_t a = 0; a < GB_ARRAY_SIZE (pubkey_algorithms); a++)
-    cJSON_ArrayForEach (row, comparisons)
-      if (starts_pubkey_block (comparisons, a, row))
+    {
+      size_t n;
+      const char **sizes = sizes_of (comparisons, pubkey_algorithms[a].ops, PUBKEY_COLUMNS, &n);
+      for (size_t i = 0; i < n; i++)
         {
           if (!header)
             fprintf (f, "\nPublic-key operations, s/op, as libgcrypt's `benchmark pubkey`\n"
                      "  %-16s %-18s %11s %11s %11s\n", "algorithm", "library",
                      pubkey_columns[0], pubkey_columns[1], pubkey_columns[2]);
           header = 1;
-          pubkey_rows (comparisons, a, get_string (row, "size"), rows);
-          print_pubkey_size (f, a, get_string (row, "size"), rows);
+          pubkey_rows (comparisons, a, sizes[i], rows);
+          print_pubkey_size (f, a, sizes[i], rows);
         }
+      free (sizes);
+    }
 }
 
 static void

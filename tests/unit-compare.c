@@ -1,7 +1,9 @@
 /* unit-compare.c: the comparison table (suites/compare.h) on made-up
  * results: which names pair with which, the fair GMP entry and ratio of
  * each library, the spreads, the random generators' units, the public-key
- * table's columns, and the text tables.  Prints PASS/FAIL lines for tests/run-tests.sh. */
+ * table's columns, and the text tables, whose blocks and lines come in a
+ * fixed order whatever the order of the results.  Prints PASS/FAIL lines
+ * for tests/run-tests.sh. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,6 +230,97 @@ test_text (const cJSON *c)
   cJSON_Delete (empty);
 }
 
+/* Results in a scrambled order, for the tables' fixed order. */
+static const char *const scrambled[] = {
+  "openssl.rsa.sign.4096", "ext.rsa.sign-sec.4096", "gmpbench.app.rsa.512",
+  "openssl.rsa.sign.512", "nettle.rsa.sign-tr.3072", "gcrypt.rsa.sign-noblind.3072",
+  "openssl.dh.derive.2048", "ext.dh.derive-sec.2048", "openssl.rsa.sign.3072",
+  "ext.rsa.sign-sec.3072", "gcrypt.rsa.sign.3072", "nettle.rsa.sign.3072", "ext.rsa.sign.3072",
+  "openssl.dsa.sign.1024", "ext.dsa.sign.1024", "openssl.rsa.keygen.2048", "ext.rsa.keygen.2048",
+  "openssl.rsa.verify.1024", "ext.rsa.sign-sec.1024", "ext.rsa.verify.1024",
+  "openssl.rsa.sign.1024", "gmpbench.app.rsa.1024",
+};
+#define NSCRAMBLED (sizeof scrambled / sizeof scrambled[0])
+
+/* Whether each of the N needles occurs exactly once in TEXT[FROM, UNTIL),
+ * in the order given. */
+static int
+in_order (const char *from, const char *until, const char *const *needles, size_t n)
+{
+  const char *at = from;
+  for (size_t i = 0; i < n && from && until; i++)
+    {
+      const char *hit = strstr (from, needles[i]);
+      if (!hit || hit + strlen (needles[i]) > until || hit < at)
+        return 0;
+      const char *again = strstr (hit + 1, needles[i]);
+      if (again && again < until)
+        return 0;
+      at = hit;
+    }
+  return from && until;
+}
+
+/* The end of the lines starting at FROM that go on a block: those that
+ * start with INDENT spaces. */
+static const char *
+block_end (const char *from, int indent)
+{
+  const char *line = from ? strchr (from, '\n') : NULL;
+  while (line && strspn (line + 1, " ") >= (size_t) indent && line[1] != '\0')
+    line = strchr (line + 1, '\n');
+  return line;
+}
+
+static void
+test_order (void)
+{
+  static struct bench_test t[NSCRAMBLED];
+  static struct test_result r[NSCRAMBLED];
+  for (size_t i = 0; i < NSCRAMBLED; i++)
+    {
+      t[i].name = scrambled[i];
+      t[i].a = atol (strrchr (scrambled[i], '.') + 1);
+      r[i].test = &t[i];
+      r[i].m.ops_per_sec = 100 + (double) i;
+      r[i].m.seconds_per_op = 1 / r[i].m.ops_per_sec;
+      r[i].m.spread = 0.01;
+    }
+  cJSON *c = compare_build (r, NSCRAMBLED);
+  char *text = render (c);
+  const char *pk = strstr (text, "\nPublic-key operations");
+  static const char *const blocks[] = {
+    "  RSA 512 bit ", "  RSA 1024 bit ", "  RSA 2048 bit ", "  RSA 3072 bit ", "  RSA 4096 bit ",
+    "  DSA 1024 bit ", "  DH 2048 bit ",
+  };
+  expect (in_order (pk, text + strlen (text), blocks, GB_ARRAY_SIZE (blocks)),
+          "public-key blocks: RSA, DSA, DH, each by size in numeric order");
+  static const char *const libraries[] = {
+    " GMP                ", " GMP sec            ", " OpenSSL            ",
+    " libgcrypt          ", " libgcrypt noblind  ", " Nettle             ",
+    " Nettle tr          ",
+  };
+  const char *rsa3072 = pk ? strstr (pk, "  RSA 3072 bit ") : NULL;
+  expect (in_order (rsa3072, block_end (rsa3072, 3), libraries, GB_ARRAY_SIZE (libraries)),
+          "public-key lines: GMP, GMP sec, OpenSSL, libgcrypt, noblind, Nettle, Nettle tr");
+  const char *gen = strstr (text, "\nrsa.sign       3072");
+  expect (in_order (gen, block_end (gen ? gen + 1 : NULL, 1), libraries, GB_ARRAY_SIZE (libraries)),
+          "the general table's entries come in the same order");
+  static const char *const speed[] = {
+    "  GMP                rsa   512 bits", "  OpenSSL            rsa   512 bits",
+    "  GMP                rsa  1024 bits", "  GMP sec            rsa  1024 bits",
+    "  OpenSSL            rsa  1024 bits", "  GMP                rsa  3072 bits",
+    "  GMP sec            rsa  3072 bits", "  OpenSSL            rsa  3072 bits",
+    "  libgcrypt          rsa  3072 bits", "  libgcrypt noblind  rsa  3072 bits",
+    "  Nettle             rsa  3072 bits", "  Nettle tr          rsa  3072 bits",
+    "  GMP sec            rsa  4096 bits", "  OpenSSL            rsa  4096 bits",
+  };
+  expect (in_order (strstr (text, "\nRSA, as"), pk, speed, GB_ARRAY_SIZE (speed)),
+          "the RSA table: sizes in numeric order, libraries in the same order");
+  free (text);
+  cJSON_Delete (c);
+}
+
 int
 main (void)
 {
@@ -237,5 +330,6 @@ main (void)
   test_build (c);
   test_text (c);
   cJSON_Delete (c);
+  test_order ();
   return failures ? 1 : 0;
 }
