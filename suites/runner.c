@@ -93,9 +93,10 @@ sample_seconds (const struct active *a)
 }
 
 /* The timed seconds H will have spent when the harness stops it without
- * its samples agreeing first (harness.c's rule): at the budget with
- * budget_min_samples samples, or at overrun times the budget with
- * hard_min_samples, whichever comes first, in samples of SAMPLE seconds. */
+ * its samples agreeing first (harness.c's rule, its cap on the number of
+ * samples aside): at the budget with budget_min_samples samples, or at
+ * overrun times the budget with hard_min_samples, whichever comes first,
+ * in samples of SAMPLE seconds. */
 static double
 projected_wall (const struct harness_run *h, double sample)
 {

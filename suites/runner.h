@@ -2,9 +2,10 @@
  *
  *   setup -> measure (harness) -> check -> digest -> teardown
  *
- * runner_run_tests measures many tests interleaved: all are set up, then
- * visited in turn, a short burst of samples each (harness_visit), until
- * every one is done; each is checked and torn down as soon as it is done.
+ * runner_run_tests measures many tests interleaved: all are set up and
+ * calibrated, then visited in turn, a short burst of samples each
+ * (harness_visit), until every one is done; each is checked and torn down
+ * as soon as it is done.
  * On a shared machine, where slow periods last seconds, this spreads every
  * test's samples over the whole run, so that each sees the machine's fast
  * periods and the slow ones hit all tests alike instead of a few tests
