@@ -179,6 +179,10 @@ check "a 301 is neither followed nor retried; the result is queued (exit 75)" \
 check "the message says where the server redirects and which --server to use" \
   sh -c "grep -q 'redirects to http://127.0.0.1:9/new/api/v1/results (301)' err.txt \
          && grep -q -- \"--pending --server http://127.0.0.1:9/new' sends it there\" err.txt"
+run_status "$GMPBENCH" retract --server "$FAKE_URL" "$(sha256sum r.json | cut -c1-16)"
+check "a retraction answered with a 301 is not followed: exit 1, the message says where it points" \
+  sh -c "[ $status -eq 1 ] && [ \$(wc -l < fake.log) -eq 2 ] \
+         && grep -q 'did not retract it: the server redirects to http://127.0.0.1:9/new' err.txt"
 stop_fake
 start_fake 503
 "$GMPBENCH" submit --server "$FAKE_URL" --retries 0 old.json > /dev/null 2>&1
