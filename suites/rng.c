@@ -8,7 +8,9 @@
  *                   gmp_randstate, through mpz_urandomb;
  *   openssl         RAND_bytes, OpenSSL's DRBG;
  *   os              the operating system's generator (getrandom on Linux,
- *                   arc4random_buf on the BSDs and macOS);
+ *                   arc4random_buf on the BSDs and macOS, BCryptGenRandom
+ *                   with the system-preferred generator on Windows, which
+ *                   needs -lbcrypt);
  *   rdrand, rdseed, rndr   the CPU instructions (rng_hw.h), skipped where
  *                   the CPU lacks them.
  *
@@ -20,6 +22,8 @@
  * generators it covers the first block of a freshly seeded state, for the
  * others, whose output is meant to be unpredictable, only the fact that
  * the sanity test passed. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +31,10 @@
 #include <openssl/rand.h>
 #if defined(__linux__)
 #include <sys/random.h>
+#elif defined(_WIN32)
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#include <bcrypt.h>
 #endif
 #include "suites/bench.h"
 #include "suites/operand.h"
@@ -84,7 +92,8 @@ generator_available (enum generator gen, struct bench_error *err)
   static const enum rng_hw hw[] = { RNG_HW_RDRAND, RNG_HW_RDSEED, RNG_HW_RNDR };
   if (gen == GEN_OS)
     {
-#if defined(__linux__) || defined(__APPLE__) || defined(__FreeBSD__) || defined(__OpenBSD__) || defined(__NetBSD__)
+#if defined(__linux__) || defined(__APPLE__) || defined(__FreeBSD__) || defined(__OpenBSD__) \
+  || defined(__NetBSD__) || defined(_WIN32)
       return 1;
 #else
       bench_skip (err, "no known OS random generator on this system");
@@ -135,7 +144,9 @@ openssl_run (void *state, unsigned long reps)
     s->failed |= RAND_bytes (s->buf, (int) s->len) != 1;
 }
 
-/* LEN bytes from the OS generator; -1 on error. */
+/* LEN bytes from the OS generator; -1 on error.  getrandom may return
+ * less than asked, or be interrupted by a signal before it returns any
+ * (requests over 256 bytes): both are retried. */
 static int
 os_fill (unsigned char *buf, size_t len)
 {
@@ -143,14 +154,27 @@ os_fill (unsigned char *buf, size_t len)
   while (len > 0)
     {
       ssize_t n = getrandom (buf, len, 0);
-      if (n < 0)
+      if (n < 0 && errno != EINTR)
         return -1;
-      buf += n;
-      len -= (size_t) n;
+      if (n > 0)
+        {
+          buf += n;
+          len -= (size_t) n;
+        }
     }
   return 0;
 #elif defined(__APPLE__) || defined(__FreeBSD__) || defined(__OpenBSD__) || defined(__NetBSD__)
   arc4random_buf (buf, len);
+  return 0;
+#elif defined(_WIN32)
+  while (len > 0)
+    {
+      ULONG n = len < ULONG_MAX ? (ULONG) len : ULONG_MAX;
+      if (!BCRYPT_SUCCESS (BCryptGenRandom (NULL, buf, n, BCRYPT_USE_SYSTEM_PREFERRED_RNG)))
+        return -1;
+      buf += n;
+      len -= n;
+    }
   return 0;
 #else
   (void) buf;
