@@ -72,6 +72,20 @@ static const struct
   {0x72015832, "Apple M3 Max", "M3 (Palma)"},
 };
 
+/* Under Rosetta 2, hw.cpufamily is that of the Intel CPU Rosetta
+ * presents (Westmere): it belongs with the emulator's processor. */
+static void
+emulated_cpufamily (cJSON *cpu)
+{
+  cJSON *family = cJSON_DetachItemFromObjectCaseSensitive (cpu, "cpufamily");
+
+  if (family == NULL)
+    return;
+  cJSON_DeleteItemFromObjectCaseSensitive (cJSON_GetObjectItemCaseSensitive (cpu, "sources"),
+                                           "cpufamily");
+  si_put_item (si_emulated_cpu (cpu), "cpufamily", family, "sysctl hw.cpufamily under Rosetta 2");
+}
+
 static void
 darwin_identity (const struct si_sysctl *s, cJSON *cpu)
 {
@@ -211,7 +225,10 @@ si_darwin_from_sysctl (cJSON *system, const struct si_sysctl *s)
     {
       si_put_bool (cpu, "emulated", v != 0, "sysctl sysctl.proc_translated");
       if (v)
-        si_put_str (cpu, "emulator", "Rosetta 2", "sysctl sysctl.proc_translated");
+        {
+          si_put_str (cpu, "emulator", "Rosetta 2", "sysctl sysctl.proc_translated");
+          emulated_cpufamily (cpu);
+        }
     }
 }
 

@@ -27,6 +27,9 @@ void si_put_null (cJSON *sec, const char *key);
  * WHAT", or WHAT added to such a source ("; WHAT"). */
 void si_put_absent (cJSON *sec, const char *key, const char *what);
 void si_put_item (cJSON *sec, const char *key, cJSON *item, const char *source);
+/* CPU.emulated_cpu, created when absent: the processor an emulator
+ * presents, kept apart from the machine's own identity. */
+cJSON *si_emulated_cpu (cJSON *cpu);
 /* Whether KEY holds something other than null. */
 int si_has (const cJSON *sec, const char *key);
 const char *si_get_str (const cJSON *sec, const char *key);

@@ -98,6 +98,18 @@ si_put_absent (cJSON *sec, const char *key, const char *what)
   si_put_item (sec, key, cJSON_CreateNull (), buf);
 }
 
+cJSON *
+si_emulated_cpu (cJSON *cpu)
+{
+  cJSON *emu = cJSON_GetObjectItemCaseSensitive (cpu, "emulated_cpu");
+
+  if (cJSON_IsObject (emu))
+    return emu;
+  emu = cJSON_CreateObject ();
+  si_put_item (cpu, "emulated_cpu", emu, "what the emulator presents");
+  return emu;
+}
+
 int
 si_has (const cJSON *sec, const char *key)
 {

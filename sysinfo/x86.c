@@ -262,8 +262,7 @@ si_x86_put_cpuid (cJSON *cpu, const char *emulator, const char *vendor,
       put_cpuid_members (cpu, vendor, fam, mod, step, brand);
       return;
     }
-  emu = cJSON_CreateObject ();
-  si_put_item (cpu, "emulated_cpu", emu, "cpuid under emulation");
+  emu = si_emulated_cpu (cpu);
   put_cpuid_members (emu, vendor, fam, mod, step, brand);
   if (si_has (cpu, "identity"))
     return;

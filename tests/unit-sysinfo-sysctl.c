@@ -141,6 +141,8 @@ main (void)
   expect_str (w, s, "cpu.emulator", "Rosetta 2");
   expect_str (w, s, "cpu.arch", "x86_64");
   expect_str (w, s, "cpu.identity", NULL);
+  expect_num (w, s, "cpu.cpufamily", -1);
+  expect_num (w, s, "cpu.emulated_cpu.cpufamily", 0x573b5eec);
   /* What CPUID then says (Westmere-class 6/44/2) must stay apart. */
   si_x86_put_cpuid (si_section (s, "cpu"), si_get_str (si_section (s, "cpu"), "emulator"),
                     "GenuineIntel", 0x000206c2, "VirtualApple @ 2.50GHz processor");
@@ -149,6 +151,7 @@ main (void)
   expect_str (w, s, "cpu.emulated_cpu.identity", "x86:GenuineIntel:family=6:model=44:stepping=2");
   expect_str (w, s, "cpu.emulated_cpu.microarchitecture", "Westmere");
   expect_str (w, s, "cpu.emulated_cpu.brand", "VirtualApple @ 2.50GHz processor");
+  expect_num (w, s, "cpu.emulated_cpu.cpufamily", 0x573b5eec);
   cJSON_Delete (s);
 
   s = feed (si_darwin_from_sysctl, apple_m1);
