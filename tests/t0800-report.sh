@@ -1,7 +1,9 @@
 # t0800-report.sh: the report formats of run and show (text, json, csv,
 # markdown, html), gmpbench compare, --suite help, and the terminal
-# behaviour: progress bar only on a terminal, --verbose lines, colour only
-# on a terminal without NO_COLOR.
+# behaviour: the tests being prepared and then a progress bar with a
+# sane estimate of the time left only on a terminal (not TERM=dumb),
+# plain lines per finished test otherwise and with --verbose, nothing with
+# --quiet, colour only on a terminal without NO_COLOR.
 . "$SRCDIR/tests/lib.sh"
 
 SMALL="--only gmpbench.base.gcd.* --only openssl.base.gcd.* --only rng.gmp-* --time-per-test 0.03"
@@ -106,6 +108,10 @@ class P(HTMLParser):
 p = P(); p.feed(open('out.txt').read()); p.close()
 assert p.stack == [], p.stack
 "
+check "the page says which command made it" grep -q '<footer>Made by <code>gmpbench show --format html</code>' out.txt
+run_status "$GMPBENCH" run $SMALL -q --format html
+check "run --format html says run made it" \
+  sh -c "[ $status -eq 0 ] && grep -q '<footer>Made by <code>gmpbench run --format html</code>' out.txt"
 run_status "$GMPBENCH" show -o page.html --format html r.json
 check "show -o writes the page to a file" sh -c "[ $status -eq 0 ] && [ ! -s out.txt ] && grep -q '</html>' page.html"
 
@@ -150,6 +156,19 @@ check "compare shows the node's geometric mean over its 5 tests" \
 run_status "$GMPBENCH" compare --format csv r.json faster.json
 check "compare --format csv has a record per line and run" \
   sh -c "head -1 out.txt | grep -q '^kind,name,run,ratio,within_spread,tests' && grep -q '^test,\"gmpbench.base.gcd.128,128\",faster.json,2,false,1' out.txt"
+check "compare of runs alike prints no note" [ ! -s err.txt ]
+python3 -c "
+import json
+d = json.load(open('r.json'))
+d['run']['mode'] = 'full'; d['run']['time_per_test'] = 2
+d['system']['cpu']['identity'] = 'x86:GenuineIntel:family=6:model=143:stepping=8'
+d['system']['cpu']['name'] = 'Another CPU'
+d['results'].append(dict(d['results'][0], name='zz.only.here'))
+json.dump(d, open('elsewhere.json', 'w'))
+"
+run_status "$GMPBENCH" compare --format csv r.json elsewhere.json
+check "compare notes tests only in OTHER, another mode or budget and another CPU on stderr" \
+  sh -c "[ $status -eq 0 ] && grep -q 'elsewhere.json measured tests the base lacks, left out: zz.only.here' err.txt && grep -q 'elsewhere.json was measured differently from the base (full, 2 s per test against' err.txt && grep -q 'elsewhere.json ran on another CPU than the base (Another CPU against' err.txt && ! grep -q 'note' out.txt"
 run_status "$GMPBENCH" compare --format markdown r.json faster.json hostile.json
 check "compare --format markdown has a column per run" grep -q '^| node or test | faster.json | hostile.json |' out.txt
 
@@ -157,19 +176,37 @@ check "compare --format markdown has a column per run" grep -q '^| node or test 
 run_status "$GMPBENCH" run --suite help
 check "run --suite help lists the suites" \
   sh -c "[ $status -eq 0 ] && grep -q '^base ' out.txt && grep -q '^openssl ' out.txt && grep -q '^rng ' out.txt"
+run_status "$GMPBENCH" run --suite nosuch
+check "an unknown suite exits 2 pointing at --suite help" \
+  sh -c "[ $status -eq 2 ] && grep -q \"'gmpbench run --suite help' lists them\" err.txt"
 
 # Terminal behaviour.
 ESC=$(printf '\033')
-run_status "$GMPBENCH" run --only 'gmpbench.base.gcd.128,128' --time-per-test 0.03
-check "not a terminal: no progress and no colour" \
-  sh -c "[ ! -s err.txt ] && ! grep -q '$ESC' out.txt"
-run_status "$GMPBENCH" run --only 'gmpbench.base.gcd.*' --time-per-test 0.03 --verbose
-check "--verbose prints a plain line per finished test on stderr" \
-  sh -c "[ \$(grep -c '^\\[[1-5]/5\\] gmpbench.base.gcd.* ops/s' err.txt) -eq 5 ] && ! grep -q '$ESC' err.txt"
+run_status "$GMPBENCH" run --only 'gmpbench.base.gcd.*' --time-per-test 0.03
+check "not a terminal: a plain line per finished test on stderr, no colour or escape codes" \
+  sh -c "[ \$(grep -c '^\\[[1-5]/5\\] gmpbench.base.gcd.*  [0-9.e+]* ops/s  ±[0-9.]*%' err.txt) -eq 5 ] && ! grep -q '$ESC' err.txt && ! grep -q '$ESC' out.txt"
+run_status "$GMPBENCH" run -q --only 'gmpbench.base.gcd.128,128' --time-per-test 0.03
+check "--quiet: nothing on stderr" sh -c "[ $status -eq 0 ] && [ ! -s err.txt ]"
 if command -v script > /dev/null; then
-  script -qec "$GMPBENCH run --only 'gmpbench.base.gcd.*' --time-per-test 0.03" /dev/null > tty.txt 2>&1
-  check "on a terminal: a progress bar with the time left, and colour" \
-    sh -c "grep -q 'left' tty.txt && grep -q '\\[.*\\] [1-5]/5 ' tty.txt && grep -q '${ESC}\\[1m' tty.txt"
+  PI="--only 'gmpbench.base.gcd.*' --only gmpbench.app.pi.1000000 --time-per-test 0.05"
+  start=$(date +%s.%N)
+  TERM=xterm script -qec "$GMPBENCH run $PI" /dev/null > tty.txt 2>&1
+  end=$(date +%s.%N)
+  check "on a terminal: the tests are prepared, then a progress bar with the time left, and colour" \
+    sh -c "grep -q 'preparing 1/6 gmpbench.base.gcd' tty.txt && grep -q '\\[.*\\] [0-6]/6 .*left' tty.txt && grep -q '${ESC}\\[1m' tty.txt"
+  check "the first estimate of the time left is within 3x of the run's length" \
+    python3 -c "
+import re
+m = re.search(r'(\\d+):(\\d\\d) left', open('tty.txt', errors='replace').read())
+left, took = int(m.group(1)) * 60 + int(m.group(2)), $end - $start
+assert took / 3 <= left <= took * 3, (left, took)
+"
+  TERM=xterm script -qec "$GMPBENCH run --verbose --only 'gmpbench.base.gcd.*' --time-per-test 0.03 > /dev/null" /dev/null > tty.txt 2>&1
+  check "--verbose on a terminal: the bar and a line per finished test" \
+    sh -c "grep -q 'left' tty.txt && [ \$(grep -c '\\[[1-5]/5\\] gmpbench.base.gcd.* ops/s' tty.txt) -eq 5 ]"
+  TERM=dumb script -qec "$GMPBENCH run --only 'gmpbench.base.gcd.*' --time-per-test 0.03 > /dev/null" /dev/null > tty.txt 2>&1
+  check "TERM=dumb: plain lines instead of the bar" \
+    sh -c "! grep -q '${ESC}\\[K' tty.txt && [ \$(grep -c '^\\[[1-5]/5\\] gmpbench.base.gcd.* ops/s' tty.txt) -eq 5 ]"
   NO_COLOR=1 script -qec "$GMPBENCH show r.json" /dev/null > tty.txt 2>&1
   check "NO_COLOR turns colour off on a terminal" sh -c "! grep -q '${ESC}\\[[0-9]*m' tty.txt"
   script -qec "$GMPBENCH run -q --only 'gmpbench.base.gcd.128,128' --time-per-test 0.03 > /dev/null" /dev/null > tty.txt 2>&1
