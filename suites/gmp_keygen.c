@@ -17,8 +17,8 @@
 #include <gmp.h>
 #include "suites/bench.h"
 #include "suites/operand.h"
-#include "suites/registry_libs.h"
 #include "suites/rsa_key.h"
+#include "suites/suites.h"
 
 struct keygen_state
 {

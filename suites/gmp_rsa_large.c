@@ -4,7 +4,7 @@
  * The tests are gmp_rsa.c's own (same operations, checks and messages);
  * this file only lists them at the larger sizes, whose keys take seconds
  * (7680) to half a minute (15360) to generate. */
-#include "suites/registry_libs.h"
+#include "suites/suites.h"
 
 /* Defined in gmp_rsa.c. */
 extern const struct bench_ops rsa_sign_ops, rsa_sign_sec_ops, rsa_verify_ops;

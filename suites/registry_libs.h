@@ -9,8 +9,6 @@
 
 extern const struct bench_suite suite_gmp_powm;
 extern const struct bench_suite suite_gmp_mulm;
-extern const struct bench_suite suite_gmp_keygen;
-extern const struct bench_suite suite_gmp_rsa_large;
 extern const struct bench_suite suite_gmp_dh_dsa;
 extern const struct bench_suite suite_openssl_bn;
 extern const struct bench_suite suite_openssl_rsa;

@@ -16,6 +16,8 @@ extern const struct bench_suite suite_gmp_gcd;
 extern const struct bench_suite suite_gmp_rsa;
 extern const struct bench_suite suite_gmp_pi;
 extern const struct bench_suite suite_gmp_rsa_ext;
+extern const struct bench_suite suite_gmp_rsa_large;
+extern const struct bench_suite suite_gmp_keygen;
 extern const struct bench_suite suite_gmp_ext;
 
 /* The suites of the other libraries (OpenSSL, libgcrypt, Nettle, random
