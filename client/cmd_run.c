@@ -58,13 +58,15 @@ static const char run_usage[] =
   "                          errors, 408, 429 and 5xx (default 4)\n"
   "  --key FILE              sign with this key instead of your identity\n"
   "  -q, --quiet             no progress bar, no notes on stderr\n"
-  "  -v, --verbose           a line on stderr for each finished test\n"
+  "  -v, --verbose           a line on stderr for each finished test under the\n"
+  "                          progress bar too\n"
   "  -h, --help              this text\n"
   "\n"
   "Exit status: 0 success, 1 not saved or rejected, 2 usage error, 3 a test\n"
   "computed a wrong result, 75 --submit queued the result for later, 130\n"
   "interrupted (nothing is written).  A progress bar is drawn on stderr when\n"
-  "it is a terminal; colour is used on a terminal unless NO_COLOR is set.\n";
+  "it is a terminal, a plain line per finished test otherwise; colour is used\n"
+  "on a terminal unless NO_COLOR is set.\n";
 
 static volatile sig_atomic_t interrupted;
 
@@ -277,18 +279,6 @@ verdict (enum runner_status st, const struct test_result *r, struct progress *pr
   return 0;
 }
 
-static void
-show_visit (void *ctx, size_t done, const char *name, double seconds_left)
-{
-  progress_show (ctx, done, name, seconds_left);
-}
-
-static void
-show_finished (void *ctx, size_t done, const struct test_result *r)
-{
-  progress_done (ctx, done, r);
-}
-
 /* Runs every selected test, interleaved (runner.h), and with --threads
  * then each one's all-core copies; returns 0, EXIT_WRONG or
  * EXIT_INTERRUPTED. */
@@ -300,9 +290,10 @@ run_tests (const struct run_options *o, struct test_result *results,
   struct progress prog;
   size_t n = o->sel.ntests, failed = 0;
   harness_default_config (&cfg, o->time_per_test);
-  progress_init (&prog, !o->quiet && isatty (STDERR_FILENO), o->verbose && !o->quiet,
+  progress_init (&prog, !o->quiet && isatty (STDERR_FILENO),
+                 !o->quiet && (o->verbose || !isatty (STDERR_FILENO)),
                  o->threads ? 2 * n : n);
-  struct runner_progress hooks = { show_visit, show_finished, &prog };
+  struct runner_progress hooks = progress_hooks (&prog);
   enum runner_status st = runner_run_tests (o->sel.tests, n, &cfg, results, &failed,
                                             &interrupted, &hooks);
   int status = verdict (st, &results[failed], &prog);
@@ -394,6 +385,7 @@ print_report (const struct run_options *o, const cJSON *doc, const char *bytes, 
       return;
     }
   r.bytes = bytes;
+  r.command = "run";
   report_write (stdout, &r, o->format, color_wanted (stdout));
   if (saved && o->format == REPORT_TEXT)
     printf ("\nresult written to %s (signature %s.sig)\n", o->output, o->output);
