@@ -232,7 +232,7 @@ check_target () {
   build "$TRIPLET" "$DEBARCH"
   case $? in
     0) ;;
-    2) skip "$TRIPLET: no $DEBARCH GMP/OpenSSL/cJSON/libcurl packages in the archive (see $BUILDROOT/$TRIPLET/sysroot.log)"
+    2) skip "$TRIPLET: no $DEBARCH GMP/OpenSSL/cJSON/libcurl packages to be had (see $BUILDROOT/$TRIPLET/sysroot.log)"
        compile_only "$TRIPLET" "$TRIPLET-gcc"
        libc_only
        return ;;

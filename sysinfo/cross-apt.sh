@@ -6,8 +6,7 @@
 # machine's apt configuration and package lists are left alone, and root
 # is not needed.  Once this succeeded, `APT_CONFIG=DIR/apt.conf apt-get
 # download ...`, `apt-get source --download-only ...` and `apt-cache ...`
-# work on that release alone; DIR/.updated marks a finished setup, which is
-# reused.
+# work on that release alone.
 #
 #   sh sysinfo/cross-apt.sh DIR deb|deb-src SUITE ARCH
 #
@@ -19,8 +18,6 @@ TYPE=${2:?usage: cross-apt.sh DIR deb|deb-src SUITE ARCH}
 SUITE=${3:?usage: cross-apt.sh DIR deb|deb-src SUITE ARCH}
 ARCH=${4:?usage: cross-apt.sh DIR deb|deb-src SUITE ARCH}
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
-
-[ -f "$DIR/.updated" ] && exit 0
 
 # The Debian archive the machine's apt uses (not debian-security).
 mirror () {
@@ -53,8 +50,7 @@ APT::Sandbox::User "root";
 Acquire::Languages "none";
 EOF
 APT_CONFIG="$DIR/apt.conf" apt-get update -q > "$DIR/update.log" 2>&1 &&
-  ! grep -q '^E:' "$DIR/update.log" || {
+  ! grep -q '^E:\|^W: Failed to fetch' "$DIR/update.log" || {
   echo "cross-apt.sh: apt-get update of $SUITE ($TYPE, $ARCH) failed (see $DIR/update.log)" >&2
   exit 1
 }
-touch "$DIR/.updated"
