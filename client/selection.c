@@ -1,8 +1,13 @@
-/* selection.c: which tests a command runs, from --only and --suite. */
+/* selection.c: which tests a command runs, from --only and --suite.
+ *
+ * A suite of another library (openssl, gcrypt, nettle) chosen without
+ * --only brings along GMP's tests of the same operations and sizes, so
+ * that `--suite openssl` shows the side-by-side table it is asked for. */
 #include <stdlib.h>
 #include <string.h>
 #include "client/gmpbench.h"
 #include "client/output.h"
+#include "suites/compare.h"
 #include "suites/suites.h"
 
 void
@@ -45,26 +50,57 @@ same (const char *a, const char *b)
   return strcmp (a, b) == 0;
 }
 
+/* Whether test I is chosen by the patterns and suite names of SEL (full
+ * runs' tests are left out of quick ones later). */
+static int
+chosen (const struct test_selection *sel, size_t i)
+{
+  const struct bench_test *t = registry_test (i);
+  return (!sel->npatterns || in_list (sel->patterns, sel->npatterns, t->name, registry_match))
+    && (!sel->nsuite_names
+        || in_list (sel->suite_names, sel->nsuite_names, registry_suite_name (i), same));
+}
+
+/* Marks in WANT the GMP tests of the operations and sizes of the other
+ * libraries' tests WANT holds (compare.h's keys). */
+static void
+add_gmp_companions (size_t total, char *want)
+{
+  struct compare_key *keys = gb_xmalloc (total * sizeof *keys);
+  char *parsed = gb_xmalloc (total);
+  for (size_t i = 0; i < total; i++)
+    parsed[i] = compare_parse_name (registry_test (i)->name, &keys[i]) == 0
+      && strcmp (keys[i].operation, "rng") != 0;
+  for (size_t i = 0; i < total; i++)
+    if (want[i] && parsed[i] && strcmp (keys[i].library, "gmp") != 0)
+      for (size_t j = 0; j < total; j++)
+        if (!want[j] && parsed[j] && strcmp (keys[j].library, "gmp") == 0
+            && strcmp (keys[j].operation, keys[i].operation) == 0
+            && strcmp (keys[j].size, keys[i].size) == 0)
+          want[j] = 2;
+  free (parsed);
+  free (keys);
+}
+
 int
 selection_resolve (struct test_selection *sel, const char *cmd)
 {
   size_t total = registry_count ();
+  char *want = gb_xmalloc (total ? total : 1);
+  for (size_t i = 0; i < total; i++)
+    want[i] = (char) chosen (sel, i);
+  if (sel->nsuite_names && !sel->npatterns)
+    add_gmp_companions (total, want);
   sel->tests = gb_xmalloc (total * sizeof *sel->tests);
   sel->suites = gb_xmalloc (total * sizeof *sel->suites);
   sel->ntests = 0;
   for (size_t i = 0; i < total; i++)
-    {
-      const struct bench_test *t = registry_test (i);
-      const char *suite = registry_suite_name (i);
-      if (sel->npatterns && !in_list (sel->patterns, sel->npatterns, t->name, registry_match))
-        continue;
-      if (sel->nsuite_names && !in_list (sel->suite_names, sel->nsuite_names, suite, same))
-        continue;
-      if (sel->quick && (t->flags & BENCH_FULL_ONLY))
-        continue;
-      sel->tests[sel->ntests] = t;
-      sel->suites[sel->ntests++] = suite;
-    }
+    if (want[i] && !(sel->quick && (registry_test (i)->flags & BENCH_FULL_ONLY)))
+      {
+        sel->tests[sel->ntests] = registry_test (i);
+        sel->suites[sel->ntests++] = registry_suite_name (i);
+      }
+  free (want);
   /* Each pattern and suite must select something on its own. */
   for (size_t p = 0; p < sel->npatterns; p++)
     {
