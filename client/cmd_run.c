@@ -334,7 +334,8 @@ scores_of (const struct test_result *results, size_t n, int quick, struct score_
   return count;
 }
 
-/* The clock for cycles figures: --cpu-ghz, else the measured one. */
+/* The clock for cycles figures: --cpu-ghz, else the measured one when it
+ * is valid, else none (0). */
 static double
 clock_ghz (const struct run_options *o, const cJSON *system)
 {
@@ -343,7 +344,8 @@ clock_ghz (const struct run_options *o, const cJSON *system)
   const cJSON *clock = cJSON_GetObjectItemCaseSensitive (system, "clock");
   const cJSON *measured = cJSON_GetObjectItemCaseSensitive (clock, "measured");
   const cJSON *mhz = cJSON_GetObjectItemCaseSensitive (measured, "mhz");
-  return cJSON_IsNumber (mhz) ? mhz->valuedouble / 1000 : 0;
+  const cJSON *valid = cJSON_GetObjectItemCaseSensitive (measured, "valid");
+  return cJSON_IsNumber (mhz) && !cJSON_IsFalse (valid) ? mhz->valuedouble / 1000 : 0;
 }
 
 /* Uploads the signed BYTES for --submit; the exit status of the upload. */
