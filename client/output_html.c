@@ -248,15 +248,19 @@ libraries (FILE *f, const cJSON *comparisons)
 }
 
 static void
-generators (FILE *f, const cJSON *comparisons)
+generators (FILE *f, const struct report *r)
 {
   const cJSON *row, *e;
-  cJSON_ArrayForEach (row, comparisons)
+  char clock[64];
+  report_cycles_clock (r, clock, sizeof clock);
+  cJSON_ArrayForEach (row, r->comparisons)
     if (strcmp (report_str (row, "operation"), "rng") == 0)
       {
         fputs ("<section id=\"rng\"><h2>Random generators</h2>\n<p>Blocks of ", f);
         escape_html (f, report_str (row, "size"));
-        fputs (" bytes; cycles per byte at the measured (or given) clock.</p>\n<table><tr>"
+        fputs (" bytes; cycles per byte at ", f);
+        escape_html (f, *clock ? clock : "the measured (or given) clock");
+        fputs (".</p>\n<table><tr>"
                "<th>generator</th><th>MiB/s</th><th>cycles/byte</th><th>spread</th></tr>\n", f);
         cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
           {
@@ -306,7 +310,7 @@ report_html (FILE *f, const struct report *r)
   html_size_charts (f, r);
   if (report_count_rows (r->comparisons, 0) > 0)
     libraries (f, r->comparisons);
-  generators (f, r->comparisons);
+  generators (f, r);
   if (cJSON_IsObject (r->threads))
     threads (f, r->threads);
   tree_table (f, r);

@@ -117,15 +117,23 @@ comparisons (FILE *f, const cJSON *cmp)
 }
 
 static void
-generators (FILE *f, const cJSON *cmp)
+generators (FILE *f, const struct report *r)
 {
   const cJSON *row, *e;
-  cJSON_ArrayForEach (row, cmp)
+  char clock[64];
+  report_cycles_clock (r, clock, sizeof clock);
+  cJSON_ArrayForEach (row, r->comparisons)
     if (strcmp (report_str (row, "operation"), "rng") == 0)
       {
         fputs ("\n## Random generators\n\nBlocks of ", f);
         escape_markdown (f, report_str (row, "size"));
-        fputs (" bytes.\n\n| generator | MiB/s | cycles/byte | spread |\n|---|--:|--:|--:|\n", f);
+        fputs (" bytes", f);
+        if (*clock)
+          {
+            fputs ("; cycles per byte at ", f);
+            escape_markdown (f, clock);
+          }
+        fputs (".\n\n| generator | MiB/s | cycles/byte | spread |\n|---|--:|--:|--:|\n", f);
         cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
           {
             double cpb = report_num (e, "cycles_per_byte");
@@ -151,5 +159,5 @@ report_markdown (FILE *f, const struct report *r)
   tree_walk (r->names, r->nrows, &v, &m);
   if (report_count_rows (r->comparisons, 0) > 0)
     comparisons (f, r->comparisons);
-  generators (f, r->comparisons);
+  generators (f, r);
 }

@@ -141,6 +141,10 @@ report_text (FILE *f, const struct report *r, int color)
     {
       fputc ('\n', f);
       print_sanitized (f, compare_print_text, r->comparisons);
+      char clock[64];
+      report_cycles_clock (r, clock, sizeof clock);
+      if (*clock && report_count_rows (r->comparisons, 1))
+        fprintf (f, "  (cycles/byte at %s)\n", clock);
     }
   if (cJSON_IsObject (r->threads))
     print_threads (f, r->threads);

@@ -125,6 +125,18 @@ report_count_rows (const cJSON *comparisons, int rng)
 }
 
 void
+report_cycles_clock (const struct report *r, char *buf, size_t len)
+{
+  double ghz = report_num (r->run, "cycles_ghz");
+  const char *how = report_str (r->run, "cycles_clock");
+  if (!(ghz > 0))
+    snprintf (buf, len, "%s", "");
+  else
+    snprintf (buf, len, "%.3g GHz, %s", ghz,
+              strcmp (how, "given") == 0 ? "given with --cpu-ghz" : "measured");
+}
+
+void
 report_si (double v, char *buf, size_t len)
 {
   static const char suffix[] = " kMGT";

@@ -71,6 +71,10 @@ const cJSON *report_comparison_entry (const cJSON *comparisons, const char *name
 
 /* How many rows of COMPARISONS are random generators (RNG 1) or not (0). */
 size_t report_count_rows (const cJSON *comparisons, int rng);
+/* Which clock the cycles figures of R use, for people: "2.91 GHz,
+ * measured" or "3 GHz, given with --cpu-ghz"; "" when the document does not
+ * say (run.cycles_ghz). */
+void report_cycles_clock (const struct report *r, char *buf, size_t len);
 /* V with 4 significant digits and an SI suffix (k, M, G, T): "64.24 M". */
 void report_si (double v, char *buf, size_t len);
 /* "OpenSSL", "GMP sec": a library (gmp, openssl...) and variant for people. */
