@@ -409,16 +409,18 @@ emit (struct run_options *o, cJSON *doc)
     }
   if (o->output && document_write_atomic (o->output, bytes, len) != 0)
     {
-      gb_error ("run", "cannot write the output file '%s': %s", o->output, strerror (errno));
+      snprintf (err, sizeof err, "cannot write the output file '%s': %s", o->output,
+                strerror (errno));
       status = 1;
     }
   else if (o->output && sign_write_file (o->output, sig, err, sizeof err) != 0)
-    {
-      gb_error ("run", "%s", err);
-      status = 1;
-    }
+    status = 1;
   else
     saved = o->output != NULL;
+  if (status && !o->submit)
+    submit_rescue (&o->so, err, bytes, len, sig);
+  else if (status)
+    gb_error ("run", "%s", err);
   print_report (o, doc, bytes, saved);
   fflush (stdout);
   if (o->submit)

@@ -156,11 +156,9 @@ print_lost (const struct submit_options *opt, const char *why, const char *bytes
   fflush (stderr);
 }
 
-/* Keeps a document that exists nowhere else, after the message WHY: in
- * the current directory, else in $TMPDIR (or /tmp), else on stderr. */
-static void
-rescue (const struct submit_options *opt, const char *why, const char *bytes,
-        size_t len, const char *sig_b64)
+void
+submit_rescue (const struct submit_options *opt, const char *why, const char *bytes,
+               size_t len, const char *sig_b64)
 {
   const char *tmpdir = getenv ("TMPDIR");
   char err[512], err2[512];
@@ -182,7 +180,7 @@ rescue (const struct submit_options *opt, const char *why, const char *bytes,
 
 /* Keeps a document that could not be uploaded (WHY says why): in the
  * spool (LATER says what sends it, NULL for 'submit --pending'), else
- * where it already is, else as rescue() can.  Returns the exit status. */
+ * where it already is, else as submit_rescue() can.  Returns the exit status. */
 static int
 keep (const char *bytes, size_t len, const char *sig_b64, const char *server,
       const struct submit_options *opt, const char *why, const char *later)
@@ -202,7 +200,7 @@ keep (const char *bytes, size_t len, const char *sig_b64, const char *server,
   if (opt->local_copy)
     say (opt, "%s; the result stays in %s", not_queued, opt->local_copy);
   else
-    rescue (opt, not_queued, bytes, len, sig_b64);
+    submit_rescue (opt, not_queued, bytes, len, sig_b64);
   free (not_queued);
   return 1;
 }
@@ -272,7 +270,7 @@ submit_document (const char *bytes, size_t len, const char *sig_b64,
       if (opt->local_copy)
         say (opt, "%s", why);
       else
-        rescue (opt, why, bytes, len, sig_b64);
+        submit_rescue (opt, why, bytes, len, sig_b64);
       free (why);
       status = 1;
       break;

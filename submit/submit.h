@@ -46,6 +46,13 @@ int submit_parse_retries (const char *s, int *out);
 int submit_document (const char *bytes, size_t len, const char *sig_b64,
                      const struct submit_options *opt);
 
+/* Keeps a document that exists nowhere else, after the message WHY (on
+ * stderr, as OPT->cmd): as gmpbench-result-ID.json (and .sig) in the
+ * current directory, else in $TMPDIR (or /tmp), else on stderr between
+ * marker lines. */
+void submit_rescue (const struct submit_options *opt, const char *why, const char *bytes,
+                    size_t len, const char *sig_b64);
+
 /* Uploads the queued documents, each to the server it was queued for
  * (OPT->server, when set, overrides that).  Stops at the first one whose
  * server cannot be reached or still fails; the others stay queued.  One

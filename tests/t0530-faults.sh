@@ -108,12 +108,21 @@ OLD=$(cd "$SPOOL" && ls)
 cp "$SPOOL/$OLD" old.spool
 rm -rf "$SPOOL"
 cat > fs-case.sh <<'EOF'
-# fs-case.sh enospc|erofs: queues keep.json into a spool that cannot take
-# it and records the outcome in CASE.*; unmounts whatever it mounted.
+# fs-case.sh enospc|erofs|runfull: queues keep.json into a spool that
+# cannot take it (runfull: runs a test with -o on a full disk) and records
+# the outcome in CASE.*; unmounts whatever it mounted.
 c=$1 d=$TEST_TMP/$1
 trap 'umount "$d/gmpbench/spool" 2> /dev/null; umount "$d" 2> /dev/null' EXIT
 mkdir -p "$d"
-if [ "$c" = enospc ]; then
+if [ "$c" = runfull ]; then
+  mount -t tmpfs -o size=64k tmpfs "$d" 2> /dev/null || exit 0
+  dd if=/dev/zero of="$d/fill" bs=1k 2> /dev/null
+  : > "$c.mounted"
+  "$GMPBENCH" run --only gmpbench.base.multiply.128 --time-per-test 0.01 -q -o "$d/r.json" \
+    > "$c.out" 2> "$c.err"
+  echo $? > "$c.status"
+  exit 0
+elif [ "$c" = enospc ]; then
   mount -t tmpfs -o size=64k tmpfs "$d" 2> /dev/null || exit 0
   mkdir -p "$d/gmpbench/spool" && cp old.spool "$d/gmpbench/spool/$OLD" || exit 1
   dd if=/dev/zero of="$d/fill" bs=1k 2> /dev/null
@@ -149,6 +158,19 @@ for c in enospc erofs; do
   check "$what: the entry queued earlier is intact, and nothing else is left in the spool" \
     sh -c "[ -e $c.intact ] && [ \"\$(cat $c.ls)\" = $OLD ]"
 done
+if [ "$(id -u)" = 0 ]; then
+  sh fs-case.sh runfull
+else
+  unshare -rm sh fs-case.sh runfull 2> /dev/null
+fi
+if [ -e runfull.mounted ]; then
+  saved=$(sed -n 's/.*the result was saved as \(gmpbench-result-[0-9a-f]*\.json\).*/\1/p' runfull.err)
+  check "run -o onto a full disk: exit 1, the result saved in the current directory instead" \
+    sh -c "[ \$(cat runfull.status) -eq 1 ] && grep -q 'No space left on device' runfull.err &&
+      [ -n '$saved' ] && '$GMPBENCH' verify -q '$saved'"
+else
+  skip "run -o onto a full disk (mounting is not allowed here)"
+fi
 check "the mounts are gone" sh -c "! grep -q '$TEST_TMP' /proc/self/mounts"
 # A file size limit: writes fail with EFBIG past it.
 (
