@@ -97,15 +97,17 @@ print_threads (FILE *f, const cJSON *threads)
 {
   double count = report_num (threads, "count");
   const cJSON *r;
-  fprintf (f, "\nAll cores, %.0f copies at once (aggregate ops/s, scaling efficiency):\n", count);
+  fprintf (f, "\nAll cores, %.0f copies at once%s (aggregate ops/s, scaling efficiency):\n",
+           count, cJSON_IsFalse (cJSON_GetObjectItemCaseSensitive (threads, "pinned"))
+           ? ", not pinned" : "");
   cJSON_ArrayForEach (r, cJSON_GetObjectItemCaseSensitive (threads, "results"))
     {
       double eff = report_num (r, "efficiency");
       fputs ("  ", f);
       escape_text (f, report_str (r, "name"));
-      fprintf (f, "%*s %14.6g ops/s  x%.2f  efficiency %.0f%%\n",
+      fprintf (f, "%*s %14.6g ops/s  ±%.1f%%  x%.2f  efficiency %.0f%%\n",
                44 - (int) strlen (report_str (r, "name")), "", report_num (r, "ops_per_sec"),
-               eff * count, 100 * eff);
+               100 * report_num (r, "spread"), eff * count, 100 * eff);
     }
   double total = report_num (cJSON_GetObjectItemCaseSensitive (threads, "scores"), "gmpbench");
   if (!isnan (total))

@@ -111,6 +111,7 @@ static const struct schema_member threaded_result_schema[] = {
 static const struct schema_member threads_schema[] = {
   M ("count", SK_INTEGER, SCHEMA_REQUIRED, 1, 4096),
   M ("results", SK_ARRAY, SCHEMA_REQUIRED, 0, 4096),
+  M ("pinned", SK_BOOL, 0, 0, 0),
   M ("scores", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
 };
 

@@ -106,15 +106,18 @@ document_add_threads (cJSON *doc, unsigned nthreads,
 {
   cJSON *threads = cJSON_CreateObject ();
   cJSON *res = cJSON_CreateArray ();
+  int pinned = 1;
   cJSON_AddNumberToObject (threads, "count", nthreads);
   for (size_t i = 0; i < n; i++)
     if (results[i].outcome == BENCH_OK)
       {
+        pinned &= !(results[i].m.flags & MEAS_UNPINNED);
         cJSON *o = result_json (&results[i]);
         cJSON_AddNumberToObject (o, "efficiency", efficiency[i]);
         cJSON_AddItemToArray (res, o);
       }
   cJSON_AddItemToObject (threads, "results", res);
+  cJSON_AddBoolToObject (threads, "pinned", pinned);
   cJSON_AddItemToObject (threads, "scores", scores_json (scores, nscores));
   cJSON_AddItemToObject (doc, "threads", threads);
 }
