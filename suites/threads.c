@@ -19,8 +19,7 @@
 #include <windows.h>
 #endif
 #ifdef __FreeBSD__
-#include <sys/param.h>
-#include <sys/cpuset.h>
+#include <pthread_np.h>
 #endif
 
 #define MAX_ROUNDS 4096
@@ -71,8 +70,9 @@ threads_usable_cpus (void)
 }
 
 /* Pins the calling thread to the INDEX-th CPU it may use (modulo their
- * number): 1 if that worked, 0 where it failed or the OS has no way. */
-#if defined(__linux__)
+ * number): 1 if that worked, 0 where it failed or the OS has no way.
+ * FreeBSD has the same calls as Linux since 13.1. */
+#if defined(__linux__) || defined(__FreeBSD__)
 static int
 pin (unsigned index)
 {
@@ -86,24 +86,6 @@ pin (unsigned index)
         CPU_ZERO (&one);
         CPU_SET (cpu, &one);
         return pthread_setaffinity_np (pthread_self (), sizeof one, &one) == 0;
-      }
-  return 0;
-}
-#elif defined(__FreeBSD__)
-static int
-pin (unsigned index)
-{
-  cpuset_t allowed, one;
-  if (cpuset_getaffinity (CPU_LEVEL_WHICH, CPU_WHICH_PID, -1, sizeof allowed, &allowed) != 0
-      || CPU_COUNT (&allowed) == 0)
-    return 0;
-  unsigned want = index % (unsigned) CPU_COUNT (&allowed);
-  for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-    if (CPU_ISSET (cpu, &allowed) && want-- == 0)
-      {
-        CPU_ZERO (&one);
-        CPU_SET (cpu, &one);
-        return cpuset_setaffinity (CPU_LEVEL_WHICH, CPU_WHICH_TID, -1, sizeof one, &one) == 0;
       }
   return 0;
 }
