@@ -76,7 +76,9 @@ load_cpus (struct si_linux *L)
     }
 }
 
-/* Physical cores: distinct thread-sibling sets of the online CPUs. */
+/* Physical cores: distinct thread-sibling sets of the online CPUs.  A
+ * core_id of -1 says the kernel has no topology (early RISC-V kernels put
+ * every hart into one sibling set), so each CPU is then a core. */
 static int
 count_cores (struct si_linux *L, const char **source)
 {
@@ -86,9 +88,16 @@ count_cores (struct si_linux *L, const char **source)
   for (i = 0; i < L->ncpu; i++)
     {
       char rel[256], *s;
+      long core_id;
 
       if (!L->online[i])
         continue;
+      snprintf (rel, sizeof rel, CPU_DIR "/cpu%d/topology/core_id", i);
+      if (si_read_long (L->r, rel, &core_id) == 0 && core_id == -1)
+        {
+          missing = 1;
+          break;
+        }
       snprintf (rel, sizeof rel, CPU_DIR "/cpu%d/topology/thread_siblings_list", i);
       s = si_read (L->r, rel);
       if (s == NULL)

@@ -45,7 +45,7 @@ static const struct dump dumps[] = {
   {"ppc64-POWER7", "ppc64", "ppc:pvr=0x003f0201", "POWER7", "POWER7", NULL,
    16, 4, 3000, NONE, 32 * K, NONE, NONE, 1},
   {"rv64-linux", "riscv64", "riscv:unknown:sifive,u74-mc", "SiFive U74", "SiFive U74", NULL,
-   2, 1, NONE, NONE, 32 * K, 2048 * K, NONE, 1},
+   2, 2, NONE, NONE, 32 * K, 2048 * K, NONE, 1},
   {"rv64-milkvpioneer", "riscv64", "riscv:0x5b7:0x0:0x0", "T-Head C9xx", "T-Head C9xx", NULL,
    64, 64, NONE, NONE, NONE, NONE, NONE, 1},
   {"rv64-visionfive2", "riscv64", "riscv:0x489:0x8000000000000007:0x4210427", "SiFive U74",
