@@ -75,6 +75,7 @@ collect_live (cJSON *system)
   si_windows_collect (system);
 #endif
   si_arm_live_collect (system);
+  si_riscv_live_collect (system);
   si_x86_cpuid_collect (system);
   si_os_collect (system);
 }

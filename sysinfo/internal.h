@@ -135,6 +135,10 @@ void si_linux_collect (cJSON *system, const struct si_root *r);
  * elsewhere). */
 void si_arm_live_collect (cJSON *system);
 
+/* riscv_live.c: AT_HWCAP and riscv_hwprobe of the running RISC-V hart (a
+ * no-op elsewhere). */
+void si_riscv_live_collect (cJSON *system);
+
 /* x86_cpuid.c: the live CPUID view (x86 builds only; a no-op elsewhere). */
 void si_x86_cpuid_collect (cJSON *system);
 /* The timestamp counter, for clock.c; 0 where there is none. */

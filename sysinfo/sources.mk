@@ -19,6 +19,7 @@ SYSINFO_SRCS += \
 	sysinfo/os.c \
 	sysinfo/power.c \
 	sysinfo/riscv.c \
+	sysinfo/riscv_live.c \
 	sysinfo/rootfs.c \
 	sysinfo/s390.c \
 	sysinfo/summary.c \
