@@ -92,6 +92,19 @@ post () {
     "$URL/api/v1/results$3"
 }
 
+# upload_all URL FIRST STEP: uploads the signed documents cFIRST.json,
+# cFIRST+STEP.json, ... below c$N.json (signatures in cJ.sig) to URL,
+# printing each status code on a line.
+upload_all () {
+  j=$2
+  while [ $j -lt $N ]; do
+    curl -sS -o /dev/null -w '%{http_code}\n' -X POST --data-binary "@c$j.json" \
+      -H 'Content-Type: application/json' -H "Gmpbench-Signature: $(cat "c$j.sig")" \
+      "$1/api/v1/results"
+    j=$((j + $3))
+  done
+}
+
 # get PATH: body in resp.json (headers in headers.txt), prints the status.
 get () {
   curl -sS -D headers.txt -o resp.json -w '%{http_code}' "$URL$1"

@@ -33,16 +33,6 @@ URL1=$URL PID1=$SRV_PID
 start_server "$PG_URI" --address-rate 0 --key-rate 0 || fail "the second server starts"
 URL2=$URL PID2=$SRV_PID
 
-# upload_all URL FIRST STEP: uploads documents FIRST, FIRST+STEP, ...
-upload_all () {
-  j=$2
-  while [ $j -lt $N ]; do
-    curl -sS -o /dev/null -w '%{http_code}\n' -X POST --data-binary "@c$j.json" \
-      -H 'Content-Type: application/json' -H "Gmpbench-Signature: $(cat "c$j.sig")" \
-      "$1/api/v1/results"
-    j=$((j + $3))
-  done
-}
 # Four clients per server, every document sent once to each server.
 clients=
 for k in 0 1 2 3; do

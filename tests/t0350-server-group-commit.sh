@@ -19,17 +19,6 @@ while [ $i -lt $N ]; do
   i=$((i + 1))
 done
 
-# upload_all URL FIRST STEP: uploads documents FIRST, FIRST+STEP, ...
-upload_all () {
-  j=$2
-  while [ $j -lt $N ]; do
-    curl -sS -o /dev/null -w '%{http_code}\n' -X POST --data-binary "@c$j.json" \
-      -H 'Content-Type: application/json' -H "Gmpbench-Signature: $(cat "c$j.sig")" \
-      "$1/api/v1/results"
-    j=$((j + $3))
-  done
-}
-
 # Sixteen clients, each document sent by two of them at once.
 start_server "$PWD/results.db" --threads 8 --address-rate 0 --key-rate 0 \
   || { fail "the server starts"; exit 1; }
