@@ -341,6 +341,17 @@ check_windows () {
   WINE=$(command -v wine) || skip "Windows executables under Wine (Debian packages wine and wine64)"
   win_parsers
   win_reader
+  wine_stop
+}
+
+# wine_stop: ends the prefix's wineserver and waits for it, so nothing
+# still writes below $dir/wine when the build directory is removed.
+wine_stop () {
+  [ -n "$WINE" ] || return
+  server=$(command -v wineserver || command -v wineserver-stable) || return
+  WINEPREFIX="$dir/wine" "$server" -k 2> /dev/null
+  WINEPREFIX="$dir/wine" "$server" -w 2> /dev/null
+  return 0
 }
 
 unpack_dumps
