@@ -2,17 +2,27 @@
  * builds and drives it).
  *
  *   server-load upload HOST:PORT FIXTURE N C
- *       signs N distinct documents (FIXTURE with a submitter added, the
- *       submitter name numbered), then posts them over C keep-alive
+ *       signs N distinct documents (FIXTURE with its ops/s and scores
+ *       scaled by a factor of its own between 0.7 and 1.4, so that their
+ *       rows land at different places in the server's ranked indexes as
+ *       real results do, and a submitter added, the submitter name
+ *       numbered), then posts them over C keep-alive
  *       connections and reports accepted/s and latency percentiles;
  *   server-load list HOST:PORT C N PATH...
  *       sends N GET requests cycling through the PATHs over C
- *       connections and reports latency percentiles.
+ *       connections and reports latency percentiles;
+ *   server-load validate FIXTURE N
+ *       times what the server does with every upload before it stores
+ *       it (validate_document(), then the Ed25519 verification) N times
+ *       on FIXTURE in this one thread, and prints the rate all cores
+ *       could reach doing nothing else: a ceiling for uploads of such
+ *       documents, whatever the storage.
  *
  * The HTTP client is the smallest that works with gmpbench-server:
  * HTTP/1.1 keep-alive, responses with Content-Length. */
 #define _GNU_SOURCE               /* memmem */
 #include <arpa/inet.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
@@ -21,9 +31,12 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <cjson/cJSON.h>
 #include <openssl/evp.h>
 #include "common/util.h"
 #include "server/b64.h"
+#include "server/sig.h"
+#include "server/validate.h"
 #include "suites/stats.h"
 
 struct request
@@ -172,6 +185,41 @@ report (const char *what, struct request *reqs, size_t n, double elapsed, int wa
 
 /* ------------------------------------------------------------ upload */
 
+static void
+scale_number (cJSON *obj, const char *name, double f)
+{
+  cJSON *item = cJSON_GetObjectItemCaseSensitive (obj, name);
+  if (cJSON_IsNumber (item))
+    cJSON_SetNumberValue (item, item->valuedouble * f);
+}
+
+/* FIXTURE with every test's ops/s and every score multiplied by F (a
+ * score is a weighted geometric mean of ops/s, so it scales by F too and
+ * the server's recomputation still agrees), printed as the client prints
+ * documents; *LEN its length without the final '}'. */
+static char *
+scaled_document (cJSON *fixture, double f, size_t *len)
+{
+  cJSON *doc = cJSON_Duplicate (fixture, 1), *r;
+  cJSON_ArrayForEach (r, cJSON_GetObjectItemCaseSensitive (doc, "results"))
+    {
+      scale_number (r, "ops_per_sec", f);
+      scale_number (r, "median_ops_per_sec", f);
+      scale_number (r, "seconds_per_op", 1 / f);
+    }
+  cJSON_ArrayForEach (r, cJSON_GetObjectItemCaseSensitive (doc, "scores"))
+    cJSON_SetNumberValue (r, r->valuedouble * f);
+  char *text = cJSON_Print (doc);
+  cJSON_Delete (doc);
+  if (!text)
+    {
+      fprintf (stderr, "server-load: out of memory\n");
+      exit (1);
+    }
+  *len = (size_t) (strrchr (text, '}') - text);
+  return text;
+}
+
 static char *
 read_file (const char *path, size_t *len)
 {
@@ -188,42 +236,95 @@ read_file (const char *path, size_t *len)
   return text;
 }
 
+/* The load generator's identity and the fixture its documents vary. */
+struct signer
+{
+  cJSON *fixture;
+  EVP_PKEY *key;
+  char *pub64;
+  unsigned long long lcg;       /* the scale factors' generator */
+};
+
+static void
+signer_init (struct signer *s, const char *fixture)
+{
+  size_t len;
+  char *text = read_file (fixture, &len);
+  unsigned char pub[32];
+  size_t publen = sizeof pub;
+  EVP_PKEY_CTX *kctx = EVP_PKEY_CTX_new_id (EVP_PKEY_ED25519, NULL);
+
+  s->fixture = cJSON_ParseWithLength (text, len);
+  free (text);
+  if (!s->fixture)
+    {
+      fprintf (stderr, "server-load: %s: not JSON\n", fixture);
+      exit (1);
+    }
+  s->key = NULL;
+  if (!kctx || EVP_PKEY_keygen_init (kctx) <= 0 || EVP_PKEY_keygen (kctx, &s->key) <= 0
+      || EVP_PKEY_get_raw_public_key (s->key, pub, &publen) <= 0)
+    {
+      fprintf (stderr, "server-load: cannot make an Ed25519 key\n");
+      exit (1);
+    }
+  EVP_PKEY_CTX_free (kctx);
+  s->pub64 = b64_encode (pub, sizeof pub);
+  s->lcg = 0x2545f4914f6cdd1dull;
+}
+
+static void
+signer_free (struct signer *s)
+{
+  cJSON_Delete (s->fixture);
+  EVP_PKEY_free (s->key);
+  free (s->pub64);
+}
+
+/* Document number I: the fixture scaled by the next factor, with the
+ * submitter added; *LEN its length, SIG64 its signature (base64). */
+static char *
+signed_document (struct signer *s, size_t i, size_t *len, char sig64[128])
+{
+  unsigned char sig[64];
+  size_t prefix, siglen = sizeof sig;
+
+  s->lcg = s->lcg * 6364136223846793005ull + 1442695040888963407ull;
+  double f = 0.7 * pow (2, (double) (s->lcg >> 11) / 9007199254740992.0);
+  char *doc = scaled_document (s->fixture, f, &prefix);
+  doc = gb_xrealloc (doc, prefix + 256);
+  int extra = snprintf (doc + prefix, 256, ",\n \"submitter\": {\"public_key\": \"%s\", "
+                        "\"name\": \"load %zu %d\"}\n}\n", s->pub64, i, getpid ());
+  *len = prefix + (size_t) extra;
+  EVP_MD_CTX *md = EVP_MD_CTX_new ();
+  if (!md || EVP_DigestSignInit (md, NULL, NULL, NULL, s->key) <= 0
+      || EVP_DigestSign (md, sig, &siglen, (unsigned char *) doc, *len) <= 0)
+    {
+      fprintf (stderr, "server-load: cannot sign\n");
+      exit (1);
+    }
+  EVP_MD_CTX_free (md);
+  char *b64 = b64_encode (sig, sizeof sig);
+  snprintf (sig64, 128, "%s", b64);
+  free (b64);
+  return doc;
+}
+
 static void
 upload (const char *hostport, const char *fixture, size_t n, int c)
 {
-  size_t len;
-  char *base = read_file (fixture, &len);
-  char *close_brace = strrchr (base, '}');
-  EVP_PKEY_CTX *kctx = EVP_PKEY_CTX_new_id (EVP_PKEY_ED25519, NULL);
-  EVP_PKEY *key = NULL;
-  unsigned char pub[32], sig[64];
-  size_t publen = sizeof pub, siglen;
-
-  EVP_PKEY_keygen_init (kctx);
-  EVP_PKEY_keygen (kctx, &key);
-  EVP_PKEY_get_raw_public_key (key, pub, &publen);
-  char *pub64 = b64_encode (pub, sizeof pub);
+  struct signer s;
   struct request *reqs = gb_xcalloc (n, sizeof *reqs);
+  char sig64[128];
+
+  signer_init (&s, fixture);
   for (size_t i = 0; i < n; i++)
     {
-      size_t prefix = (size_t) (close_brace - base);
-      char *doc = gb_xmalloc (len + 256);
-      int extra = snprintf (doc + prefix, 256, ",\n \"submitter\": {\"public_key\": \"%s\", "
-                            "\"name\": \"load %zu %d\"}\n}\n", pub64, i, getpid ());
-      memcpy (doc, base, prefix);
-      EVP_MD_CTX *md = EVP_MD_CTX_new ();
-      siglen = sizeof sig;
-      EVP_DigestSignInit (md, NULL, NULL, NULL, key);
-      EVP_DigestSign (md, sig, &siglen, (unsigned char *) doc, prefix + (size_t) extra);
-      EVP_MD_CTX_free (md);
-      char *sig64 = b64_encode (sig, sizeof sig);
-      reqs[i].body = doc;
-      reqs[i].body_len = prefix + (size_t) extra;
+      reqs[i].body = signed_document (&s, i, &reqs[i].body_len, sig64);
       reqs[i].head = gb_xmalloc (512);
       snprintf (reqs[i].head, 512, "POST /api/v1/results HTTP/1.1\r\nHost: %s\r\n"
                 "Content-Type: application/json\r\nGmpbench-Signature: %s\r\n"
                 "Content-Length: %zu\r\n\r\n", hostport, sig64, reqs[i].body_len);
-      free (sig64);
     }
   double elapsed = run (hostport, reqs, n, c);
   report ("upload", reqs, n, elapsed, 201);
@@ -233,10 +334,7 @@ upload (const char *hostport, const char *fixture, size_t n, int c)
       free (reqs[i].head);
     }
   free (reqs);
-  free (pub64);
-  free (base);
-  EVP_PKEY_free (key);
-  EVP_PKEY_CTX_free (kctx);
+  signer_free (&s);
 }
 
 /* ------------------------------------------------------------ list */
@@ -270,6 +368,56 @@ list (const char *hostport, int c, size_t n, char **paths, int npaths)
   free (reqs);
 }
 
+/* ------------------------------------------------------------ validate */
+
+static void
+validate (const char *fixture, size_t n)
+{
+  struct signer s;
+  struct doc_summary d;
+  struct validate_error err;
+  unsigned char sig[SIG_BYTES];
+  char sig64[128];
+  size_t len;
+
+  signer_init (&s, fixture);
+  char *doc = signed_document (&s, 0, &len, sig64);
+  if (b64_decode (sig64, strlen (sig64), sig, SIG_BYTES) != SIG_BYTES)
+    {
+      fprintf (stderr, "server-load: cannot decode the signature\n");
+      exit (1);
+    }
+  if (validate_document (doc, len, &d, &err) < 0)
+    {
+      fprintf (stderr, "server-load: %s: %s\n", fixture, err.message);
+      exit (1);
+    }
+  double t0 = gb_wall_seconds ();
+  for (size_t i = 0; i < n; i++)
+    {
+      validate_summary_free (&d);
+      validate_document (doc, len, &d, &err);
+    }
+  double t1 = gb_wall_seconds ();
+  int verified = 1;
+  for (size_t i = 0; i < n; i++)
+    verified &= sig_verify (d.public_key, doc, len, sig);
+  double t2 = gb_wall_seconds ();
+  if (!verified)
+    {
+      fprintf (stderr, "server-load: the signature does not verify\n");
+      exit (1);
+    }
+  double per_doc = (t2 - t0) / (double) n;
+  long cores = sysconf (_SC_NPROCESSORS_ONLN);
+  printf ("validate: %.3f ms, verify %.3f ms per document (%zu bytes): at most %.0f/s "
+          "on %ld cores doing nothing else\n", (t1 - t0) * 1e3 / (double) n,
+          (t2 - t1) * 1e3 / (double) n, len, (double) cores / per_doc, cores);
+  validate_summary_free (&d);
+  free (doc);
+  signer_free (&s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -277,10 +425,13 @@ main (int argc, char **argv)
     upload (argv[2], argv[3], strtoul (argv[4], NULL, 10), atoi (argv[5]));
   else if (argc >= 6 && strcmp (argv[1], "list") == 0)
     list (argv[2], atoi (argv[3]), strtoul (argv[4], NULL, 10), argv + 5, argc - 5);
+  else if (argc == 4 && strcmp (argv[1], "validate") == 0)
+    validate (argv[2], strtoul (argv[3], NULL, 10));
   else
     {
       fputs ("usage: server-load upload HOST:PORT FIXTURE N C\n"
-             "       server-load list HOST:PORT C N PATH...\n", stderr);
+             "       server-load list HOST:PORT C N PATH...\n"
+             "       server-load validate FIXTURE N\n", stderr);
       return 2;
     }
   return 0;
