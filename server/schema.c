@@ -2,13 +2,46 @@
 #include "server/schema.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+/* Appends the LEN bytes at TEXT to OUT (of SIZE bytes, AT used), cut
+ * short where it is full; returns the new length.  Paths are made for
+ * every element and member checked, so without printf. */
+static size_t
+append (char *out, size_t size, size_t at, const char *text, size_t len)
+{
+  if (at + len >= size)
+    len = at < size ? size - 1 - at : 0;
+  memcpy (out + at, text, len);
+  out[at + len] = '\0';
+  return at + len;
+}
 
 void
 schema_path (char *out, size_t size, const char *path, const char *name)
 {
-  snprintf (out, size, "%s%s%s", path, *path ? "." : "", name);
+  size_t at = append (out, size, 0, path, strlen (path));
+  if (*path)
+    at = append (out, size, at, ".", 1);
+  append (out, size, at, name, strlen (name));
+}
+
+void
+schema_index_path (char *out, size_t size, const char *path, int index)
+{
+  char digits[16];
+  size_t n = sizeof digits;
+  unsigned u = (unsigned) index;
+
+  do
+    digits[--n] = (char) ('0' + u % 10);
+  while ((u /= 10) && n > 1);
+  digits[--n] = '[';
+  size_t at = append (out, size, 0, path, strlen (path));
+  at = append (out, size, at, digits + n, sizeof digits - n);
+  append (out, size, at, "]", 1);
 }
 
 const cJSON *
@@ -91,6 +124,32 @@ check_range (const cJSON *item, const struct schema_member *m, const char *field
   return 0;
 }
 
+/* Whether ITEM passes schema_check_value (which says why when it does
+ * not), without making the message. */
+static int
+value_fits (const cJSON *item, const struct schema_member *m)
+{
+  double v;
+
+  if (cJSON_IsNull (item) && (m->flags & SCHEMA_NULLABLE))
+    return 1;
+  if (!kind_matches (item, m->kind))
+    return 0;
+  if (m->kind == SK_NUMBER || m->kind == SK_INTEGER)
+    {
+      v = item->valuedouble;
+      if (!isfinite (v))
+        return 0;
+    }
+  else if (m->kind == SK_STRING)
+    v = (double) strlen (item->valuestring);
+  else if (m->kind == SK_ARRAY)
+    v = (double) cJSON_GetArraySize (item);
+  else
+    return 1;
+  return v >= m->min && v <= m->max && (!(m->flags & SCHEMA_POSITIVE) || v > m->min);
+}
+
 int
 schema_check_value (const cJSON *item, const char *field, const struct schema_member *m,
                     struct validate_error *err)
@@ -106,18 +165,20 @@ schema_check_value (const cJSON *item, const char *field, const struct schema_me
   return check_range (item, m, field, err);
 }
 
+/* Checks ITEM (NULL when absent), member M of the object at PATH. */
 static int
-check_member (const cJSON *obj, const char *path, const struct schema_member *m,
+check_member (const cJSON *item, const char *path, const struct schema_member *m,
               struct validate_error *err)
 {
   char field[128];
-  const cJSON *item = schema_get (obj, m->name);
 
+  if (!item && !(m->flags & SCHEMA_REQUIRED))
+    return 0;
+  if (item && value_fits (item, m))
+    return 0;
   schema_path (field, sizeof field, path, m->name);
   if (!item)
     {
-      if (!(m->flags & SCHEMA_REQUIRED))
-        return 0;
       validate_fail (err, 422, "missing", field, "%s is missing", field);
       return -1;
     }
@@ -133,7 +194,7 @@ schema_check_elements (const cJSON *array, const char *path, const struct schema
 
   for (const cJSON *e = array->child; e; e = e->next, i++)
     {
-      snprintf (field, sizeof field, "%s[%d]", path, i);
+      schema_index_path (field, sizeof field, path, i);
       if (m->kind == SK_OBJECT ? schema_check_object (e, field, m->members, m->nmembers, 0, err)
           : schema_check_value (e, field, m, err))
         return -1;
@@ -141,20 +202,30 @@ schema_check_elements (const cJSON *array, const char *path, const struct schema
   return 0;
 }
 
-static int
-listed (const char *name, const struct schema_member *m, size_t n)
+/* The index in M (N members) of the member named NAME, tried at HINT
+ * first (documents list the members in the schema's order); N when none. */
+static size_t
+member_index (const char *name, const struct schema_member *m, size_t n, size_t hint)
 {
+  if (hint < n && strcmp (m[hint].name, name) == 0)
+    return hint;
   for (size_t i = 0; i < n; i++)
     if (strcmp (m[i].name, name) == 0)
-      return 1;
-  return 0;
+      return i;
+  return n;
 }
+
+/* Members of a closed schema found in one pass over the object; members
+ * past this many are looked up by name. */
+#define MAX_SCHEMA 64
 
 int
 schema_check_object (const cJSON *obj, const char *path, const struct schema_member *m,
                      size_t n, int open, struct validate_error *err)
 {
   char field[128];
+  const cJSON *found[MAX_SCHEMA] = { NULL };
+  size_t next = 0;
 
   if (!cJSON_IsObject (obj))
     {
@@ -162,14 +233,22 @@ schema_check_object (const cJSON *obj, const char *path, const struct schema_mem
       return -1;
     }
   for (const cJSON *c = obj->child; c && !open; c = c->next)
-    if (!listed (c->string, m, n))
-      {
-        schema_path (field, sizeof field, path, c->string);
-        validate_fail (err, 422, "unknown-member", field, "unknown member %s", field);
-        return -1;
-      }
+    {
+      size_t i = member_index (c->string, m, n, next);
+      if (i == n)
+        {
+          schema_path (field, sizeof field, path, c->string);
+          validate_fail (err, 422, "unknown-member", field, "unknown member %s", field);
+          return -1;
+        }
+      if (i < MAX_SCHEMA)
+        found[i] = c;
+      next = i + 1;
+    }
+  /* The members of an open schema may be dotted paths into the object. */
   for (size_t i = 0; i < n; i++)
-    if (check_member (obj, path, &m[i], err) < 0)
+    if (check_member (open || i >= MAX_SCHEMA ? schema_get (obj, m[i].name) : found[i],
+                      path, &m[i], err) < 0)
       return -1;
   return 0;
 }
@@ -182,7 +261,41 @@ child_path (char *field, size_t size, const cJSON *parent, const char *path,
   if (cJSON_IsObject (parent))
     schema_path (field, size, path, c->string);
   else
-    snprintf (field, size, "%s[%d]", path, index);
+    schema_index_path (field, size, path, index);
+}
+
+/* FNV-1a of S: two members' names are compared only when these agree. */
+static uint32_t
+name_hash (const char *s)
+{
+  uint32_t h = 2166136261u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char) *s) * 16777619u;
+  return h;
+}
+
+/* The first member of OBJECT (of at most SCHEMA_MAX_MEMBERS) whose name a
+ * later member repeats, with its index in *INDEX; NULL when none does. */
+static const cJSON *
+repeated_member (const cJSON *object, int *index)
+{
+  uint32_t hash[SCHEMA_MAX_MEMBERS];
+  const cJSON *member[SCHEMA_MAX_MEMBERS];
+  int n = 0;
+
+  for (const cJSON *c = object->child; c; c = c->next, n++)
+    {
+      member[n] = c;
+      hash[n] = name_hash (c->string);
+    }
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++)
+      if (hash[i] == hash[j] && strcmp (member[i]->string, member[j]->string) == 0)
+        {
+          *index = i;
+          return member[i];
+        }
+  return NULL;
 }
 
 int
@@ -191,22 +304,26 @@ schema_check_duplicates (const cJSON *item, const char *path, struct validate_er
   char field[128];
   int index = 0;
 
-  if (cJSON_IsObject (item) && cJSON_GetArraySize (item) > SCHEMA_MAX_MEMBERS)
+  if (cJSON_IsObject (item))
     {
-      validate_fail (err, 422, "range", path, "%s has more than %d members",
-                     *path ? path : "the document", SCHEMA_MAX_MEMBERS);
-      return -1;
+      const cJSON *c;
+      if (cJSON_GetArraySize (item) > SCHEMA_MAX_MEMBERS)
+        {
+          validate_fail (err, 422, "range", path, "%s has more than %d members",
+                         *path ? path : "the document", SCHEMA_MAX_MEMBERS);
+          return -1;
+        }
+      if ((c = repeated_member (item, &index)))
+        {
+          child_path (field, sizeof field, item, path, c, index);
+          validate_fail (err, 422, "duplicate-member", field,
+                         "member %s appears more than once", field);
+          return -1;
+        }
     }
+  index = 0;
   for (const cJSON *c = item->child; c; c = c->next, index++)
     {
-      for (const cJSON *d = c->next; cJSON_IsObject (item) && d; d = d->next)
-        if (strcmp (c->string, d->string) == 0)
-          {
-            child_path (field, sizeof field, item, path, c, index);
-            validate_fail (err, 422, "duplicate-member", field,
-                           "member %s appears more than once", field);
-            return -1;
-          }
       if (!c->child)
         continue;
       child_path (field, sizeof field, item, path, c, index);

@@ -59,5 +59,7 @@ const cJSON *schema_get (const cJSON *obj, const char *path);
 
 /* Joins PATH and NAME ("a.b" + "c" -> "a.b.c", "" + "c" -> "c"). */
 void schema_path (char *out, size_t size, const char *path, const char *name);
+/* PATH and an array index ("results" + 3 -> "results[3]"). */
+void schema_index_path (char *out, size_t size, const char *path, int index);
 
 #endif

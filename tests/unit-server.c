@@ -10,6 +10,7 @@
 #include "server/json_check.h"
 #include "server/plausible.h"
 #include "server/ratelimit.h"
+#include "server/schema.h"
 #include "server/sig.h"
 #include "server/stmt_cache.h"
 #include "server/validate.h"
@@ -150,6 +151,21 @@ static void drop_format (cJSON *d) { cJSON_DeleteItemFromObject (d, "format"); }
 static void add_unknown (cJSON *d) { cJSON_AddNumberToObject (cJSON_GetObjectItem (d, "run"), "x", 1); }
 static void add_system_extra (cJSON *d) { cJSON_AddNumberToObject (cJSON_GetObjectItem (d, "system"), "x", 1); }
 static void add_duplicate (cJSON *d) { cJSON_AddStringToObject (d, "format", "gmpbench-result/1"); }
+static void result_duplicate (cJSON *d)
+{
+  cJSON *r = cJSON_GetArrayItem (cJSON_GetObjectItem (d, "results"), 0);
+  cJSON_AddNumberToObject (r, "samples", 3);
+}
+static void result_unknown (cJSON *d)
+{
+  cJSON *r = cJSON_GetArrayItem (cJSON_GetObjectItem (d, "results"), 0);
+  cJSON_AddNumberToObject (r, "bogus", 3);
+}
+static void result_missing (cJSON *d)
+{
+  cJSON_DeleteItemFromObject (cJSON_GetArrayItem (cJSON_GetObjectItem (d, "results"), 0),
+                              "digest");
+}
 static void string_threads (cJSON *d)
 {
   cJSON_ReplaceItemInObject (cJSON_GetObjectItem (d, "run"), "threads", cJSON_CreateString ("1"));
@@ -222,8 +238,17 @@ test_validate (void)
   check (strcmp (rule_of (no_emulated, field, sizeof field), "missing") == 0
          && strcmp (field, "system.cpu.emulated") == 0,
          "validate: a required system member may not be absent");
-  check (strcmp (rule_of (add_duplicate, NULL, 0), "duplicate-member") == 0,
-         "validate: a duplicate member is rejected");
+  check (strcmp (rule_of (add_duplicate, field, sizeof field), "duplicate-member") == 0
+         && strcmp (field, "format") == 0, "validate: a duplicate member is rejected and named");
+  check (strcmp (rule_of (result_duplicate, field, sizeof field), "duplicate-member") == 0
+         && strcmp (field, "results[0].samples") == 0,
+         "validate: a duplicate member inside an array element is named with its index");
+  check (strcmp (rule_of (result_unknown, field, sizeof field), "unknown-member") == 0
+         && strcmp (field, "results[0].bogus") == 0,
+         "validate: an unknown member of an array element is named with its index");
+  check (strcmp (rule_of (result_missing, field, sizeof field), "missing") == 0
+         && strcmp (field, "results[0].digest") == 0,
+         "validate: a missing member of an array element is named with its index");
   check (strcmp (rule_of (string_threads, field, sizeof field), "type") == 0
          && strcmp (field, "run.threads") == 0, "validate: a wrong type is named");
   check (strcmp (rule_of (bad_spread, field, sizeof field), "range") == 0
@@ -297,9 +322,26 @@ test_stmt_cache (void)
   check (ok, "stmt_cache: finds, grows, drops and renumbers");
 }
 
+static void
+test_paths (void)
+{
+  char out[16];
+  schema_path (out, sizeof out, "", "format");
+  check (strcmp (out, "format") == 0, "schema_path: a top-level member has no dot");
+  schema_path (out, sizeof out, "run", "threads");
+  check (strcmp (out, "run.threads") == 0, "schema_path: joins with a dot");
+  schema_index_path (out, sizeof out, "results", 0);
+  check (strcmp (out, "results[0]") == 0, "schema_index_path: index 0");
+  schema_index_path (out, sizeof out, "x", 4095);
+  check (strcmp (out, "x[4095]") == 0, "schema_index_path: four digits");
+  schema_path (out, sizeof out, "system.cpu", "microarchitecture");
+  check (strcmp (out, "system.cpu.micr") == 0, "schema_path: cut short at the buffer's end");
+}
+
 int
 main (void)
 {
+  test_paths ();
   test_json_check ();
   test_b64 ();
   test_sig ();
