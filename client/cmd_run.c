@@ -298,6 +298,10 @@ run_tests (const struct run_options *o, struct test_result *results,
   enum runner_status st = runner_run_tests (o->sel.tests, n, &cfg, results, &failed,
                                             &interrupted, &hooks);
   int status = verdict (st, &results[failed], &prog);
+  /* The all-core phase's time left: the budget per test until one is
+   * measured, then the phase's seconds per test so far. */
+  double phase_start = gb_wall_seconds ();
+  size_t measured = 0;
   for (size_t i = 0; i < n && status == 0 && o->threads; i++)
     {
       if (results[i].outcome != BENCH_OK)
@@ -305,11 +309,13 @@ run_tests (const struct run_options *o, struct test_result *results,
           threaded[i] = results[i];     /* skipped in both runs, and says why */
           continue;
         }
-      progress_show (&prog, n + i, o->sel.tests[i]->name,
-                     (double) (n - i) * o->time_per_test);
+      double per_test = measured ? (gb_wall_seconds () - phase_start) / (double) measured
+        : o->time_per_test;
+      progress_show (&prog, n + i, o->sel.tests[i]->name, (double) (n - i) * per_test);
       status = verdict (threads_measure (o->sel.tests[i], &cfg, o->threads, &threaded[i],
                                          &efficiency[i], &interrupted),
                         &threaded[i], &prog);
+      measured++;
       if (status == 0)
         progress_done (&prog, n + i + 1, &threaded[i]);
     }
