@@ -7,7 +7,8 @@ CHECK_PROGRAMS += \
 	tests/unit-checks \
 	tests/unit-rsa-key \
 	tests/unit-reference \
-	tests/unit-runner
+	tests/unit-runner \
+	tests/unit-harness
 
 # A deliberately wrong GMP, preloaded by tests/t0120-wrong-results.sh.
 CHECK_LIBS += tests/libwronggmp.so

@@ -1,0 +1,82 @@
+/* unit-harness.c: the harness on an operation whose cost is set, not
+ * measured: it spins on the wall clock for a cost that cycles through
+ * levels 1.0, 1.1, ... 1.9 times a base, call by call, as a test does on
+ * a host whose speed moves.  The estimate is the fast level, the median
+ * is reported apart, the test is flagged noisy, and it stops within its
+ * hard cap on time. */
+#include <stdlib.h>
+#include "suites/harness.h"
+#include "tests/check.h"
+
+#define BASE_SECONDS 20e-6      /* one repetition at level 1.0 */
+
+struct levels
+{
+  unsigned calls;
+  volatile unsigned long sink;
+};
+
+static void *
+levels_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+{
+  (void) t;
+  (void) stream;
+  (void) err;
+  return gb_xcalloc (1, sizeof (struct levels));
+}
+
+static void
+levels_run (void *state, unsigned long reps)
+{
+  struct levels *s = state;
+  double level = 1 + 0.1 * (s->calls++ % 10);
+  for (double end = gb_wall_seconds () + BASE_SECONDS * level * (double) reps;
+       gb_wall_seconds () < end;)
+    s->sink++;
+}
+
+static int
+levels_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
+{
+  (void) state;
+  (void) digest;
+  (void) err;
+  return 0;
+}
+
+static void
+levels_teardown (void *state)
+{
+  free (state);
+}
+
+static const struct bench_ops levels_ops = {
+  levels_setup, levels_run, levels_check, levels_teardown
+};
+
+int
+main (void)
+{
+  static volatile sig_atomic_t stop;
+  struct harness_config cfg;
+  struct measurement m;
+  struct bench_error err = { BENCH_OK, "" };
+
+  harness_default_config (&cfg, 0.3);
+  void *state = levels_setup (NULL, 0, &err);
+  check (harness_measure (&cfg, &levels_ops, state, &m, &stop) == 0, "the measurement completes");
+  levels_teardown (state);
+
+  check (m.spread > 0.02 && (m.flags & MEAS_NOISY),
+         "levels 10%% apart: spread %.1f%%, flagged noisy", 100 * m.spread);
+  check (m.wall_seconds < cfg.overrun * cfg.max_time,
+         "it stops within %g times its budget (%.2f s of samples, budget %.2f s)",
+         cfg.overrun, m.wall_seconds, cfg.max_time);
+  check (m.seconds_per_op > 0.95 * BASE_SECONDS && m.seconds_per_op < 1.05 * BASE_SECONDS,
+         "the estimate is the fast level: %.2f us per operation (level 1.0: %.2f us)",
+         m.seconds_per_op * 1e6, BASE_SECONDS * 1e6);
+  check (m.median_ops_per_sec < 0.8 * m.ops_per_sec,
+         "the median over all samples is reported apart: %.3g ops/s against %.3g",
+         m.median_ops_per_sec, m.ops_per_sec);
+  return check_exit_status ();
+}
