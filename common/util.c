@@ -48,6 +48,15 @@ gb_xstrdup (const char *s)
   return memcpy (gb_xmalloc (n), s, n);
 }
 
+uint64_t
+gb_hash_string (const char *s)
+{
+  uint64_t h = 14695981039346656037u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char) *s) * 1099511628211u;
+  return h;
+}
+
 void
 gb_hex (const unsigned char *in, size_t len, char *out)
 {

@@ -1,5 +1,6 @@
 /* util.h: small helpers shared by the client, the server and the tests:
- * checked allocation, hex encoding and SHA-256 over OpenSSL's EVP API. */
+ * checked allocation, a string hash, hex encoding and SHA-256 over
+ * OpenSSL's EVP API. */
 #ifndef GB_UTIL_H
 #define GB_UTIL_H
 
@@ -14,6 +15,9 @@ void *gb_xmalloc (size_t n);
 void *gb_xcalloc (size_t n, size_t size);
 void *gb_xrealloc (void *p, size_t n);
 char *gb_xstrdup (const char *s);
+
+/* FNV-1a of the string S: for hash tables, not for security. */
+uint64_t gb_hash_string (const char *s);
 
 /* Lower-case hex of LEN bytes into OUT, which holds 2*LEN+1 chars. */
 void gb_hex (const unsigned char *in, size_t len, char *out);

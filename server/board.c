@@ -162,20 +162,11 @@ monotonic (void)
 
 /* ------------------------------------------------------------ interning */
 
-static uint64_t
-hash (const char *s)
-{
-  uint64_t h = 14695981039346656037u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char) *s) * 1099511628211u;
-  return h;
-}
-
 /* The slot of S in T: where it is, or the free one where it would go. */
 static uint32_t *
 slot_of (const struct strtab *t, const char *s)
 {
-  size_t mask = t->nslots - 1, i = (size_t) hash (s) & mask;
+  size_t mask = t->nslots - 1, i = (size_t) gb_hash_string (s) & mask;
   while (t->slots[i] && strcmp (t->names[t->slots[i] - 1], s) != 0)
     i = (i + 1) & mask;
   return &t->slots[i];

@@ -2,9 +2,8 @@
 #include "server/schema.h"
 
 #include <math.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <string.h>
+#include "common/util.h"
 
 /* Appends the LEN bytes at TEXT to OUT (of SIZE bytes, AT used), cut
  * short where it is full; returns the new length.  Paths are made for
@@ -264,29 +263,20 @@ child_path (char *field, size_t size, const cJSON *parent, const char *path,
     schema_index_path (field, size, path, index);
 }
 
-/* FNV-1a of S: two members' names are compared only when these agree. */
-static uint32_t
-name_hash (const char *s)
-{
-  uint32_t h = 2166136261u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char) *s) * 16777619u;
-  return h;
-}
-
 /* The first member of OBJECT (of at most SCHEMA_MAX_MEMBERS) whose name a
- * later member repeats, with its index in *INDEX; NULL when none does. */
+ * later member repeats, with its index in *INDEX; NULL when none does.
+ * Two names are compared only when their hashes agree. */
 static const cJSON *
 repeated_member (const cJSON *object, int *index)
 {
-  uint32_t hash[SCHEMA_MAX_MEMBERS];
+  uint64_t hash[SCHEMA_MAX_MEMBERS];
   const cJSON *member[SCHEMA_MAX_MEMBERS];
   int n = 0;
 
   for (const cJSON *c = object->child; c; c = c->next, n++)
     {
       member[n] = c;
-      hash[n] = name_hash (c->string);
+      hash[n] = gb_hash_string (c->string);
     }
   for (int i = 0; i < n; i++)
     for (int j = i + 1; j < n; j++)

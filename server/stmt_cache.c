@@ -2,24 +2,14 @@
  * (see stmt_cache.h).  The table doubles when half full. */
 #include "server/stmt_cache.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/util.h"
 
-static uint64_t
-hash (const char *s)
-{
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; s++)
-    h = (h ^ (unsigned char) *s) * 1099511628211ull;
-  return h;
-}
-
 static struct stmt_entry *
 probe (struct stmt_entry *slots, size_t size, const char *sql)
 {
-  size_t i = hash (sql) & (size - 1);
+  size_t i = gb_hash_string (sql) & (size - 1);
   while (slots[i].sql && strcmp (slots[i].sql, sql) != 0)
     i = (i + 1) & (size - 1);
   return &slots[i];
