@@ -91,36 +91,45 @@ kind_matches (const cJSON *item, enum schema_kind kind)
   return 0;
 }
 
+/* The quantity of ITEM (of M's kind) that M's range bounds, into *V, and
+ * its name, into *WHAT; 0 when the kind has no range. */
+static int
+ranged (const cJSON *item, const struct schema_member *m, double *v, const char **what)
+{
+  if (m->kind == SK_NUMBER || m->kind == SK_INTEGER)
+    *v = item->valuedouble, *what = "value";
+  else if (m->kind == SK_STRING)
+    *v = (double) strlen (item->valuestring), *what = "length";
+  else if (m->kind == SK_ARRAY)
+    *v = (double) cJSON_GetArraySize (item), *what = "element count";
+  else
+    return 0;
+  return 1;
+}
+
+static int
+in_range (double v, const struct schema_member *m)
+{
+  return isfinite (v) && v >= m->min && v <= m->max
+    && (!(m->flags & SCHEMA_POSITIVE) || v > m->min);
+}
+
 static int
 check_range (const cJSON *item, const struct schema_member *m, const char *field,
              struct validate_error *err)
 {
   double v;
-  const char *what = "value";
+  const char *what;
 
-  if (m->kind == SK_NUMBER || m->kind == SK_INTEGER)
-    {
-      v = item->valuedouble;
-      if (!isfinite (v))
-        {
-          validate_fail (err, 422, "range", field, "%s is not a finite number", field);
-          return -1;
-        }
-    }
-  else if (m->kind == SK_STRING)
-    v = (double) strlen (item->valuestring), what = "length";
-  else if (m->kind == SK_ARRAY)
-    v = (double) cJSON_GetArraySize (item), what = "element count";
-  else
+  if (!ranged (item, m, &v, &what) || in_range (v, m))
     return 0;
-  if (v < m->min || v > m->max || ((m->flags & SCHEMA_POSITIVE) && v <= m->min))
-    {
-      validate_fail (err, 422, "range", field, "%s of %s is out of range [%g, %g]%s",
-                     what, field, m->min, m->max,
-                     (m->flags & SCHEMA_POSITIVE) ? " (and must exceed the minimum)" : "");
-      return -1;
-    }
-  return 0;
+  if (!isfinite (v))
+    validate_fail (err, 422, "range", field, "%s is not a finite number", field);
+  else
+    validate_fail (err, 422, "range", field, "%s of %s is out of range [%g, %g]%s",
+                   what, field, m->min, m->max,
+                   (m->flags & SCHEMA_POSITIVE) ? " (and must exceed the minimum)" : "");
+  return -1;
 }
 
 /* Whether ITEM passes schema_check_value (which says why when it does
@@ -129,24 +138,11 @@ static int
 value_fits (const cJSON *item, const struct schema_member *m)
 {
   double v;
+  const char *what;
 
   if (cJSON_IsNull (item) && (m->flags & SCHEMA_NULLABLE))
     return 1;
-  if (!kind_matches (item, m->kind))
-    return 0;
-  if (m->kind == SK_NUMBER || m->kind == SK_INTEGER)
-    {
-      v = item->valuedouble;
-      if (!isfinite (v))
-        return 0;
-    }
-  else if (m->kind == SK_STRING)
-    v = (double) strlen (item->valuestring);
-  else if (m->kind == SK_ARRAY)
-    v = (double) cJSON_GetArraySize (item);
-  else
-    return 1;
-  return v >= m->min && v <= m->max && (!(m->flags & SCHEMA_POSITIVE) || v > m->min);
+  return kind_matches (item, m->kind) && (!ranged (item, m, &v, &what) || in_range (v, m));
 }
 
 int
