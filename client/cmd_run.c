@@ -294,6 +294,7 @@ run_tests (const struct run_options *o, struct test_result *results,
   progress_init (&prog, !o->quiet && isatty (STDERR_FILENO),
                  !o->quiet && (o->verbose || !isatty (STDERR_FILENO)),
                  o->threads ? 2 * n : n);
+  prog.later = o->threads ? (double) n * o->time_per_test : 0;
   struct runner_progress hooks = progress_hooks (&prog);
   enum runner_status st = runner_run_tests (o->sel.tests, n, &cfg, results, &failed,
                                             &interrupted, &hooks);

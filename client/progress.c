@@ -39,6 +39,7 @@ progress_init (struct progress *p, int bar, int verbose, size_t total)
   p->verbose = verbose || (bar && !p->bar);
   p->total = total;
   p->width = p->bar ? terminal_width () : 80;
+  p->later = 0;
 }
 
 /* Redraws the line as "HEAD NAME  TAIL" within the width, NAME losing its
@@ -129,7 +130,8 @@ hook_preparing (void *ctx, size_t i, size_t n, const char *name)
 static void
 hook_visit (void *ctx, size_t done, const char *name, double seconds_left)
 {
-  progress_show (ctx, done, name, seconds_left);
+  struct progress *p = ctx;
+  progress_show (p, done, name, seconds_left + p->later);
 }
 
 static void

@@ -19,6 +19,8 @@ struct progress
   int verbose;                  /* a line per finished test */
   size_t total;
   int width;                    /* terminal columns */
+  double later;                 /* seconds of phases after the runner's, added
+                                   to the time left it reports */
 };
 
 /* BAR: stderr is a terminal (the bar falls back to plain lines when it is

@@ -201,6 +201,16 @@ m = re.search(r'(\\d+):(\\d\\d) left', open('tty.txt', errors='replace').read())
 left, took = int(m.group(1)) * 60 + int(m.group(2)), $end - $start
 assert took / 3 <= left <= took * 3, (left, took)
 "
+  start=$(date +%s.%N)
+  TERM=xterm script -qec "$GMPBENCH run --threads 2 --only 'gmpbench.base.multiply.8192*' --time-per-test 1 > /dev/null" /dev/null > tty.txt 2>&1
+  end=$(date +%s.%N)
+  check "--threads: the first estimate of the time left counts the all-core phase too (without it, it is under 40% of the run here)" \
+    python3 -c "
+import re
+m = re.search(r'(\\d+):(\\d\\d) left', open('tty.txt', errors='replace').read())
+left, took = int(m.group(1)) * 60 + int(m.group(2)), $end - $start
+assert took / 2.2 <= left <= took * 1.5, (left, took)
+"
   TERM=xterm script -qec "$GMPBENCH run --verbose --only 'gmpbench.base.gcd.*' --time-per-test 0.03 > /dev/null" /dev/null > tty.txt 2>&1
   check "--verbose on a terminal: the bar and a line per finished test" \
     sh -c "grep -q 'left' tty.txt && [ \$(grep -c '\\[[1-5]/5\\] gmpbench.base.gcd.* ops/s' tty.txt) -eq 5 ]"
