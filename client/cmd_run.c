@@ -48,7 +48,7 @@ static const char run_usage[] =
   "                          json (the result document), html (a self-contained\n"
   "                          page with charts), csv or markdown\n"
   "  -o, --output FILE       write the result document (JSON) to FILE and its\n"
-  "                          signature to FILE.sig\n"
+  "                          signature to FILE.sig (none for a device or FIFO)\n"
   "  --submit                upload the signed result (see 'gmpbench submit')\n"
   "  --server URL            the results server for --submit\n"
   "  --cacert FILE           trust the CAs in FILE for --submit\n"
@@ -94,10 +94,19 @@ struct run_options
   struct gb_identity id;
 };
 
-/* Fail early, before minutes of benchmarking, if FILE cannot be written. */
+/* Fail early, before minutes of benchmarking, if FILE cannot be written:
+ * a device or FIFO must be writable (opening a FIFO would wait for its
+ * reader), a file's directory must take a new file. */
 static int
 check_writable (const char *file)
 {
+  if (document_special_path (file))
+    {
+      if (access (file, W_OK) == 0)
+        return 0;
+      gb_error ("run", "cannot write the output file '%s': %s", file, strerror (errno));
+      return -1;
+    }
   size_t len = strlen (file) + 32;
   char *probe = gb_xmalloc (len);
   snprintf (probe, len, "%s.tmp.%ld", file, (long) getpid ());
@@ -409,6 +418,8 @@ emit (struct run_options *o, cJSON *doc)
   size_t len;
   char *bytes = identity_sign_document (&o->id, doc, &len, sig);
   int status = 0, saved = 0;
+  /* Nothing goes next to a device or FIFO (-o /dev/null, /dev/stdout). */
+  int special = o->output && document_special_path (o->output);
   if (!bytes)
     {
       gb_error ("run", "cannot sign the result (OpenSSL error); nothing was written");
@@ -420,10 +431,10 @@ emit (struct run_options *o, cJSON *doc)
                 strerror (errno));
       status = 1;
     }
-  else if (o->output && sign_write_file (o->output, sig, err, sizeof err) != 0)
+  else if (o->output && !special && sign_write_file (o->output, sig, err, sizeof err) != 0)
     status = 1;
   else
-    saved = o->output != NULL;
+    saved = o->output != NULL && !special;
   if (status && !o->submit)
     submit_rescue (&o->so, err, bytes, len, sig);
   else if (status)

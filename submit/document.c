@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "build_config.h"
@@ -153,8 +154,10 @@ write_all (int fd, const char *p, size_t len)
   return 0;
 }
 
-int
-document_write_atomic (const char *path, const void *data, size_t len)
+/* The temporary file, fsync, rename and directory fsync of
+ * document_write_atomic, PATH being a regular file or none. */
+static int
+write_replacing (const char *path, const void *data, size_t len)
 {
   size_t plen = strlen (path);
   char *tmp = gb_xmalloc (plen + 32);
@@ -195,4 +198,72 @@ fail:
   free (dircopy);
   errno = saved;
   return -1;
+}
+
+int
+document_special_path (const char *path)
+{
+  struct stat st;
+  return stat (path, &st) == 0 && !S_ISREG (st.st_mode);
+}
+
+/* Writes DATA to the device or FIFO at PATH as it is. */
+static int
+write_through (const char *path, const void *data, size_t len)
+{
+  int fd = open (path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  if (write_all (fd, data, len) != 0)
+    {
+      int saved = errno;
+      close (fd);
+      errno = saved;
+      return -1;
+    }
+  return close (fd);
+}
+
+/* PATH with its symbolic links followed to the file they name, which need
+ * not exist yet (a copy; PATH itself when it is no link). */
+static char *
+link_target (const char *path)
+{
+  char *p = gb_xstrdup (path);
+  struct stat st;
+
+  for (int hops = 0; hops < 16 && lstat (p, &st) == 0 && S_ISLNK (st.st_mode); hops++)
+    {
+      char target[4096];
+      ssize_t n = readlink (p, target, sizeof target - 1);
+      if (n < 0)
+        break;
+      target[n] = '\0';
+      char *next;
+      if (target[0] == '/' || !strchr (p, '/'))
+        next = gb_xstrdup (target);
+      else
+        {
+          size_t dir = (size_t) (strrchr (p, '/') - p) + 1;
+          next = gb_xmalloc (dir + (size_t) n + 1);
+          memcpy (next, p, dir);
+          memcpy (next + dir, target, (size_t) n + 1);
+        }
+      free (p);
+      p = next;
+    }
+  return p;
+}
+
+int
+document_write_atomic (const char *path, const void *data, size_t len)
+{
+  if (document_special_path (path))
+    return write_through (path, data, len);
+  char *target = link_target (path);
+  int rc = write_replacing (target, data, len);
+  int saved = errno;
+  free (target);
+  errno = saved;
+  return rc;
 }

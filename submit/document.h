@@ -35,8 +35,14 @@ void document_add_threads (cJSON *doc, unsigned nthreads,
 char *document_serialize (const cJSON *doc);
 
 /* Writes DATA to PATH atomically: a temporary file in the same directory,
- * fsync, rename, fsync of the directory.  On failure returns -1 with errno
+ * fsync, rename, fsync of the directory; through a symbolic link, the file
+ * it names is replaced.  A device or FIFO at PATH (/dev/null, /dev/stdout)
+ * is written as it is, never replaced.  On failure returns -1 with errno
  * set and leaves PATH as it was. */
 int document_write_atomic (const char *path, const void *data, size_t len);
+
+/* Whether PATH exists and is not a regular file (a device, a FIFO):
+ * nothing can be written next to such a path. */
+int document_special_path (const char *path);
 
 #endif

@@ -64,6 +64,23 @@ assert 'gmpbench.base.gcd' in d['scores'] and 'gmpbench' not in d['scores']
 check "--format json prints the same document on stdout" cmp -s out.txt r.json
 check "no temporary file is left next to the output" sh -c "! ls r.json.tmp.* 2>/dev/null"
 
+# -o to a FIFO (as to /dev/null or /dev/stdout, which a test run as root
+# must not risk replacing): written through, left a FIFO, no FILE.sig.
+mkfifo out.fifo
+cat out.fifo > fifo.json &
+reader=$!
+run_status "$GMPBENCH" run -q --only gmpbench.base.gcd.128,128 --time-per-test 0.02 -o out.fifo
+wait $reader
+check "-o to a FIFO writes the document through it and leaves it a FIFO, with no .sig next to it" \
+  sh -c "[ $status -eq 0 ] && [ -p out.fifo ] && [ ! -e out.fifo.sig ] && ! ls out.fifo.tmp.* 2>/dev/null && python3 -c 'import json, sys; json.load(open(sys.argv[1]))' fifo.json"
+# -o through a symbolic link: the file it names is replaced, the link stays.
+mkdir -p linked && ln -s linked/real.json link.json
+run_status "$GMPBENCH" run -q --only gmpbench.base.gcd.128,128 --time-per-test 0.02 -o link.json
+check "-o through a symbolic link writes the file it names and keeps the link" \
+  sh -c "[ $status -eq 0 ] && [ -L link.json ] && [ -s linked/real.json ] && [ -s link.json.sig ]"
+run_status "$GMPBENCH" verify link.json
+check "and the result verifies through the link" [ "$status" -eq 0 ]
+
 # Ctrl-C: interrupted runs exit 130 and write nothing.
 "$GMPBENCH" run -q --only gmpbench.app.pi --time-per-test 5 -o int.json > /dev/null 2> int.err &
 pid=$!
