@@ -13,7 +13,6 @@
  * What the ratios cannot show is said on stderr, as notes: tests another
  * run measured that BASE lacks (left out), and runs made in another mode
  * or with another budget per test, or on another CPU, than BASE. */
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,9 +30,9 @@ static const char compare_usage[] =
   "Compare saved results with a baseline: for each test the ratio of its\n"
   "ops/s in OTHER to BASE (above 1: OTHER is faster), for each node the\n"
   "geometric mean of its tests' ratios; ~ marks a difference within the\n"
-  "reported spreads, which is noise, not a result.\n"
-  "  --format FORMAT         text (default), json, csv or markdown\n"
-  "  -h, --help              this text\n"
+  "reported spreads, which is noise, not a result.\n";
+
+static const char compare_epilogue[] =
   "\n"
   "Exit status: 0 success, 1 a file cannot be read, 2 usage error.\n";
 
@@ -298,42 +297,35 @@ print_markdown (FILE *f, const struct comparison *c)
   fputc ('\n', f);
 }
 
-static int
-parse_options (int argc, char **argv, enum report_format *format)
+/* --format: the report formats but HTML. */
+static enum option_result
+format_option (const struct gb_option *opt, const char *cmd, const char *arg)
 {
-  static const struct option longopts[] = {
-    { "format", required_argument, NULL, 'f' },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 }
+  enum report_format *format = opt->value;
+  if (report_parse_format (arg, format) == 0 && *format != REPORT_HTML)
+    return OPTIONS_OK;
+  gb_error (cmd, "unknown format '%s' (use text, json, csv or markdown)", arg);
+  return OPTIONS_BAD;
+}
+
+/* OPTIONS_OK with *FILES the index of BASE.json, else the exit:
+ * OPTIONS_DONE after --help, OPTIONS_BAD on a usage error. */
+static enum option_result
+parse_options (int argc, char **argv, enum report_format *format, int *files)
+{
+  const struct gb_option options[] = {
+    OPT_CALLBACK (0, "format", "FORMAT", format, format_option,
+                  "text (default), json, csv or markdown"),
+    OPT_END
   };
-  int c;
-  opterr = 0;
-  optind = 1;
-  while ((c = getopt_long (argc, argv, ":h", longopts, NULL)) != -1)
-    switch (c)
-      {
-      case 'f':
-        if (report_parse_format (optarg, format) != 0 || *format == REPORT_HTML)
-          {
-            gb_error ("compare", "unknown format '%s' (use text, json, csv or markdown)", optarg);
-            return -1;
-          }
-        break;
-      case 'h': fputs (compare_usage, stdout); return 1;
-      case ':':
-        gb_error ("compare", "option '%s' needs a value", argv[optind - 1]);
-        return -1;
-      default:
-        gb_error ("compare", "unknown option '%s'; see 'gmpbench compare --help'",
-                  argv[optind - 1]);
-        return -1;
-      }
-  if (argc - optind < 2)
+  const struct option_table table = { "compare", compare_usage, compare_epilogue, options };
+  enum option_result rc = options_parse (&table, argc, argv, files);
+  if (rc == OPTIONS_OK && argc - *files < 2)
     {
       gb_error ("compare", "give a base result and at least one other; see 'gmpbench compare --help'");
-      return -1;
+      return OPTIONS_BAD;
     }
-  return 0;
+  return rc;
 }
 
 /* Starts a note on stderr about run K. */
@@ -436,11 +428,11 @@ int
 cmd_compare (int argc, char **argv)
 {
   enum report_format format = REPORT_TEXT;
-  int status = parse_options (argc, argv, &format);
-  if (status != 0)
-    return status > 0 ? 0 : EXIT_USAGE;
+  int files, status = parse_options (argc, argv, &format, &files);
+  if (status != OPTIONS_OK)
+    return status == OPTIONS_DONE ? 0 : EXIT_USAGE;
 
-  struct comparison c = { (const char **) argv + optind, NULL, (size_t) (argc - optind), NULL, 0 };
+  struct comparison c = { (const char **) argv + files, NULL, (size_t) (argc - files), NULL, 0 };
   cJSON **docs = gb_xcalloc (c.nruns, sizeof *docs);
   c.runs = gb_xcalloc (c.nruns, sizeof *c.runs);
   status = load (&c, docs);

@@ -9,12 +9,12 @@
  * redirected standard output; it is never shown on a terminal. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "client/gmpbench.h"
+#include "client/options.h"
 #include "common/util.h"
 #include "submit/config.h"
 #include "submit/identity.h"
@@ -33,17 +33,11 @@ static const char key_usage[] =
   "  export [FILE]           write the private key (PEM) to FILE, created with\n"
   "                          mode 0600, or to standard output if it is not a\n"
   "                          terminal; keep it secret\n"
-  "  import FILE             make the PEM Ed25519 key in FILE the identity\n"
-  "  --key FILE              the key file to use instead of the default (import:\n"
-  "                          the file to write)\n"
-  "  --name NAME             set the display name sent with your results (at\n"
-  "                          most 100 bytes; \"\" removes it)\n"
-  "  --force                 import: replace an existing, different key\n"
-  "  -h, --help              this text\n"
+  "  import FILE             make the PEM Ed25519 key in FILE the identity\n";
+
+static const char key_epilogue[] =
   "\n"
   "Exit status: 0 success, 1 failure, 2 usage error.\n";
-
-enum { OPT_KEY = 256, OPT_NAME, OPT_FORCE };
 
 struct key_cmd
 {
@@ -62,39 +56,31 @@ valid_name (const char *name)
   return 1;
 }
 
-/* 0 to go on, 1 after --help, -1 on a usage error. */
-static int
+/* OPTIONS_OK with K filled, else the exit: OPTIONS_DONE after --help,
+ * OPTIONS_BAD on a usage error. */
+static enum option_result
 parse_options (int argc, char **argv, struct key_cmd *k)
 {
-  static const struct option longopts[] = {
-    { "key", required_argument, NULL, OPT_KEY },
-    { "name", required_argument, NULL, OPT_NAME },
-    { "force", no_argument, NULL, OPT_FORCE },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 },
+  const struct gb_option options[] = {
+    OPT_STRING (0, "key", "FILE", &k->key_file,
+                "the key file to use instead of the default (import:\n"
+                "the file to write)"),
+    OPT_STRING (0, "name", "NAME", &k->name,
+                "set the display name sent with your results (at\n"
+                "most 100 bytes; \"\" removes it)"),
+    OPT_FLAG (0, "force", &k->force, "import: replace an existing, different key"),
+    OPT_END
   };
-  int c;
-  opterr = 0;
-  optind = 1;
-  while ((c = getopt_long (argc, argv, ":h", longopts, NULL)) != -1)
-    switch (c)
-      {
-      case OPT_KEY: k->key_file = optarg; break;
-      case OPT_NAME: k->name = optarg; break;
-      case OPT_FORCE: k->force = 1; break;
-      case 'h': fputs (key_usage, stdout); return 1;
-      case ':':
-        gb_error ("key", "option '%s' needs a value", argv[optind - 1]);
-        return -1;
-      default:
-        gb_error ("key", "unknown option '%s'; see 'gmpbench key --help'", argv[optind - 1]);
-        return -1;
-      }
-  k->action = optind < argc ? argv[optind++] : "show";
-  k->file = optind < argc ? argv[optind++] : NULL;
+  const struct option_table table = { "key", key_usage, key_epilogue, options };
+  int next;
+  enum option_result rc = options_parse (&table, argc, argv, &next);
+  if (rc != OPTIONS_OK)
+    return rc;
+  k->action = next < argc ? argv[next++] : "show";
+  k->file = next < argc ? argv[next++] : NULL;
   if (strcmp (k->action, "show") && strcmp (k->action, "export") && strcmp (k->action, "import"))
     gb_error ("key", "'%s' is not show, export or import", k->action);
-  else if (optind < argc || (k->file && !strcmp (k->action, "show")))
+  else if (next < argc || (k->file && !strcmp (k->action, "show")))
     gb_error ("key", "unexpected argument '%s'", argv[argc - 1]);
   else if (!k->file && !strcmp (k->action, "import"))
     gb_error ("key", "import needs the FILE holding the key");
@@ -102,8 +88,8 @@ parse_options (int argc, char **argv, struct key_cmd *k)
     gb_error ("key", "--name must be at most %d bytes without control characters",
               NAME_MAX_BYTES);
   else
-    return 0;
-  return -1;
+    return OPTIONS_OK;
+  return OPTIONS_BAD;
 }
 
 static int

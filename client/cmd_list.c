@@ -1,6 +1,5 @@
 /* cmd_list.c: `gmpbench list`, the tests of the hierarchy as a tree or as
  * JSON, optionally with the reference digest each test computes. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
@@ -12,16 +11,9 @@
 static const char list_usage[] =
   "usage: gmpbench list [options]\n"
   "\n"
-  "Print the tests of the hierarchy.\n"
-  "  --format text|json      a tree (default), or a JSON array of tests with\n"
-  "                          name, suite, weight and compat\n"
-  "  --only PATTERN          only tests matching the glob or in the subtree\n"
-  "                          (repeatable)\n"
-  "  --suite NAME            only the tests of a suite (repeatable); '--suite\n"
-  "                          help' lists the suites of this build\n"
-  "  --digests               run each test once, check it, and print the SHA-256\n"
-  "                          of its outputs (the reference digests)\n"
-  "  -h, --help              this text\n"
+  "Print the tests of the hierarchy.\n";
+
+static const char list_epilogue[] =
   "\n"
   "Exit status: 0 success, 2 usage error, 3 a test computed a wrong result\n"
   "(--digests).\n";
@@ -63,55 +55,37 @@ print_digests (const struct bench_test **tests, size_t n, int json)
 int
 cmd_list (int argc, char **argv)
 {
-  static const struct option longopts[] = {
-    { "format", required_argument, NULL, 'f' },
-    { "only", required_argument, NULL, 'O' },
-    { "suite", required_argument, NULL, 'S' },
-    { "digests", no_argument, NULL, 'd' },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 }
-  };
   struct test_selection sel;
   const char *format = "text";
-  int digests = 0, c;
+  int digests = 0, operands;
+  const struct gb_option options[] = {
+    OPT_STRING (0, "format", "text|json", &format,
+                "a tree (default), or a JSON array of tests with\n"
+                "name, suite, weight and compat"),
+    SELECTION_OPTIONS (&sel),
+    OPT_FLAG (0, "digests", &digests,
+              "run each test once, check it, and print the SHA-256\n"
+              "of its outputs (the reference digests)"),
+    OPT_END
+  };
+  const struct option_table table = { "list", list_usage, list_epilogue, options };
 
   selection_init (&sel);
-  opterr = 0;
-  optind = 1;
-  while ((c = getopt_long (argc, argv, ":h", longopts, NULL)) != -1)
-    switch (c)
-      {
-      case 'f': format = optarg; break;
-      case 'O': selection_add_pattern (&sel, optarg); break;
-      case 'S':
-        if (strcmp (optarg, "help") == 0)
-          {
-            selection_print_suites (stdout);
-            selection_free (&sel);
-            return 0;
-          }
-        selection_add_suite (&sel, optarg);
-        break;
-      case 'd': digests = 1; break;
-      case 'h': fputs (list_usage, stdout); selection_free (&sel); return 0;
-      case ':':
-        gb_error ("list", "option '%s' needs a value", argv[optind - 1]);
-        selection_free (&sel);
-        return EXIT_USAGE;
-      default:
-        gb_error ("list", "unknown option '%s'; see 'gmpbench list --help'", argv[optind - 1]);
-        selection_free (&sel);
-        return EXIT_USAGE;
-      }
+  enum option_result rc = options_parse (&table, argc, argv, &operands);
+  if (rc != OPTIONS_OK)
+    {
+      selection_free (&sel);
+      return rc == OPTIONS_DONE ? 0 : EXIT_USAGE;
+    }
   int status = 0;
   if (strcmp (format, "text") != 0 && strcmp (format, "json") != 0)
     {
       gb_error ("list", "unknown format '%s' (use text or json)", format);
       status = EXIT_USAGE;
     }
-  else if (optind < argc)
+  else if (operands < argc)
     {
-      gb_error ("list", "unexpected argument '%s'", argv[optind]);
+      gb_error ("list", "unexpected argument '%s'", argv[operands]);
       status = EXIT_USAGE;
     }
   else if (selection_resolve (&sel, "list") != 0)

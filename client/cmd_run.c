@@ -7,7 +7,6 @@
  * whole, by rename. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "client/output.h"
 #include "client/progress.h"
 #include "client/report.h"
+#include "client/upload_options.h"
 #include "submit/config.h"
 #include "submit/document.h"
 #include "submit/identity.h"
@@ -29,39 +29,16 @@
 #define FULL_TIME_PER_TEST 2.0
 #define QUICK_TIME_PER_TEST 0.2
 
+#define STRINGIFY(x) #x
+#define SECONDS_TEXT(x) STRINGIFY (x)
+
 static const char run_usage[] =
   "usage: gmpbench run [options]\n"
   "\n"
-  "Run the GMPbench hierarchy and print the scores.\n"
-  "  --quick                 the same tests with a short budget per test (%.1f s)\n"
-  "  --time-per-test SECS    budget per test (default %.1f s)\n"
-  "  --only PATTERN          only tests matching the glob PATTERN, or the subtree\n"
-  "                          it names (repeatable); 'gmpbench list' shows names\n"
-  "  --suite NAME            only the tests of a suite: base, app, ext, openssl,\n"
-  "                          gcrypt, nettle, rng (repeatable; another library's\n"
-  "                          suite brings GMP's same tests along); '--suite\n"
-  "                          help' lists the suites of this build\n"
-  "  --threads N|all         also run N copies of each test at once (all: every\n"
-  "                          usable CPU) and report all-core throughput\n"
-  "  --cpu-ghz GHZ           the clock for cycles figures (default: measured)\n"
-  "  --format FORMAT         what to print on standard output: text (default),\n"
-  "                          json (the result document), html (a self-contained\n"
-  "                          page with charts), csv or markdown\n"
-  "  -o, --output FILE       write the result document (JSON) to FILE and its\n"
-  "                          signature to FILE.sig (none for a device or FIFO)\n"
-  "  --submit                upload the signed result (see 'gmpbench submit')\n"
-  "  --server URL            the results server for --submit\n"
-  "  --cacert FILE           trust the CAs in FILE for --submit\n"
-  "  --unlisted              --submit: reachable by its link only\n"
-  "  --dry-run               --submit: print the request instead of sending it\n"
-  "  --timeout SECS          --submit: give up an attempt after SECS (default 60)\n"
-  "  --retries N             --submit: attempts after the first on network\n"
-  "                          errors, 408, 429 and 5xx (default 4)\n"
-  "  --key FILE              sign with this key instead of your identity\n"
-  "  -q, --quiet             no progress bar, no notes on stderr\n"
-  "  -v, --verbose           a line on stderr for each finished test under the\n"
-  "                          progress bar too\n"
-  "  -h, --help              this text\n"
+  "Run the GMPbench hierarchy and print the scores ('gmpbench list' shows\n"
+  "the tests that --only and --suite choose from).\n";
+
+static const char run_epilogue[] =
   "\n"
   "Exit status: 0 success, 1 not saved or rejected, 2 usage error, 3 a test\n"
   "computed a wrong result, 75 --submit queued the result for later, 130\n"
@@ -89,7 +66,6 @@ struct run_options
   double cpu_ghz;               /* 0: use the measured clock */
   const char *key_file;
   int submit;
-  const char *submit_only;      /* an option that needs --submit, if given */
   struct submit_options so;
   struct gb_identity id;
 };
@@ -126,146 +102,90 @@ check_writable (const char *file)
   return 0;
 }
 
-static int
-parse_threads (const char *arg, unsigned *out)
+static enum option_result
+threads_option (const struct gb_option *opt, const char *cmd, const char *arg)
 {
+  unsigned *threads = opt->value;
   char *end;
   if (strcmp (arg, "all") == 0)
     {
-      *out = threads_usable_cpus ();
-      return 0;
+      *threads = threads_usable_cpus ();
+      return OPTIONS_OK;
     }
   unsigned long n = strtoul (arg, &end, 10);
   if (end == arg || *end || n < 1 || n > 1024)
     {
-      gb_error ("run", "--threads '%s' is not a count from 1 to 1024 or 'all'", arg);
-      return -1;
+      gb_error (cmd, "--threads '%s' is not a count from 1 to 1024 or 'all'", arg);
+      return OPTIONS_BAD;
     }
-  *out = (unsigned) n;
-  return 0;
+  *threads = (unsigned) n;
+  return OPTIONS_OK;
+}
+
+static enum option_result
+cpu_ghz_option (const struct gb_option *opt, const char *cmd, const char *arg)
+{
+  double *ghz = opt->value;
+  char *end;
+  *ghz = strtod (arg, &end);
+  if (end == arg || *end || !(*ghz > 0 && *ghz < 100))
+    {
+      gb_error (cmd, "--cpu-ghz '%s' is not a clock in GHz", arg);
+      return OPTIONS_BAD;
+    }
+  return OPTIONS_OK;
 }
 
 static int
 parse_options (int argc, char **argv, struct run_options *o)
 {
-  static const struct option longopts[] = {
-    { "quick", no_argument, NULL, 'Q' },
-    { "time-per-test", required_argument, NULL, 'T' },
-    { "only", required_argument, NULL, 'O' },
-    { "suite", required_argument, NULL, 'S' },
-    { "format", required_argument, NULL, 'f' },
-    { "output", required_argument, NULL, 'o' },
-    { "quiet", no_argument, NULL, 'q' },
-    { "verbose", no_argument, NULL, 'v' },
-    { "help", no_argument, NULL, 'h' },
-    { "submit", no_argument, NULL, 'U' },
-    { "server", required_argument, NULL, 'R' },
-    { "cacert", required_argument, NULL, 'C' },
-    { "unlisted", no_argument, NULL, 'L' },
-    { "key", required_argument, NULL, 'K' },
-    { "threads", required_argument, NULL, 'N' },
-    { "cpu-ghz", required_argument, NULL, 'G' },
-    { "dry-run", no_argument, NULL, 'D' },
-    { "timeout", required_argument, NULL, 'I' },
-    { "retries", required_argument, NULL, 'Y' },
-    { NULL, 0, NULL, 0 }
+  const struct gb_option options[] = {
+    OPT_FLAG (0, "quick", &o->quick,
+              "the same tests with a short budget per test ("
+              SECONDS_TEXT (QUICK_TIME_PER_TEST) " s)"),
+    OPT_SECONDS (0, "time-per-test", &o->time_per_test,
+                 "budget per test (default " SECONDS_TEXT (FULL_TIME_PER_TEST) " s)"),
+    SELECTION_OPTIONS (&o->sel),
+    OPT_CALLBACK (0, "threads", "N|all", &o->threads, threads_option,
+                  "also run N copies of each test at once (all: every\n"
+                  "usable CPU) and report all-core throughput"),
+    OPT_CALLBACK (0, "cpu-ghz", "GHZ", &o->cpu_ghz, cpu_ghz_option,
+                  "the clock for cycles figures (default: measured)"),
+    OPT_CALLBACK (0, "format", "FORMAT", &o->format, report_format_option,
+                  "what to print on standard output: text (default),\n"
+                  "json (the result document), html (a self-contained\n"
+                  "page with charts), csv or markdown"),
+    OPT_STRING ('o', "output", "FILE", &o->output,
+                "write the result document (JSON) to FILE and its\n"
+                "signature to FILE.sig (none for a device or FIFO)"),
+    OPT_STRING (0, "key", "FILE", &o->key_file,
+                "sign with this key instead of your identity"),
+    OPT_FLAG ('q', "quiet", &o->quiet, "no progress bar, no notes on stderr"),
+    OPT_FLAG ('v', "verbose", &o->verbose,
+              "a line on stderr for each finished test under the\n"
+              "progress bar too"),
+    OPT_FLAG (0, "submit", &o->submit,
+              "upload the signed result (see 'gmpbench submit');\n"
+              "the options below need it"),
+    UPLOAD_UNLISTED_OPTION (&o->so, "submit"),
+    UPLOAD_OPTIONS (&o->so, "submit"),
+    OPT_END
   };
-  int c;
-  opterr = 0;
-  optind = 1;
-  while ((c = getopt_long (argc, argv, ":o:qvh", longopts, NULL)) != -1)
-    switch (c)
-      {
-      case 'Q': o->quick = 1; break;
-      case 'T':
-        if (gb_parse_seconds (optarg, &o->time_per_test) != 0)
-          {
-            gb_error ("run", "--time-per-test '%s' is not a number of seconds in (0, 3600]", optarg);
-            return -1;
-          }
-        o->custom_time = 1;
-        break;
-      case 'O': selection_add_pattern (&o->sel, optarg); break;
-      case 'S':
-        if (strcmp (optarg, "help") == 0)
-          {
-            selection_print_suites (stdout);
-            return 1;
-          }
-        selection_add_suite (&o->sel, optarg);
-        break;
-      case 'f':
-        if (report_parse_format (optarg, &o->format) != 0)
-          {
-            gb_error ("run", "unknown format '%s' (use " REPORT_FORMAT_NAMES ")", optarg);
-            return -1;
-          }
-        break;
-      case 'o': o->output = optarg; break;
-      case 'q': o->quiet = 1; break;
-      case 'v': o->verbose = 1; break;
-      case 'U': o->submit = 1; break;
-      case 'R': o->so.server = optarg; o->submit_only = "--server"; break;
-      case 'C': o->so.cacert = optarg; o->submit_only = "--cacert"; break;
-      case 'L': o->so.unlisted = 1; o->submit_only = "--unlisted"; break;
-      case 'D': o->so.dry_run = 1; o->submit_only = "--dry-run"; break;
-      case 'I':
-        o->submit_only = "--timeout";
-        if (gb_parse_seconds (optarg, &o->so.timeout) != 0)
-          {
-            gb_error ("run", "--timeout wants seconds (0 < SECS <= 3600), not '%s'", optarg);
-            return -1;
-          }
-        break;
-      case 'Y':
-        o->submit_only = "--retries";
-        if (submit_parse_retries (optarg, &o->so.retries) != 0)
-          {
-            gb_error ("run", "--retries wants a count from 0 to %d, not '%s'",
-                      SUBMIT_MAX_RETRIES, optarg);
-            return -1;
-          }
-        break;
-      case 'K': o->key_file = optarg; break;
-      case 'N':
-        if (parse_threads (optarg, &o->threads) != 0)
-          return -1;
-        break;
-      case 'G':
-        {
-          char *end;
-          o->cpu_ghz = strtod (optarg, &end);
-          if (end == optarg || *end || !(o->cpu_ghz > 0 && o->cpu_ghz < 100))
-            {
-              gb_error ("run", "--cpu-ghz '%s' is not a clock in GHz", optarg);
-              return -1;
-            }
-        }
-        break;
-      case 'h':
-        printf (run_usage, QUICK_TIME_PER_TEST, FULL_TIME_PER_TEST);
-        return 1;
-      case ':':
-        gb_error ("run", "option '%s' needs a value", argv[optind - 1]);
-        return -1;
-      default:
-        gb_error ("run", "unknown option '%s'; see 'gmpbench run --help'", argv[optind - 1]);
-        return -1;
-      }
-  if (optind < argc)
+  const struct option_table table = { "run", run_usage, run_epilogue, options };
+  int operands;
+  enum option_result rc = options_parse (&table, argc, argv, &operands);
+  if (rc != OPTIONS_OK)
+    return rc;
+  if (operands < argc)
     {
-      gb_error ("run", "unexpected argument '%s'; see 'gmpbench run --help'", argv[optind]);
-      return -1;
+      gb_error ("run", "unexpected argument '%s'; see 'gmpbench run --help'", argv[operands]);
+      return OPTIONS_BAD;
     }
-  if (o->submit_only && !o->submit)
-    {
-      gb_error ("run", "%s is an option of --submit, which is not given", o->submit_only);
-      return -1;
-    }
+  o->custom_time = o->time_per_test > 0;
   if (!o->custom_time)
     o->time_per_test = o->quick ? QUICK_TIME_PER_TEST : FULL_TIME_PER_TEST;
   o->sel.quick = o->quick;
-  return 0;
+  return OPTIONS_OK;
 }
 
 /* Stops the run at a wrong or interrupted test: 0 to go on, otherwise

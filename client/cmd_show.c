@@ -2,7 +2,6 @@
  * again, in any format `gmpbench run` prints.  The renderers are the same
  * (report.h), so a result shows as it did when it was made; nothing is
  * measured, and the signature is not checked ('gmpbench verify' does). */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include "client/color.h"
@@ -12,12 +11,9 @@
 static const char show_usage[] =
   "usage: gmpbench show [options] FILE\n"
   "\n"
-  "Print a saved result document (from 'gmpbench run -o FILE') again.\n"
-  "  --format FORMAT         text (default), json (the file's exact bytes),\n"
-  "                          html (a self-contained page with charts), csv or\n"
-  "                          markdown\n"
-  "  -o, --output OUT        write to OUT instead of standard output\n"
-  "  -h, --help              this text\n"
+  "Print a saved result document (from 'gmpbench run -o FILE') again.\n";
+
+static const char show_epilogue[] =
   "\n"
   "Exit status: 0 success, 1 FILE cannot be read or is not a result\n"
   "document, 2 usage error.\n";
@@ -29,46 +25,30 @@ struct show_options
   const char *file;
 };
 
-/* 0, 1 after --help, -1 on a usage error. */
-static int
+static enum option_result
 parse_options (int argc, char **argv, struct show_options *o)
 {
-  static const struct option longopts[] = {
-    { "format", required_argument, NULL, 'f' },
-    { "output", required_argument, NULL, 'o' },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 }
+  const struct gb_option options[] = {
+    OPT_CALLBACK (0, "format", "FORMAT", &o->format, report_format_option,
+                  "text (default), json (the file's exact bytes),\n"
+                  "html (a self-contained page with charts), csv or\n"
+                  "markdown"),
+    OPT_STRING ('o', "output", "OUT", &o->output, "write to OUT instead of standard output"),
+    OPT_END
   };
-  int c;
-  opterr = 0;
-  optind = 1;
-  while ((c = getopt_long (argc, argv, ":o:h", longopts, NULL)) != -1)
-    switch (c)
-      {
-      case 'f':
-        if (report_parse_format (optarg, &o->format) != 0)
-          {
-            gb_error ("show", "unknown format '%s' (use " REPORT_FORMAT_NAMES ")", optarg);
-            return -1;
-          }
-        break;
-      case 'o': o->output = optarg; break;
-      case 'h': fputs (show_usage, stdout); return 1;
-      case ':':
-        gb_error ("show", "option '%s' needs a value", argv[optind - 1]);
-        return -1;
-      default:
-        gb_error ("show", "unknown option '%s'; see 'gmpbench show --help'", argv[optind - 1]);
-        return -1;
-      }
-  if (argc - optind != 1)
+  const struct option_table table = { "show", show_usage, show_epilogue, options };
+  int files;
+  enum option_result rc = options_parse (&table, argc, argv, &files);
+  if (rc != OPTIONS_OK)
+    return rc;
+  if (argc - files != 1)
     {
       gb_error ("show", "%s; see 'gmpbench show --help'",
-                optind == argc ? "no FILE given" : "only one FILE can be shown");
-      return -1;
+                files == argc ? "no FILE given" : "only one FILE can be shown");
+      return OPTIONS_BAD;
     }
-  o->file = argv[optind];
-  return 0;
+  o->file = argv[files];
+  return OPTIONS_OK;
 }
 
 /* Renders DOC into OUT (stdout when NULL); 0 or 1. */

@@ -3,12 +3,12 @@
  * from, and the queue of results waiting for upload.  It only looks: it
  * creates no key and contacts no server. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "client/gmpbench.h"
+#include "client/options.h"
 #include "submit/config.h"
 #include "submit/identity.h"
 #include "submit/spool.h"
@@ -16,14 +16,11 @@
 static const char status_usage[] =
   "usage: gmpbench status [options]\n"
   "\n"
-  "Show the signing identity, the results server and the queued results.\n"
-  "  --key FILE              show this key file instead of the default identity\n"
-  "  --server URL            show this server instead of the configured one\n"
-  "  -h, --help              this text\n"
+  "Show the signing identity, the results server and the queued results.\n";
+
+static const char status_epilogue[] =
   "\n"
   "Exit status: 0 success, 1 something is broken (shown), 2 usage error.\n";
-
-enum { OPT_KEY = 256, OPT_SERVER };
 
 static int
 show_identity (const char *key_file)
@@ -120,34 +117,21 @@ show_spool (void)
 int
 cmd_status (int argc, char **argv)
 {
-  static const struct option longopts[] = {
-    { "key", required_argument, NULL, OPT_KEY },
-    { "server", required_argument, NULL, OPT_SERVER },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 },
-  };
   const char *key_file = NULL, *server = NULL;
-  int c;
-
-  opterr = 0;
-  optind = 1;
-  while ((c = getopt_long (argc, argv, ":h", longopts, NULL)) != -1)
-    switch (c)
-      {
-      case OPT_KEY: key_file = optarg; break;
-      case OPT_SERVER: server = optarg; break;
-      case 'h': fputs (status_usage, stdout); return 0;
-      case ':':
-        gb_error ("status", "option '%s' needs a value", argv[optind - 1]);
-        return EXIT_USAGE;
-      default:
-        gb_error ("status", "unknown option '%s'; see 'gmpbench status --help'",
-                  argv[optind - 1]);
-        return EXIT_USAGE;
-      }
-  if (optind < argc)
+  int operands;
+  const struct gb_option options[] = {
+    OPT_STRING (0, "key", "FILE", &key_file,
+                "show this key file instead of the default identity"),
+    OPT_STRING (0, "server", "URL", &server, "show this server instead of the configured one"),
+    OPT_END
+  };
+  const struct option_table table = { "status", status_usage, status_epilogue, options };
+  enum option_result rc = options_parse (&table, argc, argv, &operands);
+  if (rc != OPTIONS_OK)
+    return rc == OPTIONS_DONE ? 0 : EXIT_USAGE;
+  if (operands < argc)
     {
-      gb_error ("status", "unexpected argument '%s'", argv[optind]);
+      gb_error ("status", "unexpected argument '%s'", argv[operands]);
       return EXIT_USAGE;
     }
   return show_identity (key_file) | show_server (server) | show_spool ();

@@ -4,49 +4,20 @@
  * itself (--format json).  --root reads a Linux /proc + /sys snapshot
  * instead of the live system; --no-clock skips the clock measurement. */
 #include "client/gmpbench.h"
+#include "client/options.h"
 #include "sysinfo/sysinfo.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static void
-usage (FILE *out)
-{
-  fputs ("usage: gmpbench sysinfo [options]\n"
-         "\n"
-         "Show what gmpbench records about this machine.\n"
-         "  --format text|json      text (default) or json, the \"system\" object of a\n"
-         "                          result\n"
-         "  --root DIR              describe the Linux snapshot under DIR (DIR/proc,\n"
-         "                          DIR/sys)\n"
-         "  --no-clock              do not measure the clock (saves about 0.1 s)\n"
-         "  -h, --help              this text\n"
-         "\n"
-         "Exit status: 0 success, 1 the output cannot be written, 2 usage error.\n",
-         out);
-}
+static const char sysinfo_usage[] =
+  "usage: gmpbench sysinfo [options]\n"
+  "\n"
+  "Show what gmpbench records about this machine.\n";
 
-/* The value of option NAME at argv[*i] ("--name VALUE" or "--name=VALUE"),
- * advancing *i; NULL when argv[*i] is not NAME.  *missing is set when the
- * value is absent. */
-static const char *
-option_value (int argc, char **argv, int *i, const char *name, int *missing)
-{
-  size_t n = strlen (name);
-
-  if (strncmp (argv[*i], name, n) != 0)
-    return NULL;
-  if (argv[*i][n] == '=')
-    return argv[*i] + n + 1;
-  if (argv[*i][n] != '\0')
-    return NULL;
-  if (*i + 1 >= argc)
-    {
-      *missing = 1;
-      return NULL;
-    }
-  return argv[++*i];
-}
+static const char sysinfo_epilogue[] =
+  "\n"
+  "Exit status: 0 success, 1 the output cannot be written, 2 usage error.\n";
 
 /* One "path: value  [source]" line per scalar member, recursively. */
 static void
@@ -87,32 +58,30 @@ int
 cmd_sysinfo (int argc, char **argv)
 {
   struct sysinfo_options opt = { NULL, 1 };
-  const char *format = "text", *v;
+  const char *format = "text";
   cJSON *system;
-  int i, missing = 0;
+  int no_clock = 0, operands;
+  const struct gb_option options[] = {
+    OPT_STRING (0, "format", "text|json", &format,
+                "text (default) or json, the \"system\" object of a\n"
+                "result"),
+    OPT_STRING (0, "root", "DIR", &opt.root,
+                "describe the Linux snapshot under DIR (DIR/proc,\n"
+                "DIR/sys)"),
+    OPT_FLAG (0, "no-clock", &no_clock, "do not measure the clock (saves about 0.1 s)"),
+    OPT_END
+  };
+  const struct option_table table = { "sysinfo", sysinfo_usage, sysinfo_epilogue, options };
 
-  for (i = 1; i < argc; i++)
+  enum option_result rc = options_parse (&table, argc, argv, &operands);
+  if (rc != OPTIONS_OK)
+    return rc == OPTIONS_DONE ? 0 : EXIT_USAGE;
+  if (operands < argc)
     {
-      if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
-        {
-          usage (stdout);
-          return 0;
-        }
-      else if (strcmp (argv[i], "--no-clock") == 0)
-        opt.measure_clock = 0;
-      else if ((v = option_value (argc, argv, &i, "--format", &missing)) != NULL)
-        format = v;
-      else if ((v = option_value (argc, argv, &i, "--root", &missing)) != NULL)
-        opt.root = v;
-      else
-        {
-          if (missing)
-            gb_error ("sysinfo", "%s needs a value", argv[i]);
-          else
-            gb_error ("sysinfo", "unknown option '%s' (try --help)", argv[i]);
-          return EXIT_USAGE;
-        }
+      gb_error ("sysinfo", "unexpected argument '%s'", argv[operands]);
+      return EXIT_USAGE;
     }
+  opt.measure_clock = !no_clock;
   if (strcmp (format, "text") != 0 && strcmp (format, "json") != 0)
     {
       gb_error ("sysinfo", "unknown format '%s' (text or json)", format);

@@ -3,17 +3,17 @@
  * bytes by the key the document itself names (submitter.public_key).  It
  * needs no identity of its own and no network; docs/signing.md shows the
  * same check done with the openssl command-line tool. */
-#include <getopt.h>
 #include <stdio.h>
 #include "client/gmpbench.h"
+#include "client/options.h"
 #include "submit/result_file.h"
 
 static const char verify_usage[] =
   "usage: gmpbench verify [options] FILE...\n"
   "\n"
-  "Check result files and their signatures (FILE.sig) offline.\n"
-  "  -q, --quiet             print nothing for files that verify\n"
-  "  -h, --help              this text\n"
+  "Check result files and their signatures (FILE.sig) offline.\n";
+
+static const char verify_epilogue[] =
   "\n"
   "For a good file prints its name and the signer's key fingerprint.\n"
   "Exit status: 0 every file verifies, 1 some file does not, 2 usage error.\n";
@@ -45,34 +45,21 @@ verify_one (const char *path, int quiet)
 int
 cmd_verify (int argc, char **argv)
 {
-  static const struct option longopts[] = {
-    { "quiet", no_argument, NULL, 'q' },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 },
+  int quiet = 0, status = 0, files;
+  const struct gb_option options[] = {
+    OPT_FLAG ('q', "quiet", &quiet, "print nothing for files that verify"),
+    OPT_END
   };
-  int c, quiet = 0, status = 0;
-
-  opterr = 0;
-  optind = 1;
-  while ((c = getopt_long (argc, argv, ":qh", longopts, NULL)) != -1)
-    switch (c)
-      {
-      case 'q': quiet = 1; break;
-      case 'h': fputs (verify_usage, stdout); return 0;
-      case ':':
-        gb_error ("verify", "option '%s' needs a value", argv[optind - 1]);
-        return EXIT_USAGE;
-      default:
-        gb_error ("verify", "unknown option '%s'; see 'gmpbench verify --help'",
-                  argv[optind - 1]);
-        return EXIT_USAGE;
-      }
-  if (optind == argc)
+  const struct option_table table = { "verify", verify_usage, verify_epilogue, options };
+  enum option_result rc = options_parse (&table, argc, argv, &files);
+  if (rc != OPTIONS_OK)
+    return rc == OPTIONS_DONE ? 0 : EXIT_USAGE;
+  if (files == argc)
     {
       gb_error ("verify", "no FILE given; see 'gmpbench verify --help'");
       return EXIT_USAGE;
     }
-  for (int i = optind; i < argc; i++)
+  for (int i = files; i < argc; i++)
     status |= verify_one (argv[i], quiet);
   return status;
 }

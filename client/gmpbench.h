@@ -1,5 +1,6 @@
 /* gmpbench.h: the subcommands of the gmpbench client (one file each, git
- * builtin style) and the helpers they share for option parsing and errors. */
+ * builtin style) and the form of their error messages; options.h has the
+ * option tables they parse their command lines with. */
 #ifndef GB_GMPBENCH_H
 #define GB_GMPBENCH_H
 
@@ -24,8 +25,5 @@ int cmd_status (int argc, char **argv);
 /* Print "gmpbench CMD: MESSAGE" on stderr. */
 void gb_error (const char *cmd, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
-
-/* Parse a positive number of seconds; 0 on success. */
-int gb_parse_seconds (const char *s, double *out);
 
 #endif

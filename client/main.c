@@ -1,6 +1,5 @@
 /* main.c: the gmpbench command line: global options and the dispatch to
  * one subcommand per file (cmd_*.c), as git does with its builtins. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,28 +23,6 @@ static const struct
   { "key", cmd_key, "show, export or import the signing identity" },
   { "status", cmd_status, "show the identity, the server and the queue" },
 };
-
-void
-gb_error (const char *cmd, const char *fmt, ...)
-{
-  va_list ap;
-  fprintf (stderr, "gmpbench%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-  va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
-  va_end (ap);
-  fputc ('\n', stderr);
-}
-
-int
-gb_parse_seconds (const char *s, double *out)
-{
-  char *end;
-  double v = strtod (s, &end);
-  if (end == s || *end != '\0' || !(v > 0) || v > 3600)
-    return -1;
-  *out = v;
-  return 0;
-}
 
 static void
 usage (FILE *f)

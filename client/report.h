@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <cjson/cJSON.h>
+#include "client/options.h"
 
 enum report_format
 {
@@ -48,6 +49,10 @@ struct report
 
 /* 0 and FMT set, or -1 for an unknown NAME. */
 int report_parse_format (const char *name, enum report_format *fmt);
+
+/* The value of --format (an options.h callback) into the enum
+ * report_format the row points to. */
+option_parse_fn report_format_option;
 
 /* Reads PATH (at most 1 MiB) into a parsed document, checking its format
  * member; BYTES gets the file's exact bytes (NUL-terminated) if not NULL.

@@ -1,8 +1,10 @@
-/* report_format.c: the names of the report formats and the dispatch to
- * their renderers, one file each (see report.h). */
+/* report_format.c: the names of the report formats (and --format, which
+ * takes them) and the dispatch to their renderers, one file each (see
+ * report.h). */
 #include "client/report.h"
 
 #include <string.h>
+#include "client/gmpbench.h"
 #include "common/util.h"
 
 static const struct
@@ -24,6 +26,15 @@ report_parse_format (const char *name, enum report_format *fmt)
         return 0;
       }
   return -1;
+}
+
+enum option_result
+report_format_option (const struct gb_option *opt, const char *cmd, const char *arg)
+{
+  if (report_parse_format (arg, opt->value) == 0)
+    return OPTIONS_OK;
+  gb_error (cmd, "unknown format '%s' (use " REPORT_FORMAT_NAMES ")", arg);
+  return OPTIONS_BAD;
 }
 
 void

@@ -23,16 +23,27 @@ push (char ***list, size_t *n, const char *s)
   (*list)[(*n)++] = gb_xstrdup (s);
 }
 
-void
-selection_add_pattern (struct test_selection *sel, const char *pattern)
+enum option_result
+selection_only_option (const struct gb_option *opt, const char *cmd, const char *pattern)
 {
+  struct test_selection *sel = opt->value;
+  (void) cmd;
   push (&sel->patterns, &sel->npatterns, pattern);
+  return OPTIONS_OK;
 }
 
-void
-selection_add_suite (struct test_selection *sel, const char *suite)
+enum option_result
+selection_suite_option (const struct gb_option *opt, const char *cmd, const char *suite)
 {
+  struct test_selection *sel = opt->value;
+  (void) cmd;
+  if (strcmp (suite, "help") == 0)
+    {
+      selection_print_suites (stdout);
+      return OPTIONS_DONE;
+    }
   push (&sel->suite_names, &sel->nsuite_names, suite);
+  return OPTIONS_OK;
 }
 
 static int

@@ -10,6 +10,7 @@ CLIENT_SRCS += \
 	client/escape.c \
 	client/html_charts.c \
 	client/main.c \
+	client/options.c \
 	client/output_csv.c \
 	client/output_html.c \
 	client/output_markdown.c \

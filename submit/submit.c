@@ -28,17 +28,6 @@ submit_options_init (struct submit_options *opt, const char *cmd)
   opt->timeout = UPLOAD_DEFAULT_TIMEOUT;
 }
 
-int
-submit_parse_retries (const char *s, int *out)
-{
-  char *end;
-  long v = strtol (s, &end, 10);
-  if (end == s || *end || v < 0 || v > SUBMIT_MAX_RETRIES)
-    return -1;
-  *out = (int) v;
-  return 0;
-}
-
 static void
 say (const struct submit_options *opt, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));

@@ -33,9 +33,8 @@ struct submit_options
 /* Defaults: no server override, UPLOAD_DEFAULT_RETRIES, ..._TIMEOUT. */
 void submit_options_init (struct submit_options *opt, const char *cmd);
 
-/* Parses the value of --retries (0 to SUBMIT_MAX_RETRIES).  0 or -1. */
+/* The most --retries takes. */
 #define SUBMIT_MAX_RETRIES 20
-int submit_parse_retries (const char *s, int *out);
 
 /* Uploads one document (its exact bytes and their signature); on a network
  * failure, a server still failing after the retries or one that redirects
