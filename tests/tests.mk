@@ -8,7 +8,8 @@ CHECK_PROGRAMS += \
 	tests/unit-rsa-key \
 	tests/unit-reference \
 	tests/unit-runner \
-	tests/unit-harness
+	tests/unit-harness \
+	tests/unit-options
 
 # A deliberately wrong GMP, preloaded by tests/t0120-wrong-results.sh.
 CHECK_LIBS += tests/libwronggmp.so
