@@ -318,7 +318,8 @@ parse_options (int argc, char **argv, enum report_format *format, int *files)
                   "text (default), json, csv or markdown"),
     OPT_END
   };
-  const struct option_table table = { "compare", compare_usage, compare_epilogue, options };
+  const struct option_table table = { "compare", compare_usage, compare_epilogue, options,
+                                      OPERANDS_ANY, NULL };
   enum option_result rc = options_parse (&table, argc, argv, files);
   if (rc == OPTIONS_OK && argc - *files < 2)
     {

@@ -71,7 +71,8 @@ parse_options (int argc, char **argv, struct key_cmd *k)
     OPT_FLAG (0, "force", &k->force, "import: replace an existing, different key"),
     OPT_END
   };
-  const struct option_table table = { "key", key_usage, key_epilogue, options };
+  const struct option_table table = { "key", key_usage, key_epilogue, options,
+                                      OPERANDS_ANY, NULL };
   int next;
   enum option_result rc = options_parse (&table, argc, argv, &next);
   if (rc != OPTIONS_OK)

@@ -57,7 +57,7 @@ cmd_list (int argc, char **argv)
 {
   struct test_selection sel;
   const char *format = "text";
-  int digests = 0, operands;
+  int digests = 0;
   const struct gb_option options[] = {
     OPT_STRING (0, "format", "text|json", &format,
                 "a tree (default), or a JSON array of tests with\n"
@@ -68,10 +68,10 @@ cmd_list (int argc, char **argv)
               "of its outputs (the reference digests)"),
     OPT_END
   };
-  const struct option_table table = { "list", list_usage, list_epilogue, options };
+  const struct option_table table = { "list", list_usage, list_epilogue, options, 0, NULL };
 
   selection_init (&sel);
-  enum option_result rc = options_parse (&table, argc, argv, &operands);
+  enum option_result rc = options_parse (&table, argc, argv, NULL);
   if (rc != OPTIONS_OK)
     {
       selection_free (&sel);
@@ -81,11 +81,6 @@ cmd_list (int argc, char **argv)
   if (strcmp (format, "text") != 0 && strcmp (format, "json") != 0)
     {
       gb_error ("list", "unknown format '%s' (use text or json)", format);
-      status = EXIT_USAGE;
-    }
-  else if (operands < argc)
-    {
-      gb_error ("list", "unexpected argument '%s'", argv[operands]);
       status = EXIT_USAGE;
     }
   else if (selection_resolve (&sel, "list") != 0)

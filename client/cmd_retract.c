@@ -32,14 +32,9 @@ parse_options (int argc, char **argv, struct submit_options *opt, const char **k
     OPT_FLAG ('q', "quiet", &opt->quiet, "no retry notices"),
     OPT_END
   };
-  const struct option_table table = { "retract", retract_usage, retract_epilogue, options };
-  enum option_result rc = options_parse (&table, argc, argv, ids);
-  if (rc == OPTIONS_OK && *ids == argc)
-    {
-      gb_error ("retract", "no ID given; see 'gmpbench retract --help'");
-      return OPTIONS_BAD;
-    }
-  return rc;
+  const struct option_table table = { "retract", retract_usage, retract_epilogue, options,
+                                      OPERANDS_ANY, "ID" };
+  return options_parse (&table, argc, argv, ids);
 }
 
 int

@@ -171,16 +171,10 @@ parse_options (int argc, char **argv, struct run_options *o)
     UPLOAD_OPTIONS (&o->so, "submit"),
     OPT_END
   };
-  const struct option_table table = { "run", run_usage, run_epilogue, options };
-  int operands;
-  enum option_result rc = options_parse (&table, argc, argv, &operands);
+  const struct option_table table = { "run", run_usage, run_epilogue, options, 0, NULL };
+  enum option_result rc = options_parse (&table, argc, argv, NULL);
   if (rc != OPTIONS_OK)
     return rc;
-  if (operands < argc)
-    {
-      gb_error ("run", "unexpected argument '%s'; see 'gmpbench run --help'", argv[operands]);
-      return OPTIONS_BAD;
-    }
   o->custom_time = o->time_per_test > 0;
   if (!o->custom_time)
     o->time_per_test = o->quick ? QUICK_TIME_PER_TEST : FULL_TIME_PER_TEST;

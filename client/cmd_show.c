@@ -36,19 +36,12 @@ parse_options (int argc, char **argv, struct show_options *o)
     OPT_STRING ('o', "output", "OUT", &o->output, "write to OUT instead of standard output"),
     OPT_END
   };
-  const struct option_table table = { "show", show_usage, show_epilogue, options };
-  int files;
-  enum option_result rc = options_parse (&table, argc, argv, &files);
-  if (rc != OPTIONS_OK)
-    return rc;
-  if (argc - files != 1)
-    {
-      gb_error ("show", "%s; see 'gmpbench show --help'",
-                files == argc ? "no FILE given" : "only one FILE can be shown");
-      return OPTIONS_BAD;
-    }
-  o->file = argv[files];
-  return OPTIONS_OK;
+  const struct option_table table = { "show", show_usage, show_epilogue, options, 1, "FILE" };
+  int file;
+  enum option_result rc = options_parse (&table, argc, argv, &file);
+  if (rc == OPTIONS_OK)
+    o->file = argv[file];
+  return rc;
 }
 
 /* Renders DOC into OUT (stdout when NULL); 0 or 1. */

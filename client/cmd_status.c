@@ -118,21 +118,16 @@ int
 cmd_status (int argc, char **argv)
 {
   const char *key_file = NULL, *server = NULL;
-  int operands;
   const struct gb_option options[] = {
     OPT_STRING (0, "key", "FILE", &key_file,
                 "show this key file instead of the default identity"),
     OPT_STRING (0, "server", "URL", &server, "show this server instead of the configured one"),
     OPT_END
   };
-  const struct option_table table = { "status", status_usage, status_epilogue, options };
-  enum option_result rc = options_parse (&table, argc, argv, &operands);
+  const struct option_table table = { "status", status_usage, status_epilogue, options,
+                                      0, NULL };
+  enum option_result rc = options_parse (&table, argc, argv, NULL);
   if (rc != OPTIONS_OK)
     return rc == OPTIONS_DONE ? 0 : EXIT_USAGE;
-  if (operands < argc)
-    {
-      gb_error ("status", "unexpected argument '%s'", argv[operands]);
-      return EXIT_USAGE;
-    }
   return show_identity (key_file) | show_server (server) | show_spool ();
 }

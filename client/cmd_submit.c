@@ -55,7 +55,8 @@ parse_options (int argc, char **argv, struct submit_cmd *c, int *files)
     OPT_FLAG ('q', "quiet", &c->opt.quiet, "no progress and no retry notices"),
     OPT_END
   };
-  const struct option_table table = { "submit", submit_usage, submit_epilogue, options };
+  const struct option_table table = { "submit", submit_usage, submit_epilogue, options,
+                                      OPERANDS_ANY, NULL };
   enum option_result rc = options_parse (&table, argc, argv, files);
   if (rc != OPTIONS_OK)
     return rc;

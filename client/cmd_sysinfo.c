@@ -60,7 +60,7 @@ cmd_sysinfo (int argc, char **argv)
   struct sysinfo_options opt = { NULL, 1 };
   const char *format = "text";
   cJSON *system;
-  int no_clock = 0, operands;
+  int no_clock = 0;
   const struct gb_option options[] = {
     OPT_STRING (0, "format", "text|json", &format,
                 "text (default) or json, the \"system\" object of a\n"
@@ -71,16 +71,12 @@ cmd_sysinfo (int argc, char **argv)
     OPT_FLAG (0, "no-clock", &no_clock, "do not measure the clock (saves about 0.1 s)"),
     OPT_END
   };
-  const struct option_table table = { "sysinfo", sysinfo_usage, sysinfo_epilogue, options };
+  const struct option_table table = { "sysinfo", sysinfo_usage, sysinfo_epilogue, options,
+                                      0, NULL };
 
-  enum option_result rc = options_parse (&table, argc, argv, &operands);
+  enum option_result rc = options_parse (&table, argc, argv, NULL);
   if (rc != OPTIONS_OK)
     return rc == OPTIONS_DONE ? 0 : EXIT_USAGE;
-  if (operands < argc)
-    {
-      gb_error ("sysinfo", "unexpected argument '%s'", argv[operands]);
-      return EXIT_USAGE;
-    }
   opt.measure_clock = !no_clock;
   if (strcmp (format, "text") != 0 && strcmp (format, "json") != 0)
     {

@@ -50,15 +50,11 @@ cmd_verify (int argc, char **argv)
     OPT_FLAG ('q', "quiet", &quiet, "print nothing for files that verify"),
     OPT_END
   };
-  const struct option_table table = { "verify", verify_usage, verify_epilogue, options };
+  const struct option_table table = { "verify", verify_usage, verify_epilogue, options,
+                                      OPERANDS_ANY, "FILE" };
   enum option_result rc = options_parse (&table, argc, argv, &files);
   if (rc != OPTIONS_OK)
     return rc == OPTIONS_DONE ? 0 : EXIT_USAGE;
-  if (files == argc)
-    {
-      gb_error ("verify", "no FILE given; see 'gmpbench verify --help'");
-      return EXIT_USAGE;
-    }
   for (int i = files; i < argc; i++)
     status |= verify_one (argv[i], quiet);
   return status;

@@ -142,6 +142,26 @@ missing_need (const struct gb_option *options, size_t n, const int *given)
   return worst;
 }
 
+/* After the options of ARGV, up to optind: LONE (a row given without the
+ * one it needs) and the operands checked. */
+static enum option_result
+check_counts (const struct option_table *table, int argc, char **argv,
+              const struct gb_option *lone)
+{
+  int count = argc - optind;
+  if (lone)
+    gb_error (table->cmd, "--%s is an option of --%s, which is not given", lone->name,
+              lone->needs);
+  else if (table->operand && count == 0)
+    gb_error (table->cmd, "no %s given; see 'gmpbench %s --help'", table->operand, table->cmd);
+  else if (table->max_operands != OPERANDS_ANY && count > table->max_operands)
+    gb_error (table->cmd, "unexpected argument '%s'; see 'gmpbench %s --help'",
+              argv[optind + table->max_operands], table->cmd);
+  else
+    return OPTIONS_OK;
+  return OPTIONS_BAD;
+}
+
 /* getopt_long's view of OPTIONS (N rows), then --help: its short options
  * in SHORTS (room for 2 N + 3) and its long ones in the result. */
 static struct option *
@@ -208,14 +228,10 @@ options_parse (const struct option_table *table, int argc, char **argv, int *ope
           rc = take_value (opt, table->cmd, optarg);
         }
     }
-  const struct gb_option *lone = rc == OPTIONS_OK ? missing_need (options, n, given) : NULL;
-  if (lone)
-    {
-      gb_error (table->cmd, "--%s is an option of --%s, which is not given", lone->name,
-                lone->needs);
-      rc = OPTIONS_BAD;
-    }
-  *operands = optind;
+  if (operands)
+    *operands = optind;
+  if (rc == OPTIONS_OK)
+    rc = check_counts (table, argc, argv, missing_need (options, n, given));
   free (given);
   free (longs);
   free (shorts);

@@ -57,13 +57,19 @@ struct gb_option
                                    an error, or NULL */
 };
 
-/* A command's options and the --help text around their list. */
+#define OPERANDS_ANY -1
+
+/* A command's options, the --help text around their list, and how many
+ * operands (arguments that are not options) it takes. */
 struct option_table
 {
   const char *cmd;              /* "run": messages say "gmpbench run: " */
   const char *usage;            /* --help before the option list */
   const char *epilogue;         /* --help after it */
   const struct gb_option *options;      /* ending with OPT_END */
+  int max_operands;             /* at most, or OPERANDS_ANY */
+  const char *operand;          /* the operand's name, when one at least is
+                                   needed ("no FILE given"), or NULL */
 };
 
 /* The rows.  PTR's type is checked against the kind's (a pointer type
@@ -90,10 +96,11 @@ struct option_table
 
 /* Parses the options of ARGV (ARGV[0] is the command's name) as TABLE
  * says, in any order among the operands (which getopt_long moves to the
- * end), and sets *OPERANDS to the index of the first operand.  Prints the
- * --help text on stdout for -h/--help (OPTIONS_DONE); reports an unknown
- * option, a missing or bad value, or an option given without the one it
- * needs (OPTIONS_BAD). */
+ * end), and sets *OPERANDS (unless NULL) to the index of the first
+ * operand.  Prints the --help text on stdout for -h/--help (OPTIONS_DONE);
+ * reports an unknown option, a missing or bad value, an option given
+ * without the one it needs, and too many or too few operands
+ * (OPTIONS_BAD). */
 enum option_result options_parse (const struct option_table *table, int argc, char **argv,
                                   int *operands);
 

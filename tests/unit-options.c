@@ -1,7 +1,8 @@
 /* unit-options.c: the option tables of the client (client/options.h):
  * values stored by kind, operands found after getopt_long's reordering,
- * the messages for an unknown option, a missing value, a bad number and
- * an option given without the one it needs, the --help list; and the
+ * the messages for an unknown option, a missing value, a bad number, an
+ * option given without the one it needs and a wrong number of operands,
+ * the --help list; and the
  * upload options that run, submit and retract share, through the
  * commands themselves. */
 #include <stdlib.h>
@@ -106,7 +107,8 @@ parse_demo (struct demo *d, struct capture *c, char **argv, int *operands)
     OPT_FLAG (0, "dry", &d->dry, "a dry upload", .needs = "upload"),
     OPT_END
   };
-  const struct option_table table = { "demo", demo_usage, demo_epilogue, options };
+  const struct option_table table = { "demo", demo_usage, demo_epilogue, options,
+                                      OPERANDS_ANY, NULL };
   int argc = 0;
   while (argv[argc])
     argc++;
@@ -199,6 +201,39 @@ test_errors (void)
          "an option without the one it needs is refused: %s", c.err_text);
 }
 
+/* options_parse of the NULL-terminated ARGV by a table without options
+ * that takes 1 to MAX operands named FILE (MAX OPERANDS_ANY: any number),
+ * its message in C. */
+static enum option_result
+parse_operands (int max, char **argv, struct capture *c)
+{
+  const struct gb_option none[] = { OPT_END };
+  const struct option_table table = { "demo", "", "", none, max, "FILE" };
+  int argc = 0;
+  while (argv[argc])
+    argc++;
+  capture_start (c);
+  enum option_result rc = options_parse (&table, argc, argv, NULL);
+  capture_end (c);
+  return rc;
+}
+
+static void
+test_operands (void)
+{
+  struct capture c;
+  enum option_result rc = parse_operands (1, (char *[]) { "demo", NULL }, &c);
+  check (rc == OPTIONS_BAD
+         && strcmp (c.err_text, "gmpbench demo: no FILE given; see 'gmpbench demo --help'") == 0,
+         "a missing operand is named: %s", c.err_text);
+  rc = parse_operands (1, (char *[]) { "demo", "a", "b", NULL }, &c);
+  check (rc == OPTIONS_BAD && strcmp (c.err_text, "gmpbench demo: unexpected argument 'b'; "
+                                      "see 'gmpbench demo --help'") == 0,
+         "the first operand too many is named: %s", c.err_text);
+  rc = parse_operands (OPERANDS_ANY, (char *[]) { "demo", "a", "b", "c", NULL }, &c);
+  check (rc == OPTIONS_OK && !c.err_text[0], "OPERANDS_ANY takes any number");
+}
+
 static void
 test_help (void)
 {
@@ -232,7 +267,7 @@ test_upload_rows (void)
     UPLOAD_OPTIONS (&so, "submit"),
     OPT_END
   };
-  const struct option_table table = { "demo", "", "", options };
+  const struct option_table table = { "demo", "", "", options, 0, NULL };
   char *argv[] = { "demo", "--server", "http://127.0.0.1:1", "--cacert", "ca.pem", "--dry-run",
                    "--unlisted", "--timeout", "2.5", "--retries", "0", "--submit", NULL };
   submit_options_init (&so, "demo");
@@ -340,6 +375,7 @@ main (void)
 {
   test_values ();
   test_errors ();
+  test_operands ();
   test_help ();
   test_upload_rows ();
   test_shared_in_commands ();
