@@ -46,14 +46,16 @@ harness_default_config (struct harness_config *cfg, double time_per_test)
   cfg->tolerance = 0.01;
   cfg->visits = 12;
   cfg->min_visits = 6;
+  cfg->clock = gb_wall_seconds;
 }
 
 static double
-time_reps (const struct bench_ops *ops, void *state, unsigned long reps)
+time_reps (const struct harness_config *cfg, const struct bench_ops *ops, void *state,
+           unsigned long reps)
 {
-  double t0 = gb_wall_seconds ();
+  double t0 = cfg->clock ();
   ops->run (state, reps);
-  return gb_wall_seconds () - t0;
+  return cfg->clock () - t0;
 }
 
 /* Repetitions per sample: double until a sample lasts at least a quarter
@@ -63,11 +65,11 @@ static unsigned long
 calibrate (const struct harness_config *cfg, const struct bench_ops *ops, void *state)
 {
   unsigned long reps = 1;
-  double t = time_reps (ops, state, reps);
+  double t = time_reps (cfg, ops, state, reps);
   while (t < cfg->sample_time / 4 && reps < (1ul << 40))
     {
       reps *= 2;
-      t = time_reps (ops, state, reps);
+      t = time_reps (cfg, ops, state, reps);
     }
   double per_op = t / reps;
   double want = per_op > 0 ? ceil (cfg->sample_time / per_op) : 1;
@@ -124,9 +126,9 @@ harness_visit (struct harness_run *h, volatile sig_atomic_t *stop)
   while (!*stop && !h->done && spent < visit_time)
     {
       double c0 = gb_thread_cpu_seconds ();
-      double t0 = gb_wall_seconds ();
+      double t0 = h->cfg->clock ();
       h->ops->run (h->state, h->reps);
-      double t1 = gb_wall_seconds ();
+      double t1 = h->cfg->clock ();
       double c1 = gb_thread_cpu_seconds ();
       h->times[h->n++] = (t1 - t0) / h->reps;
       spent += t1 - t0;

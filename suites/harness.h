@@ -35,6 +35,8 @@ struct harness_config
   double tolerance;             /* ...within this relative tolerance */
   unsigned visits;              /* the budget is spread over this many visits */
   unsigned min_visits;          /* before stopping early */
+  double (*clock) (void);       /* seconds, monotonic: gb_wall_seconds, or a
+                                   test's own clock that its operations move */
 };
 
 /* The defaults for a budget of TIME_PER_TEST seconds per test. */

@@ -155,11 +155,11 @@ prepare (const struct bench_test *const *tests, size_t n, const struct harness_c
       if (state)
         {
           struct active *t = &a[(*nactive)++];
-          double before = gb_wall_seconds ();
+          double before = cfg->clock ();
           t->index = i;
           t->state = state;
           harness_start (&t->h, cfg, tests[i]->ops, state);
-          t->first_sample = fmax (gb_wall_seconds () - before, cfg->sample_time);
+          t->first_sample = fmax (cfg->clock () - before, cfg->sample_time);
         }
       else if (r[i].outcome == BENCH_SKIPPED)
         {
@@ -192,14 +192,14 @@ runner_run_tests (const struct bench_test *const *tests, size_t n,
       return status;
     }
 
-  double started = gb_wall_seconds (), timed = 0;
+  double started = cfg->clock (), timed = 0;
   while (nactive > 0)
     for (size_t i = 0; i < nactive;)
       {
         struct active *t = &a[i];
         if (progress && progress->visit)
           progress->visit (progress->ctx, done, tests[t->index]->name,
-                           seconds_left (a, nactive, timed, gb_wall_seconds () - started));
+                           seconds_left (a, nactive, timed, cfg->clock () - started));
         double before = t->h.wall;
         int v = harness_visit (&t->h, stop);
         timed += t->h.wall - before;
