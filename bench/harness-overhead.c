@@ -12,10 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <gmp.h>
-#include "suites/harness.h"
-#include "suites/operand.h"
-#include "suites/stats.h"
-#include "suites/suites.h"
+#include "engine/harness.h"
+#include "engine/operand.h"
+#include "engine/stats.h"
+#include "model/registry.h"
+#include "suites/programs.h"
 
 #define ROUNDS 7
 #define BATCHES_PER_VISIT 20
@@ -57,6 +58,7 @@ int
 main (void)
 {
   const struct bench_test *t = registry_find ("gmpbench.base.multiply.128,128");
+  const struct bench_ops *ops = program_ops (t);
   struct harness_config cfg;
   volatile sig_atomic_t never = 0;
   double ratio[ROUNDS];
@@ -67,15 +69,15 @@ main (void)
       struct measurement m;
       struct harness_run h;
       struct bare b;
-      void *state = t->ops->setup (t, 0, &err);
+      void *state = ops->setup (t, 0, &err);
       bare_init (&b);
-      harness_start (&h, &cfg, t->ops, state);
+      harness_start (&h, &cfg, ops, state);
       unsigned long reps = h.reps;
       while (harness_visit (&h, &never) == 0)
         bare_batches (&b, reps);
       bare_batches (&b, reps);
       harness_finish (&h, &m);
-      t->ops->teardown (state);
+      ops->teardown (state);
       double bare = reps / b.best;
       mpz_clears (b.x, b.y, b.z, NULL);
       ratio[i] = m.ops_per_sec / bare;

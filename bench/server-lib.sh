@@ -5,7 +5,7 @@
 
 libs=$(sed -n 's/^\(MHD\|SQLITE\|PQ\|GMP\|CRYPTO\|CURL\|CJSON\|GCRYPT\|NETTLE\)_LIBS = //p' "$build/Makefile" | tr '\n' ' ')
 ${CC:-cc} -std=gnu11 -O2 -I"$build" -I"$src" "$src/bench/server-load.c" \
-  "$build/libgmpbench-server.a" "$build/libgmpbench.a" $libs -lm -lpthread \
+  "$build/libgbserver.a" "$build/libgbmodel.a" $libs -lm -lpthread \
   -o "$tmp/server-load" || exit 1
 
 # start DB: a server on a free loopback port, limits off, $SERVER_THREADS

@@ -37,7 +37,7 @@
 #include "server/b64.h"
 #include "server/sig.h"
 #include "server/validate.h"
-#include "suites/stats.h"
+#include "model/order_stats.h"
 
 struct request
 {

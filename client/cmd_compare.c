@@ -4,7 +4,7 @@
  * Every test of BASE measured in another run gets the ratio of that run's
  * ops/s to BASE's (above 1: faster), and is marked within the spreads
  * when the ratio differs from 1 by no more than the two relative spreads
- * together, the rule of the library comparisons (suites/compare.h).  Each
+ * together, the rule of the library comparisons (client/compare.h).  Each
  * node of the tree gets the geometric mean of the ratios of its tests
  * measured in both runs, marked within the spreads when it differs from 1
  * by no more than the mean of those tests' spreads.  Lines are computed
@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "client/color.h"
-#include "client/escape.h"
+#include "model/escape.h"
+#include "model/si_format.h"
 #include "client/gmpbench.h"
 #include "client/output.h"
 #include "client/report.h"
@@ -190,7 +191,7 @@ print_text (FILE *f, const struct comparison *c, const struct palette *p)
         fprintf (f, " %16s", "");
       else if (l->row->result)
         {
-          report_si (report_num (l->row->result, "ops_per_sec"), ops, sizeof ops);
+          si_format (report_num (l->row->result, "ops_per_sec"), ops, sizeof ops);
           fprintf (f, " %9s ±%4.1f%%", ops, 100 * report_num (l->row->result, "spread"));
         }
       else

@@ -5,8 +5,8 @@
 #include <cjson/cJSON.h>
 #include "client/gmpbench.h"
 #include "client/output.h"
-#include "suites/runner.h"
-#include "suites/suites.h"
+#include "engine/runner.h"
+#include "model/registry.h"
 
 static const char list_usage[] =
   "usage: gmpbench list [options]\n"
@@ -19,18 +19,19 @@ static const char list_epilogue[] =
   "(--digests).\n";
 
 static int
-print_digests (const struct bench_test **tests, size_t n, int json)
+print_digests (const struct test_selection *sel, int json)
 {
   volatile sig_atomic_t never = 0;
   cJSON *arr = cJSON_CreateArray ();
   int status = 0;
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i < sel->ntests; i++)
     {
+      const struct bench_test *t = sel->tests[i];
       struct test_result r;
-      runner_run_test (tests[i], NULL, 0, &r, &never);
+      runner_run_test (t, sel->ops[i], NULL, 0, &r, &never);
       if (r.outcome == BENCH_FAILED)
         {
-          gb_error ("list", "%s: %s", tests[i]->name, r.message);
+          gb_error ("list", "%s: %s", t->name, r.message);
           status = EXIT_WRONG;
           continue;
         }
@@ -39,12 +40,12 @@ print_digests (const struct bench_test **tests, size_t n, int json)
       if (json)
         {
           cJSON *o = cJSON_CreateObject ();
-          cJSON_AddStringToObject (o, "name", tests[i]->name);
+          cJSON_AddStringToObject (o, "name", t->name);
           cJSON_AddStringToObject (o, "digest", r.digest);
           cJSON_AddItemToArray (arr, o);
         }
       else
-        printf ("%s  %s\n", r.digest, tests[i]->name);
+        printf ("%s  %s\n", r.digest, t->name);
     }
   if (json)
     output_json_print (stdout, arr);
@@ -86,7 +87,7 @@ cmd_list (int argc, char **argv)
   else if (selection_resolve (&sel, "list") != 0)
     status = EXIT_USAGE;
   else if (digests)
-    status = print_digests (sel.tests, sel.ntests, strcmp (format, "json") == 0);
+    status = print_digests (&sel, strcmp (format, "json") == 0);
   else if (strcmp (format, "json") == 0)
     {
       cJSON *arr = cJSON_CreateArray ();

@@ -21,9 +21,9 @@
 #include "submit/document.h"
 #include "submit/identity.h"
 #include "submit/submit.h"
-#include "suites/compare.h"
-#include "suites/score.h"
-#include "suites/threads.h"
+#include "client/compare.h"
+#include "model/score.h"
+#include "engine/threads.h"
 #include "sysinfo/sysinfo.h"
 
 #define FULL_TIME_PER_TEST 2.0
@@ -219,8 +219,8 @@ run_tests (const struct run_options *o, struct test_result *results,
                  o->threads ? 2 * n : n);
   prog.later = o->threads ? (double) n * o->time_per_test : 0;
   struct runner_progress hooks = progress_hooks (&prog);
-  enum runner_status st = runner_run_tests (o->sel.tests, n, &cfg, results, &failed,
-                                            &interrupted, &hooks);
+  enum runner_status st = runner_run_tests (o->sel.tests, o->sel.ops, n, &cfg, results,
+                                            &failed, &interrupted, &hooks);
   int status = verdict (st, &results[failed], &prog);
   /* The all-core phase's time left: the budget per test until one is
    * measured, then the phase's seconds per test so far. */
@@ -236,8 +236,8 @@ run_tests (const struct run_options *o, struct test_result *results,
       double per_test = measured ? (gb_wall_seconds () - phase_start) / (double) measured
         : o->time_per_test;
       progress_show (&prog, n + i, o->sel.tests[i]->name, (double) (n - i) * per_test);
-      status = verdict (threads_measure (o->sel.tests[i], &cfg, o->threads, &threaded[i],
-                                         &efficiency[i], &interrupted),
+      status = verdict (threads_measure (o->sel.tests[i], o->sel.ops[i], &cfg, o->threads,
+                                         &threaded[i], &efficiency[i], &interrupted),
                         &threaded[i], &prog);
       measured++;
       if (status == 0)

@@ -12,9 +12,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "client/svg_chart.h"
+#include "model/svg_chart.h"
 #include "common/util.h"
-#include "suites/compare.h"
+#include "client/compare.h"
 
 #define LABEL_LEN 128
 

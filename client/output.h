@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 #include "client/options.h"
-#include "suites/bench.h"
+#include "engine/bench.h"
 
 /* The tests chosen by --only and --suite, in run order. */
 struct test_selection
@@ -17,6 +17,7 @@ struct test_selection
   size_t nsuite_names;
   int quick;                    /* leave out BENCH_FULL_ONLY tests */
   const struct bench_test **tests;
+  const struct bench_ops **ops; /* the program of each test */
   const char **suites;          /* --suite name of each test */
   size_t ntests;
 };

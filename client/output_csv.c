@@ -12,7 +12,7 @@
  * significant digits (%.17g, exact round trip); an empty field is unknown.
  * Text fields go through escape_csv(). */
 #include <math.h>
-#include "client/escape.h"
+#include "model/escape.h"
 #include "client/report.h"
 
 static void

@@ -14,9 +14,10 @@
  * at the nodes, ops/s and spread at the tests), the longest part. */
 #include <math.h>
 #include <string.h>
-#include "client/escape.h"
+#include "model/escape.h"
 #include "client/html.h"
 #include "client/tree.h"
+#include "model/si_format.h"
 
 static const char style[] =
   "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1d1d1f;"
@@ -133,7 +134,7 @@ tree_leaf (void *ctx, int depth, size_t index, const char *label)
       return;
     }
   double spread = report_num (row->result, "spread");
-  report_si (report_num (row->result, "ops_per_sec"), ops, sizeof ops);
+  si_format (report_num (row->result, "ops_per_sec"), ops, sizeof ops);
   fprintf (h->f, "</td><td class=\"n\">%s</td><td>ops/s</td><td class=\"n\">±%.1f%%"
            "<span class=\"spread\" style=\"width:%.0fpx\"></span></td><td class=\"note\">%s%s"
            "</td></tr>\n", ops, 100 * spread, fmin (fmax (spread, 0), 1) * 60,
@@ -178,7 +179,7 @@ comparison_table (FILE *f, const cJSON *comparisons)
           int same = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (e, "within_spread"));
           report_library_label (report_str (e, "library"), report_str (e, "variant"), label,
                                 sizeof label);
-          report_si (report_num (e, "ops_per_sec"), ops, sizeof ops);
+          si_format (report_num (e, "ops_per_sec"), ops, sizeof ops);
           snprintf (ratio, sizeof ratio, isnan (rt) ? "" : same ? "%.3f ~" : "%.3f", rt);
           fputs ("<tr>", f);
           cell (f, NULL, report_str (row, "operation"));
@@ -290,7 +291,7 @@ threads (FILE *f, const cJSON *t)
   cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (t, "results"))
     {
       double eff = report_num (e, "efficiency");
-      report_si (report_num (e, "ops_per_sec"), ops, sizeof ops);
+      si_format (report_num (e, "ops_per_sec"), ops, sizeof ops);
       fputs ("<tr>", f);
       cell (f, NULL, report_str (e, "name"));
       fprintf (f, "<td class=\"n\">%s</td><td class=\"n\">x%.2f</td><td class=\"n\">%.0f%%</td>"

@@ -5,7 +5,8 @@
  * through escape_markdown(). */
 #include <math.h>
 #include <string.h>
-#include "client/escape.h"
+#include "model/escape.h"
+#include "model/si_format.h"
 #include "client/report.h"
 #include "client/tree.h"
 
@@ -76,7 +77,7 @@ md_leaf (void *ctx, int depth, size_t index, const char *label)
       fputs (" |\n", m->f);
       return;
     }
-  report_si (report_num (row->result, "ops_per_sec"), ops, sizeof ops);
+  si_format (report_num (row->result, "ops_per_sec"), ops, sizeof ops);
   fprintf (m->f, " | %s | ±%.1f%% | %s%s |\n", ops, 100 * report_num (row->result, "spread"),
            report_has_flag (row->result, "noisy") ? "noisy " : "",
            report_has_flag (row->result, "cpu-diverged") ? "cpu&lt;wall" : "");
@@ -100,7 +101,7 @@ comparisons (FILE *f, const cJSON *cmp)
           double ratio = report_num (e, "ratio");
           report_library_label (report_str (e, "library"), report_str (e, "variant"), label,
                                 sizeof label);
-          report_si (report_num (e, "ops_per_sec"), ops, sizeof ops);
+          si_format (report_num (e, "ops_per_sec"), ops, sizeof ops);
           fputs ("| ", f);
           escape_markdown (f, report_str (row, "operation"));
           fputs (" | ", f);

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "client/color.h"
-#include "client/escape.h"
+#include "model/escape.h"
 #include "client/output.h"
 #include "client/report.h"
 #include "client/tree.h"
 #include "common/util.h"
-#include "suites/compare.h"
+#include "client/compare.h"
 #include "sysinfo/sysinfo.h"
 
 #define NAME_WIDTH 44

@@ -11,7 +11,7 @@
 #define GB_PROGRESS_H
 
 #include <stddef.h>
-#include "suites/runner.h"
+#include "engine/runner.h"
 
 struct progress
 {

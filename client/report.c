@@ -12,7 +12,7 @@
 #include <string.h>
 #include "common/util.h"
 #include "submit/document.h"
-#include "suites/suites.h"
+#include "model/registry.h"
 #include "sysinfo/sysinfo.h"
 
 #define MAX_FILE_BYTES (1L << 20)
@@ -134,24 +134,6 @@ report_cycles_clock (const struct report *r, char *buf, size_t len)
   else
     snprintf (buf, len, "%.3g GHz, %s", ghz,
               strcmp (how, "given") == 0 ? "given with --cpu-ghz" : "measured");
-}
-
-void
-report_si (double v, char *buf, size_t len)
-{
-  static const char suffix[] = " kMGT";
-  int i = 0;
-  if (isnan (v))
-    {
-      snprintf (buf, len, "-");
-      return;
-    }
-  while (fabs (v) >= 1000 && i < 4)
-    {
-      v /= 1000;
-      i++;
-    }
-  snprintf (buf, len, "%.4g%s%.*s", v, i ? " " : "", i ? 1 : 0, suffix + i);
 }
 
 void

@@ -80,8 +80,6 @@ size_t report_count_rows (const cJSON *comparisons, int rng);
  * measured" or "3 GHz, given with --cpu-ghz"; "" when the document does not
  * say (run.cycles_ghz). */
 void report_cycles_clock (const struct report *r, char *buf, size_t len);
-/* V with 4 significant digits and an SI suffix (k, M, G, T): "64.24 M". */
-void report_si (double v, char *buf, size_t len);
 /* "OpenSSL", "GMP sec": a library (gmp, openssl...) and variant for people. */
 void report_library_label (const char *library, const char *variant, char *buf, size_t len);
 

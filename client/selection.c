@@ -7,8 +7,9 @@
 #include <string.h>
 #include "client/gmpbench.h"
 #include "client/output.h"
-#include "suites/compare.h"
-#include "suites/suites.h"
+#include "client/compare.h"
+#include "model/registry.h"
+#include "suites/programs.h"
 
 void
 selection_init (struct test_selection *sel)
@@ -66,10 +67,10 @@ same (const char *a, const char *b)
 static int
 chosen (const struct test_selection *sel, size_t i)
 {
-  const struct bench_test *t = registry_test (i);
+  const struct bench_test *t = runnable_test (i);
   return (!sel->npatterns || in_list (sel->patterns, sel->npatterns, t->name, registry_match))
     && (!sel->nsuite_names
-        || in_list (sel->suite_names, sel->nsuite_names, registry_suite_name (i), same));
+        || in_list (sel->suite_names, sel->nsuite_names, runnable_suite_name (i), same));
 }
 
 /* Marks in WANT the GMP tests of the operations and sizes of the other
@@ -80,7 +81,7 @@ add_gmp_companions (size_t total, char *want)
   struct compare_key *keys = gb_xmalloc (total * sizeof *keys);
   char *parsed = gb_xmalloc (total);
   for (size_t i = 0; i < total; i++)
-    parsed[i] = compare_parse_name (registry_test (i)->name, &keys[i]) == 0
+    parsed[i] = compare_parse_name (runnable_test (i)->name, &keys[i]) == 0
       && strcmp (keys[i].operation, "rng") != 0;
   for (size_t i = 0; i < total; i++)
     if (want[i] && parsed[i] && strcmp (keys[i].library, "gmp") != 0)
@@ -96,20 +97,22 @@ add_gmp_companions (size_t total, char *want)
 int
 selection_resolve (struct test_selection *sel, const char *cmd)
 {
-  size_t total = registry_count ();
+  size_t total = runnable_count ();
   char *want = gb_xmalloc (total ? total : 1);
   for (size_t i = 0; i < total; i++)
     want[i] = (char) chosen (sel, i);
   if (sel->nsuite_names && !sel->npatterns)
     add_gmp_companions (total, want);
   sel->tests = gb_xmalloc (total * sizeof *sel->tests);
+  sel->ops = gb_xmalloc (total * sizeof *sel->ops);
   sel->suites = gb_xmalloc (total * sizeof *sel->suites);
   sel->ntests = 0;
   for (size_t i = 0; i < total; i++)
-    if (want[i] && !(sel->quick && (registry_test (i)->flags & BENCH_FULL_ONLY)))
+    if (want[i] && !(sel->quick && (runnable_test (i)->flags & BENCH_FULL_ONLY)))
       {
-        sel->tests[sel->ntests] = registry_test (i);
-        sel->suites[sel->ntests++] = registry_suite_name (i);
+        sel->tests[sel->ntests] = runnable_test (i);
+        sel->ops[sel->ntests] = program_ops (runnable_test (i));
+        sel->suites[sel->ntests++] = runnable_suite_name (i);
       }
   free (want);
   /* Each pattern and suite must select something on its own. */
@@ -117,7 +120,7 @@ selection_resolve (struct test_selection *sel, const char *cmd)
     {
       size_t i;
       for (i = 0; i < total; i++)
-        if (registry_match (sel->patterns[p], registry_test (i)->name))
+        if (registry_match (sel->patterns[p], runnable_test (i)->name))
           break;
       if (i == total)
         {
@@ -130,7 +133,7 @@ selection_resolve (struct test_selection *sel, const char *cmd)
     {
       size_t i;
       for (i = 0; i < total; i++)
-        if (strcmp (sel->suite_names[s], registry_suite_name (i)) == 0)
+        if (strcmp (sel->suite_names[s], runnable_suite_name (i)) == 0)
           break;
       if (i == total)
         {
@@ -152,7 +155,7 @@ static size_t
 first_of_suite (const char *suite)
 {
   size_t i = 0;
-  while (strcmp (registry_suite_name (i), suite) != 0)
+  while (strcmp (runnable_suite_name (i), suite) != 0)
     i++;
   return i;
 }
@@ -160,16 +163,16 @@ first_of_suite (const char *suite)
 void
 selection_print_suites (FILE *f)
 {
-  size_t total = registry_count ();
+  size_t total = runnable_count ();
   for (size_t i = 0; i < total; i++)
     {
-      const char *suite = registry_suite_name (i);
+      const char *suite = runnable_suite_name (i);
       size_t count = 0;
       if (first_of_suite (suite) != i)
         continue;
       for (size_t j = i; j < total; j++)
-        count += strcmp (suite, registry_suite_name (j)) == 0;
-      fprintf (f, "%-10s %3zu tests, e.g. %s\n", suite, count, registry_test (i)->name);
+        count += strcmp (suite, runnable_suite_name (j)) == 0;
+      fprintf (f, "%-10s %3zu tests, e.g. %s\n", suite, count, runnable_test (i)->name);
     }
 }
 
@@ -183,6 +186,7 @@ selection_free (struct test_selection *sel)
   free (sel->patterns);
   free (sel->suite_names);
   free (sel->tests);
+  free (sel->ops);
   free (sel->suites);
   memset (sel, 0, sizeof *sel);
 }

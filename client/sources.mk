@@ -7,7 +7,7 @@ CLIENT_SRCS += \
 	client/cmd_show.c \
 	client/cmd_sysinfo.c \
 	client/color.c \
-	client/escape.c \
+	client/compare.c \
 	client/html_charts.c \
 	client/main.c \
 	client/options.c \
@@ -19,7 +19,6 @@ CLIENT_SRCS += \
 	client/report.c \
 	client/report_format.c \
 	client/selection.c \
-	client/svg_chart.c \
 	client/tree.c
 
 # Unit checks of the report renderers (escaping, tree, charts).

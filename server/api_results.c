@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "suites/suites.h"
+#include "model/registry.h"
 
 #define DEFAULT_LIMIT 50
 #define MAX_LIMIT 500
@@ -33,7 +33,7 @@ parsed_result (struct http_request *r, const struct store_row *row)
   cJSON *doc = cJSON_ParseWithLength (row->body, row->body_len);
   char api[96];
 
-  snprintf (api, sizeof api, "/api/v1/results/%s", row->id);
+  snprintf (api, sizeof api, PROTOCOL_RESULTS_PATH "/%s", row->id);
   cJSON_AddStringToObject (obj, "api", api);
   cJSON_AddItemToObject (obj, "document", doc ? doc : cJSON_CreateNull ());
   return http_json (r, 200, obj);

@@ -13,9 +13,8 @@
 #include <time.h>
 #include "common/util.h"
 #include "build_config.h"
-#include "suites/registry_id.h"
-#include "suites/stats.h"
-#include "suites/suites.h"
+#include "model/registry.h"
+#include "model/order_stats.h"
 
 struct groups
 {

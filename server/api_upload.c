@@ -15,11 +15,10 @@
 #include <strings.h>
 #include <time.h>
 #include "common/util.h"
+#include "model/protocol.h"
 #include "server/b64.h"
 #include "server/plausible.h"
 #include "server/sig.h"
-
-#define RETRACT_PREFIX "gmpbench-retract:"
 
 static double
 monotonic (void)
@@ -35,11 +34,11 @@ static int
 signature_header (struct http_request *r, unsigned char sig[SIG_BYTES], char **b64,
                   enum MHD_Result *rc)
 {
-  const char *text = http_header (r, "Gmpbench-Signature");
+  const char *text = http_header (r, PROTOCOL_SIGNATURE_HEADER);
   if (!text || b64_decode (text, strlen (text), sig, SIG_BYTES) != SIG_BYTES)
     {
       *rc = http_error (r, 400, "signature-format", NULL,
-                        "the Gmpbench-Signature header must be base64 of a 64-byte "
+                        "the " PROTOCOL_SIGNATURE_HEADER " header must be base64 of a 64-byte "
                         "Ed25519 signature");
       return -1;
     }
@@ -63,7 +62,7 @@ accepted_body (const char *id, const char *flags)
   cJSON_AddStringToObject (obj, "id", id);
   snprintf (path, sizeof path, "/results/%s", id);
   cJSON_AddStringToObject (obj, "url", path);
-  snprintf (path, sizeof path, "/api/v1/results/%s", id);
+  snprintf (path, sizeof path, PROTOCOL_RESULTS_PATH "/%s", id);
   cJSON_AddStringToObject (obj, "api", path);
   cJSON_AddItemToObject (obj, "flags", api_flags_array (flags));
   return obj;
@@ -222,10 +221,10 @@ api_retract (struct http_request *r, const char *id)
     return http_error (r, 404, "not-found", NULL, "no such result");
   if (st != STORE_OK || !t.key_ok)
     return api_unavailable (r);
-  snprintf (message, sizeof message, RETRACT_PREFIX "%s", id);
+  snprintf (message, sizeof message, PROTOCOL_RETRACT_PREFIX "%s", id);
   if (!sig_verify (t.key, message, strlen (message), sig))
     return http_error (r, 403, "signature-invalid", NULL,
-                       "the signature over \"" RETRACT_PREFIX "%s\" does not verify "
+                       "the signature over \"" PROTOCOL_RETRACT_PREFIX "%s\" does not verify "
                        "against the result's key", id);
   sig_fingerprint (t.key, fingerprint);
   int wait = ratelimit_take (r->srv->by_key, fingerprint, monotonic ());

@@ -16,8 +16,8 @@ if [ ! -f Makefile ]; then
   "$src/configure" CC=clang CFLAGS='-g -O1 -fsanitize=fuzzer-no-link,address,undefined' \
     --without-gcrypt --without-nettle > configure.log || { cat configure.log; exit 1; }
 fi
-make libgmpbench.a libgmpbench-server.a > make.log 2>&1 || { tail -20 make.log; exit 1; }
+make libgbmodel.a libgbserver.a > make.log 2>&1 || { tail -20 make.log; exit 1; }
 clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -I"$src" "$src/server/fuzz-validate.c" \
-  libgmpbench-server.a libgmpbench.a -lgmp -lcrypto -lcjson -lm -lpthread -o fuzz-validate || exit 1
+  libgbserver.a libgbmodel.a -lgmp -lcrypto -lcjson -lm -lpthread -o fuzz-validate || exit 1
 ./fuzz-validate -max_total_time="$secs" -max_len=65536 -print_final_stats=1 \
   corpus "$src/server/fuzz-corpus"

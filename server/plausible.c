@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "suites/stats.h"
+#include "model/order_stats.h"
 
 static void
 add_flag (char *out, size_t size, const char *flag)

@@ -7,9 +7,10 @@
 #define GB_SERVER_SIG_H
 
 #include <stddef.h>
+#include "model/protocol.h"
 
-#define SIG_KEY_BYTES 32
-#define SIG_BYTES 64
+#define SIG_KEY_BYTES PROTOCOL_KEY_BYTES
+#define SIG_BYTES PROTOCOL_SIGNATURE_BYTES
 
 /* 1 when SIG is a valid signature of MSG[0..LEN) by KEY, 0 otherwise
  * (also when the key is not a valid curve point). */

@@ -1,6 +1,6 @@
 # server/: gmpbench-server, the results server (docs/protocol.md,
 # docs/server.md).  main.c alone goes into the program; everything else
-# into libgmpbench-server.a, which the unit tests link as well.
+# into libgbserver.a, which the unit tests link as well.
 SERVER_SRCS += server/main.c
 SERVER_LIB_SRCS += \
 	server/api.c \
@@ -31,5 +31,7 @@ SERVER_LIB_SRCS += \
 	server/web_style.c \
 	server/web_submitter.c
 
-# Unit tests of the server's pure parts (tests/unit-server.c).
+# Unit tests of the server's pure parts (tests/unit-server.c), linked
+# like the server.
 CHECK_PROGRAMS += tests/unit-server
+SERVER_CHECK_PROGRAMS += tests/unit-server

@@ -24,7 +24,7 @@
 #include "common/util.h"
 #include "server/log.h"
 #include "server/store_driver.h"
-#include "suites/suites.h"
+#include "model/registry.h"
 
 /* How many listed results a filter term matches, as the choice of a
  * listing plan needs it (store_list): counted at most every COUNT_TTL

@@ -16,11 +16,11 @@
 #include "server/b64.h"
 #include "server/json_check.h"
 #include "server/schema.h"
-#include "suites/reference.h"
-#include "suites/registry_id.h"
-#include "suites/suites.h"
+#include "model/reference.h"
+#include "model/protocol.h"
+#include "model/registry.h"
 
-#define FORMAT_NAME "gmpbench-result/1"
+#define FORMAT_NAME PROTOCOL_FORMAT
 #define BIG 1e300
 
 /* A member without element schema. */

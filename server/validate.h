@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 #include "server/sig.h"
-#include "suites/score.h"
+#include "model/score.h"
 
 #define VALIDATE_MAX_BODY (1024 * 1024)
 #define VALIDATE_MAX_DEPTH 16

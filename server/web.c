@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "client/escape.h"
+#include "model/escape.h"
 
 #define CSP "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; " \
   "base-uri 'none'; frame-ancestors 'none'"

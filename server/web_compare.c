@@ -8,16 +8,15 @@
  * relative spreads added (the same rule as the client's comparison
  * table: such a difference is noise).  Every node of the hierarchy gets
  * the geometric mean of the ratios of its tests that both results have,
- * and the headline nodes a bar chart (client/svg_chart.h). */
+ * and the headline nodes a bar chart (model/svg_chart.h). */
 #include "server/web.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "client/svg_chart.h"
-#include "suites/bench.h"
-#include "suites/suites.h"
+#include "model/svg_chart.h"
+#include "model/registry.h"
 
 #define MAX_RESULTS 6
 

@@ -15,8 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/util.h"
-#include "suites/bench.h"
-#include "suites/suites.h"
+#include "model/registry.h"
 
 #define MAX_DEPTH 16
 

@@ -15,8 +15,7 @@
 #include <time.h>
 #include "server/api.h"
 #include "server/log.h"
-#include "suites/bench.h"
-#include "suites/suites.h"
+#include "model/registry.h"
 
 #define MAX_DEPTH 8
 

@@ -2,7 +2,7 @@
  *
  * Hand-written and small: system fonts, one column that widens up to
  * 80em, tables that scroll sideways on a phone instead of squeezing, and
- * the classes the inline SVG charts use (client/svg_chart.c's and the
+ * the classes the inline SVG charts use (model/svg_chart.c's and the
  * strip plot's of web_cpu.c).  Colours come from the same colour-blind-
  * safe palette as the charts. */
 #include "server/web.h"

@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "build_config.h"
-#include "suites/operand.h"
-#include "suites/registry_id.h"
+#include "engine/operand.h"
+#include "model/registry.h"
 
 static cJSON *
 result_json (const struct test_result *r)

@@ -4,10 +4,11 @@
 #define GB_DOCUMENT_H
 
 #include <cjson/cJSON.h>
-#include "suites/runner.h"
-#include "suites/score.h"
+#include "model/protocol.h"
+#include "engine/runner.h"
+#include "model/score.h"
 
-#define DOCUMENT_FORMAT "gmpbench-result/1"
+#define DOCUMENT_FORMAT PROTOCOL_FORMAT
 
 struct run_info
 {

@@ -114,7 +114,7 @@ sign_verify (const char *key_b64, const void *data, size_t len,
 char *
 sign_retract_message (const char *id)
 {
-  static const char prefix[] = "gmpbench-retract:";
+  static const char prefix[] = PROTOCOL_RETRACT_PREFIX;
   size_t n = sizeof prefix + strlen (id);
   char *msg = gb_xmalloc (n);
   snprintf (msg, n, "%s%s", prefix, id);

@@ -11,9 +11,10 @@
 #define GB_SUBMIT_SIGN_H
 
 #include <stddef.h>
+#include "model/protocol.h"
 
-#define SIGN_KEY_BYTES 32
-#define SIGN_BYTES 64
+#define SIGN_KEY_BYTES PROTOCOL_KEY_BYTES
+#define SIGN_BYTES PROTOCOL_SIGNATURE_BYTES
 #define SIGN_KEY_B64_LEN 44     /* base64 of 32 bytes, without the NUL */
 #define SIGN_B64_LEN 88         /* base64 of 64 bytes, without the NUL */
 

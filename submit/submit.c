@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "common/util.h"
+#include "model/protocol.h"
 #include "submit/config.h"
 #include "submit/document.h"
 #include "submit/spool.h"
@@ -199,7 +200,7 @@ keep (const char *bytes, size_t len, const char *sig_b64, const char *server,
 static char *
 redirected_server (const char *redirect)
 {
-  static const char api[] = "/api/v1/results";
+  static const char api[] = PROTOCOL_RESULTS_PATH;
   char *s = redirect ? gb_xstrdup (redirect) : NULL;
   size_t n;
 
@@ -239,7 +240,7 @@ submit_document (const char *bytes, size_t len, const char *sig_b64,
 
   if (!server)
     return keep (bytes, len, sig_b64, NULL, opt, err, NULL);
-  url = format ("%s/api/v1/results%s", server, opt->unlisted ? "?unlisted=1" : "");
+  url = format ("%s" PROTOCOL_RESULTS_PATH "%s", server, opt->unlisted ? "?unlisted=1" : "");
   if (opt->dry_run)
     {
       upload_print_request (stdout, url, bytes, len, sig_b64);
@@ -304,7 +305,7 @@ pending_one (const char *path, const char *server_override, const struct submit_
       return 1;
     }
   server = server_override ? server_override : e.server;
-  url = format ("%s/api/v1/results%s", server, e.unlisted ? "?unlisted=1" : "");
+  url = format ("%s" PROTOCOL_RESULTS_PATH "%s", server, e.unlisted ? "?unlisted=1" : "");
   upload_options_from (opt, &uo);
   if (opt->dry_run)
     upload_print_request (stdout, url, e.bytes, e.len, e.signature);
@@ -416,7 +417,7 @@ submit_retract (const char *id, const struct gb_identity *key,
       say (opt, "%s", err);
       return 1;
     }
-  url = format ("%s/api/v1/results/%s/retract", server, id);
+  url = format ("%s" PROTOCOL_RESULTS_PATH "/%s/retract", server, id);
   msg = sign_retract_message (id);
   upload_options_from (opt, &uo);
   if (identity_sign (key, msg, strlen (msg), sig) != 0)

@@ -17,6 +17,7 @@
 #include <openssl/rand.h>
 #include "build_config.h"
 #include "common/util.h"
+#include "model/protocol.h"
 
 #define MAX_REPLY_BYTES (1L << 20)
 #define STALL_SECONDS 30
@@ -280,7 +281,7 @@ request_headers (const char *sig_b64, int json)
     json ? "Content-Type: application/json" : "Content-Type:" };
   struct curl_slist *list = NULL;
 
-  snprintf (sig, n, "Gmpbench-Signature: %s", sig_b64);
+  snprintf (sig, n, PROTOCOL_SIGNATURE_HEADER ": %s", sig_b64);
   for (size_t i = 0; i < GB_ARRAY_SIZE (lines) && lines[i]; i++)
     {
       struct curl_slist *more = curl_slist_append (list, lines[i]);

@@ -1,7 +1,7 @@
 /* dsa_math.c: DSA with GMP (see dsa_math.h). */
 #include "suites/dsa_math.h"
 
-#include "suites/operand.h"
+#include "engine/operand.h"
 
 void
 dsa_scratch_init (struct dsa_scratch *s, const struct dsa_key *k)

@@ -13,7 +13,7 @@
 #define GB_DSA_MATH_H
 
 #include <gmp.h>
-#include "suites/dl_key.h"
+#include "engine/dl_key.h"
 
 #define DSA_DIGEST 32
 

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gmp.h>
-#include "suites/bench.h"
-#include "suites/check.h"
+#include "engine/bench.h"
+#include "engine/check.h"
 #include "suites/gcrypt_convert.h"
-#include "suites/mirror.h"
-#include "suites/registry_libs.h"
+#include "engine/mirror.h"
+#include "suites/programs.h"
 
 struct mpi_state
 {
@@ -105,17 +105,5 @@ mpi_teardown (void *state)
   free (s);
 }
 
-static const struct bench_ops mulm_ops = { mpi_setup, mulm_run, mpi_check, mpi_teardown };
-static const struct bench_ops powm_ops = { mpi_setup, powm_run, mpi_check, mpi_teardown };
-
-#define SIZES(op, ops) \
-  { "gcrypt.ext." op ".512", &ops, 512, 0, 0 }, { "gcrypt.ext." op ".1024", &ops, 1024, 0, 0 }, \
-  { "gcrypt.ext." op ".2048", &ops, 2048, 0, 0 }, { "gcrypt.ext." op ".4096", &ops, 4096, 0, 0 }, \
-  { "gcrypt.ext." op ".8192", &ops, 8192, 0, 0 }
-
-static const struct bench_test mpi_tests[] = {
-  SIZES ("mulm", mulm_ops),
-  SIZES ("powm", powm_ops),
-};
-
-const struct bench_suite suite_gcrypt_mpi = { "gcrypt", mpi_tests, GB_ARRAY_SIZE (mpi_tests) };
+const struct bench_ops gcrypt_mulm_ops = { mpi_setup, mulm_run, mpi_check, mpi_teardown };
+const struct bench_ops gcrypt_powm_ops = { mpi_setup, powm_run, mpi_check, mpi_teardown };

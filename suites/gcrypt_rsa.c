@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gmp.h>
-#include "suites/bench.h"
-#include "suites/check.h"
+#include "engine/bench.h"
+#include "engine/check.h"
 #include "suites/gcrypt_convert.h"
-#include "suites/key_cache.h"
-#include "suites/operand.h"
+#include "engine/key_cache.h"
+#include "engine/operand.h"
 #include "suites/pkcs1.h"
-#include "suites/registry_libs.h"
+#include "suites/programs.h"
 
 #define RSA_MESSAGES 16
 #define SHA256_BYTES 32
@@ -249,20 +249,12 @@ gcrypt_teardown (void *state)
   free (s);
 }
 
-static const struct bench_ops sign_ops = { sign_setup, gcrypt_run, gcrypt_check, gcrypt_teardown };
-static const struct bench_ops sign_noblind_ops = { sign_noblind_setup, gcrypt_run, gcrypt_check, gcrypt_teardown };
-static const struct bench_ops verify_ops = { verify_setup, gcrypt_run, gcrypt_check, gcrypt_teardown };
-
-#define SIZES(name, ops) \
-  { name ".512", &ops, 512, 0, 0 }, { name ".1024", &ops, 1024, 0, 0 }, \
-  { name ".2048", &ops, 2048, 0, 0 }, { name ".3072", &ops, 3072, 0, 0 }, \
-  { name ".4096", &ops, 4096, 0, 0 }, { name ".7680", &ops, 7680, 0, BENCH_FULL_ONLY }, \
-  { name ".15360", &ops, 15360, 0, BENCH_FULL_ONLY }
-
-static const struct bench_test gcrypt_tests[] = {
-  SIZES ("gcrypt.rsa.sign", sign_ops),
-  SIZES ("gcrypt.rsa.sign-noblind", sign_noblind_ops),
-  SIZES ("gcrypt.rsa.verify", verify_ops),
+const struct bench_ops gcrypt_rsa_sign_ops = {
+  sign_setup, gcrypt_run, gcrypt_check, gcrypt_teardown
 };
-
-const struct bench_suite suite_gcrypt = { "gcrypt", gcrypt_tests, GB_ARRAY_SIZE (gcrypt_tests) };
+const struct bench_ops gcrypt_rsa_sign_noblind_ops = {
+  sign_noblind_setup, gcrypt_run, gcrypt_check, gcrypt_teardown
+};
+const struct bench_ops gcrypt_rsa_verify_ops = {
+  verify_setup, gcrypt_run, gcrypt_check, gcrypt_teardown
+};

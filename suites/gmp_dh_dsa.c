@@ -14,11 +14,11 @@
  * check fills in the ones the timed loop did not reach. */
 #include <stdlib.h>
 #include <gmp.h>
-#include "suites/bench.h"
-#include "suites/check.h"
+#include "engine/bench.h"
+#include "engine/check.h"
 #include "suites/dsa_math.h"
-#include "suites/key_cache.h"
-#include "suites/registry_libs.h"
+#include "engine/key_cache.h"
+#include "suites/programs.h"
 
 #define DSA_MESSAGES 16
 
@@ -223,27 +223,10 @@ dsa_teardown (void *state)
   free (s);
 }
 
-static const struct bench_ops dh_ops = { dh_setup, dh_run, dh_check, dh_teardown };
-static const struct bench_ops dh_sec_ops = { dh_setup, dh_sec_run, dh_check, dh_teardown };
-static const struct bench_ops dsa_sign_ops = { dsa_sign_setup, dsa_run, dsa_check, dsa_teardown };
-static const struct bench_ops dsa_sign_sec_ops = { dsa_sign_sec_setup, dsa_run, dsa_check, dsa_teardown };
-static const struct bench_ops dsa_verify_ops = { dsa_verify_setup, dsa_run, dsa_check, dsa_teardown };
-
-#define T(name, ops, n, f) { name "." #n, &ops, n, 0, f }
-
-static const struct bench_test dh_dsa_tests[] = {
-  T ("ext.dh.derive", dh_ops, 2048, 0), T ("ext.dh.derive", dh_ops, 3072, 0),
-  T ("ext.dh.derive", dh_ops, 4096, 0), T ("ext.dh.derive", dh_ops, 6144, 0),
-  T ("ext.dh.derive", dh_ops, 8192, 0),
-  T ("ext.dh.derive-sec", dh_sec_ops, 2048, 0), T ("ext.dh.derive-sec", dh_sec_ops, 3072, 0),
-  T ("ext.dh.derive-sec", dh_sec_ops, 4096, 0), T ("ext.dh.derive-sec", dh_sec_ops, 6144, 0),
-  T ("ext.dh.derive-sec", dh_sec_ops, 8192, 0),
-  T ("ext.dsa.sign", dsa_sign_ops, 1024, 0), T ("ext.dsa.sign", dsa_sign_ops, 2048, 0),
-  T ("ext.dsa.sign", dsa_sign_ops, 3072, BENCH_FULL_ONLY),
-  T ("ext.dsa.sign-sec", dsa_sign_sec_ops, 1024, 0), T ("ext.dsa.sign-sec", dsa_sign_sec_ops, 2048, 0),
-  T ("ext.dsa.sign-sec", dsa_sign_sec_ops, 3072, BENCH_FULL_ONLY),
-  T ("ext.dsa.verify", dsa_verify_ops, 1024, 0), T ("ext.dsa.verify", dsa_verify_ops, 2048, 0),
-  T ("ext.dsa.verify", dsa_verify_ops, 3072, BENCH_FULL_ONLY),
+const struct bench_ops gmp_dh_ops = { dh_setup, dh_run, dh_check, dh_teardown };
+const struct bench_ops gmp_dh_sec_ops = { dh_setup, dh_sec_run, dh_check, dh_teardown };
+const struct bench_ops gmp_dsa_sign_ops = { dsa_sign_setup, dsa_run, dsa_check, dsa_teardown };
+const struct bench_ops gmp_dsa_sign_sec_ops = {
+  dsa_sign_sec_setup, dsa_run, dsa_check, dsa_teardown
 };
-
-const struct bench_suite suite_gmp_dh_dsa = { "ext", dh_dsa_tests, GB_ARRAY_SIZE (dh_dsa_tests) };
+const struct bench_ops gmp_dsa_verify_ops = { dsa_verify_setup, dsa_run, dsa_check, dsa_teardown };

@@ -3,10 +3,10 @@
  * 0 <= R < B. */
 #include <stdlib.h>
 #include <gmp.h>
-#include "suites/bench.h"
-#include "suites/check.h"
-#include "suites/operand.h"
-#include "suites/suites.h"
+#include "engine/bench.h"
+#include "engine/check.h"
+#include "engine/operand.h"
+#include "suites/programs.h"
 
 struct divide_state
 {
@@ -56,18 +56,6 @@ divide_teardown (void *state)
   free (s);
 }
 
-const struct bench_ops divide_ops = {
+const struct bench_ops gmp_divide_ops = {
   divide_setup, divide_run, divide_check, divide_teardown
-};
-
-#define DIV(a, b) { "gmpbench.base.divide." #a "," #b, &divide_ops, a, b, BENCH_COMPAT }
-
-static const struct bench_test divide_tests[] = {
-  DIV (8192, 32), DIV (8192, 64), DIV (8192, 128), DIV (8192, 4096),
-  DIV (131072, 65536), DIV (8388608, 4194304), DIV (8192, 8064),
-  DIV (16777216, 262144),
-};
-
-const struct bench_suite suite_gmp_divide = {
-  "base", divide_tests, GB_ARRAY_SIZE (divide_tests)
 };

@@ -11,11 +11,11 @@
  *                a small factor, "probably prime" by a Fermat test. */
 #include <stdlib.h>
 #include <gmp.h>
-#include "suites/bench.h"
-#include "suites/check.h"
-#include "suites/key_cache.h"
-#include "suites/operand.h"
-#include "suites/suites.h"
+#include "engine/bench.h"
+#include "engine/check.h"
+#include "engine/key_cache.h"
+#include "engine/operand.h"
+#include "suites/programs.h"
 
 #define PRIME_INPUTS 16
 
@@ -263,29 +263,8 @@ ext_teardown (void *state)
   free (s);
 }
 
-static const struct bench_ops sqrt_ops = { root_setup, sqrt_run, root_check, ext_teardown };
-static const struct bench_ops root_ops = { root_setup, root_run, root_check, ext_teardown };
-static const struct bench_ops invert_ops = { invert_setup, invert_run, invert_check, ext_teardown };
-static const struct bench_ops fac_ops = { fac_setup, fac_run, fac_check, ext_teardown };
-static const struct bench_ops prime_ops = { prime_setup, prime_run, prime_check, ext_teardown };
-
-static const struct bench_test ext_tests[] = {
-  { "ext.sqrt.8192", &sqrt_ops, 8192, 0, 0 },
-  { "ext.sqrt.131072", &sqrt_ops, 131072, 0, 0 },
-  { "ext.sqrt.2097152", &sqrt_ops, 2097152, 0, 0 },
-  { "ext.root.8192,3", &root_ops, 8192, 3, 0 },
-  { "ext.root.131072,5", &root_ops, 131072, 5, 0 },
-  { "ext.invert.512", &invert_ops, 512, 0, 0 },
-  { "ext.invert.8192", &invert_ops, 8192, 0, 0 },
-  { "ext.invert.131072", &invert_ops, 131072, 0, 0 },
-  { "ext.fac.10000", &fac_ops, 10000, 0, 0 },
-  { "ext.fac.100000", &fac_ops, 100000, 0, 0 },
-  { "ext.fac.1000000", &fac_ops, 1000000, 0, 0 },
-  { "ext.prime.random.512", &prime_ops, 512, 0, 0 },
-  { "ext.prime.random.2048", &prime_ops, 2048, 0, 0 },
-  { "ext.prime.prime.512", &prime_ops, 512, 1, 0 },
-  { "ext.prime.prime.1024", &prime_ops, 1024, 1, 0 },
-  { "ext.prime.prime.2048", &prime_ops, 2048, 1, 0 },
-};
-
-const struct bench_suite suite_gmp_ext = { "ext", ext_tests, GB_ARRAY_SIZE (ext_tests) };
+const struct bench_ops gmp_sqrt_ops = { root_setup, sqrt_run, root_check, ext_teardown };
+const struct bench_ops gmp_root_ops = { root_setup, root_run, root_check, ext_teardown };
+const struct bench_ops gmp_invert_ops = { invert_setup, invert_run, invert_check, ext_teardown };
+const struct bench_ops gmp_fac_ops = { fac_setup, fac_run, fac_check, ext_teardown };
+const struct bench_ops gmp_prime_ops = { prime_setup, prime_run, prime_check, ext_teardown };

@@ -4,10 +4,10 @@
  * outside the timed loop for the gcd test), which proves G is the gcd. */
 #include <stdlib.h>
 #include <gmp.h>
-#include "suites/bench.h"
-#include "suites/check.h"
-#include "suites/operand.h"
-#include "suites/suites.h"
+#include "engine/bench.h"
+#include "engine/check.h"
+#include "engine/operand.h"
+#include "suites/programs.h"
 
 struct gcd_state
 {
@@ -87,19 +87,5 @@ gcd_teardown (void *state)
   free (s);
 }
 
-const struct bench_ops gcd_ops = { gcd_setup, gcd_run, gcd_check, gcd_teardown };
-const struct bench_ops gcdext_ops = { gcd_setup, gcdext_run, gcdext_check, gcd_teardown };
-
-#define GCD(p, ops, n) { "gmpbench.base." p "." #n "," #n, &ops, n, n, BENCH_COMPAT }
-
-static const struct bench_test gcd_tests[] = {
-  GCD ("gcd", gcd_ops, 128), GCD ("gcd", gcd_ops, 512), GCD ("gcd", gcd_ops, 8192),
-  GCD ("gcd", gcd_ops, 131072), GCD ("gcd", gcd_ops, 1048576),
-  GCD ("gcdext", gcdext_ops, 128), GCD ("gcdext", gcdext_ops, 512),
-  GCD ("gcdext", gcdext_ops, 8192), GCD ("gcdext", gcdext_ops, 131072),
-  GCD ("gcdext", gcdext_ops, 1048576),
-};
-
-const struct bench_suite suite_gmp_gcd = {
-  "base", gcd_tests, GB_ARRAY_SIZE (gcd_tests)
-};
+const struct bench_ops gmp_gcd_ops = { gcd_setup, gcd_run, gcd_check, gcd_teardown };
+const struct bench_ops gmp_gcdext_ops = { gcd_setup, gcdext_run, gcdext_check, gcd_teardown };

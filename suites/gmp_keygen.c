@@ -15,10 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <gmp.h>
-#include "suites/bench.h"
-#include "suites/operand.h"
-#include "suites/rsa_key.h"
-#include "suites/suites.h"
+#include "engine/bench.h"
+#include "engine/operand.h"
+#include "engine/rsa_key.h"
+#include "suites/programs.h"
 
 struct keygen_state
 {
@@ -104,13 +104,6 @@ keygen_teardown (void *state)
   free (s);
 }
 
-static const struct bench_ops keygen_ops = { keygen_setup, keygen_run, keygen_check, keygen_teardown };
-
-static const struct bench_test keygen_tests[] = {
-  { "ext.rsa.keygen.1024", &keygen_ops, 1024, 0, 0 },
-  { "ext.rsa.keygen.2048", &keygen_ops, 2048, 0, 0 },
-  { "ext.rsa.keygen.3072", &keygen_ops, 3072, 0, BENCH_FULL_ONLY },
-  { "ext.rsa.keygen.4096", &keygen_ops, 4096, 0, BENCH_FULL_ONLY },
+const struct bench_ops gmp_rsa_keygen_ops = {
+  keygen_setup, keygen_run, keygen_check, keygen_teardown
 };
-
-const struct bench_suite suite_gmp_keygen = { "ext", keygen_tests, GB_ARRAY_SIZE (keygen_tests) };

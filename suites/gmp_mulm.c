@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <gmp.h>
-#include "suites/bench.h"
-#include "suites/check.h"
-#include "suites/mirror.h"
-#include "suites/registry_libs.h"
+#include "engine/bench.h"
+#include "engine/check.h"
+#include "engine/mirror.h"
+#include "suites/programs.h"
 
 struct mulm_state
 {
@@ -73,12 +73,4 @@ mulm_teardown (void *state)
   free (s);
 }
 
-static const struct bench_ops mulm_ops = { mulm_setup, mulm_run, mulm_check, mulm_teardown };
-
-#define MULM(n) { "ext.mulm." #n, &mulm_ops, n, 0, 0 }
-
-static const struct bench_test mulm_tests[] = {
-  MULM (512), MULM (1024), MULM (2048), MULM (4096), MULM (8192),
-};
-
-const struct bench_suite suite_gmp_mulm = { "ext", mulm_tests, GB_ARRAY_SIZE (mulm_tests) };
+const struct bench_ops gmp_mulm_ops = { mulm_setup, mulm_run, mulm_check, mulm_teardown };

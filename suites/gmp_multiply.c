@@ -5,10 +5,10 @@
  * A-bit and a B-bit number.  Checked modulo word-sized primes. */
 #include <stdlib.h>
 #include <gmp.h>
-#include "suites/bench.h"
-#include "suites/check.h"
-#include "suites/operand.h"
-#include "suites/suites.h"
+#include "engine/bench.h"
+#include "engine/check.h"
+#include "engine/operand.h"
+#include "suites/programs.h"
 
 struct multiply_state
 {
@@ -68,20 +68,6 @@ multiply_teardown (void *state)
   free (s);
 }
 
-const struct bench_ops multiply_ops = {
+const struct bench_ops gmp_multiply_ops = {
   multiply_setup, multiply_run, multiply_check, multiply_teardown
-};
-
-#define SQR(n) { "gmpbench.base.multiply." #n, &multiply_ops, n, 0, BENCH_COMPAT }
-#define MUL(a, b) { "gmpbench.base.multiply." #a "," #b, &multiply_ops, a, b, BENCH_COMPAT }
-
-static const struct bench_test multiply_tests[] = {
-  SQR (128), SQR (512), SQR (8192), SQR (131072), SQR (2097152),
-  MUL (128, 128), MUL (512, 512), MUL (8192, 8192), MUL (131072, 131072),
-  MUL (2097152, 2097152), MUL (15000, 10000), MUL (20000, 10000),
-  MUL (30000, 10000), MUL (16777216, 512), MUL (16777216, 262144),
-};
-
-const struct bench_suite suite_gmp_multiply = {
-  "base", multiply_tests, GB_ARRAY_SIZE (multiply_tests)
 };

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gmp.h>
-#include "suites/bench.h"
-#include "suites/suites.h"
+#include "engine/bench.h"
+#include "suites/programs.h"
 
 #define GUARD_DIGITS 10
 #define DIGITS_PER_TERM 14.181647462725477  /* log10(640320^3 / 1728) */
@@ -148,10 +148,4 @@ pi_teardown (void *state)
   free (s);
 }
 
-const struct bench_ops pi_ops = { pi_setup, pi_run, pi_check, pi_teardown };
-
-#define PI(n) { "gmpbench.app.pi." #n, &pi_ops, n, 0, BENCH_COMPAT }
-
-static const struct bench_test pi_tests[] = { PI (10000), PI (100000), PI (1000000) };
-
-const struct bench_suite suite_gmp_pi = { "app", pi_tests, GB_ARRAY_SIZE (pi_tests) };
+const struct bench_ops gmp_pi_ops = { pi_setup, pi_run, pi_check, pi_teardown };

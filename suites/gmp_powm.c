@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <gmp.h>
-#include "suites/bench.h"
-#include "suites/check.h"
-#include "suites/mirror.h"
-#include "suites/suites.h"
+#include "engine/bench.h"
+#include "engine/check.h"
+#include "engine/mirror.h"
+#include "suites/programs.h"
 
 struct powm_state
 {
@@ -93,15 +93,7 @@ powm_teardown (void *state)
   free (s);
 }
 
-static const struct bench_ops powm_ops = { powm_setup, powm_run, powm_check, powm_teardown };
-static const struct bench_ops powm_sec_ops = { powm_sec_setup, powm_sec_run, powm_check, powm_teardown };
-
-#define POWM(n) { "ext.powm." #n, &powm_ops, n, 0, 0 }
-#define POWM_SEC(n) { "ext.powm-sec." #n, &powm_sec_ops, n, 0, 0 }
-
-static const struct bench_test powm_tests[] = {
-  POWM (512), POWM (1024), POWM (2048), POWM (4096), POWM (8192),
-  POWM_SEC (512), POWM_SEC (1024), POWM_SEC (2048), POWM_SEC (4096), POWM_SEC (8192),
+const struct bench_ops gmp_powm_ops = { powm_setup, powm_run, powm_check, powm_teardown };
+const struct bench_ops gmp_powm_sec_ops = {
+  powm_sec_setup, powm_sec_run, powm_check, powm_teardown
 };
-
-const struct bench_suite suite_gmp_powm = { "ext", powm_tests, GB_ARRAY_SIZE (powm_tests) };

@@ -11,12 +11,12 @@
  * repetitions the harness chose. */
 #include <stdlib.h>
 #include <gmp.h>
-#include "suites/bench.h"
-#include "suites/check.h"
-#include "suites/operand.h"
-#include "suites/key_cache.h"
-#include "suites/rsa_key.h"
-#include "suites/suites.h"
+#include "engine/bench.h"
+#include "engine/check.h"
+#include "engine/operand.h"
+#include "engine/key_cache.h"
+#include "engine/rsa_key.h"
+#include "suites/programs.h"
 
 #define RSA_MESSAGES 16
 
@@ -157,26 +157,10 @@ rsa_teardown (void *state)
   free (s);
 }
 
-const struct bench_ops rsa_sign_ops = { rsa_sign_setup, rsa_sign_run, rsa_check, rsa_teardown };
-const struct bench_ops rsa_sign_sec_ops = { rsa_sign_sec_setup, rsa_sign_run, rsa_check, rsa_teardown };
-const struct bench_ops rsa_verify_ops = { rsa_verify_setup, rsa_verify_run, rsa_check, rsa_teardown };
-
-#define COMPAT(n) { "gmpbench.app.rsa." #n, &rsa_sign_ops, n, 0, BENCH_COMPAT }
-#define EXT(what, ops, n) { "ext.rsa." what "." #n, &ops, n, 0, 0 }
-
-static const struct bench_test rsa_tests[] = {
-  COMPAT (512), COMPAT (1024), COMPAT (2048),
+const struct bench_ops gmp_rsa_sign_ops = { rsa_sign_setup, rsa_sign_run, rsa_check, rsa_teardown };
+const struct bench_ops gmp_rsa_sign_sec_ops = {
+  rsa_sign_sec_setup, rsa_sign_run, rsa_check, rsa_teardown
 };
-
-static const struct bench_test rsa_ext_tests[] = {
-  EXT ("sign", rsa_sign_ops, 3072), EXT ("sign", rsa_sign_ops, 4096),
-  EXT ("sign-sec", rsa_sign_sec_ops, 512), EXT ("sign-sec", rsa_sign_sec_ops, 1024),
-  EXT ("sign-sec", rsa_sign_sec_ops, 2048), EXT ("sign-sec", rsa_sign_sec_ops, 3072),
-  EXT ("sign-sec", rsa_sign_sec_ops, 4096),
-  EXT ("verify", rsa_verify_ops, 512), EXT ("verify", rsa_verify_ops, 1024),
-  EXT ("verify", rsa_verify_ops, 2048), EXT ("verify", rsa_verify_ops, 3072),
-  EXT ("verify", rsa_verify_ops, 4096),
+const struct bench_ops gmp_rsa_verify_ops = {
+  rsa_verify_setup, rsa_verify_run, rsa_check, rsa_teardown
 };
-
-const struct bench_suite suite_gmp_rsa = { "app", rsa_tests, GB_ARRAY_SIZE (rsa_tests) };
-const struct bench_suite suite_gmp_rsa_ext = { "ext", rsa_ext_tests, GB_ARRAY_SIZE (rsa_ext_tests) };

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <gmp.h>
 #include <nettle/rsa.h>
-#include "suites/bench.h"
-#include "suites/operand.h"
-#include "suites/registry_libs.h"
-#include "suites/rsa_key.h"
+#include "engine/bench.h"
+#include "engine/operand.h"
+#include "suites/programs.h"
+#include "engine/rsa_key.h"
 
 struct keygen_state
 {
@@ -103,13 +103,6 @@ keygen_teardown (void *state)
   free (s);
 }
 
-static const struct bench_ops keygen_ops = { keygen_setup, keygen_run, keygen_check, keygen_teardown };
-
-static const struct bench_test keygen_tests[] = {
-  { "nettle.rsa.keygen.1024", &keygen_ops, 1024, 0, 0 },
-  { "nettle.rsa.keygen.2048", &keygen_ops, 2048, 0, 0 },
-  { "nettle.rsa.keygen.3072", &keygen_ops, 3072, 0, BENCH_FULL_ONLY },
-  { "nettle.rsa.keygen.4096", &keygen_ops, 4096, 0, BENCH_FULL_ONLY },
+const struct bench_ops nettle_rsa_keygen_ops = {
+  keygen_setup, keygen_run, keygen_check, keygen_teardown
 };
-
-const struct bench_suite suite_nettle_keygen = { "nettle", keygen_tests, GB_ARRAY_SIZE (keygen_tests) };

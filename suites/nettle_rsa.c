@@ -19,12 +19,12 @@
 #include <gmp.h>
 #include <nettle/rsa.h>
 #include <nettle/version.h>
-#include "suites/bench.h"
-#include "suites/check.h"
-#include "suites/key_cache.h"
-#include "suites/operand.h"
+#include "engine/bench.h"
+#include "engine/check.h"
+#include "engine/key_cache.h"
+#include "engine/operand.h"
 #include "suites/pkcs1.h"
-#include "suites/registry_libs.h"
+#include "suites/programs.h"
 
 #define RSA_MESSAGES 16
 #define SHA256_BYTES 32
@@ -219,20 +219,12 @@ nettle_teardown (void *state)
   free (s);
 }
 
-static const struct bench_ops sign_ops = { sign_setup, nettle_run, nettle_check, nettle_teardown };
-static const struct bench_ops sign_tr_ops = { sign_tr_setup, nettle_run, nettle_check, nettle_teardown };
-static const struct bench_ops verify_ops = { verify_setup, nettle_run, nettle_check, nettle_teardown };
-
-#define SIZES(name, ops) \
-  { name ".512", &ops, 512, 0, 0 }, { name ".1024", &ops, 1024, 0, 0 }, \
-  { name ".2048", &ops, 2048, 0, 0 }, { name ".3072", &ops, 3072, 0, 0 }, \
-  { name ".4096", &ops, 4096, 0, 0 }, { name ".7680", &ops, 7680, 0, BENCH_FULL_ONLY }, \
-  { name ".15360", &ops, 15360, 0, BENCH_FULL_ONLY }
-
-static const struct bench_test nettle_tests[] = {
-  SIZES ("nettle.rsa.sign", sign_ops),
-  SIZES ("nettle.rsa.sign-tr", sign_tr_ops),
-  SIZES ("nettle.rsa.verify", verify_ops),
+const struct bench_ops nettle_rsa_sign_ops = {
+  sign_setup, nettle_run, nettle_check, nettle_teardown
 };
-
-const struct bench_suite suite_nettle = { "nettle", nettle_tests, GB_ARRAY_SIZE (nettle_tests) };
+const struct bench_ops nettle_rsa_sign_tr_ops = {
+  sign_tr_setup, nettle_run, nettle_check, nettle_teardown
+};
+const struct bench_ops nettle_rsa_verify_ops = {
+  verify_setup, nettle_run, nettle_check, nettle_teardown
+};

@@ -21,11 +21,11 @@
 #include <string.h>
 #include <gmp.h>
 #include <openssl/bn.h>
-#include "suites/bench.h"
+#include "engine/bench.h"
 #include "suites/bn_convert.h"
-#include "suites/check.h"
-#include "suites/mirror.h"
-#include "suites/registry_libs.h"
+#include "engine/check.h"
+#include "engine/mirror.h"
+#include "suites/programs.h"
 
 enum bn_op { OP_SQR, OP_MUL, OP_DIV, OP_GCD, OP_INV, OP_EXP, OP_EXP_SEC };
 
@@ -214,34 +214,10 @@ bn_teardown (void *state)
   free (s);
 }
 
-static const struct bench_ops sqr_ops = { bn_setup, sqr_run, bn_check, bn_teardown };
-static const struct bench_ops mul_ops = { bn_setup, mul_run, bn_check, bn_teardown };
-static const struct bench_ops div_ops = { bn_setup, div_run, bn_check, bn_teardown };
-static const struct bench_ops gcd_ops = { bn_setup, gcd_run, bn_check, bn_teardown };
-static const struct bench_ops inv_ops = { bn_setup, inv_run, bn_check, bn_teardown };
-static const struct bench_ops exp_ops = { bn_setup, exp_run, bn_check, bn_teardown };
-static const struct bench_ops exp_sec_ops = { bn_setup, exp_sec_run, bn_check, bn_teardown };
-
-#define SQR(n, f) { "openssl.base.multiply." #n, &sqr_ops, n, 0, f }
-#define MUL(a, b, f) { "openssl.base.multiply." #a "," #b, &mul_ops, a, b, f }
-#define DIV(a, b, f) { "openssl.base.divide." #a "," #b, &div_ops, a, b, f }
-#define GCD(n, f) { "openssl.base.gcd." #n "," #n, &gcd_ops, n, n, f }
-#define INV(n, f) { "openssl.ext.invert." #n, &inv_ops, n, 0, f }
-#define EXP(n) { "openssl.ext.powm." #n, &exp_ops, n, 0, 0 }
-#define EXP_SEC(n) { "openssl.ext.powm-sec." #n, &exp_sec_ops, n, 0, 0 }
-
-static const struct bench_test bn_tests[] = {
-  SQR (128, 0), SQR (512, 0), SQR (8192, 0), SQR (131072, 0), SQR (2097152, BENCH_FULL_ONLY),
-  MUL (128, 128, 0), MUL (512, 512, 0), MUL (8192, 8192, 0), MUL (131072, 131072, 0),
-  MUL (2097152, 2097152, BENCH_FULL_ONLY),
-  MUL (15000, 10000, 0), MUL (20000, 10000, 0), MUL (30000, 10000, 0),
-  MUL (16777216, 512, 0), MUL (16777216, 262144, BENCH_FULL_ONLY),
-  DIV (8192, 32, 0), DIV (8192, 64, 0), DIV (8192, 128, 0), DIV (8192, 4096, 0),
-  DIV (131072, 65536, 0), DIV (8192, 8064, 0), DIV (16777216, 262144, BENCH_FULL_ONLY),
-  GCD (128, 0), GCD (512, 0), GCD (8192, 0), GCD (131072, BENCH_FULL_ONLY),
-  INV (512, 0), INV (8192, 0), INV (131072, BENCH_FULL_ONLY),
-  EXP (512), EXP (1024), EXP (2048), EXP (4096), EXP (8192),
-  EXP_SEC (512), EXP_SEC (1024), EXP_SEC (2048), EXP_SEC (4096), EXP_SEC (8192),
-};
-
-const struct bench_suite suite_openssl_bn = { "openssl", bn_tests, GB_ARRAY_SIZE (bn_tests) };
+const struct bench_ops openssl_square_ops = { bn_setup, sqr_run, bn_check, bn_teardown };
+const struct bench_ops openssl_multiply_ops = { bn_setup, mul_run, bn_check, bn_teardown };
+const struct bench_ops openssl_divide_ops = { bn_setup, div_run, bn_check, bn_teardown };
+const struct bench_ops openssl_gcd_ops = { bn_setup, gcd_run, bn_check, bn_teardown };
+const struct bench_ops openssl_invert_ops = { bn_setup, inv_run, bn_check, bn_teardown };
+const struct bench_ops openssl_powm_ops = { bn_setup, exp_run, bn_check, bn_teardown };
+const struct bench_ops openssl_powm_sec_ops = { bn_setup, exp_sec_run, bn_check, bn_teardown };

@@ -22,12 +22,12 @@
 #include <openssl/dsa.h>
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
-#include "suites/bench.h"
+#include "engine/bench.h"
 #include "suites/bn_convert.h"
-#include "suites/check.h"
+#include "engine/check.h"
 #include "suites/dsa_math.h"
-#include "suites/key_cache.h"
-#include "suites/registry_libs.h"
+#include "engine/key_cache.h"
+#include "suites/programs.h"
 
 #define DSA_MESSAGES 16
 #define MAX_PARAMS 5
@@ -361,22 +361,8 @@ dsa_teardown (void *state)
   free (s);
 }
 
-static const struct bench_ops dh_ops = { dh_setup, dh_run, dh_check, dh_teardown };
-static const struct bench_ops dsa_sign_ops = { dsa_sign_setup, dsa_run, dsa_check, dsa_teardown };
-static const struct bench_ops dsa_verify_ops = { dsa_verify_setup, dsa_run, dsa_check, dsa_teardown };
-
-#define T(name, ops, n, f) { name "." #n, &ops, n, 0, f }
-
-static const struct bench_test dh_dsa_tests[] = {
-  T ("openssl.dh.derive", dh_ops, 2048, 0), T ("openssl.dh.derive", dh_ops, 3072, 0),
-  T ("openssl.dh.derive", dh_ops, 4096, 0), T ("openssl.dh.derive", dh_ops, 6144, 0),
-  T ("openssl.dh.derive", dh_ops, 8192, 0),
-  T ("openssl.dsa.sign", dsa_sign_ops, 1024, 0), T ("openssl.dsa.sign", dsa_sign_ops, 2048, 0),
-  T ("openssl.dsa.sign", dsa_sign_ops, 3072, BENCH_FULL_ONLY),
-  T ("openssl.dsa.verify", dsa_verify_ops, 1024, 0), T ("openssl.dsa.verify", dsa_verify_ops, 2048, 0),
-  T ("openssl.dsa.verify", dsa_verify_ops, 3072, BENCH_FULL_ONLY),
-};
-
-const struct bench_suite suite_openssl_dh_dsa = {
-  "openssl", dh_dsa_tests, GB_ARRAY_SIZE (dh_dsa_tests)
+const struct bench_ops openssl_dh_ops = { dh_setup, dh_run, dh_check, dh_teardown };
+const struct bench_ops openssl_dsa_sign_ops = { dsa_sign_setup, dsa_run, dsa_check, dsa_teardown };
+const struct bench_ops openssl_dsa_verify_ops = {
+  dsa_verify_setup, dsa_run, dsa_check, dsa_teardown
 };

@@ -21,13 +21,13 @@
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
 #include <openssl/rsa.h>
-#include "suites/bench.h"
+#include "engine/bench.h"
 #include "suites/bn_convert.h"
-#include "suites/check.h"
-#include "suites/key_cache.h"
-#include "suites/operand.h"
+#include "engine/check.h"
+#include "engine/key_cache.h"
+#include "engine/operand.h"
 #include "suites/pkcs1.h"
-#include "suites/registry_libs.h"
+#include "suites/programs.h"
 
 #define RSA_MESSAGES 16
 #define RSA_INPUT 36            /* bytes signed, as `openssl speed` */
@@ -263,17 +263,9 @@ ossl_rsa_teardown (void *state)
   free (s);
 }
 
-static const struct bench_ops sign_ops = { ossl_sign_setup, ossl_sign_run, ossl_rsa_check, ossl_rsa_teardown };
-static const struct bench_ops verify_ops = { ossl_verify_setup, ossl_verify_run, ossl_rsa_check, ossl_rsa_teardown };
-
-#define SIGN(n, f) { "openssl.rsa.sign." #n, &sign_ops, n, 0, f }
-#define VERIFY(n, f) { "openssl.rsa.verify." #n, &verify_ops, n, 0, f }
-
-static const struct bench_test rsa_tests[] = {
-  SIGN (512, 0), SIGN (1024, 0), SIGN (2048, 0), SIGN (3072, 0), SIGN (4096, 0),
-  SIGN (7680, BENCH_FULL_ONLY), SIGN (15360, BENCH_FULL_ONLY),
-  VERIFY (512, 0), VERIFY (1024, 0), VERIFY (2048, 0), VERIFY (3072, 0), VERIFY (4096, 0),
-  VERIFY (7680, BENCH_FULL_ONLY), VERIFY (15360, BENCH_FULL_ONLY),
+const struct bench_ops openssl_rsa_sign_ops = {
+  ossl_sign_setup, ossl_sign_run, ossl_rsa_check, ossl_rsa_teardown
 };
-
-const struct bench_suite suite_openssl_rsa = { "openssl", rsa_tests, GB_ARRAY_SIZE (rsa_tests) };
+const struct bench_ops openssl_rsa_verify_ops = {
+  ossl_verify_setup, ossl_verify_run, ossl_rsa_check, ossl_rsa_teardown
+};

@@ -1,6 +1,6 @@
 /* rng.c: throughput of random number generators, the `rng` suite.
  *
- * One operation fills a block of RNG_BLOCK bytes (t->a); ops/s times the
+ * One operation fills a block of t->a bytes (4096); ops/s times the
  * block size is the throughput, which the comparison output shows in
  * MiB/s and cycles per byte (compare.h).  The generators:
  *
@@ -36,15 +36,35 @@
 #include <windows.h>
 #include <bcrypt.h>
 #endif
-#include "suites/bench.h"
-#include "suites/operand.h"
-#include "suites/registry_libs.h"
+#include "engine/bench.h"
+#include "engine/operand.h"
+#include "suites/programs.h"
 #include "suites/rng_hw.h"
 #include "suites/rng_sanity.h"
 
-#define RNG_BLOCK 4096
-
 enum generator { GEN_GMP_MT, GEN_GMP_LC, GEN_OPENSSL, GEN_OS, GEN_RDRAND, GEN_RDSEED, GEN_RNDR };
+
+/* The generator of each program of this file (suites/programs.c). */
+static const struct
+{
+  const char *program;
+  enum generator gen;
+} generators[] = {
+  { "rng.gmp-mt", GEN_GMP_MT }, { "rng.gmp-lc", GEN_GMP_LC }, { "rng.openssl", GEN_OPENSSL },
+  { "rng.os", GEN_OS }, { "rng.rdrand", GEN_RDRAND }, { "rng.rdseed", GEN_RDSEED },
+  { "rng.rndr", GEN_RNDR },
+};
+
+/* The generator test T draws from; 0 (GMP's Mersenne Twister) for a
+ * program not listed, which the registry does not have. */
+static enum generator
+generator_of (const struct bench_test *t)
+{
+  for (size_t i = 0; i < GB_ARRAY_SIZE (generators); i++)
+    if (strcmp (generators[i].program, t->program) == 0)
+      return generators[i].gen;
+  return GEN_GMP_MT;
+}
 
 struct rng_state
 {
@@ -111,7 +131,7 @@ generator_available (enum generator gen, struct bench_error *err)
 static void *
 rng_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
 {
-  enum generator gen = (enum generator) t->b;
+  enum generator gen = generator_of (t);
   if (!generator_available (gen, err))
     return NULL;
   struct rng_state *s = gb_xcalloc (1, sizeof *s);
@@ -216,6 +236,20 @@ digest_first_block (struct rng_state *s, struct gb_sha256 *digest)
   gmp_randclear (fresh.gmp);
 }
 
+/* One more block from S's generator, as its program's run draws it. */
+static void
+draw_block (struct rng_state *s)
+{
+  if (s->gen <= GEN_GMP_LC)
+    gmp_run (s, 1);
+  else if (s->gen == GEN_OPENSSL)
+    openssl_run (s, 1);
+  else if (s->gen == GEN_OS)
+    os_run (s, 1);
+  else
+    hw_run (s, 1);
+}
+
 /* For the unpredictable generators: whether a freshly drawn block fails
  * the sanity test too (a generator error counts as failing). */
 static int
@@ -223,7 +257,7 @@ redraw_fails (struct rng_state *s, char *why, size_t whylen)
 {
   char first[160];
   snprintf (first, sizeof first, "%.159s", why);
-  s->t->ops->run (s, 1);
+  draw_block (s);
   if (s->failed)
     {
       snprintf (why, whylen, "%.159s, and the generator reported an error drawing a second block", first);
@@ -276,19 +310,7 @@ rng_teardown (void *state)
   free (s);
 }
 
-static const struct bench_ops gmp_ops = { rng_setup, gmp_run, rng_check, rng_teardown };
-static const struct bench_ops openssl_ops = { rng_setup, openssl_run, rng_check, rng_teardown };
-static const struct bench_ops os_ops = { rng_setup, os_run, rng_check, rng_teardown };
-static const struct bench_ops hw_ops = { rng_setup, hw_run, rng_check, rng_teardown };
-
-static const struct bench_test rng_tests[] = {
-  { "rng.gmp-mt", &gmp_ops, RNG_BLOCK, GEN_GMP_MT, 0 },
-  { "rng.gmp-lc", &gmp_ops, RNG_BLOCK, GEN_GMP_LC, 0 },
-  { "rng.openssl", &openssl_ops, RNG_BLOCK, GEN_OPENSSL, 0 },
-  { "rng.os", &os_ops, RNG_BLOCK, GEN_OS, 0 },
-  { "rng.rdrand", &hw_ops, RNG_BLOCK, GEN_RDRAND, 0 },
-  { "rng.rdseed", &hw_ops, RNG_BLOCK, GEN_RDSEED, 0 },
-  { "rng.rndr", &hw_ops, RNG_BLOCK, GEN_RNDR, 0 },
-};
-
-const struct bench_suite suite_rng = { "rng", rng_tests, GB_ARRAY_SIZE (rng_tests) };
+const struct bench_ops rng_gmp_ops = { rng_setup, gmp_run, rng_check, rng_teardown };
+const struct bench_ops rng_openssl_ops = { rng_setup, openssl_run, rng_check, rng_teardown };
+const struct bench_ops rng_os_ops = { rng_setup, os_run, rng_check, rng_teardown };
+const struct bench_ops rng_instruction_ops = { rng_setup, hw_run, rng_check, rng_teardown };

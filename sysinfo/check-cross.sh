@@ -331,7 +331,7 @@ check_windows () {
   for cc in x86_64-w64-mingw32-gcc i686-w64-mingw32-gcc; do
     if command -v $cc > /dev/null; then
       compile_only "${cc%-gcc}" $cc "$SRCDIR/sysinfo/windows.c" "$SRCDIR/submit/spool.c" \
-        "$SRCDIR/suites/threads.c"
+        "$SRCDIR/engine/threads.c"
     else
       skip "$cc not installed (Debian package mingw-w64)"
     fi

@@ -48,7 +48,7 @@ core_rejections () {
   make_doc wrong.json alice --name "$LABEL wrong" --digest "$(printf '%064d' 0)"
   st=$(post wrong.json "$(sign wrong.json alice)")
   if [ "$st" = 201 ]; then
-    skip "$LABEL: a wrong digest is rejected (suites/reference.c has no reference digests yet)"
+    skip "$LABEL: a wrong digest is rejected (model/reference.c has no reference digests yet)"
   else
     expect_rule "$LABEL: a wrong digest is rejected" 422 digest-mismatch "$st"
     check "$LABEL: the digest error names the test" \

@@ -20,7 +20,7 @@
 #                      JSON value
 import json, math, os, sys
 
-# The program nodes of gmpbench.base and their weights (suites/registry.c).
+# The program nodes of gmpbench.base and their weights (model/registry_table.c).
 BASE_WEIGHTS = {"multiply": 1.0, "divide": 1.0, "gcd": 0.5, "gcdext": 0.5}
 
 

@@ -1,5 +1,6 @@
 # tests/: unit test programs of the lead's modules (each tests/NAME.c is
-# linked against libgmpbench.a); the scripts tests/tNNNN-*.sh need no build.
+# linked against the library archives); the scripts tests/tNNNN-*.sh need
+# no build.
 CHECK_PROGRAMS += \
 	tests/unit-stats \
 	tests/unit-operand \
@@ -20,4 +21,5 @@ tests/libwronggmp.so: tests/wrong-gmp.c
 # The leaderboard snapshot (server/board.c), on a SQLite store.
 ifeq ($(BUILD_SERVER),yes)
 CHECK_PROGRAMS += tests/unit-board
+SERVER_CHECK_PROGRAMS += tests/unit-board
 endif

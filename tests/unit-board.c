@@ -14,11 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <sqlite3.h>
-#include "client/escape.h"
+#include "model/escape.h"
 #include "server/board.h"
 #include "server/store.h"
 #include "server/web.h"
-#include "suites/suites.h"
+#include "model/registry.h"
 #include "tests/check.h"
 
 #define CPU_A "x86:GenuineIntel:family=6:model=1:stepping=1"

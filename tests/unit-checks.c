@@ -2,10 +2,11 @@
  * result, and every test's check accepts its right one. */
 #include <string.h>
 #include <gmp.h>
-#include "suites/check.h"
-#include "suites/runner.h"
-#include "suites/suites.h"
+#include "engine/check.h"
+#include "engine/runner.h"
+#include "model/registry.h"
 #include "tests/check.h"
+#include "suites/programs.h"
 
 int
 main (void)
@@ -64,7 +65,7 @@ main (void)
           check (0, "%s is in the registry", names[i]);
           continue;
         }
-      runner_run_test (bt, NULL, 0, &r, &never);
+      runner_run_test (bt, program_ops (bt), NULL, 0, &r, &never);
       check (r.outcome == BENCH_OK && strlen (r.digest) == 64,
              "%s checks its own result (%s)", names[i], r.message);
     }

@@ -4,7 +4,7 @@
  * Prints PASS/FAIL/SKIP lines for tests/run-tests.sh. */
 #include <stdio.h>
 #include <string.h>
-#include "suites/operand.h"
+#include "engine/operand.h"
 #include "suites/rng_hw.h"
 #include "suites/rng_sanity.h"
 

@@ -1,4 +1,4 @@
-/* unit-compare-threads.c: the --threads engine (suites/threads.h) on real
+/* unit-compare-threads.c: the --threads engine (engine/threads.h) on real
  * tests with tiny budgets: aggregate ops/s and efficiency are reported,
  * every copy is checked into a deterministic digest, skips and
  * interruptions come back as runner statuses, copies are pinned on Linux,
@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "suites/suites.h"
-#include "suites/threads.h"
+#include "model/registry.h"
+#include "engine/threads.h"
+#include "suites/programs.h"
 
 static int failures;
 
@@ -62,7 +63,7 @@ serial_teardown (void *state)
 static const struct bench_ops serial_ops = {
   serial_setup, serial_run, serial_check, serial_teardown
 };
-static const struct bench_test serial_test = { "unit.serial", &serial_ops, 0, 0, 0 };
+static const struct bench_test serial_test = { "unit.serial", "unit.serial", 0, 0, 0 };
 
 /* Two copies that take turns: one copy's throughput, efficiency 1/2
  * (each copy's rate counted from its own start would make it 3/4). */
@@ -72,7 +73,7 @@ check_serialized (const struct harness_config *cfg)
   struct test_result r;
   double eff = -1;
   volatile sig_atomic_t stop = 0;
-  int st = threads_measure (&serial_test, cfg, 2, &r, &eff, &stop);
+  int st = threads_measure (&serial_test, &serial_ops, cfg, 2, &r, &eff, &stop);
   printf ("  2 copies taking turns: efficiency %.2f\n", eff);
   expect (st == RUNNER_OK && r.outcome == BENCH_OK && eff > 0.3 && eff < 0.625,
           "copies that never overlap are not counted as concurrent");
@@ -93,7 +94,7 @@ main (void)
   if (!t)
     return 1;
 
-  int st = threads_measure (t, &cfg, 2, &r1, &eff1, &stop);
+  int st = threads_measure (t, program_ops (t), &cfg, 2, &r1, &eff1, &stop);
   expect (st == RUNNER_OK && r1.outcome == BENCH_OK && r1.m.ops_per_sec > 0 && r1.m.samples >= 3,
           "two threads: an aggregate measurement");
   printf ("  2 threads: %.6g ops/s, efficiency %.2f, %u rounds\n", r1.m.ops_per_sec, eff1,
@@ -106,22 +107,22 @@ main (void)
   printf ("SKIP: pinning (checked on Linux only)\n");
 #endif
   check_serialized (&cfg);
-  st = threads_measure (t, &cfg, 2, &r2, &eff2, &stop);
+  st = threads_measure (t, program_ops (t), &cfg, 2, &r2, &eff2, &stop);
   expect (st == RUNNER_OK && strlen (r1.digest) == 64 && strcmp (r1.digest, r2.digest) == 0,
           "the digest over all copies does not depend on timing");
-  st = threads_measure (t, &cfg, 3, &r2, &eff2, &stop);
+  st = threads_measure (t, program_ops (t), &cfg, 3, &r2, &eff2, &stop);
   expect (st == RUNNER_OK && strcmp (r1.digest, r2.digest) != 0,
           "each copy has its own operands (3 copies, another digest)");
 
   const struct bench_test *absent = registry_find ("rng.rndr");
-  st = threads_measure (absent, &cfg, 2, &r2, &eff2, &stop);
+  st = threads_measure (absent, program_ops (absent), &cfg, 2, &r2, &eff2, &stop);
   if (r2.outcome == BENCH_SKIPPED)
     expect (st == RUNNER_OK && r2.message[0], "absent hardware is skipped with a reason");
   else
     printf ("SKIP: skipping absent hardware (this CPU has RNDR)\n");
 
   stop = 1;
-  st = threads_measure (t, &cfg, 2, &r2, &eff2, &stop);
+  st = threads_measure (t, program_ops (t), &cfg, 2, &r2, &eff2, &stop);
   expect (st == RUNNER_INTERRUPTED, "a stop request interrupts the measurement");
   return failures ? 1 : 0;
 }

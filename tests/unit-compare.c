@@ -1,4 +1,4 @@
-/* unit-compare.c: the comparison table (suites/compare.h) on made-up
+/* unit-compare.c: the comparison table (client/compare.h) on made-up
  * results: which names pair with which, the fair GMP entry and ratio of
  * each library, the spreads, the random generators' units, the public-key
  * table's columns, and the text tables, whose blocks and lines come in a
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "suites/compare.h"
+#include "client/compare.h"
 
 static int failures;
 

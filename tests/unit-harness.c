@@ -6,7 +6,7 @@
  * is reported apart, the test is flagged noisy, and it stops within its
  * hard cap on time. */
 #include <stdlib.h>
-#include "suites/harness.h"
+#include "engine/harness.h"
 #include "tests/check.h"
 
 #define BASE_SECONDS 20e-6      /* one repetition at level 1.0 */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gmp.h>
-#include "suites/operand.h"
+#include "engine/operand.h"
 #include "tests/check.h"
 
 int

@@ -1,13 +1,14 @@
-/* unit-reference.c: the reference digests (suites/reference.c) are what
+/* unit-reference.c: the reference digests (model/reference.c) are what
  * the tests compute.  Every test of the registry has one, and the tests
  * cheap enough to run here (the 39 of GMPbench and the fast extensions)
  * reproduce theirs.  If this fails after a deliberate change of operands,
  * run scripts/update-reference. */
 #include <string.h>
-#include "suites/reference.h"
-#include "suites/runner.h"
-#include "suites/suites.h"
+#include "model/reference.h"
+#include "engine/runner.h"
+#include "model/registry.h"
 #include "tests/check.h"
+#include "suites/programs.h"
 
 static const char *const fast[] = {
   "ext.sqrt.8192", "ext.root.8192,3", "ext.invert.512", "ext.fac.10000",
@@ -21,7 +22,7 @@ reproduce (const struct bench_test *t)
   volatile sig_atomic_t never = 0;
   struct test_result r;
   const char *want = reference_digest (t->name);
-  runner_run_test (t, NULL, 0, &r, &never);
+  runner_run_test (t, program_ops (t), NULL, 0, &r, &never);
   check (r.outcome == BENCH_OK && want && strcmp (r.digest, want) == 0,
          "%s computes its reference digest (%s)", t->name,
          r.outcome == BENCH_OK ? r.digest : r.message);
@@ -30,29 +31,30 @@ reproduce (const struct bench_test *t)
 int
 main (void)
 {
-  size_t n = registry_count (), missing = 0;
+  size_t n = runnable_count (), missing = 0;
   volatile sig_atomic_t never = 0;
   for (size_t i = 0; i < n; i++)
-    if (!reference_digest (registry_test (i)->name))
+    if (!reference_digest (runnable_test (i)->name))
       {
         /* Only a test that cannot run on the machine that made the table
          * (hardware it lacks) may be missing from it. */
         struct test_result r;
-        runner_run_test (registry_test (i), NULL, 0, &r, &never);
+        runner_run_test (runnable_test (i), program_ops (runnable_test (i)), NULL, 0, &r,
+                         &never);
         if (r.outcome == BENCH_SKIPPED)
           continue;
-        check (0, "%s has a reference digest", registry_test (i)->name);
+        check (0, "%s has a reference digest", runnable_test (i)->name);
         missing++;
       }
   check (missing == 0, "every test that runs here has a reference digest (of %zu)", n);
   check (reference_digest ("gmpbench.no.such.test") == NULL, "unknown names have none");
 
   for (size_t i = 0; i < n; i++)
-    if (registry_test (i)->flags & BENCH_COMPAT)
-      reproduce (registry_test (i));
+    if (runnable_test (i)->flags & BENCH_COMPAT)
+      reproduce (runnable_test (i));
   for (size_t i = 0; i < sizeof fast / sizeof fast[0]; i++)
     {
-      const struct bench_test *t = registry_find (fast[i]);
+      const struct bench_test *t = runnable_find (fast[i]);
       if (t)
         reproduce (t);
       else

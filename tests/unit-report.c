@@ -6,11 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tests/check.h"
-#include "client/escape.h"
+#include "model/escape.h"
 #include "client/report.h"
-#include "client/svg_chart.h"
+#include "model/svg_chart.h"
 #include "client/tree.h"
-#include "suites/suites.h"
+#include "model/si_format.h"
+#include "model/registry.h"
 
 /* What WRITE prints for S, in a static buffer. */
 static const char *
@@ -95,11 +96,11 @@ static void
 test_si (void)
 {
   char buf[32];
-  report_si (64236000, buf, sizeof buf);
+  si_format (64236000, buf, sizeof buf);
   check (strcmp (buf, "64.24 M") == 0, "64236000 is 64.24 M (%s)", buf);
-  report_si (42.126, buf, sizeof buf);
+  si_format (42.126, buf, sizeof buf);
   check (strcmp (buf, "42.13") == 0, "42.126 is 42.13 (%s)", buf);
-  report_si (NAN, buf, sizeof buf);
+  si_format (NAN, buf, sizeof buf);
   check (strcmp (buf, "-") == 0, "an unknown value is -");
 }
 

@@ -2,8 +2,8 @@
  * are primes of the form the generator makes, and every key is a working
  * RSA key (n = p*q, e*d = 1 modulo lcm(p-1, q-1), CRT constants right). */
 #include <gmp.h>
-#include "suites/key_cache.h"
-#include "suites/rsa_key.h"
+#include "engine/key_cache.h"
+#include "engine/rsa_key.h"
 #include "tests/check.h"
 
 static int

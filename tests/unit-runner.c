@@ -9,7 +9,7 @@
  * or on what else it is doing. */
 #include <stdlib.h>
 #include <string.h>
-#include "suites/runner.h"
+#include "engine/runner.h"
 #include "tests/check.h"
 
 enum behaviour { WORKS, SKIPS, BROKEN, WRONG, STOPS, SLOW };
@@ -145,15 +145,19 @@ run_seen (const struct bench_test *tests, size_t n, struct test_result *r, size_
           struct seen *seen)
 {
   const struct bench_test *list[8];
+  const struct bench_ops *ops[8];
   struct harness_config cfg;
   struct runner_progress hooks = { .visit = saw_visit, .preparing = saw_preparing, .ctx = seen };
   for (size_t i = 0; i < n; i++)
-    list[i] = &tests[i];
+    {
+      list[i] = &tests[i];
+      ops[i] = &spin_ops;
+    }
   harness_default_config (&cfg, 0.06);
   cfg.clock = clock_now;
   events = 0;
   stop = 0;
-  return runner_run_tests (list, n, &cfg, r, failed, &stop, seen ? &hooks : NULL);
+  return runner_run_tests (list, ops, n, &cfg, r, failed, &stop, seen ? &hooks : NULL);
 }
 
 static enum runner_status
@@ -169,10 +173,10 @@ main (void)
   size_t failed = 99;
 
   const struct bench_test good[] = {
-    { "t.a", &spin_ops, 0, WORKS, 0 },
-    { "t.b", &spin_ops, 1, SKIPS, 0 },
-    { "t.c", &spin_ops, 2, WORKS, 0 },
-    { "t.d", &spin_ops, 3, WORKS, 0 },
+    { "t.a", "unit.spin", 0, WORKS, 0 },
+    { "t.b", "unit.spin", 1, SKIPS, 0 },
+    { "t.c", "unit.spin", 2, WORKS, 0 },
+    { "t.d", "unit.spin", 3, WORKS, 0 },
   };
   enum runner_status st = run (good, 4, r, &failed);
   check (st == RUNNER_OK, "three working tests and a skipped one: RUNNER_OK (%d)", st);
@@ -188,9 +192,9 @@ main (void)
   check (live == 0, "every test set up is torn down (%d left)", live);
 
   const struct bench_test wrong[] = {
-    { "t.a", &spin_ops, 0, WORKS, 0 },
-    { "t.b", &spin_ops, 1, WRONG, 0 },
-    { "t.c", &spin_ops, 2, WORKS, 0 },
+    { "t.a", "unit.spin", 0, WORKS, 0 },
+    { "t.b", "unit.spin", 1, WRONG, 0 },
+    { "t.c", "unit.spin", 2, WORKS, 0 },
   };
   st = run (wrong, 3, r, &failed);
   check (st == RUNNER_FAILED && failed == 1, "a wrong result fails the run and names its test");
@@ -199,17 +203,17 @@ main (void)
   check (live == 0, "after a wrong result every test is torn down (%d left)", live);
 
   const struct bench_test interrupted[] = {
-    { "t.a", &spin_ops, 0, WORKS, 0 },
-    { "t.b", &spin_ops, 1, STOPS, 0 },
+    { "t.a", "unit.spin", 0, WORKS, 0 },
+    { "t.b", "unit.spin", 1, STOPS, 0 },
   };
   st = run (interrupted, 2, r, &failed);
   check (st == RUNNER_INTERRUPTED, "an interrupt stops the run (%d)", st);
   check (live == 0, "after an interrupt every test is torn down (%d left)", live);
 
   const struct bench_test broken[] = {
-    { "t.a", &spin_ops, 0, WORKS, 0 },
-    { "t.b", &spin_ops, 1, BROKEN, 0 },
-    { "t.c", &spin_ops, 2, WORKS, 0 },
+    { "t.a", "unit.spin", 0, WORKS, 0 },
+    { "t.b", "unit.spin", 1, BROKEN, 0 },
+    { "t.c", "unit.spin", 2, WORKS, 0 },
   };
   st = run (broken, 3, r, &failed);
   check (st == RUNNER_FAILED && failed == 1 && strcmp (r[1].message, "no operands") == 0,
@@ -224,10 +228,10 @@ main (void)
          live);
 
   const struct bench_test timed[] = {
-    { "t.a", &spin_ops, 0, WORKS, 0 },
-    { "t.b", &spin_ops, 1, SLOW, 0 },
-    { "t.c", &spin_ops, 2, SKIPS, 0 },
-    { "t.d", &spin_ops, 3, SLOW, 0 },
+    { "t.a", "unit.spin", 0, WORKS, 0 },
+    { "t.b", "unit.spin", 1, SLOW, 0 },
+    { "t.c", "unit.spin", 2, SKIPS, 0 },
+    { "t.d", "unit.spin", 3, SLOW, 0 },
   };
   seen = (struct seen) { .stop_preparing = 0 };
   st = run_seen (timed, 4, r, &failed, &seen);

@@ -5,8 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "suites/score.h"
-#include "suites/suites.h"
+#include "model/score.h"
+#include "model/registry.h"
 #include "tests/check.h"
 
 static double

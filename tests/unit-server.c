@@ -14,7 +14,7 @@
 #include "server/sig.h"
 #include "server/stmt_cache.h"
 #include "server/validate.h"
-#include "suites/reference.h"
+#include "model/reference.h"
 #include "tests/check.h"
 
 static int

@@ -1,6 +1,6 @@
 /* unit-stats.c: the estimator, the stopping rule and geometric means. */
 #include <math.h>
-#include "suites/stats.h"
+#include "engine/stats.h"
 #include "tests/check.h"
 
 static int

@@ -1,0 +1,96 @@
+/* harness.h: timing one test honestly.
+ *
+ * A measurement calibrates a repetition count so that one sample lasts
+ * about SAMPLE_TIME (long compared with the clock's resolution, short
+ * compared with the noise regimes of a virtual machine), then takes
+ * samples until the fastest ones agree (see stats.h) or the budget is
+ * spent.  Each sample is timed with the monotonic clock; the thread's CPU
+ * time is recorded alongside so that a run in which the process lost the
+ * CPU (stolen time, other load) is flagged.  Only ops->run is inside the
+ * timed region.
+ *
+ * The samples can be taken in visits (harness_start, harness_visit,
+ * harness_finish) so that a caller can interleave many tests: on a shared
+ * machine the slow periods last seconds, longer than one test's budget, and
+ * a test measured in one go can fall wholly inside one (runner.h).  Each
+ * visit opens with one untimed repetition, which brings the test's operands
+ * back into the caches the other tests used meanwhile.
+ */
+#ifndef GB_HARNESS_H
+#define GB_HARNESS_H
+
+#include <signal.h>
+#include "engine/bench.h"
+
+struct harness_config
+{
+  double min_time;              /* seconds of samples before stopping early */
+  double max_time;              /* budget: stop after this many seconds */
+  double sample_time;           /* target length of one sample */
+  unsigned min_samples;         /* before stopping early */
+  unsigned budget_min_samples;  /* at the budget, stop only with this many... */
+  double overrun;               /* ...or once overrun * max_time is spent */
+  unsigned hard_min_samples;    /* even past that */
+  unsigned agree;               /* fastest samples that must agree... */
+  double tolerance;             /* ...within this relative tolerance */
+  unsigned visits;              /* the budget is spread over this many visits */
+  unsigned min_visits;          /* before stopping early */
+  double (*clock) (void);       /* seconds, monotonic: gb_wall_seconds, or a
+                                   test's own clock that its operations move */
+};
+
+/* The defaults for a budget of TIME_PER_TEST seconds per test. */
+void harness_default_config (struct harness_config *cfg, double time_per_test);
+
+/* Flags of a measurement. */
+#define MEAS_NOISY        1u    /* spread above 2% */
+#define MEAS_CPU_DIVERGED 2u    /* CPU time below 90% of wall time */
+#define MEAS_UNPINNED     4u    /* threads.h: a copy could not be pinned */
+
+struct measurement
+{
+  double ops_per_sec;           /* 1 / estimated time per operation */
+  double seconds_per_op;
+  double spread;                /* relative, see stats.h */
+  double median_ops_per_sec;    /* over all samples, for reference */
+  unsigned samples;
+  unsigned long reps_per_sample;
+  double wall_seconds;          /* total timed wall time */
+  double cpu_seconds;           /* total CPU time over the same samples */
+  int converged;
+  unsigned flags;
+};
+
+/* A measurement in progress. */
+struct harness_run
+{
+  const struct harness_config *cfg;
+  const struct bench_ops *ops;
+  void *state;
+  double *times;                /* seconds per operation, one per sample */
+  double *sorted;               /* scratch for the stopping rule */
+  unsigned n;
+  unsigned visits;
+  unsigned long reps;           /* repetitions per sample */
+  double wall, cpu;             /* timed seconds so far */
+  int converged;
+  int done;                     /* converged, or the budget is spent */
+};
+
+/* Calibrates; the calibration runs are not counted. */
+void harness_start (struct harness_run *h, const struct harness_config *cfg,
+                    const struct bench_ops *ops, void *state);
+/* Takes samples for about cfg->max_time / cfg->visits seconds, or until
+ * the measurement is done.  Returns h->done, or -1 if *STOP became
+ * non-zero (the measurement is then incomplete and must not be reported;
+ * harness_finish still frees it). */
+int harness_visit (struct harness_run *h, volatile sig_atomic_t *stop);
+/* The estimate, into M; frees H's storage. */
+void harness_finish (struct harness_run *h, struct measurement *m);
+
+/* All visits in a row.  Returns 0, or -1 if *STOP became non-zero. */
+int harness_measure (const struct harness_config *cfg, const struct bench_ops *ops,
+                     void *state, struct measurement *m,
+                     volatile sig_atomic_t *stop);
+
+#endif

@@ -1,0 +1,61 @@
+/* mirror.c: GMP's operand draws, repeated for other libraries (see
+ * mirror.h).  Any change to a GMP test's setup must be made here too;
+ * tests/t0410-openssl.sh notices a divergence because the digests of a GMP
+ * test and its mirror then differ. */
+#include "engine/mirror.h"
+
+#include "engine/operand.h"
+
+void
+mirror_multiply (const char *name, unsigned stream, long a, long b,
+                 mpz_t x, mpz_t y)
+{
+  struct gb_rng r;
+  gb_rng_init (&r, name, stream);
+  mpz_inits (x, y, NULL);
+  gb_rng_mpz (x, &r, (unsigned long) a);
+  if (b == 0)
+    mpz_set (y, x);
+  else
+    gb_rng_mpz (y, &r, (unsigned long) b);
+}
+
+void
+mirror_pair (const char *name, unsigned stream, long a, long b, mpz_t x, mpz_t y)
+{
+  struct gb_rng r;
+  gb_rng_init (&r, name, stream);
+  mpz_inits (x, y, NULL);
+  gb_rng_mpz (x, &r, (unsigned long) a);
+  gb_rng_mpz (y, &r, (unsigned long) b);
+}
+
+void
+mirror_invert (const char *name, unsigned stream, long bits, mpz_t x, mpz_t m)
+{
+  struct gb_rng r;
+  mpz_t g;
+  gb_rng_init (&r, name, stream);
+  mpz_inits (x, m, g, NULL);
+  gb_rng_mpz (m, &r, (unsigned long) bits);
+  mpz_setbit (m, 0);
+  do
+    {
+      gb_rng_mpz_below (x, &r, m);
+      mpz_gcd (g, x, m);
+    }
+  while (mpz_cmp_ui (g, 1) != 0);
+  mpz_clear (g);
+}
+
+void
+mirror_powm (const char *name, unsigned stream, long bits, mpz_t x, mpz_t e, mpz_t m)
+{
+  struct gb_rng r;
+  gb_rng_init (&r, name, stream);
+  mpz_inits (x, e, m, NULL);
+  gb_rng_mpz (m, &r, (unsigned long) bits);
+  mpz_setbit (m, 0);
+  gb_rng_mpz_below (x, &r, m);
+  gb_rng_mpz (e, &r, (unsigned long) bits);
+}

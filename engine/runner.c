@@ -1,0 +1,238 @@
+/* runner.c: tests from setup to digest, one at a time or interleaved
+ * (see runner.h). */
+#include "engine/runner.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Sets T up with OPS into R; NULL when it is skipped or its setup failed,
+ * with the outcome and message in R. */
+static void *
+setup_test (const struct bench_test *t, const struct bench_ops *ops, unsigned stream,
+            struct test_result *r)
+{
+  struct bench_error err = { BENCH_OK, "" };
+  memset (r, 0, sizeof *r);
+  r->test = t;
+  void *state = ops->setup (t, stream, &err);
+  if (!state)
+    {
+      r->outcome = err.outcome == BENCH_SKIPPED ? BENCH_SKIPPED : BENCH_FAILED;
+      strcpy (r->message, err.message[0] ? err.message : "setup failed");
+    }
+  return state;
+}
+
+/* Checks the outputs in STATE with OPS, records their digest in R and
+ * tears the test down. */
+static enum runner_status
+check_test (const struct bench_ops *ops, void *state, struct test_result *r)
+{
+  struct bench_error err = { BENCH_OK, "" };
+  struct gb_sha256 h;
+  unsigned char md[32];
+
+  gb_sha256_init (&h);
+  int bad = ops->check (state, &h, &err);
+  gb_sha256_final (&h, md);
+  ops->teardown (state);
+  if (bad)
+    {
+      r->outcome = BENCH_FAILED;
+      strcpy (r->message, err.message[0] ? err.message : "wrong result");
+      return RUNNER_FAILED;
+    }
+  gb_hex (md, 32, r->digest);
+  r->outcome = BENCH_OK;
+  return RUNNER_OK;
+}
+
+enum runner_status
+runner_run_test (const struct bench_test *t, const struct bench_ops *ops,
+                 const struct harness_config *cfg, unsigned stream, struct test_result *r,
+                 volatile sig_atomic_t *stop)
+{
+  void *state = setup_test (t, ops, stream, r);
+  if (!state)
+    return r->outcome == BENCH_SKIPPED ? RUNNER_OK : RUNNER_FAILED;
+  if (cfg)
+    {
+      if (harness_measure (cfg, ops, state, &r->m, stop) != 0)
+        {
+          ops->teardown (state);
+          return RUNNER_INTERRUPTED;
+        }
+    }
+  else
+    ops->run (state, 1);
+  return check_test (ops, state, r);
+}
+
+/* The tests being measured by runner_run_tests. */
+struct active
+{
+  size_t index;                 /* into the caller's arrays */
+  const struct bench_ops *ops;
+  void *state;
+  double first_sample;          /* seconds one sample is expected to take */
+  struct harness_run h;
+};
+
+/* The overhead around the timed samples (warm-up repetitions, checks) is
+ * measured once this many seconds have been timed, and capped. */
+#define OVERHEAD_AFTER 1.0
+#define OVERHEAD_CAP 3.0
+
+/* Seconds one more sample of A takes: its mean so far, or before the
+ * first one, what calibrating it took (one operation when a sample is a
+ * single one), at least the target length of a sample. */
+static double
+sample_seconds (const struct active *a)
+{
+  return a->h.n > 0 && a->h.wall > 0 ? a->h.wall / a->h.n : a->first_sample;
+}
+
+/* The timed seconds H will have spent when the harness stops it without
+ * its samples agreeing first (harness.c's rule, its cap on the number of
+ * samples aside): at the budget with budget_min_samples samples, or at
+ * overrun times the budget with hard_min_samples, whichever comes first,
+ * in samples of SAMPLE seconds. */
+static double
+projected_wall (const struct harness_run *h, double sample)
+{
+  const struct harness_config *cfg = h->cfg;
+  double at_budget = fmax (cfg->budget_min_samples, ceil (cfg->max_time / sample));
+  double at_overrun = fmax (cfg->hard_min_samples, ceil (cfg->overrun * cfg->max_time / sample));
+  return fmin (at_budget, at_overrun) * sample;
+}
+
+/* Seconds left: the timed seconds the active tests still need (at least
+ * one more sample each), times the run's measured ratio of ELAPSED to
+ * TIMED seconds. */
+static double
+seconds_left (const struct active *a, size_t nactive, double timed, double elapsed)
+{
+  double left = 0;
+  for (size_t i = 0; i < nactive; i++)
+    {
+      double sample = sample_seconds (&a[i]);
+      left += fmax (projected_wall (&a[i].h, sample) - a[i].h.wall, sample);
+    }
+  if (timed >= OVERHEAD_AFTER)
+    left *= fmin (fmax (elapsed / timed, 1), OVERHEAD_CAP);
+  return left;
+}
+
+/* Tears down every test still in A and frees the harness storage. */
+static void
+abandon (struct active *a, size_t nactive, struct test_result *r)
+{
+  for (size_t i = 0; i < nactive; i++)
+    {
+      harness_finish (&a[i].h, &r[a[i].index].m);
+      a[i].ops->teardown (a[i].state);
+    }
+}
+
+/* Sets up and calibrates every test into A (*NACTIVE of them; skipped
+ * ones are reported finished, counted in *DONE).  On failure or interrupt
+ * everything set up is torn down again. */
+static enum runner_status
+prepare (const struct bench_test *const *tests, const struct bench_ops *const *ops, size_t n,
+         const struct harness_config *cfg,
+         struct test_result *r, struct active *a, size_t *nactive, size_t *done,
+         size_t *failed, volatile sig_atomic_t *stop, const struct runner_progress *progress)
+{
+  for (size_t i = 0; i < n; i++)
+    {
+      if (*stop)
+        {
+          abandon (a, *nactive, r);
+          return RUNNER_INTERRUPTED;
+        }
+      if (progress && progress->preparing)
+        progress->preparing (progress->ctx, i + 1, n, tests[i]->name);
+      void *state = setup_test (tests[i], ops[i], 0, &r[i]);
+      if (state)
+        {
+          struct active *t = &a[(*nactive)++];
+          double before = cfg->clock ();
+          t->index = i;
+          t->ops = ops[i];
+          t->state = state;
+          harness_start (&t->h, cfg, ops[i], state);
+          t->first_sample = fmax (cfg->clock () - before, cfg->sample_time);
+        }
+      else if (r[i].outcome == BENCH_SKIPPED)
+        {
+          if (progress && progress->finished)
+            progress->finished (progress->ctx, ++*done, &r[i]);
+        }
+      else
+        {
+          *failed = i;
+          abandon (a, *nactive, r);
+          return RUNNER_FAILED;
+        }
+    }
+  return RUNNER_OK;
+}
+
+enum runner_status
+runner_run_tests (const struct bench_test *const *tests, const struct bench_ops *const *ops,
+                  size_t n,
+                  const struct harness_config *cfg, struct test_result *r,
+                  size_t *failed, volatile sig_atomic_t *stop,
+                  const struct runner_progress *progress)
+{
+  struct active *a = gb_xmalloc ((n ? n : 1) * sizeof *a);
+  size_t nactive = 0, done = 0;
+  enum runner_status status = prepare (tests, ops, n, cfg, r, a, &nactive, &done, failed,
+                                       stop, progress);
+  if (status != RUNNER_OK)
+    {
+      free (a);
+      return status;
+    }
+
+  double started = cfg->clock (), timed = 0;
+  while (nactive > 0)
+    for (size_t i = 0; i < nactive;)
+      {
+        struct active *t = &a[i];
+        if (progress && progress->visit)
+          progress->visit (progress->ctx, done, tests[t->index]->name,
+                           seconds_left (a, nactive, timed, cfg->clock () - started));
+        double before = t->h.wall;
+        int v = harness_visit (&t->h, stop);
+        timed += t->h.wall - before;
+        if (v < 0)
+          {
+            abandon (a, nactive, r);
+            free (a);
+            return RUNNER_INTERRUPTED;
+          }
+        if (v == 0)
+          {
+            i++;
+            continue;
+          }
+        struct test_result *res = &r[t->index];
+        harness_finish (&t->h, &res->m);
+        if (check_test (t->ops, t->state, res) != RUNNER_OK)
+          {
+            *failed = t->index;
+            a[i] = a[--nactive];
+            abandon (a, nactive, r);
+            free (a);
+            return RUNNER_FAILED;
+          }
+        if (progress && progress->finished)
+          progress->finished (progress->ctx, ++done, res);
+        memmove (a + i, a + i + 1, (nactive - i - 1) * sizeof *a);
+        nactive--;
+      }
+  free (a);
+  return RUNNER_OK;
+}

@@ -1,0 +1,73 @@
+/* runner.h: running tests from setup to digest.
+ *
+ *   setup -> measure (harness) -> check -> digest -> teardown
+ *
+ * runner_run_tests measures many tests interleaved: all are set up and
+ * calibrated, then visited in turn, a short burst of samples each
+ * (harness_visit), until every one is done; each is checked and torn down
+ * as soon as it is done.
+ * On a shared machine, where slow periods last seconds, this spreads every
+ * test's samples over the whole run, so that each sees the machine's fast
+ * periods and the slow ones hit all tests alike instead of a few tests
+ * wholly (docs/timing.md has the measurements).
+ *
+ * A check that fails makes the result BENCH_FAILED: the caller must stop
+ * and report it, never score it. */
+#ifndef GB_RUNNER_H
+#define GB_RUNNER_H
+
+#include <signal.h>
+#include "engine/bench.h"
+#include "engine/harness.h"
+
+struct test_result
+{
+  const struct bench_test *test;
+  enum bench_outcome outcome;
+  char message[256];            /* why it was skipped or failed */
+  struct measurement m;
+  char digest[65];              /* SHA-256 of the outputs, hex */
+};
+
+enum runner_status
+{
+  RUNNER_OK = 0,                /* measured, or skipped (see outcome) */
+  RUNNER_FAILED = -1,           /* wrong result or setup failure */
+  RUNNER_INTERRUPTED = -2
+};
+
+/* Runs T with its program OPS (suites/programs.h finds it).  With CFG NULL
+ * the test is run once, unmeasured, for its digest. */
+enum runner_status runner_run_test (const struct bench_test *t, const struct bench_ops *ops,
+                                    const struct harness_config *cfg,
+                                    unsigned stream, struct test_result *r,
+                                    volatile sig_atomic_t *stop);
+
+/* What runner_run_tests reports as it goes; any callback may be NULL.
+ * PREPARING: the I-th of N tests (from 1) is being set up and calibrated,
+ * which all are before the first sample is taken.  VISIT: DONE tests have
+ * finished, NAME is being measured and about SECONDS_LEFT remain (the
+ * budget and sample lengths of the tests left, as harness.c will spend
+ * them, scaled by the overhead measured so far).  FINISHED: R is done, the
+ * DONE-th to be (skipped tests are, as soon as their setup says so). */
+struct runner_progress
+{
+  void (*visit) (void *ctx, size_t done, const char *name, double seconds_left);
+  void (*finished) (void *ctx, size_t done, const struct test_result *r);
+  void *ctx;
+  void (*preparing) (void *ctx, size_t i, size_t n, const char *name);
+};
+
+/* Measures TESTS[0..N), run by the programs OPS[0..N), with CFG,
+ * interleaved, into R[0..N).  On
+ * RUNNER_FAILED, *FAILED is the index of the test that failed and the
+ * other results are incomplete.  *STOP becoming non-zero, while tests are
+ * prepared or measured, ends it with RUNNER_INTERRUPTED. */
+enum runner_status runner_run_tests (const struct bench_test *const *tests,
+                                     const struct bench_ops *const *ops, size_t n,
+                                     const struct harness_config *cfg,
+                                     struct test_result *r, size_t *failed,
+                                     volatile sig_atomic_t *stop,
+                                     const struct runner_progress *progress);
+
+#endif

@@ -1,0 +1,16 @@
+# engine/: what runs any benchmark program: the timing harness and its
+# estimator, the runner, the all-core threads, deterministic operands and
+# keys, the GMP operands mirrored for the other libraries, and the checks
+# of big-number results.
+ENGINE_SRCS += \
+	engine/check.c \
+	engine/dl_key.c \
+	engine/harness.c \
+	engine/key_cache.c \
+	engine/mirror.c \
+	engine/operand.c \
+	engine/rsa_key.c \
+	engine/rsa_key_table.c \
+	engine/runner.c \
+	engine/stats.c \
+	engine/threads.c

@@ -1,0 +1,238 @@
+/* registry_table.c: every test gmpbench knows, as plain data.
+ *
+ * A row names a test, the program that runs it (the benchmark programs of
+ * suites/ implement each program once, suites/programs.c), its parameters
+ * and its flags.  The score nodes a test feeds are the prefixes of its
+ * dotted name; the weights of the nodes that GMPbench weighs are at the
+ * end.  Adding a test to an existing program is one row here (and its
+ * reference digest, scripts/update-reference).
+ *
+ * The order of suites is the order in which `gmpbench run` runs them:
+ * GMPbench's own tests first (base, then app), then the extensions and the
+ * other libraries.  Within a suite the tests whose names share a prefix
+ * are adjacent (every ext.rsa test, key generation and the large sizes
+ * included), so that listings show each branch once; each library's key
+ * generation follows its RSA.  The libgcrypt and Nettle suites are
+ * optional: a client has their tests only when configure found the
+ * library, and the registry id leaves them out (registry.h). */
+#include "model/registry.h"
+
+#define SQR(n) { "gmpbench.base.multiply." #n, "gmp.multiply", n, 0, BENCH_COMPAT }
+#define MUL(a, b) { "gmpbench.base.multiply." #a "," #b, "gmp.multiply", a, b, BENCH_COMPAT }
+#define DIV(a, b) { "gmpbench.base.divide." #a "," #b, "gmp.divide", a, b, BENCH_COMPAT }
+#define GCD(p, n) { "gmpbench.base." p "." #n "," #n, "gmp." p, n, n, BENCH_COMPAT }
+
+static const struct bench_test base_tests[] = {
+  SQR (128), SQR (512), SQR (8192), SQR (131072), SQR (2097152),
+  MUL (128, 128), MUL (512, 512), MUL (8192, 8192), MUL (131072, 131072),
+  MUL (2097152, 2097152), MUL (15000, 10000), MUL (20000, 10000),
+  MUL (30000, 10000), MUL (16777216, 512), MUL (16777216, 262144),
+  DIV (8192, 32), DIV (8192, 64), DIV (8192, 128), DIV (8192, 4096),
+  DIV (131072, 65536), DIV (8388608, 4194304), DIV (8192, 8064),
+  DIV (16777216, 262144),
+  GCD ("gcd", 128), GCD ("gcd", 512), GCD ("gcd", 8192), GCD ("gcd", 131072),
+  GCD ("gcd", 1048576),
+  GCD ("gcdext", 128), GCD ("gcdext", 512), GCD ("gcdext", 8192), GCD ("gcdext", 131072),
+  GCD ("gcdext", 1048576),
+};
+
+#undef SQR
+#undef MUL
+#undef DIV
+#undef GCD
+
+#define RSA(n) { "gmpbench.app.rsa." #n, "gmp.rsa.sign", n, 0, BENCH_COMPAT }
+#define PI(n) { "gmpbench.app.pi." #n, "gmp.pi", n, 0, BENCH_COMPAT }
+
+static const struct bench_test app_tests[] = {
+  RSA (512), RSA (1024), RSA (2048),
+  PI (10000), PI (100000), PI (1000000),
+};
+
+#undef RSA
+#undef PI
+
+/* NAME.N run by PROGRAM with A = N. */
+#define T(name, program, n, f) { name "." #n, program, n, 0, f }
+#define RSA(what, n, f) T ("ext.rsa." what, "gmp.rsa." what, n, f)
+#define LARGE(n) \
+  RSA ("sign", n, BENCH_FULL_ONLY), RSA ("sign-sec", n, BENCH_FULL_ONLY), \
+  RSA ("verify", n, BENCH_FULL_ONLY)
+
+static const struct bench_test ext_tests[] = {
+  RSA ("sign", 3072, 0), RSA ("sign", 4096, 0),
+  RSA ("sign-sec", 512, 0), RSA ("sign-sec", 1024, 0), RSA ("sign-sec", 2048, 0),
+  RSA ("sign-sec", 3072, 0), RSA ("sign-sec", 4096, 0),
+  RSA ("verify", 512, 0), RSA ("verify", 1024, 0), RSA ("verify", 2048, 0),
+  RSA ("verify", 3072, 0), RSA ("verify", 4096, 0),
+  LARGE (7680), LARGE (15360),
+  RSA ("keygen", 1024, 0), RSA ("keygen", 2048, 0),
+  RSA ("keygen", 3072, BENCH_FULL_ONLY), RSA ("keygen", 4096, BENCH_FULL_ONLY),
+  T ("ext.sqrt", "gmp.sqrt", 8192, 0), T ("ext.sqrt", "gmp.sqrt", 131072, 0),
+  T ("ext.sqrt", "gmp.sqrt", 2097152, 0),
+  { "ext.root.8192,3", "gmp.root", 8192, 3, 0 },
+  { "ext.root.131072,5", "gmp.root", 131072, 5, 0 },
+  T ("ext.invert", "gmp.invert", 512, 0), T ("ext.invert", "gmp.invert", 8192, 0),
+  T ("ext.invert", "gmp.invert", 131072, 0),
+  T ("ext.fac", "gmp.fac", 10000, 0), T ("ext.fac", "gmp.fac", 100000, 0),
+  T ("ext.fac", "gmp.fac", 1000000, 0),
+  /* B = 1: the inputs are primes. */
+  { "ext.prime.random.512", "gmp.prime", 512, 0, 0 },
+  { "ext.prime.random.2048", "gmp.prime", 2048, 0, 0 },
+  { "ext.prime.prime.512", "gmp.prime", 512, 1, 0 },
+  { "ext.prime.prime.1024", "gmp.prime", 1024, 1, 0 },
+  { "ext.prime.prime.2048", "gmp.prime", 2048, 1, 0 },
+  T ("ext.powm", "gmp.powm", 512, 0), T ("ext.powm", "gmp.powm", 1024, 0),
+  T ("ext.powm", "gmp.powm", 2048, 0), T ("ext.powm", "gmp.powm", 4096, 0),
+  T ("ext.powm", "gmp.powm", 8192, 0),
+  T ("ext.powm-sec", "gmp.powm-sec", 512, 0), T ("ext.powm-sec", "gmp.powm-sec", 1024, 0),
+  T ("ext.powm-sec", "gmp.powm-sec", 2048, 0), T ("ext.powm-sec", "gmp.powm-sec", 4096, 0),
+  T ("ext.powm-sec", "gmp.powm-sec", 8192, 0),
+  T ("ext.mulm", "gmp.mulm", 512, 0), T ("ext.mulm", "gmp.mulm", 1024, 0),
+  T ("ext.mulm", "gmp.mulm", 2048, 0), T ("ext.mulm", "gmp.mulm", 4096, 0),
+  T ("ext.mulm", "gmp.mulm", 8192, 0),
+  T ("ext.dh.derive", "gmp.dh.derive", 2048, 0), T ("ext.dh.derive", "gmp.dh.derive", 3072, 0),
+  T ("ext.dh.derive", "gmp.dh.derive", 4096, 0), T ("ext.dh.derive", "gmp.dh.derive", 6144, 0),
+  T ("ext.dh.derive", "gmp.dh.derive", 8192, 0),
+  T ("ext.dh.derive-sec", "gmp.dh.derive-sec", 2048, 0),
+  T ("ext.dh.derive-sec", "gmp.dh.derive-sec", 3072, 0),
+  T ("ext.dh.derive-sec", "gmp.dh.derive-sec", 4096, 0),
+  T ("ext.dh.derive-sec", "gmp.dh.derive-sec", 6144, 0),
+  T ("ext.dh.derive-sec", "gmp.dh.derive-sec", 8192, 0),
+  T ("ext.dsa.sign", "gmp.dsa.sign", 1024, 0), T ("ext.dsa.sign", "gmp.dsa.sign", 2048, 0),
+  T ("ext.dsa.sign", "gmp.dsa.sign", 3072, BENCH_FULL_ONLY),
+  T ("ext.dsa.sign-sec", "gmp.dsa.sign-sec", 1024, 0),
+  T ("ext.dsa.sign-sec", "gmp.dsa.sign-sec", 2048, 0),
+  T ("ext.dsa.sign-sec", "gmp.dsa.sign-sec", 3072, BENCH_FULL_ONLY),
+  T ("ext.dsa.verify", "gmp.dsa.verify", 1024, 0), T ("ext.dsa.verify", "gmp.dsa.verify", 2048, 0),
+  T ("ext.dsa.verify", "gmp.dsa.verify", 3072, BENCH_FULL_ONLY),
+};
+
+#undef RSA
+#undef LARGE
+
+#define SQR(n, f) { "openssl.base.multiply." #n, "openssl.square", n, 0, f }
+#define MUL(a, b, f) { "openssl.base.multiply." #a "," #b, "openssl.multiply", a, b, f }
+#define DIV(a, b, f) { "openssl.base.divide." #a "," #b, "openssl.divide", a, b, f }
+#define GCD(n, f) { "openssl.base.gcd." #n "," #n, "openssl.gcd", n, n, f }
+
+static const struct bench_test openssl_tests[] = {
+  SQR (128, 0), SQR (512, 0), SQR (8192, 0), SQR (131072, 0), SQR (2097152, BENCH_FULL_ONLY),
+  MUL (128, 128, 0), MUL (512, 512, 0), MUL (8192, 8192, 0), MUL (131072, 131072, 0),
+  MUL (2097152, 2097152, BENCH_FULL_ONLY),
+  MUL (15000, 10000, 0), MUL (20000, 10000, 0), MUL (30000, 10000, 0),
+  MUL (16777216, 512, 0), MUL (16777216, 262144, BENCH_FULL_ONLY),
+  DIV (8192, 32, 0), DIV (8192, 64, 0), DIV (8192, 128, 0), DIV (8192, 4096, 0),
+  DIV (131072, 65536, 0), DIV (8192, 8064, 0), DIV (16777216, 262144, BENCH_FULL_ONLY),
+  GCD (128, 0), GCD (512, 0), GCD (8192, 0), GCD (131072, BENCH_FULL_ONLY),
+  T ("openssl.ext.invert", "openssl.invert", 512, 0),
+  T ("openssl.ext.invert", "openssl.invert", 8192, 0),
+  T ("openssl.ext.invert", "openssl.invert", 131072, BENCH_FULL_ONLY),
+  T ("openssl.ext.powm", "openssl.powm", 512, 0), T ("openssl.ext.powm", "openssl.powm", 1024, 0),
+  T ("openssl.ext.powm", "openssl.powm", 2048, 0), T ("openssl.ext.powm", "openssl.powm", 4096, 0),
+  T ("openssl.ext.powm", "openssl.powm", 8192, 0),
+  T ("openssl.ext.powm-sec", "openssl.powm-sec", 512, 0),
+  T ("openssl.ext.powm-sec", "openssl.powm-sec", 1024, 0),
+  T ("openssl.ext.powm-sec", "openssl.powm-sec", 2048, 0),
+  T ("openssl.ext.powm-sec", "openssl.powm-sec", 4096, 0),
+  T ("openssl.ext.powm-sec", "openssl.powm-sec", 8192, 0),
+  T ("openssl.rsa.sign", "openssl.rsa.sign", 512, 0),
+  T ("openssl.rsa.sign", "openssl.rsa.sign", 1024, 0),
+  T ("openssl.rsa.sign", "openssl.rsa.sign", 2048, 0),
+  T ("openssl.rsa.sign", "openssl.rsa.sign", 3072, 0),
+  T ("openssl.rsa.sign", "openssl.rsa.sign", 4096, 0),
+  T ("openssl.rsa.sign", "openssl.rsa.sign", 7680, BENCH_FULL_ONLY),
+  T ("openssl.rsa.sign", "openssl.rsa.sign", 15360, BENCH_FULL_ONLY),
+  T ("openssl.rsa.verify", "openssl.rsa.verify", 512, 0),
+  T ("openssl.rsa.verify", "openssl.rsa.verify", 1024, 0),
+  T ("openssl.rsa.verify", "openssl.rsa.verify", 2048, 0),
+  T ("openssl.rsa.verify", "openssl.rsa.verify", 3072, 0),
+  T ("openssl.rsa.verify", "openssl.rsa.verify", 4096, 0),
+  T ("openssl.rsa.verify", "openssl.rsa.verify", 7680, BENCH_FULL_ONLY),
+  T ("openssl.rsa.verify", "openssl.rsa.verify", 15360, BENCH_FULL_ONLY),
+  T ("openssl.rsa.keygen", "openssl.rsa.keygen", 1024, 0),
+  T ("openssl.rsa.keygen", "openssl.rsa.keygen", 2048, 0),
+  T ("openssl.rsa.keygen", "openssl.rsa.keygen", 3072, BENCH_FULL_ONLY),
+  T ("openssl.rsa.keygen", "openssl.rsa.keygen", 4096, BENCH_FULL_ONLY),
+  T ("openssl.dh.derive", "openssl.dh.derive", 2048, 0),
+  T ("openssl.dh.derive", "openssl.dh.derive", 3072, 0),
+  T ("openssl.dh.derive", "openssl.dh.derive", 4096, 0),
+  T ("openssl.dh.derive", "openssl.dh.derive", 6144, 0),
+  T ("openssl.dh.derive", "openssl.dh.derive", 8192, 0),
+  T ("openssl.dsa.sign", "openssl.dsa.sign", 1024, 0),
+  T ("openssl.dsa.sign", "openssl.dsa.sign", 2048, 0),
+  T ("openssl.dsa.sign", "openssl.dsa.sign", 3072, BENCH_FULL_ONLY),
+  T ("openssl.dsa.verify", "openssl.dsa.verify", 1024, 0),
+  T ("openssl.dsa.verify", "openssl.dsa.verify", 2048, 0),
+  T ("openssl.dsa.verify", "openssl.dsa.verify", 3072, BENCH_FULL_ONLY),
+};
+
+#undef SQR
+#undef MUL
+#undef DIV
+#undef GCD
+
+/* The RSA sizes of libgcrypt and Nettle: NAME.512 ... NAME.15360, the
+ * two largest in full runs only. */
+#define SIZES(name) \
+  T (name, name, 512, 0), T (name, name, 1024, 0), T (name, name, 2048, 0), \
+  T (name, name, 3072, 0), T (name, name, 4096, 0), T (name, name, 7680, BENCH_FULL_ONLY), \
+  T (name, name, 15360, BENCH_FULL_ONLY)
+#define KEYGEN(name) \
+  T (name, name, 1024, 0), T (name, name, 2048, 0), T (name, name, 3072, BENCH_FULL_ONLY), \
+  T (name, name, 4096, BENCH_FULL_ONLY)
+#define MPI(op) \
+  T ("gcrypt.ext." op, "gcrypt." op, 512, 0), T ("gcrypt.ext." op, "gcrypt." op, 1024, 0), \
+  T ("gcrypt.ext." op, "gcrypt." op, 2048, 0), T ("gcrypt.ext." op, "gcrypt." op, 4096, 0), \
+  T ("gcrypt.ext." op, "gcrypt." op, 8192, 0)
+
+static const struct bench_test gcrypt_tests[] = {
+  SIZES ("gcrypt.rsa.sign"), SIZES ("gcrypt.rsa.sign-noblind"), SIZES ("gcrypt.rsa.verify"),
+  KEYGEN ("gcrypt.rsa.keygen"),
+  MPI ("mulm"), MPI ("powm"),
+};
+
+static const struct bench_test nettle_tests[] = {
+  SIZES ("nettle.rsa.sign"), SIZES ("nettle.rsa.sign-tr"), SIZES ("nettle.rsa.verify"),
+  KEYGEN ("nettle.rsa.keygen"),
+};
+
+#undef SIZES
+#undef KEYGEN
+#undef MPI
+#undef T
+
+/* One block of 4096 bytes per operation, from the generator NAME. */
+#define RNG(name) { name, name, 4096, 0, 0 }
+
+static const struct bench_test rng_tests[] = {
+  RNG ("rng.gmp-mt"), RNG ("rng.gmp-lc"), RNG ("rng.openssl"), RNG ("rng.os"),
+  RNG ("rng.rdrand"), RNG ("rng.rdseed"), RNG ("rng.rndr"),
+};
+
+#undef RNG
+
+const struct bench_suite registry_suites[] = {
+  { "base", base_tests, GB_ARRAY_SIZE (base_tests), 0 },
+  { "app", app_tests, GB_ARRAY_SIZE (app_tests), 0 },
+  { "ext", ext_tests, GB_ARRAY_SIZE (ext_tests), 0 },
+  { "openssl", openssl_tests, GB_ARRAY_SIZE (openssl_tests), 0 },
+  { "gcrypt", gcrypt_tests, GB_ARRAY_SIZE (gcrypt_tests), 1 },
+  { "nettle", nettle_tests, GB_ARRAY_SIZE (nettle_tests), 1 },
+  { "rng", rng_tests, GB_ARRAY_SIZE (rng_tests), 0 },
+};
+
+const size_t registry_nsuites = GB_ARRAY_SIZE (registry_suites);
+
+/* GMPbench 0.2's weights: within base, multiply and divide weigh 1, gcd
+ * and gcdext 0.5; within app, rsa and pi weigh 1. */
+const struct registry_weight registry_weights[] = {
+  { "gmpbench.base.multiply", 1.0 },
+  { "gmpbench.base.divide", 1.0 },
+  { "gmpbench.base.gcd", 0.5 },
+  { "gmpbench.base.gcdext", 0.5 },
+  { "gmpbench.app.rsa", 1.0 },
+  { "gmpbench.app.pi", 1.0 },
+};
+
+const size_t registry_nweights = GB_ARRAY_SIZE (registry_weights);
