@@ -383,26 +383,6 @@ load_identity (struct run_options *o)
   return 0;
 }
 
-/* What else the run was asked for, in RUN: the --suite names, and the
- * clock GHZ that the cycles figures use (given with --cpu-ghz, or the
- * measured one; none when neither is known). */
-static void
-add_run_choices (cJSON *run, const struct run_options *o, double ghz)
-{
-  if (o->sel.nsuite_names)
-    {
-      cJSON *suites = cJSON_CreateArray ();
-      for (size_t i = 0; i < o->sel.nsuite_names; i++)
-        cJSON_AddItemToArray (suites, cJSON_CreateString (o->sel.suite_names[i]));
-      cJSON_AddItemToObject (run, "suites", suites);
-    }
-  if (ghz > 0)
-    {
-      cJSON_AddNumberToObject (run, "cycles_ghz", ghz);
-      cJSON_AddStringToObject (run, "cycles_clock", o->cpu_ghz > 0 ? "given" : "measured");
-    }
-}
-
 /* The result document of a finished run; takes ownership of SYSTEM, to
  * which it adds the clock measured after the run. */
 static cJSON *
@@ -416,19 +396,20 @@ build_document (const struct run_options *o, cJSON *system,
   double ghz = clock_ghz (o, system);
   struct score_node *scores;
   size_t nscores = scores_of (results, o->sel.ntests, o->quick, &scores);
+  /* The clock of the cycles figures: given with --cpu-ghz, or the
+   * measured one; none when neither is known. */
   struct run_info info = {
     o->sel.npatterns || o->sel.nsuite_names || o->custom_time ? "custom"
       : o->quick ? "quick" : "full",
     o->quick, o->time_per_test, o->sel.patterns, o->sel.npatterns,
-    o->threads ? (int) o->threads : 1
+    o->threads ? (int) o->threads : 1, o->sel.suite_names, o->sel.nsuite_names,
+    ghz, o->cpu_ghz > 0 ? "given" : "measured"
   };
-  cJSON *doc = document_build (&info, system, results, o->sel.ntests, scores, nscores);
-  score_free (scores, nscores);
-  add_run_choices (cJSON_GetObjectItemCaseSensitive (doc, "run"), o, ghz);
   cJSON *cmp = compare_build (results, o->sel.ntests);
   if (ghz > 0)
     compare_add_cycles (cmp, ghz);
-  cJSON_ReplaceItemInObjectCaseSensitive (doc, "comparisons", cmp);
+  cJSON *doc = document_build (&info, system, results, o->sel.ntests, scores, nscores, cmp);
+  score_free (scores, nscores);
   if (o->threads)
     {
       struct score_node *tscores;

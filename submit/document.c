@@ -48,10 +48,30 @@ scores_json (const struct score_node *scores, size_t nscores)
   return sc;
 }
 
+/* What else the run was asked for, into RUN: the --suite names, and the
+ * clock that the cycles figures use (none when it is not known). */
+static void
+add_run_choices (cJSON *run, const struct run_info *info)
+{
+  if (info->nsuites)
+    {
+      cJSON *suites = cJSON_CreateArray ();
+      for (size_t i = 0; i < info->nsuites; i++)
+        cJSON_AddItemToArray (suites, cJSON_CreateString (info->suites[i]));
+      cJSON_AddItemToObject (run, "suites", suites);
+    }
+  if (info->cycles_ghz > 0)
+    {
+      cJSON_AddNumberToObject (run, "cycles_ghz", info->cycles_ghz);
+      cJSON_AddStringToObject (run, "cycles_clock", info->cycles_clock);
+    }
+}
+
 cJSON *
 document_build (const struct run_info *info, cJSON *system,
                 const struct test_result *results, size_t n,
-                const struct score_node *scores, size_t nscores)
+                const struct score_node *scores, size_t nscores,
+                cJSON *comparisons)
 {
   cJSON *doc = cJSON_CreateObject ();
   cJSON *client = cJSON_CreateObject ();
@@ -79,6 +99,7 @@ document_build (const struct run_info *info, cJSON *system,
   cJSON_AddItemToObject (run, "only", only);
   cJSON_AddNumberToObject (run, "threads", info->threads);
   cJSON_AddStringToObject (run, "operand_seed", GB_OPERAND_SEED);
+  add_run_choices (run, info);
   cJSON_AddItemToObject (doc, "run", run);
   cJSON_AddItemToObject (doc, "system", system);
   for (size_t i = 0; i < n; i++)
@@ -96,7 +117,7 @@ document_build (const struct run_info *info, cJSON *system,
   cJSON_AddItemToObject (doc, "results", res);
   cJSON_AddItemToObject (doc, "skipped", skipped);
   cJSON_AddItemToObject (doc, "scores", scores_json (scores, nscores));
-  cJSON_AddItemToObject (doc, "comparisons", cJSON_CreateArray ());
+  cJSON_AddItemToObject (doc, "comparisons", comparisons);
   return doc;
 }
 

@@ -18,12 +18,17 @@ struct run_info
   char **only;
   size_t nonly;
   int threads;
+  char **suites;                /* the --suite names, if any */
+  size_t nsuites;
+  double cycles_ghz;            /* the clock of the cycles figures; 0: none */
+  const char *cycles_clock;     /* "given" (--cpu-ghz) or "measured" */
 };
 
-/* Takes ownership of SYSTEM. */
+/* Takes ownership of SYSTEM and COMPARISONS (client/compare.h). */
 cJSON *document_build (const struct run_info *info, cJSON *system,
                        const struct test_result *results, size_t n,
-                       const struct score_node *scores, size_t nscores);
+                       const struct score_node *scores, size_t nscores,
+                       cJSON *comparisons);
 
 /* Adds the all-core results of `run --threads N`: the "threads" member
  * with N, each test's aggregate result and scaling efficiency, and the
