@@ -52,8 +52,26 @@ static const struct bench_test app_tests[] = {
 #undef RSA
 #undef PI
 
-/* NAME.N run by PROGRAM with A = N. */
+/* NAME.N run by PROGRAM with A = N, and the series of sizes that several
+ * libraries' tests share; F marks the sizes of full runs only. */
 #define T(name, program, n, f) { name "." #n, program, n, 0, f }
+#define MODULAR(name, program) \
+  T (name, program, 512, 0), T (name, program, 1024, 0), T (name, program, 2048, 0), \
+  T (name, program, 4096, 0), T (name, program, 8192, 0)
+#define DH(name, program) \
+  T (name, program, 2048, 0), T (name, program, 3072, 0), T (name, program, 4096, 0), \
+  T (name, program, 6144, 0), T (name, program, 8192, 0)
+#define DSA(name, program) \
+  T (name, program, 1024, 0), T (name, program, 2048, 0), \
+  T (name, program, 3072, BENCH_FULL_ONLY)
+#define KEYGEN(name, program) \
+  T (name, program, 1024, 0), T (name, program, 2048, 0), \
+  T (name, program, 3072, BENCH_FULL_ONLY), T (name, program, 4096, BENCH_FULL_ONLY)
+#define RSA_SIZES(name, program) \
+  T (name, program, 512, 0), T (name, program, 1024, 0), T (name, program, 2048, 0), \
+  T (name, program, 3072, 0), T (name, program, 4096, 0), \
+  T (name, program, 7680, BENCH_FULL_ONLY), T (name, program, 15360, BENCH_FULL_ONLY)
+
 #define RSA(what, n, f) T ("ext.rsa." what, "gmp.rsa." what, n, f)
 #define LARGE(n) \
   RSA ("sign", n, BENCH_FULL_ONLY), RSA ("sign-sec", n, BENCH_FULL_ONLY), \
@@ -66,8 +84,7 @@ static const struct bench_test ext_tests[] = {
   RSA ("verify", 512, 0), RSA ("verify", 1024, 0), RSA ("verify", 2048, 0),
   RSA ("verify", 3072, 0), RSA ("verify", 4096, 0),
   LARGE (7680), LARGE (15360),
-  RSA ("keygen", 1024, 0), RSA ("keygen", 2048, 0),
-  RSA ("keygen", 3072, BENCH_FULL_ONLY), RSA ("keygen", 4096, BENCH_FULL_ONLY),
+  KEYGEN ("ext.rsa.keygen", "gmp.rsa.keygen"),
   T ("ext.sqrt", "gmp.sqrt", 8192, 0), T ("ext.sqrt", "gmp.sqrt", 131072, 0),
   T ("ext.sqrt", "gmp.sqrt", 2097152, 0),
   { "ext.root.8192,3", "gmp.root", 8192, 3, 0 },
@@ -82,30 +99,14 @@ static const struct bench_test ext_tests[] = {
   { "ext.prime.prime.512", "gmp.prime", 512, 1, 0 },
   { "ext.prime.prime.1024", "gmp.prime", 1024, 1, 0 },
   { "ext.prime.prime.2048", "gmp.prime", 2048, 1, 0 },
-  T ("ext.powm", "gmp.powm", 512, 0), T ("ext.powm", "gmp.powm", 1024, 0),
-  T ("ext.powm", "gmp.powm", 2048, 0), T ("ext.powm", "gmp.powm", 4096, 0),
-  T ("ext.powm", "gmp.powm", 8192, 0),
-  T ("ext.powm-sec", "gmp.powm-sec", 512, 0), T ("ext.powm-sec", "gmp.powm-sec", 1024, 0),
-  T ("ext.powm-sec", "gmp.powm-sec", 2048, 0), T ("ext.powm-sec", "gmp.powm-sec", 4096, 0),
-  T ("ext.powm-sec", "gmp.powm-sec", 8192, 0),
-  T ("ext.mulm", "gmp.mulm", 512, 0), T ("ext.mulm", "gmp.mulm", 1024, 0),
-  T ("ext.mulm", "gmp.mulm", 2048, 0), T ("ext.mulm", "gmp.mulm", 4096, 0),
-  T ("ext.mulm", "gmp.mulm", 8192, 0),
-  T ("ext.dh.derive", "gmp.dh.derive", 2048, 0), T ("ext.dh.derive", "gmp.dh.derive", 3072, 0),
-  T ("ext.dh.derive", "gmp.dh.derive", 4096, 0), T ("ext.dh.derive", "gmp.dh.derive", 6144, 0),
-  T ("ext.dh.derive", "gmp.dh.derive", 8192, 0),
-  T ("ext.dh.derive-sec", "gmp.dh.derive-sec", 2048, 0),
-  T ("ext.dh.derive-sec", "gmp.dh.derive-sec", 3072, 0),
-  T ("ext.dh.derive-sec", "gmp.dh.derive-sec", 4096, 0),
-  T ("ext.dh.derive-sec", "gmp.dh.derive-sec", 6144, 0),
-  T ("ext.dh.derive-sec", "gmp.dh.derive-sec", 8192, 0),
-  T ("ext.dsa.sign", "gmp.dsa.sign", 1024, 0), T ("ext.dsa.sign", "gmp.dsa.sign", 2048, 0),
-  T ("ext.dsa.sign", "gmp.dsa.sign", 3072, BENCH_FULL_ONLY),
-  T ("ext.dsa.sign-sec", "gmp.dsa.sign-sec", 1024, 0),
-  T ("ext.dsa.sign-sec", "gmp.dsa.sign-sec", 2048, 0),
-  T ("ext.dsa.sign-sec", "gmp.dsa.sign-sec", 3072, BENCH_FULL_ONLY),
-  T ("ext.dsa.verify", "gmp.dsa.verify", 1024, 0), T ("ext.dsa.verify", "gmp.dsa.verify", 2048, 0),
-  T ("ext.dsa.verify", "gmp.dsa.verify", 3072, BENCH_FULL_ONLY),
+  MODULAR ("ext.powm", "gmp.powm"),
+  MODULAR ("ext.powm-sec", "gmp.powm-sec"),
+  MODULAR ("ext.mulm", "gmp.mulm"),
+  DH ("ext.dh.derive", "gmp.dh.derive"),
+  DH ("ext.dh.derive-sec", "gmp.dh.derive-sec"),
+  DSA ("ext.dsa.sign", "gmp.dsa.sign"),
+  DSA ("ext.dsa.sign-sec", "gmp.dsa.sign-sec"),
+  DSA ("ext.dsa.verify", "gmp.dsa.verify"),
 };
 
 #undef RSA
@@ -128,43 +129,14 @@ static const struct bench_test openssl_tests[] = {
   T ("openssl.ext.invert", "openssl.invert", 512, 0),
   T ("openssl.ext.invert", "openssl.invert", 8192, 0),
   T ("openssl.ext.invert", "openssl.invert", 131072, BENCH_FULL_ONLY),
-  T ("openssl.ext.powm", "openssl.powm", 512, 0), T ("openssl.ext.powm", "openssl.powm", 1024, 0),
-  T ("openssl.ext.powm", "openssl.powm", 2048, 0), T ("openssl.ext.powm", "openssl.powm", 4096, 0),
-  T ("openssl.ext.powm", "openssl.powm", 8192, 0),
-  T ("openssl.ext.powm-sec", "openssl.powm-sec", 512, 0),
-  T ("openssl.ext.powm-sec", "openssl.powm-sec", 1024, 0),
-  T ("openssl.ext.powm-sec", "openssl.powm-sec", 2048, 0),
-  T ("openssl.ext.powm-sec", "openssl.powm-sec", 4096, 0),
-  T ("openssl.ext.powm-sec", "openssl.powm-sec", 8192, 0),
-  T ("openssl.rsa.sign", "openssl.rsa.sign", 512, 0),
-  T ("openssl.rsa.sign", "openssl.rsa.sign", 1024, 0),
-  T ("openssl.rsa.sign", "openssl.rsa.sign", 2048, 0),
-  T ("openssl.rsa.sign", "openssl.rsa.sign", 3072, 0),
-  T ("openssl.rsa.sign", "openssl.rsa.sign", 4096, 0),
-  T ("openssl.rsa.sign", "openssl.rsa.sign", 7680, BENCH_FULL_ONLY),
-  T ("openssl.rsa.sign", "openssl.rsa.sign", 15360, BENCH_FULL_ONLY),
-  T ("openssl.rsa.verify", "openssl.rsa.verify", 512, 0),
-  T ("openssl.rsa.verify", "openssl.rsa.verify", 1024, 0),
-  T ("openssl.rsa.verify", "openssl.rsa.verify", 2048, 0),
-  T ("openssl.rsa.verify", "openssl.rsa.verify", 3072, 0),
-  T ("openssl.rsa.verify", "openssl.rsa.verify", 4096, 0),
-  T ("openssl.rsa.verify", "openssl.rsa.verify", 7680, BENCH_FULL_ONLY),
-  T ("openssl.rsa.verify", "openssl.rsa.verify", 15360, BENCH_FULL_ONLY),
-  T ("openssl.rsa.keygen", "openssl.rsa.keygen", 1024, 0),
-  T ("openssl.rsa.keygen", "openssl.rsa.keygen", 2048, 0),
-  T ("openssl.rsa.keygen", "openssl.rsa.keygen", 3072, BENCH_FULL_ONLY),
-  T ("openssl.rsa.keygen", "openssl.rsa.keygen", 4096, BENCH_FULL_ONLY),
-  T ("openssl.dh.derive", "openssl.dh.derive", 2048, 0),
-  T ("openssl.dh.derive", "openssl.dh.derive", 3072, 0),
-  T ("openssl.dh.derive", "openssl.dh.derive", 4096, 0),
-  T ("openssl.dh.derive", "openssl.dh.derive", 6144, 0),
-  T ("openssl.dh.derive", "openssl.dh.derive", 8192, 0),
-  T ("openssl.dsa.sign", "openssl.dsa.sign", 1024, 0),
-  T ("openssl.dsa.sign", "openssl.dsa.sign", 2048, 0),
-  T ("openssl.dsa.sign", "openssl.dsa.sign", 3072, BENCH_FULL_ONLY),
-  T ("openssl.dsa.verify", "openssl.dsa.verify", 1024, 0),
-  T ("openssl.dsa.verify", "openssl.dsa.verify", 2048, 0),
-  T ("openssl.dsa.verify", "openssl.dsa.verify", 3072, BENCH_FULL_ONLY),
+  MODULAR ("openssl.ext.powm", "openssl.powm"),
+  MODULAR ("openssl.ext.powm-sec", "openssl.powm-sec"),
+  RSA_SIZES ("openssl.rsa.sign", "openssl.rsa.sign"),
+  RSA_SIZES ("openssl.rsa.verify", "openssl.rsa.verify"),
+  KEYGEN ("openssl.rsa.keygen", "openssl.rsa.keygen"),
+  DH ("openssl.dh.derive", "openssl.dh.derive"),
+  DSA ("openssl.dsa.sign", "openssl.dsa.sign"),
+  DSA ("openssl.dsa.verify", "openssl.dsa.verify"),
 };
 
 #undef SQR
@@ -172,35 +144,28 @@ static const struct bench_test openssl_tests[] = {
 #undef DIV
 #undef GCD
 
-/* The RSA sizes of libgcrypt and Nettle: NAME.512 ... NAME.15360, the
- * two largest in full runs only. */
-#define SIZES(name) \
-  T (name, name, 512, 0), T (name, name, 1024, 0), T (name, name, 2048, 0), \
-  T (name, name, 3072, 0), T (name, name, 4096, 0), T (name, name, 7680, BENCH_FULL_ONLY), \
-  T (name, name, 15360, BENCH_FULL_ONLY)
-#define KEYGEN(name) \
-  T (name, name, 1024, 0), T (name, name, 2048, 0), T (name, name, 3072, BENCH_FULL_ONLY), \
-  T (name, name, 4096, BENCH_FULL_ONLY)
-#define MPI(op) \
-  T ("gcrypt.ext." op, "gcrypt." op, 512, 0), T ("gcrypt.ext." op, "gcrypt." op, 1024, 0), \
-  T ("gcrypt.ext." op, "gcrypt." op, 2048, 0), T ("gcrypt.ext." op, "gcrypt." op, 4096, 0), \
-  T ("gcrypt.ext." op, "gcrypt." op, 8192, 0)
-
 static const struct bench_test gcrypt_tests[] = {
-  SIZES ("gcrypt.rsa.sign"), SIZES ("gcrypt.rsa.sign-noblind"), SIZES ("gcrypt.rsa.verify"),
-  KEYGEN ("gcrypt.rsa.keygen"),
-  MPI ("mulm"), MPI ("powm"),
+  RSA_SIZES ("gcrypt.rsa.sign", "gcrypt.rsa.sign"),
+  RSA_SIZES ("gcrypt.rsa.sign-noblind", "gcrypt.rsa.sign-noblind"),
+  RSA_SIZES ("gcrypt.rsa.verify", "gcrypt.rsa.verify"),
+  KEYGEN ("gcrypt.rsa.keygen", "gcrypt.rsa.keygen"),
+  MODULAR ("gcrypt.ext.mulm", "gcrypt.mulm"),
+  MODULAR ("gcrypt.ext.powm", "gcrypt.powm"),
 };
 
 static const struct bench_test nettle_tests[] = {
-  SIZES ("nettle.rsa.sign"), SIZES ("nettle.rsa.sign-tr"), SIZES ("nettle.rsa.verify"),
-  KEYGEN ("nettle.rsa.keygen"),
+  RSA_SIZES ("nettle.rsa.sign", "nettle.rsa.sign"),
+  RSA_SIZES ("nettle.rsa.sign-tr", "nettle.rsa.sign-tr"),
+  RSA_SIZES ("nettle.rsa.verify", "nettle.rsa.verify"),
+  KEYGEN ("nettle.rsa.keygen", "nettle.rsa.keygen"),
 };
 
-#undef SIZES
-#undef KEYGEN
-#undef MPI
 #undef T
+#undef MODULAR
+#undef DH
+#undef DSA
+#undef KEYGEN
+#undef RSA_SIZES
 
 /* One block of 4096 bytes per operation, from the generator NAME. */
 #define RNG(name) { name, name, 4096, 0, 0 }
