@@ -34,9 +34,9 @@
 #include <cjson/cJSON.h>
 #include <openssl/evp.h>
 #include "common/util.h"
-#include "server/b64.h"
-#include "server/sig.h"
-#include "server/validate.h"
+#include "model/b64.h"
+#include "model/sig.h"
+#include "model/validate.h"
 #include "model/order_stats.h"
 
 struct request

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include "client/gmpbench.h"
 #include "client/options.h"
+#include "model/sig.h"
 #include "submit/result_file.h"
 
 static const char verify_usage[] =
@@ -34,7 +35,7 @@ verify_one (const char *path, int quiet)
       return 1;
     }
   sign_b64_decode (rf.public_key, key, sizeof key);
-  sign_fingerprint (key, fp);
+  sig_fingerprint (key, fp);
   if (!quiet)
     printf ("%s: good signature by %s%s%s%s\n", path, fp,
             rf.name ? " (" : "", rf.name ? rf.name : "", rf.name ? ")" : "");

@@ -1,13 +1,20 @@
 # model/: what the client and the server must agree on (the registry of
-# tests, scoring, reference digests, protocol constants, the escaping and
+# tests, scoring, reference digests, the validation of a result document,
+# base64 and Ed25519 verification, protocol constants, the escaping and
 # charts of the reports and pages); it depends on common/, cJSON and
 # libcrypto only, so the server links it without the benchmark code.
 MODEL_SRCS += \
+	model/b64.c \
 	model/escape.c \
+	model/json_check.c \
 	model/order_stats.c \
 	model/reference.c \
 	model/registry.c \
 	model/registry_table.c \
+	model/schema.c \
 	model/score.c \
 	model/si_format.c \
-	model/svg_chart.c
+	model/sig.c \
+	model/svg_chart.c \
+	model/validate.c \
+	model/validate_error.c

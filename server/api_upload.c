@@ -16,9 +16,9 @@
 #include <time.h>
 #include "common/util.h"
 #include "model/protocol.h"
-#include "server/b64.h"
+#include "model/b64.h"
 #include "server/plausible.h"
-#include "server/sig.h"
+#include "model/sig.h"
 
 static double
 monotonic (void)

@@ -6,8 +6,8 @@
  * scan should have refused, which the target checks by rescanning. */
 #include <stdint.h>
 #include <stdlib.h>
-#include "server/json_check.h"
-#include "server/validate.h"
+#include "model/json_check.h"
+#include "model/validate.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 

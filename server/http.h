@@ -18,7 +18,7 @@
 #include <microhttpd.h>
 #include <cjson/cJSON.h>
 #include "server/server.h"
-#include "server/validate.h"
+#include "model/validate.h"
 
 struct http_request
 {

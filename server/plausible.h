@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 #include "server/store.h"
-#include "server/validate.h"
+#include "model/validate.h"
 
 #define PLAUSIBLE_K 5.0
 #define PLAUSIBLE_MIN_PEERS 5

@@ -8,20 +8,15 @@ SERVER_LIB_SRCS += \
 	server/api_stats.c \
 	server/api_stream.c \
 	server/api_upload.c \
-	server/b64.c \
 	server/board.c \
-	server/json_check.c \
 	server/http.c \
 	server/log.c \
 	server/plausible.c \
 	server/ratelimit.c \
-	server/schema.c \
-	server/sig.c \
 	server/stmt_cache.c \
 	server/store.c \
 	server/store_pg.c \
 	server/store_sqlite.c \
-	server/validate.c \
 	server/web.c \
 	server/web_about.c \
 	server/web_compare.c \

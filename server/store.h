@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "server/validate.h"
+#include "model/validate.h"
 
 struct store;
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <openssl/pem.h>
 #include "common/util.h"
+#include "model/sig.h"
 #include "submit/config.h"
 #include "submit/document.h"
 
@@ -199,7 +200,7 @@ describe (struct gb_identity *id, char *err, size_t errlen)
       return -1;
     }
   sign_b64_encode (raw, len, id->public_b64);
-  sign_fingerprint (raw, id->fingerprint);
+  sig_fingerprint (raw, id->fingerprint);
   return 0;
 }
 

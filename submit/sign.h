@@ -25,9 +25,6 @@ void sign_b64_encode (const unsigned char *in, size_t len, char *out);
  * IN is not the canonical base64 of WANT bytes. */
 int sign_b64_decode (const char *in, unsigned char *out, size_t want);
 
-/* The fingerprint of a raw public key: lower-case hex SHA-256. */
-void sign_fingerprint (const unsigned char key[SIGN_KEY_BYTES], char out[65]);
-
 /* Checks SIG_B64 over DATA[0..LEN) against the base64 public key KEY_B64.
  * 0 when valid; -1 with a message in ERR otherwise. */
 int sign_verify (const char *key_b64, const void *data, size_t len,

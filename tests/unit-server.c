@@ -6,14 +6,14 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "common/util.h"
-#include "server/b64.h"
-#include "server/json_check.h"
+#include "model/b64.h"
+#include "model/json_check.h"
 #include "server/plausible.h"
 #include "server/ratelimit.h"
-#include "server/schema.h"
-#include "server/sig.h"
+#include "model/schema.h"
+#include "model/sig.h"
 #include "server/stmt_cache.h"
-#include "server/validate.h"
+#include "model/validate.h"
 #include "model/reference.h"
 #include "tests/check.h"
 

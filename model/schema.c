@@ -1,5 +1,5 @@
 /* schema.c: the checks of schema.h. */
-#include "server/schema.h"
+#include "model/schema.h"
 
 #include <math.h>
 #include <string.h>

@@ -11,30 +11,21 @@
  * It is pure (no I/O, no globals written), which is what the fuzz target
  * server/fuzz-validate.c relies on.
  */
-#ifndef GB_SERVER_VALIDATE_H
-#define GB_SERVER_VALIDATE_H
+#ifndef GB_VALIDATE_H
+#define GB_VALIDATE_H
 
 #include <stddef.h>
-#include "server/sig.h"
+#include "model/protocol.h"
 #include "model/score.h"
+#include "model/validate_error.h"
 
 #define VALIDATE_MAX_BODY (1024 * 1024)
 #define VALIDATE_MAX_DEPTH 16
 
-struct validate_error
-{
-  int status;                   /* HTTP status: 400, 413 or 422 */
-  const char *rule;             /* stable rule name, docs/protocol.md */
-  char field[128];              /* path into the document, or "" */
-  char message[256];            /* one human-readable line */
-  char **tests;                 /* test names concerned, or NULL */
-  size_t ntests;
-};
-
 /* What the server keeps of a valid document besides its bytes. */
 struct doc_summary
 {
-  unsigned char public_key[SIG_KEY_BYTES];
+  unsigned char public_key[PROTOCOL_KEY_BYTES];
   char *arch, *cpu, *cpu_name, *cpu_vendor, *os, *gmp, *compiler, *created;
   char *submitter;              /* submitter.name, or NULL */
   /* The strings above are "" for null members.  Clocks are 0 when not
@@ -48,15 +39,10 @@ struct doc_summary
 };
 
 /* 0 and *DOC filled when BODY[0..LEN) is valid; -1 and *ERR filled
- * otherwise.  Free either with the functions below. */
+ * otherwise.  Free *DOC with validate_summary_free, *ERR with
+ * validate_error_free. */
 int validate_document (const char *body, size_t len, struct doc_summary *doc,
                        struct validate_error *err);
 void validate_summary_free (struct doc_summary *doc);
-void validate_error_free (struct validate_error *err);
-
-/* Sets ERR to a rule failure (the message is printf-formatted). */
-void validate_fail (struct validate_error *err, int status, const char *rule,
-                    const char *field, const char *fmt, ...)
-  __attribute__ ((format (printf, 5, 6)));
 
 #endif

@@ -1,5 +1,5 @@
 /* sig.c: Ed25519 through EVP_DigestVerify (see sig.h). */
-#include "server/sig.h"
+#include "model/sig.h"
 
 #include <openssl/evp.h>
 #include "common/util.h"

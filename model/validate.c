@@ -4,18 +4,17 @@
  * size, bytes (json_check), structure (cJSON and schema.c), then the
  * meaning: the registry the client used, test names, scores, digests.  The first failure wins, so an
  * error always names the most fundamental problem. */
-#include "server/validate.h"
+#include "model/validate.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "build_config.h"
 #include "common/util.h"
-#include "server/b64.h"
-#include "server/json_check.h"
-#include "server/schema.h"
+#include "model/b64.h"
+#include "model/json_check.h"
+#include "model/schema.h"
 #include "model/reference.h"
 #include "model/protocol.h"
 #include "model/registry.h"
@@ -138,29 +137,6 @@ static const struct schema_member score_value =
 
 static const char *const run_modes[] = { "full", "quick", "custom" };
 static const char *const result_flags[] = { "noisy", "cpu-diverged" };
-
-void
-validate_fail (struct validate_error *err, int status, const char *rule,
-               const char *field, const char *fmt, ...)
-{
-  va_list ap;
-  err->status = status;
-  err->rule = rule;
-  snprintf (err->field, sizeof err->field, "%s", field ? field : "");
-  va_start (ap, fmt);
-  vsnprintf (err->message, sizeof err->message, fmt, ap);
-  va_end (ap);
-}
-
-void
-validate_error_free (struct validate_error *err)
-{
-  for (size_t i = 0; i < err->ntests; i++)
-    free (err->tests[i]);
-  free (err->tests);
-  err->tests = NULL;
-  err->ntests = 0;
-}
 
 void
 validate_summary_free (struct doc_summary *doc)
@@ -444,7 +420,7 @@ check_public_key (const cJSON *doc, struct doc_summary *out, struct validate_err
 {
   const char *key = text (doc, "submitter.public_key");
   if (b64_decode (key, strlen (key), out->public_key, sizeof out->public_key)
-      != SIG_KEY_BYTES)
+      != PROTOCOL_KEY_BYTES)
     {
       validate_fail (err, 422, "public-key", "submitter.public_key",
                      "submitter.public_key must be base64 of a 32-byte Ed25519 key");

@@ -2,7 +2,7 @@
  * json_check.h).  It builds nothing; it only walks the grammar, so its
  * cost is one pass over the bytes and its stack depth is bounded by the
  * nesting limit. */
-#include "server/json_check.h"
+#include "model/json_check.h"
 
 #include <string.h>
 

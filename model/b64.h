@@ -3,8 +3,8 @@
  * Decoding is strict: padding is required, no whitespace or other
  * characters are skipped, and the unused bits of the last group must be
  * zero, so every byte string has exactly one accepted encoding. */
-#ifndef GB_SERVER_B64_H
-#define GB_SERVER_B64_H
+#ifndef GB_B64_H
+#define GB_B64_H
 
 #include <stddef.h>
 

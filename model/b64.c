@@ -1,5 +1,5 @@
 /* b64.c: strict base64 decoding and plain encoding (see b64.h). */
-#include "server/b64.h"
+#include "model/b64.h"
 
 #include "common/util.h"
 

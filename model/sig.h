@@ -3,8 +3,8 @@
  * Keys are the raw 32-byte public keys of RFC 8032, signatures the raw 64
  * bytes; the fingerprint of a key is the lower-case hex SHA-256 of its 32
  * bytes (docs/protocol.md). */
-#ifndef GB_SERVER_SIG_H
-#define GB_SERVER_SIG_H
+#ifndef GB_SIG_H
+#define GB_SIG_H
 
 #include <stddef.h>
 #include "model/protocol.h"

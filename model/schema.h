@@ -7,11 +7,11 @@
  * open-ended `system` object is described.  Failures are reported as
  * validate_error with the document path of the offending member.
  */
-#ifndef GB_SERVER_SCHEMA_H
-#define GB_SERVER_SCHEMA_H
+#ifndef GB_SCHEMA_H
+#define GB_SCHEMA_H
 
 #include <cjson/cJSON.h>
-#include "server/validate.h"
+#include "model/validate_error.h"
 
 enum schema_kind
 {

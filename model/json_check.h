@@ -6,8 +6,8 @@
  * lenient (it accepts leading zeros, raw control characters in strings and
  * more); the scan makes what the server accepts independent of that.
  */
-#ifndef GB_SERVER_JSON_CHECK_H
-#define GB_SERVER_JSON_CHECK_H
+#ifndef GB_JSON_CHECK_H
+#define GB_JSON_CHECK_H
 
 #include <stddef.h>
 
