@@ -24,6 +24,7 @@
 #include "client/report.h"
 #include "client/tree.h"
 #include "common/util.h"
+#include "model/doc_schema.h"
 
 static const char compare_usage[] =
   "usage: gmpbench compare [options] BASE.json OTHER.json...\n"
@@ -111,13 +112,13 @@ on_leaf (void *ctx, int depth, size_t index, const char *label)
   for (size_t k = 1; k < c->nruns; k++)
     {
       const cJSON *b = l->row->result, *o = find_result (&c->runs[k], l->row->name);
-      double ratio = report_num (o, "ops_per_sec") / report_num (b, "ops_per_sec");
+      double ratio = report_num (o, DOC_RESULT_OPS_PER_SEC) / report_num (b, DOC_RESULT_OPS_PER_SEC);
       l->cells[k].ratio = NAN;
       if (!b || !o || !(ratio > 0) || !isfinite (ratio))
         continue;
       l->cells[k].ratio = ratio;
       l->cells[k].within = fabs (ratio - 1)
-        <= report_num (b, "spread") + report_num (o, "spread");
+        <= report_num (b, DOC_RESULT_SPREAD) + report_num (o, DOC_RESULT_SPREAD);
       l->cells[k].tests = 1;
     }
 }
@@ -134,8 +135,8 @@ summarise (struct comparison *c, struct line *node, size_t run)
       if (l->node || l->cells[run].tests == 0 || !tree_under (l->name, node->name, strlen (node->name)))
         continue;
       logs += log (l->cells[run].ratio);
-      noise += report_num (l->row->result, "spread")
-        + report_num (find_result (&c->runs[run], l->name), "spread");
+      noise += report_num (l->row->result, DOC_RESULT_SPREAD)
+        + report_num (find_result (&c->runs[run], l->name), DOC_RESULT_SPREAD);
       n++;
     }
   node->cells[run].ratio = n ? exp (logs / (double) n) : NAN;
@@ -191,8 +192,8 @@ print_text (FILE *f, const struct comparison *c, const struct palette *p)
         fprintf (f, " %16s", "");
       else if (l->row->result)
         {
-          si_format (report_num (l->row->result, "ops_per_sec"), ops, sizeof ops);
-          fprintf (f, " %9s ±%4.1f%%", ops, 100 * report_num (l->row->result, "spread"));
+          si_format (report_num (l->row->result, DOC_RESULT_OPS_PER_SEC), ops, sizeof ops);
+          fprintf (f, " %9s ±%4.1f%%", ops, 100 * report_num (l->row->result, DOC_RESULT_SPREAD));
         }
       else
         fprintf (f, " %16s", "skipped");
@@ -343,7 +344,7 @@ static void
 print_mode (const struct report *r)
 {
   escape_text (stderr, *report_str (r->run, "mode") ? report_str (r->run, "mode") : "unknown mode");
-  fprintf (stderr, ", %g s per test", report_num (r->run, "time_per_test"));
+  fprintf (stderr, ", %g s per test", report_num (r->run, DOC_RUN_TIME_PER_TEST));
 }
 
 /* The tests run K measured that the base has no row for: a count and the
@@ -391,7 +392,7 @@ note_differences (const struct comparison *c, size_t k)
   const struct report *b = &c->runs[0], *r = &c->runs[k];
   note_extra_tests (c, k);
   if (strcmp (report_str (b->run, "mode"), report_str (r->run, "mode")) != 0
-      || report_num (b->run, "time_per_test") != report_num (r->run, "time_per_test"))
+      || report_num (b->run, DOC_RUN_TIME_PER_TEST) != report_num (r->run, DOC_RUN_TIME_PER_TEST))
     {
       note (c, k);
       fputs (" was measured differently from the base (", stderr);

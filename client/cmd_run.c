@@ -22,6 +22,7 @@
 #include "submit/identity.h"
 #include "submit/submit.h"
 #include "client/compare.h"
+#include "model/doc_schema.h"
 #include "model/score.h"
 #include "engine/threads.h"
 #include "sysinfo/sysinfo.h"
@@ -399,8 +400,8 @@ build_document (const struct run_options *o, cJSON *system,
   /* The clock of the cycles figures: given with --cpu-ghz, or the
    * measured one; none when neither is known. */
   struct run_info info = {
-    o->sel.npatterns || o->sel.nsuite_names || o->custom_time ? "custom"
-      : o->quick ? "quick" : "full",
+    o->sel.npatterns || o->sel.nsuite_names || o->custom_time ? DOC_MODE_CUSTOM
+      : o->quick ? DOC_MODE_QUICK : DOC_MODE_FULL,
     o->quick, o->time_per_test, o->sel.patterns, o->sel.npatterns,
     o->threads ? (int) o->threads : 1, o->sel.suite_names, o->sel.nsuite_names,
     ghz, o->cpu_ghz > 0 ? "given" : "measured"

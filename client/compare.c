@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/doc_schema.h"
 
 #define MAX_PARTS 6
 #define MIB (1024.0 * 1024.0)
@@ -175,9 +176,9 @@ entry_json (const struct compare_key *k, const struct test_result *r)
   cJSON_AddStringToObject (e, "library", k->library);
   cJSON_AddStringToObject (e, "variant", k->variant);
   cJSON_AddStringToObject (e, "test", r->test->name);
-  cJSON_AddNumberToObject (e, "ops_per_sec", r->m.ops_per_sec);
-  cJSON_AddNumberToObject (e, "seconds_per_op", r->m.seconds_per_op);
-  cJSON_AddNumberToObject (e, "spread", r->m.spread);
+  cJSON_AddNumberToObject (e, DOC_RESULT_OPS_PER_SEC, r->m.ops_per_sec);
+  cJSON_AddNumberToObject (e, DOC_RESULT_SECONDS_PER_OP, r->m.seconds_per_op);
+  cJSON_AddNumberToObject (e, DOC_RESULT_SPREAD, r->m.spread);
   if (strcmp (k->operation, "rng") == 0)
     cJSON_AddNumberToObject (e, "mib_per_sec", r->m.ops_per_sec * (double) r->test->a / MIB);
   else
@@ -223,8 +224,8 @@ add_ratios (cJSON *row)
       const cJSON *g = is_gmp (e) ? NULL : fair_gmp (entries, e);
       if (!g)
         continue;
-      double ratio = get_number (g, "ops_per_sec") / get_number (e, "ops_per_sec");
-      double noise = get_number (g, "spread") + get_number (e, "spread");
+      double ratio = get_number (g, DOC_RESULT_OPS_PER_SEC) / get_number (e, DOC_RESULT_OPS_PER_SEC);
+      double noise = get_number (g, DOC_RESULT_SPREAD) + get_number (e, DOC_RESULT_SPREAD);
       cJSON_AddStringToObject (e, "gmp_test", get_string (g, "test"));
       cJSON_AddNumberToObject (e, "ratio", ratio);
       cJSON_AddBoolToObject (e, "within_spread", fabs (ratio - 1) <= noise);
@@ -379,8 +380,8 @@ print_entry (FILE *f, const cJSON *row, const cJSON *e, int first)
   entry_label (e, label, sizeof label);
   fprintf (f, "%-14s %-16s %-18s %11.4g %12.6g %6.1f%%",
            first ? get_string (row, "operation") : "", first ? get_string (row, "size") : "",
-           label, get_number (e, "seconds_per_op"), get_number (e, "ops_per_sec"),
-           100 * get_number (e, "spread"));
+           label, get_number (e, DOC_RESULT_SECONDS_PER_OP), get_number (e, DOC_RESULT_OPS_PER_SEC),
+           100 * get_number (e, DOC_RESULT_SPREAD));
   double ratio = get_number (e, "ratio");
   if (!isnan (ratio))
     fprintf (f, " %8.3f%s", ratio,
@@ -395,7 +396,7 @@ print_general (FILE *f, const cJSON *comparisons)
   fputs ("GMP and other libraries: ratio = GMP ops/s / library ops/s (above 1: GMP faster),\n"
          "against GMP's constant-time variant for constant-time operations; ~ = within the spreads\n", f);
   fprintf (f, "%-14s %-16s %-18s %11s %12s %7s %8s\n",
-           "operation", "size", "library", "s/op", "ops/s", "spread", "ratio");
+           "operation", "size", "library", "s/op", "ops/s", DOC_RESULT_SPREAD, "ratio");
   cJSON_ArrayForEach (row, comparisons)
     if (!is_rng (row))
       {
@@ -455,12 +456,12 @@ print_rsa_size (FILE *f, const cJSON *sign_row, const cJSON *verify_row)
       const cJSON *v = verify_row ? find_entry (verify_row, get_string (s, "library")) : NULL;
       entry_label (s, label, sizeof label);
       fprintf (f, "  %-18s rsa %5s bits %10.3gs", label, get_string (sign_row, "size"),
-               get_number (s, "seconds_per_op"));
+               get_number (s, DOC_RESULT_SECONDS_PER_OP));
       if (v)
-        fprintf (f, " %10.3gs %10.1f %10.1f\n", get_number (v, "seconds_per_op"),
-                 get_number (s, "ops_per_sec"), get_number (v, "ops_per_sec"));
+        fprintf (f, " %10.3gs %10.1f %10.1f\n", get_number (v, DOC_RESULT_SECONDS_PER_OP),
+                 get_number (s, DOC_RESULT_OPS_PER_SEC), get_number (v, DOC_RESULT_OPS_PER_SEC));
       else
-        fprintf (f, " %11s %10.1f %10s\n", "-", get_number (s, "ops_per_sec"), "-");
+        fprintf (f, " %11s %10.1f %10s\n", "-", get_number (s, DOC_RESULT_OPS_PER_SEC), "-");
     }
   free (signs);
 }
@@ -541,7 +542,7 @@ print_pubkey_line (FILE *f, const char *title, const cJSON *rows[PUBKEY_COLUMNS]
       const cJSON *x = rows[c]
         ? find_variant (rows[c], get_string (e, "library"), get_string (e, "variant")) : NULL;
       if (x)
-        fprintf (f, " %10.3gs", get_number (x, "seconds_per_op"));
+        fprintf (f, " %10.3gs", get_number (x, DOC_RESULT_SECONDS_PER_OP));
       else
         fprintf (f, " %11s", "-");
     }
@@ -604,7 +605,7 @@ print_rng (FILE *f, const cJSON *row)
 {
   const cJSON *e;
   fprintf (f, "\nRandom generators, blocks of %s bytes %8s %12s %7s\n",
-           get_string (row, "size"), "MiB/s", "cycles/byte", "spread");
+           get_string (row, "size"), "MiB/s", "cycles/byte", DOC_RESULT_SPREAD);
   cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
     {
       double cpb = get_number (e, "cycles_per_byte");
@@ -613,7 +614,7 @@ print_rng (FILE *f, const cJSON *row)
         fprintf (f, " %12s", "-");
       else
         fprintf (f, " %12.2f", cpb);
-      fprintf (f, " %6.1f%%\n", 100 * get_number (e, "spread"));
+      fprintf (f, " %6.1f%%\n", 100 * get_number (e, DOC_RESULT_SPREAD));
     }
 }
 

@@ -15,6 +15,7 @@
 #include "model/svg_chart.h"
 #include "common/util.h"
 #include "client/compare.h"
+#include "model/doc_schema.h"
 
 #define LABEL_LEN 128
 
@@ -129,7 +130,7 @@ gather (struct acc *a, const struct report *r)
       if (!r->rows[i].result || compare_parse_name (r->rows[i].name, &k) != 0
           || strcmp (k.operation, "rng") == 0 || !(operands = parse_size (k.size, &x)))
         continue;
-      y = report_num (r->rows[i].result, "ops_per_sec");
+      y = report_num (r->rows[i].result, DOC_RESULT_OPS_PER_SEC);
       if (!(y > 0) || !isfinite (y))
         continue;
       report_library_label (k.library, k.variant, label, sizeof label);

@@ -14,6 +14,7 @@
 #include <math.h>
 #include "model/escape.h"
 #include "client/report.h"
+#include "model/doc_schema.h"
 
 static void
 number (FILE *f, double v)
@@ -53,10 +54,10 @@ test_record (FILE *f, const struct report *r, const struct report_row *row)
   const cJSON *within = cJSON_GetObjectItemCaseSensitive (cmp, "within_spread");
   text (f, res ? "test" : "skipped", 0);
   text (f, row->name, 0);
-  number (f, report_num (res, "ops_per_sec"));
-  number (f, report_num (res, "seconds_per_op"));
-  number (f, report_num (res, "spread"));
-  number (f, report_num (res, "samples"));
+  number (f, report_num (res, DOC_RESULT_OPS_PER_SEC));
+  number (f, report_num (res, DOC_RESULT_SECONDS_PER_OP));
+  number (f, report_num (res, DOC_RESULT_SPREAD));
+  number (f, report_num (res, DOC_RESULT_SAMPLES));
   flags (f, res);
   fputc (',', f);               /* score */
   number (f, report_num (cmp, "ratio"));

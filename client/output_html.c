@@ -17,6 +17,7 @@
 #include "model/escape.h"
 #include "client/html.h"
 #include "client/tree.h"
+#include "model/doc_schema.h"
 #include "model/si_format.h"
 
 static const char style[] =
@@ -68,7 +69,7 @@ head (FILE *f, const struct report *r)
   escape_html (f, report_str (cJSON_GetObjectItemCaseSensitive (r->doc, "client"), "version"));
   fputs (" &middot; ", f);
   escape_html (f, report_str (r->run, "mode"));
-  fprintf (f, " run, %g s per test</p></header>\n", report_num (r->run, "time_per_test"));
+  fprintf (f, " run, %g s per test</p></header>\n", report_num (r->run, DOC_RUN_TIME_PER_TEST));
 }
 
 static void
@@ -133,8 +134,8 @@ tree_leaf (void *ctx, int depth, size_t index, const char *label)
       fputs ("</td></tr>\n", h->f);
       return;
     }
-  double spread = report_num (row->result, "spread");
-  si_format (report_num (row->result, "ops_per_sec"), ops, sizeof ops);
+  double spread = report_num (row->result, DOC_RESULT_SPREAD);
+  si_format (report_num (row->result, DOC_RESULT_OPS_PER_SEC), ops, sizeof ops);
   fprintf (h->f, "</td><td class=\"n\">%s</td><td>ops/s</td><td class=\"n\">±%.1f%%"
            "<span class=\"spread\" style=\"width:%.0fpx\"></span></td><td class=\"note\">%s%s"
            "</td></tr>\n", ops, 100 * spread, fmin (fmax (spread, 0), 1) * 60,
@@ -179,14 +180,14 @@ comparison_table (FILE *f, const cJSON *comparisons)
           int same = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (e, "within_spread"));
           report_library_label (report_str (e, "library"), report_str (e, "variant"), label,
                                 sizeof label);
-          si_format (report_num (e, "ops_per_sec"), ops, sizeof ops);
+          si_format (report_num (e, DOC_RESULT_OPS_PER_SEC), ops, sizeof ops);
           snprintf (ratio, sizeof ratio, isnan (rt) ? "" : same ? "%.3f ~" : "%.3f", rt);
           fputs ("<tr>", f);
           cell (f, NULL, report_str (row, "operation"));
           cell (f, NULL, report_str (row, "size"));
           cell (f, NULL, label);
           cell (f, "n", ops);
-          fprintf (f, "<td class=\"n\">±%.1f%%</td>", 100 * report_num (e, "spread"));
+          fprintf (f, "<td class=\"n\">±%.1f%%</td>", 100 * report_num (e, DOC_RESULT_SPREAD));
           cell (f, same ? "n same" : "n", ratio);
           fputs ("</tr>\n", f);
         }
@@ -221,14 +222,14 @@ rsa_table (FILE *f, const cJSON *comparisons)
           fputs ("<tr>", f);
           cell (f, NULL, label);
           cell (f, "n", report_str (row, "size"));
-          fprintf (f, "<td class=\"n\">%.3g s</td>", report_num (s, "seconds_per_op"));
+          fprintf (f, "<td class=\"n\">%.3g s</td>", report_num (s, DOC_RESULT_SECONDS_PER_OP));
           if (verify)
             fprintf (f, "<td class=\"n\">%.3g s</td><td class=\"n\">%.1f</td>"
-                     "<td class=\"n\">%.1f</td></tr>\n", report_num (verify, "seconds_per_op"),
-                     report_num (s, "ops_per_sec"), report_num (verify, "ops_per_sec"));
+                     "<td class=\"n\">%.1f</td></tr>\n", report_num (verify, DOC_RESULT_SECONDS_PER_OP),
+                     report_num (s, DOC_RESULT_OPS_PER_SEC), report_num (verify, DOC_RESULT_OPS_PER_SEC));
           else
             fprintf (f, "<td class=\"n\">-</td><td class=\"n\">%.1f</td><td class=\"n\">-</td>"
-                     "</tr>\n", report_num (s, "ops_per_sec"));
+                     "</tr>\n", report_num (s, DOC_RESULT_OPS_PER_SEC));
         }
   if (header)
     fputs ("</table>\n", f);
@@ -271,7 +272,7 @@ generators (FILE *f, const struct report *r)
             fprintf (f, "<td class=\"n\">%.1f</td><td class=\"n\">", report_num (e, "mib_per_sec"));
             if (!isnan (cpb))
               fprintf (f, "%.2f", cpb);
-            fprintf (f, "</td><td class=\"n\">±%.1f%%</td></tr>\n", 100 * report_num (e, "spread"));
+            fprintf (f, "</td><td class=\"n\">±%.1f%%</td></tr>\n", 100 * report_num (e, DOC_RESULT_SPREAD));
           }
         fputs ("</table>\n", f);
         html_rng_chart (f, row);
@@ -290,8 +291,8 @@ threads (FILE *f, const cJSON *t)
            count);
   cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (t, "results"))
     {
-      double eff = report_num (e, "efficiency");
-      si_format (report_num (e, "ops_per_sec"), ops, sizeof ops);
+      double eff = report_num (e, DOC_RESULT_EFFICIENCY);
+      si_format (report_num (e, DOC_RESULT_OPS_PER_SEC), ops, sizeof ops);
       fputs ("<tr>", f);
       cell (f, NULL, report_str (e, "name"));
       fprintf (f, "<td class=\"n\">%s</td><td class=\"n\">x%.2f</td><td class=\"n\">%.0f%%</td>"

@@ -9,6 +9,7 @@
 #include "model/si_format.h"
 #include "client/report.h"
 #include "client/tree.h"
+#include "model/doc_schema.h"
 
 struct md_ctx
 {
@@ -38,7 +39,7 @@ header (FILE *f, const struct report *r)
                                   "version"));
   fputs (", mode ", f);
   escape_markdown (f, report_str (r->run, "mode"));
-  fprintf (f, ", %g s per test.\n\n## Machine\n\n", report_num (r->run, "time_per_test"));
+  fprintf (f, ", %g s per test.\n\n## Machine\n\n", report_num (r->run, DOC_RUN_TIME_PER_TEST));
   report_machine (r, machine_item, f);
 }
 
@@ -77,8 +78,8 @@ md_leaf (void *ctx, int depth, size_t index, const char *label)
       fputs (" |\n", m->f);
       return;
     }
-  si_format (report_num (row->result, "ops_per_sec"), ops, sizeof ops);
-  fprintf (m->f, " | %s | ±%.1f%% | %s%s |\n", ops, 100 * report_num (row->result, "spread"),
+  si_format (report_num (row->result, DOC_RESULT_OPS_PER_SEC), ops, sizeof ops);
+  fprintf (m->f, " | %s | ±%.1f%% | %s%s |\n", ops, 100 * report_num (row->result, DOC_RESULT_SPREAD),
            report_has_flag (row->result, "noisy") ? "noisy " : "",
            report_has_flag (row->result, "cpu-diverged") ? "cpu&lt;wall" : "");
 }
@@ -101,14 +102,14 @@ comparisons (FILE *f, const cJSON *cmp)
           double ratio = report_num (e, "ratio");
           report_library_label (report_str (e, "library"), report_str (e, "variant"), label,
                                 sizeof label);
-          si_format (report_num (e, "ops_per_sec"), ops, sizeof ops);
+          si_format (report_num (e, DOC_RESULT_OPS_PER_SEC), ops, sizeof ops);
           fputs ("| ", f);
           escape_markdown (f, report_str (row, "operation"));
           fputs (" | ", f);
           escape_markdown (f, report_str (row, "size"));
           fputs (" | ", f);
           escape_markdown (f, label);
-          fprintf (f, " | %s | ±%.1f%% | ", ops, 100 * report_num (e, "spread"));
+          fprintf (f, " | %s | ±%.1f%% | ", ops, 100 * report_num (e, DOC_RESULT_SPREAD));
           if (!isnan (ratio))
             fprintf (f, "%.3f%s", ratio,
                      cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (e, "within_spread"))
@@ -143,7 +144,7 @@ generators (FILE *f, const struct report *r)
             fprintf (f, " | %.1f | ", report_num (e, "mib_per_sec"));
             if (!isnan (cpb))
               fprintf (f, "%.2f", cpb);
-            fprintf (f, " | ±%.1f%% |\n", 100 * report_num (e, "spread"));
+            fprintf (f, " | ±%.1f%% |\n", 100 * report_num (e, DOC_RESULT_SPREAD));
           }
       }
 }

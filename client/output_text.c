@@ -12,6 +12,7 @@
 #include "client/tree.h"
 #include "common/util.h"
 #include "client/compare.h"
+#include "model/doc_schema.h"
 #include "sysinfo/sysinfo.h"
 
 #define NAME_WIDTH 44
@@ -82,8 +83,8 @@ doc_leaf (void *ctx, int depth, size_t index, const char *label)
       fprintf (t->f, "%s\n", t->c->reset);
       return;
     }
-  fprintf (t->f, " %14.6g ops/s  ±%.1f%%", report_num (row->result, "ops_per_sec"),
-           100 * report_num (row->result, "spread"));
+  fprintf (t->f, " %14.6g ops/s  ±%.1f%%", report_num (row->result, DOC_RESULT_OPS_PER_SEC),
+           100 * report_num (row->result, DOC_RESULT_SPREAD));
   if (report_has_flag (row->result, "noisy"))
     fprintf (t->f, "  %snoisy%s", t->c->warn, t->c->reset);
   if (report_has_flag (row->result, "cpu-diverged"))
@@ -102,12 +103,12 @@ print_threads (FILE *f, const cJSON *threads)
            ? ", not pinned" : "");
   cJSON_ArrayForEach (r, cJSON_GetObjectItemCaseSensitive (threads, "results"))
     {
-      double eff = report_num (r, "efficiency");
+      double eff = report_num (r, DOC_RESULT_EFFICIENCY);
       fputs ("  ", f);
       escape_text (f, report_str (r, "name"));
       fprintf (f, "%*s %14.6g ops/s  ±%.1f%%  x%.2f  efficiency %.0f%%\n",
-               44 - (int) strlen (report_str (r, "name")), "", report_num (r, "ops_per_sec"),
-               100 * report_num (r, "spread"), eff * count, 100 * eff);
+               44 - (int) strlen (report_str (r, "name")), "", report_num (r, DOC_RESULT_OPS_PER_SEC),
+               100 * report_num (r, DOC_RESULT_SPREAD), eff * count, 100 * eff);
     }
   double total = report_num (cJSON_GetObjectItemCaseSensitive (threads, "scores"), "gmpbench");
   if (!isnan (total))

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/util.h"
+#include "model/doc_schema.h"
 #include "submit/document.h"
 #include "model/registry.h"
 #include "sysinfo/sysinfo.h"
@@ -127,8 +128,8 @@ report_count_rows (const cJSON *comparisons, int rng)
 void
 report_cycles_clock (const struct report *r, char *buf, size_t len)
 {
-  double ghz = report_num (r->run, "cycles_ghz");
-  const char *how = report_str (r->run, "cycles_clock");
+  double ghz = report_num (r->run, DOC_RUN_CYCLES_GHZ);
+  const char *how = report_str (r->run, DOC_RUN_CYCLES_CLOCK);
   if (!(ghz > 0))
     snprintf (buf, len, "%s", "");
   else

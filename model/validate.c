@@ -14,130 +14,13 @@
 #include "common/util.h"
 #include "model/b64.h"
 #include "model/json_check.h"
+#include "model/doc_schema.h"
 #include "model/schema.h"
 #include "model/reference.h"
 #include "model/protocol.h"
 #include "model/registry.h"
 
 #define FORMAT_NAME PROTOCOL_FORMAT
-#define BIG 1e300
-
-/* A member without element schema. */
-#define M(name, kind, flags, min, max) { name, kind, flags, min, max, NULL, 0 }
-
-static const struct schema_member top_schema[] = {
-  M ("format", SK_STRING, SCHEMA_REQUIRED, 1, 64),
-  M ("client", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
-  M ("registry", SK_STRING, 0, REGISTRY_ID_LEN, REGISTRY_ID_LEN),
-  M ("created", SK_STRING, SCHEMA_REQUIRED, 20, 20),
-  M ("run", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
-  M ("system", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
-  M ("results", SK_ARRAY, SCHEMA_REQUIRED, 1, 4096),
-  M ("skipped", SK_ARRAY, 0, 0, 4096),
-  M ("scores", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
-  M ("comparisons", SK_ARRAY, 0, 0, 4096),
-  M ("threads", SK_OBJECT, 0, 0, 0),
-  M ("submitter", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
-};
-
-static const struct schema_member client_schema[] = {
-  M ("name", SK_STRING, SCHEMA_REQUIRED, 1, 64),
-  M ("version", SK_STRING, SCHEMA_REQUIRED, 1, 64),
-};
-
-static const struct schema_member run_schema[] = {
-  M ("mode", SK_STRING, SCHEMA_REQUIRED, 1, 16),
-  M ("quick", SK_BOOL, 0, 0, 0),
-  M ("time_per_test", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, 86400),
-  M ("only", SK_ARRAY, SCHEMA_REQUIRED, 0, 256),
-  M ("suites", SK_ARRAY, 0, 0, 256),
-  M ("threads", SK_INTEGER, SCHEMA_REQUIRED, 1, 4096),
-  M ("operand_seed", SK_STRING, SCHEMA_REQUIRED, 1, 256),
-  M ("cycles_ghz", SK_NUMBER, SCHEMA_POSITIVE, 0, 100),
-  M ("cycles_clock", SK_STRING, 0, 5, 8),
-};
-
-/* `system` is open: only the members docs/sysinfo.md marks required are
- * checked ("unknown is null", so most may be null); others are kept. */
-static const struct schema_member system_schema[] = {
-  M ("cpu.arch", SK_STRING, SCHEMA_REQUIRED, 1, 64),
-  M ("cpu.identity", SK_STRING, SCHEMA_REQUIRED, 1, 256),
-  M ("cpu.name", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 256),
-  M ("cpu.vendor", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 64),
-  M ("cpu.microarchitecture", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 128),
-  M ("cpu.hypervisor", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 128),
-  M ("cpu.emulated", SK_BOOL, SCHEMA_REQUIRED, 0, 0),
-  M ("cores.logical", SK_INTEGER, SCHEMA_REQUIRED, 1, 1e6),
-  M ("cores.physical", SK_INTEGER, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 1, 1e6),
-  M ("cores.usable", SK_INTEGER, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 1, 1e6),
-  M ("clock.nominal_mhz", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_NULLABLE | SCHEMA_POSITIVE, 0, 1e6),
-  M ("clock.max_mhz", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_NULLABLE | SCHEMA_POSITIVE, 0, 1e6),
-  M ("clock.measured", SK_OBJECT, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 0),
-  M ("clock.measured.mhz", SK_NUMBER, SCHEMA_NULLABLE | SCHEMA_POSITIVE, 0, 1e6),
-  M ("clock.measured.valid", SK_BOOL, SCHEMA_NULLABLE, 0, 0),
-  M ("os.name", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 128),
-  M ("os.version", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 256),
-  M ("os.kernel", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 256),
-  M ("build.compiler.name", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 64),
-  M ("build.compiler.version", SK_STRING, SCHEMA_NULLABLE, 0, 128),
-  M ("build.gmp.version", SK_STRING, SCHEMA_REQUIRED, 1, 64),
-  M ("build.openssl.version", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 128),
-};
-
-#define RESULT_MEMBERS \
-  M ("name", SK_STRING, SCHEMA_REQUIRED, 1, 128), \
-  M ("ops_per_sec", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, BIG), \
-  M ("seconds_per_op", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, 1e9), \
-  M ("spread", SK_NUMBER, SCHEMA_REQUIRED, 0, 10), \
-  M ("median_ops_per_sec", SK_NUMBER, SCHEMA_REQUIRED, 0, BIG), \
-  M ("samples", SK_INTEGER, SCHEMA_REQUIRED, 1, 1e9), \
-  M ("reps_per_sample", SK_INTEGER, SCHEMA_REQUIRED, 1, 1e15), \
-  M ("wall_seconds", SK_NUMBER, SCHEMA_REQUIRED, 0, 1e7), \
-  M ("cpu_seconds", SK_NUMBER, SCHEMA_REQUIRED, 0, 1e7), \
-  M ("converged", SK_BOOL, SCHEMA_REQUIRED, 0, 0), \
-  M ("flags", SK_ARRAY, SCHEMA_REQUIRED, 0, 8), \
-  M ("digest", SK_STRING, SCHEMA_REQUIRED, 64, 64)
-
-static const struct schema_member result_schema[] = { RESULT_MEMBERS };
-
-/* threads.results[]: a result of the multi-threaded run, with the
- * parallel efficiency against the single-threaded one. */
-static const struct schema_member threaded_result_schema[] = {
-  RESULT_MEMBERS,
-  M ("efficiency", SK_NUMBER, SCHEMA_REQUIRED, 0, 1e6),
-};
-
-static const struct schema_member threads_schema[] = {
-  M ("count", SK_INTEGER, SCHEMA_REQUIRED, 1, 4096),
-  M ("results", SK_ARRAY, SCHEMA_REQUIRED, 0, 4096),
-  M ("pinned", SK_BOOL, 0, 0, 0),
-  M ("scores", SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
-};
-
-static const struct schema_member skipped_schema[] = {
-  M ("name", SK_STRING, SCHEMA_REQUIRED, 1, 128),
-  M ("reason", SK_STRING, SCHEMA_REQUIRED, 0, 512),
-};
-
-static const struct schema_member submitter_schema[] = {
-  M ("public_key", SK_STRING, SCHEMA_REQUIRED, 44, 44),
-  M ("name", SK_STRING, SCHEMA_NULLABLE, 0, 100),
-};
-
-#define ELEMENTS(schema) SK_OBJECT, SCHEMA_REQUIRED, 0, 0, schema, GB_ARRAY_SIZE (schema)
-static const struct schema_member result_element = { "", ELEMENTS (result_schema) };
-static const struct schema_member threaded_result_element = {
-  "", ELEMENTS (threaded_result_schema)
-};
-static const struct schema_member skipped_element = { "", ELEMENTS (skipped_schema) };
-static const struct schema_member flag_element = M ("", SK_STRING, SCHEMA_REQUIRED, 1, 32);
-static const struct schema_member only_element = M ("", SK_STRING, SCHEMA_REQUIRED, 1, 256);
-static const struct schema_member score_value =
-  M ("", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, BIG);
-
-static const char *const run_modes[] = { "full", "quick", "custom" };
-static const char *const result_flags[] = { "noisy", "cpu-diverged" };
-
 void
 validate_summary_free (struct doc_summary *doc)
 {
@@ -204,7 +87,7 @@ check_score_values (const cJSON *scores, const char *path, struct validate_error
   for (const cJSON *s = scores->child; s; s = s->next)
     {
       schema_path (field, sizeof field, path, s->string);
-      if (schema_check_value (s, field, &score_value, err) < 0)
+      if (schema_check_value (s, field, &doc_score_value, err) < 0)
         return -1;
     }
   return 0;
@@ -216,28 +99,33 @@ check_structure (const cJSON *doc, struct validate_error *err)
 {
   const cJSON *threads;
 
-  if (schema_check_object (doc, "", top_schema, GB_ARRAY_SIZE (top_schema), 0, err) < 0
-      || schema_check_object (schema_get (doc, "client"), "client", client_schema,
-                              GB_ARRAY_SIZE (client_schema), 0, err) < 0
-      || schema_check_object (schema_get (doc, "run"), "run", run_schema,
-                              GB_ARRAY_SIZE (run_schema), 0, err) < 0
-      || schema_check_elements (schema_get (doc, "run.only"), "run.only", &only_element, err) < 0
-      || schema_check_object (schema_get (doc, "system"), "system", system_schema,
-                              GB_ARRAY_SIZE (system_schema), 1, err) < 0
-      || schema_check_elements (schema_get (doc, "results"), "results", &result_element, err) < 0
-      || (schema_get (doc, "skipped")
-          && schema_check_elements (schema_get (doc, "skipped"), "skipped", &skipped_element, err) < 0)
-      || schema_check_object (schema_get (doc, "submitter"), "submitter", submitter_schema,
-                              GB_ARRAY_SIZE (submitter_schema), 0, err) < 0
-      || check_score_values (schema_get (doc, "scores"), "scores", err) < 0)
+  if (schema_check_object (doc, "", doc_top.members, doc_top.n, 0, err) < 0
+      || schema_check_object (schema_get (doc, DOC_CLIENT), DOC_CLIENT, doc_client.members,
+                              doc_client.n, 0, err) < 0
+      || schema_check_object (schema_get (doc, DOC_RUN), DOC_RUN, doc_run.members, doc_run.n, 0,
+                              err) < 0
+      || schema_check_elements (schema_get (doc, DOC_RUN "." DOC_RUN_ONLY),
+                                DOC_RUN "." DOC_RUN_ONLY, &doc_only_element, err) < 0
+      || schema_check_object (schema_get (doc, DOC_SYSTEM), DOC_SYSTEM, doc_system.members,
+                              doc_system.n, 1, err) < 0
+      || schema_check_elements (schema_get (doc, DOC_RESULTS), DOC_RESULTS, &doc_result_element,
+                                err) < 0
+      || (schema_get (doc, DOC_SKIPPED)
+          && schema_check_elements (schema_get (doc, DOC_SKIPPED), DOC_SKIPPED,
+                                    &doc_skipped_element, err) < 0)
+      || schema_check_object (schema_get (doc, DOC_SUBMITTER), DOC_SUBMITTER,
+                              doc_submitter.members, doc_submitter.n, 0, err) < 0
+      || check_score_values (schema_get (doc, DOC_SCORES), DOC_SCORES, err) < 0)
     return -1;
-  threads = schema_get (doc, "threads");
+  threads = schema_get (doc, DOC_THREADS);
   if (threads
-      && (schema_check_object (threads, "threads", threads_schema,
-                               GB_ARRAY_SIZE (threads_schema), 0, err) < 0
-          || schema_check_elements (schema_get (threads, "results"), "threads.results",
-                                    &threaded_result_element, err) < 0
-          || check_score_values (schema_get (threads, "scores"), "threads.scores", err) < 0))
+      && (schema_check_object (threads, DOC_THREADS, doc_threads.members, doc_threads.n, 0,
+                               err) < 0
+          || schema_check_elements (schema_get (threads, DOC_THREADS_RESULTS),
+                                    DOC_THREADS "." DOC_THREADS_RESULTS,
+                                    &doc_threaded_result_element, err) < 0
+          || check_score_values (schema_get (threads, DOC_THREADS_SCORES),
+                                 DOC_THREADS "." DOC_THREADS_SCORES, err) < 0))
     return -1;
   return 0;
 }
@@ -253,16 +141,17 @@ check_result_forms (const cJSON *results, const char *path, struct validate_erro
     {
       int k = 0;
       snprintf (field, sizeof field, "%s[%d].flags", path, i);
-      if (schema_check_elements (schema_get (r, "flags"), field, &flag_element, err) < 0)
+      if (schema_check_elements (schema_get (r, DOC_RESULT_FLAGS), field, &doc_flag_element, err)
+          < 0)
         return -1;
-      for (const cJSON *f = schema_get (r, "flags")->child; f; f = f->next, k++)
-        if (!one_of (f->valuestring, result_flags, GB_ARRAY_SIZE (result_flags)))
+      for (const cJSON *f = schema_get (r, DOC_RESULT_FLAGS)->child; f; f = f->next, k++)
+        if (!one_of (f->valuestring, doc_result_flags, doc_nresult_flags))
           {
             snprintf (field, sizeof field, "%s[%d].flags[%d]", path, i, k);
             validate_fail (err, 422, "format", field, "unknown flag \"%s\"", f->valuestring);
             return -1;
           }
-      if (!lower_hex (text (r, "digest"), 64))
+      if (!lower_hex (text (r, DOC_RESULT_DIGEST), 64))
         {
           snprintf (field, sizeof field, "%s[%d].digest", path, i);
           validate_fail (err, 422, "format", field, "%s must be 64 lower-case hex digits", field);
@@ -276,26 +165,28 @@ check_result_forms (const cJSON *results, const char *path, struct validate_erro
 static int
 check_forms (const cJSON *doc, struct validate_error *err)
 {
-  const cJSON *threads = schema_get (doc, "threads");
+  const cJSON *threads = schema_get (doc, DOC_THREADS);
 
-  if (strcmp (text (doc, "format"), FORMAT_NAME) != 0)
+  if (strcmp (text (doc, DOC_FORMAT), FORMAT_NAME) != 0)
     {
       validate_fail (err, 422, "format", "format", "format must be \"%s\"", FORMAT_NAME);
       return -1;
     }
-  if (!rfc3339_utc (text (doc, "created")))
+  if (!rfc3339_utc (text (doc, DOC_CREATED)))
     {
-      validate_fail (err, 422, "format", "created",
+      validate_fail (err, 422, "format", DOC_CREATED,
                      "created must be UTC RFC 3339 with seconds (YYYY-MM-DDTHH:MM:SSZ)");
       return -1;
     }
-  if (!one_of (text (doc, "run.mode"), run_modes, GB_ARRAY_SIZE (run_modes)))
+  if (!one_of (text (doc, DOC_RUN "." DOC_RUN_MODE), doc_run_modes, doc_nrun_modes))
     {
-      validate_fail (err, 422, "format", "run.mode", "run.mode must be full, quick or custom");
+      validate_fail (err, 422, "format", DOC_RUN "." DOC_RUN_MODE,
+                     "run.mode must be full, quick or custom");
       return -1;
     }
-  return check_result_forms (schema_get (doc, "results"), "results", err) < 0
-    || (threads && check_result_forms (schema_get (threads, "results"), "threads.results", err) < 0)
+  return check_result_forms (schema_get (doc, DOC_RESULTS), DOC_RESULTS, err) < 0
+    || (threads && check_result_forms (schema_get (threads, DOC_THREADS_RESULTS),
+                                       DOC_THREADS "." DOC_THREADS_RESULTS, err) < 0)
     ? -1 : 0;
 }
 
@@ -320,14 +211,14 @@ compare_versions (const char *a, const char *b)
 static int
 check_registry (const cJSON *doc, struct validate_error *err)
 {
-  const cJSON *item = schema_get (doc, "registry");
-  const char *client = text (doc, "client.version");
+  const cJSON *item = schema_get (doc, DOC_REGISTRY);
+  const char *client = text (doc, DOC_CLIENT "." DOC_CLIENT_VERSION);
 
   if (!item)
     return 0;
   if (!lower_hex (item->valuestring, REGISTRY_ID_LEN))
     {
-      validate_fail (err, 422, "format", "registry", "registry must be %d lower-case hex digits",
+      validate_fail (err, 422, "format", DOC_REGISTRY, "registry must be %d lower-case hex digits",
                      REGISTRY_ID_LEN);
       return -1;
     }
@@ -335,17 +226,17 @@ check_registry (const cJSON *doc, struct validate_error *err)
     return 0;
   int order = compare_versions (client, GB_VERSION);
   if (order < 0)
-    validate_fail (err, 422, "registry-mismatch", "registry",
+    validate_fail (err, 422, "registry-mismatch", DOC_REGISTRY,
                    "client and server have different test registries: upgrade gmpbench "
                    "(this client is %s, the server %s) and run the benchmark again",
                    client, GB_VERSION);
   else if (order > 0)
-    validate_fail (err, 422, "registry-mismatch", "registry",
+    validate_fail (err, 422, "registry-mismatch", DOC_REGISTRY,
                    "client and server have different test registries: the server (%s) is "
                    "older than this client (%s) and must be upgraded; tell its operator",
                    GB_VERSION, client);
   else
-    validate_fail (err, 422, "registry-mismatch", "registry",
+    validate_fail (err, 422, "registry-mismatch", DOC_REGISTRY,
                    "client and server have different test registries, though both are "
                    "version %s: one was built from modified sources; build both from the "
                    "same release", client);
@@ -380,7 +271,7 @@ check_result_tests (const cJSON *results, const char *path, struct validate_erro
 
   for (const cJSON *r = results->child; r; r = r->next, i++)
     {
-      names[i] = (struct named) { text (r, "name"), i };
+      names[i] = (struct named) { text (r, DOC_RESULT_NAME), i };
       if (!registry_find (names[i].name))
         {
           snprintf (field, sizeof field, "%s[%zu].name", path, i);
@@ -409,20 +300,21 @@ check_result_tests (const cJSON *results, const char *path, struct validate_erro
 static int
 check_tests (const cJSON *doc, struct validate_error *err)
 {
-  const cJSON *threads = schema_get (doc, "threads");
-  return check_result_tests (schema_get (doc, "results"), "results", err) < 0
-    || (threads && check_result_tests (schema_get (threads, "results"), "threads.results", err) < 0)
+  const cJSON *threads = schema_get (doc, DOC_THREADS);
+  return check_result_tests (schema_get (doc, DOC_RESULTS), DOC_RESULTS, err) < 0
+    || (threads && check_result_tests (schema_get (threads, DOC_THREADS_RESULTS),
+                                       DOC_THREADS "." DOC_THREADS_RESULTS, err) < 0)
     ? -1 : 0;
 }
 
 static int
 check_public_key (const cJSON *doc, struct doc_summary *out, struct validate_error *err)
 {
-  const char *key = text (doc, "submitter.public_key");
+  const char *key = text (doc, DOC_SUBMITTER "." DOC_SUBMITTER_PUBLIC_KEY);
   if (b64_decode (key, strlen (key), out->public_key, sizeof out->public_key)
       != PROTOCOL_KEY_BYTES)
     {
-      validate_fail (err, 422, "public-key", "submitter.public_key",
+      validate_fail (err, 422, "public-key", DOC_SUBMITTER "." DOC_SUBMITTER_PUBLIC_KEY,
                      "submitter.public_key must be base64 of a 32-byte Ed25519 key");
       return -1;
     }
@@ -450,8 +342,8 @@ recompute (const cJSON *results, int quick, struct score_node **out, size_t *nin
 
   for (const cJSON *r = results->child; r; r = r->next, i++)
     {
-      in[i].name = text (r, "name");
-      in[i].ops_per_sec = schema_get (r, "ops_per_sec")->valuedouble;
+      in[i].name = text (r, DOC_RESULT_NAME);
+      in[i].ops_per_sec = schema_get (r, DOC_RESULT_OPS_PER_SEC)->valuedouble;
     }
   size_t count = score_compute_run (in, n, quick, &nodes);
   nodes = gb_xrealloc (nodes, (count + n + 1) * sizeof *nodes);
@@ -512,19 +404,20 @@ compare_scores (const cJSON *scores, const char *path, const struct score_node *
 static int
 check_scores (const cJSON *doc, struct doc_summary *out, struct validate_error *err)
 {
-  const cJSON *threads = schema_get (doc, "threads");
-  int quick = cJSON_IsTrue (schema_get (doc, "run.quick"));
+  const cJSON *threads = schema_get (doc, DOC_THREADS);
+  int quick = cJSON_IsTrue (schema_get (doc, DOC_RUN "." DOC_RUN_QUICK));
   struct score_node *nodes;
   size_t n, ninner;
 
-  out->nscores = recompute (schema_get (doc, "results"), quick, &out->scores, &out->ninner);
-  if (compare_scores (schema_get (doc, "scores"), "scores", out->scores, out->ninner,
+  out->nscores = recompute (schema_get (doc, DOC_RESULTS), quick, &out->scores, &out->ninner);
+  if (compare_scores (schema_get (doc, DOC_SCORES), DOC_SCORES, out->scores, out->ninner,
                       out->nscores, err) < 0)
     return -1;
   if (!threads)
     return 0;
-  n = recompute (schema_get (threads, "results"), quick, &nodes, &ninner);
-  int rc = compare_scores (schema_get (threads, "scores"), "threads.scores", nodes, ninner, n, err);
+  n = recompute (schema_get (threads, DOC_THREADS_RESULTS), quick, &nodes, &ninner);
+  int rc = compare_scores (schema_get (threads, DOC_THREADS_SCORES),
+                           DOC_THREADS "." DOC_THREADS_SCORES, nodes, ninner, n, err);
   score_free (nodes, n);
   return rc;
 }
@@ -534,14 +427,14 @@ check_scores (const cJSON *doc, struct doc_summary *out, struct validate_error *
 static int
 check_digests (const cJSON *doc, struct validate_error *err)
 {
-  const cJSON *results = schema_get (doc, "results");
+  const cJSON *results = schema_get (doc, DOC_RESULTS);
   int i = 0, first = -1;
 
   for (const cJSON *r = results->child; r; r = r->next, i++)
     {
-      const char *name = text (r, "name");
+      const char *name = text (r, DOC_RESULT_NAME);
       const char *ref = reference_digest (name);
-      if (!ref || strcmp (ref, text (r, "digest")) == 0)
+      if (!ref || strcmp (ref, text (r, DOC_RESULT_DIGEST)) == 0)
         continue;
       if (first < 0)
         {
@@ -590,8 +483,8 @@ summarise (const cJSON *doc, struct doc_summary *out)
   out->os = dup_member (doc, "system.os.name", 0);
   out->gmp = dup_member (doc, "system.build.gmp.version", 0);
   out->compiler = dup_member (doc, "system.build.compiler.name", 0);
-  out->created = dup_member (doc, "created", 0);
-  out->submitter = dup_member (doc, "submitter.name", 1);
+  out->created = dup_member (doc, DOC_CREATED, 0);
+  out->submitter = dup_member (doc, DOC_SUBMITTER "." DOC_SUBMITTER_NAME, 1);
   /* A measurement the client itself calls invalid is not reported. */
   if (!cJSON_IsFalse (valid))
     out->mhz_measured = number_member (doc, "system.clock.measured.mhz");

@@ -17,6 +17,7 @@
 #include <cjson/cJSON.h>
 #include "model/svg_chart.h"
 #include "model/registry.h"
+#include "model/doc_schema.h"
 
 #define MAX_RESULTS 6
 
@@ -107,8 +108,8 @@ ratio (const struct side *a, const struct side *b, const char *test, int *within
   const cJSON *ea = entry (a, test), *eb = entry (b, test);
   if (!ea || !eb)
     return NAN;
-  double r = number_at (eb, "ops_per_sec") / number_at (ea, "ops_per_sec");
-  *within = fabs (r - 1) <= number_at (ea, "spread") + number_at (eb, "spread");
+  double r = number_at (eb, DOC_RESULT_OPS_PER_SEC) / number_at (ea, DOC_RESULT_OPS_PER_SEC);
+  *within = fabs (r - 1) <= number_at (ea, DOC_RESULT_SPREAD) + number_at (eb, DOC_RESULT_SPREAD);
   return r;
 }
 
@@ -163,14 +164,14 @@ test_row (FILE *f, const struct side *s, int n, const char *name, int depth)
 {
   int within = 0;
   fprintf (f, "<tr><td class=\"depth%d\">%s</td><td class=\"num\">", depth > 4 ? 4 : depth, name);
-  web_number (f, number_at (entry (&s[0], name), "ops_per_sec"));
+  web_number (f, number_at (entry (&s[0], name), DOC_RESULT_OPS_PER_SEC));
   fputs ("</td>", f);
   for (int k = 1; k < n; k++)
     {
       const cJSON *e = entry (&s[k], name);
       double r = ratio (&s[0], &s[k], name, &within);
       fputs ("<td class=\"num\">", f);
-      web_number (f, e ? number_at (e, "ops_per_sec") : NAN);
+      web_number (f, e ? number_at (e, DOC_RESULT_OPS_PER_SEC) : NAN);
       fputs ("</td>", f);
       ratio_cell (f, r, !isnan (r) && within);
     }

@@ -16,6 +16,7 @@
 #include "server/api.h"
 #include "server/log.h"
 #include "model/registry.h"
+#include "model/doc_schema.h"
 
 #define MAX_DEPTH 8
 
@@ -166,9 +167,9 @@ static void
 test_row (FILE *f, const char *name, int depth, const cJSON *e)
 {
   fprintf (f, "<tr><td class=\"depth%d\">%s</td><td class=\"num\">", depth > 4 ? 4 : depth, name);
-  web_number (f, number_at (e, "ops_per_sec"));
+  web_number (f, number_at (e, DOC_RESULT_OPS_PER_SEC));
   fprintf (f, "</td><td>ops/s</td><td class=\"num\">\u00b1%.1f%%</td><td>",
-           100 * number_at (e, "spread"));
+           100 * number_at (e, DOC_RESULT_SPREAD));
   const cJSON *flag;
   cJSON_ArrayForEach (flag, cJSON_GetObjectItemCaseSensitive (e, "flags"))
     if (cJSON_IsString (flag))
@@ -242,9 +243,9 @@ comparisons (FILE *f, const cJSON *doc)
       fputc (' ', f);
       web_text (f, string_at (e, "variant"));
       fputs ("</td><td class=\"num\">", f);
-      web_number (f, number_at (e, "ops_per_sec"));
+      web_number (f, number_at (e, DOC_RESULT_OPS_PER_SEC));
       fprintf (f, "</td><td class=\"num\">\u00b1%.1f%%</td><td class=\"num\">",
-               100 * number_at (e, "spread"));
+               100 * number_at (e, DOC_RESULT_SPREAD));
       if (cJSON_IsNumber (cJSON_GetObjectItemCaseSensitive (e, "ratio")))
         {
           web_number (f, number_at (e, "ratio"));

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "build_config.h"
 #include "engine/operand.h"
+#include "model/doc_schema.h"
 #include "model/registry.h"
 
 static cJSON *
@@ -20,22 +21,22 @@ result_json (const struct test_result *r)
 {
   cJSON *o = cJSON_CreateObject ();
   cJSON *flags = cJSON_CreateArray ();
-  cJSON_AddStringToObject (o, "name", r->test->name);
-  cJSON_AddNumberToObject (o, "ops_per_sec", r->m.ops_per_sec);
-  cJSON_AddNumberToObject (o, "seconds_per_op", r->m.seconds_per_op);
-  cJSON_AddNumberToObject (o, "spread", r->m.spread);
-  cJSON_AddNumberToObject (o, "median_ops_per_sec", r->m.median_ops_per_sec);
-  cJSON_AddNumberToObject (o, "samples", r->m.samples);
-  cJSON_AddNumberToObject (o, "reps_per_sample", (double) r->m.reps_per_sample);
-  cJSON_AddNumberToObject (o, "wall_seconds", r->m.wall_seconds);
-  cJSON_AddNumberToObject (o, "cpu_seconds", r->m.cpu_seconds);
-  cJSON_AddBoolToObject (o, "converged", r->m.converged);
+  cJSON_AddStringToObject (o, DOC_RESULT_NAME, r->test->name);
+  cJSON_AddNumberToObject (o, DOC_RESULT_OPS_PER_SEC, r->m.ops_per_sec);
+  cJSON_AddNumberToObject (o, DOC_RESULT_SECONDS_PER_OP, r->m.seconds_per_op);
+  cJSON_AddNumberToObject (o, DOC_RESULT_SPREAD, r->m.spread);
+  cJSON_AddNumberToObject (o, DOC_RESULT_MEDIAN_OPS_PER_SEC, r->m.median_ops_per_sec);
+  cJSON_AddNumberToObject (o, DOC_RESULT_SAMPLES, r->m.samples);
+  cJSON_AddNumberToObject (o, DOC_RESULT_REPS_PER_SAMPLE, (double) r->m.reps_per_sample);
+  cJSON_AddNumberToObject (o, DOC_RESULT_WALL_SECONDS, r->m.wall_seconds);
+  cJSON_AddNumberToObject (o, DOC_RESULT_CPU_SECONDS, r->m.cpu_seconds);
+  cJSON_AddBoolToObject (o, DOC_RESULT_CONVERGED, r->m.converged);
   if (r->m.flags & MEAS_NOISY)
-    cJSON_AddItemToArray (flags, cJSON_CreateString ("noisy"));
+    cJSON_AddItemToArray (flags, cJSON_CreateString (DOC_FLAG_NOISY));
   if (r->m.flags & MEAS_CPU_DIVERGED)
-    cJSON_AddItemToArray (flags, cJSON_CreateString ("cpu-diverged"));
-  cJSON_AddItemToObject (o, "flags", flags);
-  cJSON_AddStringToObject (o, "digest", r->digest);
+    cJSON_AddItemToArray (flags, cJSON_CreateString (DOC_FLAG_CPU_DIVERGED));
+  cJSON_AddItemToObject (o, DOC_RESULT_FLAGS, flags);
+  cJSON_AddStringToObject (o, DOC_RESULT_DIGEST, r->digest);
   return o;
 }
 
@@ -58,12 +59,12 @@ add_run_choices (cJSON *run, const struct run_info *info)
       cJSON *suites = cJSON_CreateArray ();
       for (size_t i = 0; i < info->nsuites; i++)
         cJSON_AddItemToArray (suites, cJSON_CreateString (info->suites[i]));
-      cJSON_AddItemToObject (run, "suites", suites);
+      cJSON_AddItemToObject (run, DOC_RUN_SUITES, suites);
     }
   if (info->cycles_ghz > 0)
     {
-      cJSON_AddNumberToObject (run, "cycles_ghz", info->cycles_ghz);
-      cJSON_AddStringToObject (run, "cycles_clock", info->cycles_clock);
+      cJSON_AddNumberToObject (run, DOC_RUN_CYCLES_GHZ, info->cycles_ghz);
+      cJSON_AddStringToObject (run, DOC_RUN_CYCLES_CLOCK, info->cycles_clock);
     }
 }
 
@@ -85,23 +86,23 @@ document_build (const struct run_info *info, cJSON *system,
 
   gmtime_r (&now, &tm);
   strftime (created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  cJSON_AddStringToObject (doc, "format", DOCUMENT_FORMAT);
-  cJSON_AddStringToObject (client, "name", "gmpbench");
-  cJSON_AddStringToObject (client, "version", GB_VERSION);
-  cJSON_AddItemToObject (doc, "client", client);
-  cJSON_AddStringToObject (doc, "registry", registry_id ());
-  cJSON_AddStringToObject (doc, "created", created);
-  cJSON_AddStringToObject (run, "mode", info->mode);
-  cJSON_AddBoolToObject (run, "quick", info->quick);
-  cJSON_AddNumberToObject (run, "time_per_test", info->time_per_test);
+  cJSON_AddStringToObject (doc, DOC_FORMAT, DOCUMENT_FORMAT);
+  cJSON_AddStringToObject (client, DOC_CLIENT_NAME, "gmpbench");
+  cJSON_AddStringToObject (client, DOC_CLIENT_VERSION, GB_VERSION);
+  cJSON_AddItemToObject (doc, DOC_CLIENT, client);
+  cJSON_AddStringToObject (doc, DOC_REGISTRY, registry_id ());
+  cJSON_AddStringToObject (doc, DOC_CREATED, created);
+  cJSON_AddStringToObject (run, DOC_RUN_MODE, info->mode);
+  cJSON_AddBoolToObject (run, DOC_RUN_QUICK, info->quick);
+  cJSON_AddNumberToObject (run, DOC_RUN_TIME_PER_TEST, info->time_per_test);
   for (size_t i = 0; i < info->nonly; i++)
     cJSON_AddItemToArray (only, cJSON_CreateString (info->only[i]));
-  cJSON_AddItemToObject (run, "only", only);
-  cJSON_AddNumberToObject (run, "threads", info->threads);
-  cJSON_AddStringToObject (run, "operand_seed", GB_OPERAND_SEED);
+  cJSON_AddItemToObject (run, DOC_RUN_ONLY, only);
+  cJSON_AddNumberToObject (run, DOC_RUN_THREADS, info->threads);
+  cJSON_AddStringToObject (run, DOC_RUN_OPERAND_SEED, GB_OPERAND_SEED);
   add_run_choices (run, info);
-  cJSON_AddItemToObject (doc, "run", run);
-  cJSON_AddItemToObject (doc, "system", system);
+  cJSON_AddItemToObject (doc, DOC_RUN, run);
+  cJSON_AddItemToObject (doc, DOC_SYSTEM, system);
   for (size_t i = 0; i < n; i++)
     {
       if (results[i].outcome == BENCH_OK)
@@ -109,15 +110,15 @@ document_build (const struct run_info *info, cJSON *system,
       else if (results[i].outcome == BENCH_SKIPPED)
         {
           cJSON *s = cJSON_CreateObject ();
-          cJSON_AddStringToObject (s, "name", results[i].test->name);
-          cJSON_AddStringToObject (s, "reason", results[i].message);
+          cJSON_AddStringToObject (s, DOC_SKIPPED_NAME, results[i].test->name);
+          cJSON_AddStringToObject (s, DOC_SKIPPED_REASON, results[i].message);
           cJSON_AddItemToArray (skipped, s);
         }
     }
-  cJSON_AddItemToObject (doc, "results", res);
-  cJSON_AddItemToObject (doc, "skipped", skipped);
-  cJSON_AddItemToObject (doc, "scores", scores_json (scores, nscores));
-  cJSON_AddItemToObject (doc, "comparisons", comparisons);
+  cJSON_AddItemToObject (doc, DOC_RESULTS, res);
+  cJSON_AddItemToObject (doc, DOC_SKIPPED, skipped);
+  cJSON_AddItemToObject (doc, DOC_SCORES, scores_json (scores, nscores));
+  cJSON_AddItemToObject (doc, DOC_COMPARISONS, comparisons);
   return doc;
 }
 
@@ -129,19 +130,19 @@ document_add_threads (cJSON *doc, unsigned nthreads,
   cJSON *threads = cJSON_CreateObject ();
   cJSON *res = cJSON_CreateArray ();
   int pinned = 1;
-  cJSON_AddNumberToObject (threads, "count", nthreads);
+  cJSON_AddNumberToObject (threads, DOC_THREADS_COUNT, nthreads);
   for (size_t i = 0; i < n; i++)
     if (results[i].outcome == BENCH_OK)
       {
         pinned &= !(results[i].m.flags & MEAS_UNPINNED);
         cJSON *o = result_json (&results[i]);
-        cJSON_AddNumberToObject (o, "efficiency", efficiency[i]);
+        cJSON_AddNumberToObject (o, DOC_RESULT_EFFICIENCY, efficiency[i]);
         cJSON_AddItemToArray (res, o);
       }
-  cJSON_AddItemToObject (threads, "results", res);
-  cJSON_AddBoolToObject (threads, "pinned", pinned);
-  cJSON_AddItemToObject (threads, "scores", scores_json (scores, nscores));
-  cJSON_AddItemToObject (doc, "threads", threads);
+  cJSON_AddItemToObject (threads, DOC_THREADS_RESULTS, res);
+  cJSON_AddBoolToObject (threads, DOC_THREADS_PINNED, pinned);
+  cJSON_AddItemToObject (threads, DOC_THREADS_SCORES, scores_json (scores, nscores));
+  cJSON_AddItemToObject (doc, DOC_THREADS, threads);
 }
 
 char *

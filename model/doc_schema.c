@@ -1,0 +1,134 @@
+/* doc_schema.c: every checked object of the result document, member by
+ * member (see doc_schema.h and docs/result-format.md). */
+#include "model/doc_schema.h"
+
+#include "common/util.h"
+#include "model/registry.h"
+
+#define BIG 1e300
+
+/* A member without element schema. */
+#define M(name, kind, flags, min, max) { name, kind, flags, min, max, NULL, 0 }
+
+static const struct schema_member top_schema[] = {
+  M (DOC_FORMAT, SK_STRING, SCHEMA_REQUIRED, 1, 64),
+  M (DOC_CLIENT, SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
+  M (DOC_REGISTRY, SK_STRING, 0, REGISTRY_ID_LEN, REGISTRY_ID_LEN),
+  M (DOC_CREATED, SK_STRING, SCHEMA_REQUIRED, 20, 20),
+  M (DOC_RUN, SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
+  M (DOC_SYSTEM, SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
+  M (DOC_RESULTS, SK_ARRAY, SCHEMA_REQUIRED, 1, 4096),
+  M (DOC_SKIPPED, SK_ARRAY, 0, 0, 4096),
+  M (DOC_SCORES, SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
+  M (DOC_COMPARISONS, SK_ARRAY, 0, 0, 4096),
+  M (DOC_THREADS, SK_OBJECT, 0, 0, 0),
+  M (DOC_SUBMITTER, SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
+};
+
+static const struct schema_member client_schema[] = {
+  M (DOC_CLIENT_NAME, SK_STRING, SCHEMA_REQUIRED, 1, 64),
+  M (DOC_CLIENT_VERSION, SK_STRING, SCHEMA_REQUIRED, 1, 64),
+};
+
+static const struct schema_member run_schema[] = {
+  M (DOC_RUN_MODE, SK_STRING, SCHEMA_REQUIRED, 1, 16),
+  M (DOC_RUN_QUICK, SK_BOOL, 0, 0, 0),
+  M (DOC_RUN_TIME_PER_TEST, SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, 86400),
+  M (DOC_RUN_ONLY, SK_ARRAY, SCHEMA_REQUIRED, 0, 256),
+  M (DOC_RUN_SUITES, SK_ARRAY, 0, 0, 256),
+  M (DOC_RUN_THREADS, SK_INTEGER, SCHEMA_REQUIRED, 1, 4096),
+  M (DOC_RUN_OPERAND_SEED, SK_STRING, SCHEMA_REQUIRED, 1, 256),
+  M (DOC_RUN_CYCLES_GHZ, SK_NUMBER, SCHEMA_POSITIVE, 0, 100),
+  M (DOC_RUN_CYCLES_CLOCK, SK_STRING, 0, 5, 8),
+};
+
+/* `system` is open: only the members docs/sysinfo.md marks required are
+ * checked ("unknown is null", so most may be null); others are kept. */
+static const struct schema_member system_schema[] = {
+  M ("cpu.arch", SK_STRING, SCHEMA_REQUIRED, 1, 64),
+  M ("cpu.identity", SK_STRING, SCHEMA_REQUIRED, 1, 256),
+  M ("cpu.name", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 256),
+  M ("cpu.vendor", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 64),
+  M ("cpu.microarchitecture", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 128),
+  M ("cpu.hypervisor", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 128),
+  M ("cpu.emulated", SK_BOOL, SCHEMA_REQUIRED, 0, 0),
+  M ("cores.logical", SK_INTEGER, SCHEMA_REQUIRED, 1, 1e6),
+  M ("cores.physical", SK_INTEGER, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 1, 1e6),
+  M ("cores.usable", SK_INTEGER, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 1, 1e6),
+  M ("clock.nominal_mhz", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_NULLABLE | SCHEMA_POSITIVE, 0, 1e6),
+  M ("clock.max_mhz", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_NULLABLE | SCHEMA_POSITIVE, 0, 1e6),
+  M ("clock.measured", SK_OBJECT, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 0),
+  M ("clock.measured.mhz", SK_NUMBER, SCHEMA_NULLABLE | SCHEMA_POSITIVE, 0, 1e6),
+  M ("clock.measured.valid", SK_BOOL, SCHEMA_NULLABLE, 0, 0),
+  M ("os.name", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 128),
+  M ("os.version", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 256),
+  M ("os.kernel", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 256),
+  M ("build.compiler.name", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 64),
+  M ("build.compiler.version", SK_STRING, SCHEMA_NULLABLE, 0, 128),
+  M ("build.gmp.version", SK_STRING, SCHEMA_REQUIRED, 1, 64),
+  M ("build.openssl.version", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 128),
+};
+
+#define RESULT_MEMBERS \
+  M (DOC_RESULT_NAME, SK_STRING, SCHEMA_REQUIRED, 1, 128), \
+  M (DOC_RESULT_OPS_PER_SEC, SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, BIG), \
+  M (DOC_RESULT_SECONDS_PER_OP, SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, 1e9), \
+  M (DOC_RESULT_SPREAD, SK_NUMBER, SCHEMA_REQUIRED, 0, 10), \
+  M (DOC_RESULT_MEDIAN_OPS_PER_SEC, SK_NUMBER, SCHEMA_REQUIRED, 0, BIG), \
+  M (DOC_RESULT_SAMPLES, SK_INTEGER, SCHEMA_REQUIRED, 1, 1e9), \
+  M (DOC_RESULT_REPS_PER_SAMPLE, SK_INTEGER, SCHEMA_REQUIRED, 1, 1e15), \
+  M (DOC_RESULT_WALL_SECONDS, SK_NUMBER, SCHEMA_REQUIRED, 0, 1e7), \
+  M (DOC_RESULT_CPU_SECONDS, SK_NUMBER, SCHEMA_REQUIRED, 0, 1e7), \
+  M (DOC_RESULT_CONVERGED, SK_BOOL, SCHEMA_REQUIRED, 0, 0), \
+  M (DOC_RESULT_FLAGS, SK_ARRAY, SCHEMA_REQUIRED, 0, 8), \
+  M (DOC_RESULT_DIGEST, SK_STRING, SCHEMA_REQUIRED, 64, 64)
+
+static const struct schema_member result_schema[] = { RESULT_MEMBERS };
+
+/* threads.results[]: a result of the multi-threaded run, with the
+ * parallel efficiency against the single-threaded one. */
+static const struct schema_member threaded_result_schema[] = {
+  RESULT_MEMBERS,
+  M (DOC_RESULT_EFFICIENCY, SK_NUMBER, SCHEMA_REQUIRED, 0, 1e6),
+};
+
+static const struct schema_member threads_schema[] = {
+  M (DOC_THREADS_COUNT, SK_INTEGER, SCHEMA_REQUIRED, 1, 4096),
+  M (DOC_THREADS_RESULTS, SK_ARRAY, SCHEMA_REQUIRED, 0, 4096),
+  M (DOC_THREADS_PINNED, SK_BOOL, 0, 0, 0),
+  M (DOC_THREADS_SCORES, SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
+};
+
+static const struct schema_member skipped_schema[] = {
+  M (DOC_SKIPPED_NAME, SK_STRING, SCHEMA_REQUIRED, 1, 128),
+  M (DOC_SKIPPED_REASON, SK_STRING, SCHEMA_REQUIRED, 0, 512),
+};
+
+static const struct schema_member submitter_schema[] = {
+  M (DOC_SUBMITTER_PUBLIC_KEY, SK_STRING, SCHEMA_REQUIRED, 44, 44),
+  M (DOC_SUBMITTER_NAME, SK_STRING, SCHEMA_NULLABLE, 0, 100),
+};
+
+#define ELEMENTS(schema) SK_OBJECT, SCHEMA_REQUIRED, 0, 0, schema, GB_ARRAY_SIZE (schema)
+const struct schema_member doc_result_element = { "", ELEMENTS (result_schema) };
+const struct schema_member doc_threaded_result_element = {
+  "", ELEMENTS (threaded_result_schema)
+};
+const struct schema_member doc_skipped_element = { "", ELEMENTS (skipped_schema) };
+const struct schema_member doc_flag_element = M ("", SK_STRING, SCHEMA_REQUIRED, 1, 32);
+const struct schema_member doc_only_element = M ("", SK_STRING, SCHEMA_REQUIRED, 1, 256);
+const struct schema_member doc_score_value =
+  M ("", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, BIG);
+
+#define OBJECT(schema) { schema, GB_ARRAY_SIZE (schema) }
+const struct doc_object doc_top = OBJECT (top_schema);
+const struct doc_object doc_client = OBJECT (client_schema);
+const struct doc_object doc_run = OBJECT (run_schema);
+const struct doc_object doc_system = OBJECT (system_schema);
+const struct doc_object doc_threads = OBJECT (threads_schema);
+const struct doc_object doc_submitter = OBJECT (submitter_schema);
+
+const char *const doc_run_modes[] = { DOC_MODE_FULL, DOC_MODE_QUICK, DOC_MODE_CUSTOM };
+const size_t doc_nrun_modes = GB_ARRAY_SIZE (doc_run_modes);
+const char *const doc_result_flags[] = { DOC_FLAG_NOISY, DOC_FLAG_CPU_DIVERGED };
+const size_t doc_nresult_flags = GB_ARRAY_SIZE (doc_result_flags);

@@ -1,0 +1,102 @@
+/* doc_schema.h: the result document (docs/result-format.md) as one table.
+ *
+ * The member names are declared here once, and the writer
+ * (submit/document.c, client/compare.c), the validator (validate.c: the
+ * server's uploads and `gmpbench verify`) and the readers (the reports of
+ * client/, the server's pages) all spell them through these names.
+ * doc_schema.c describes every checked object member by member (kind,
+ * required or optional, nullable, range; schema.h); the validator checks a
+ * document against those tables and nothing else.
+ */
+#ifndef GB_DOC_SCHEMA_H
+#define GB_DOC_SCHEMA_H
+
+#include <stddef.h>
+#include "model/schema.h"
+
+/* The top level. */
+#define DOC_FORMAT "format"
+#define DOC_CLIENT "client"
+#define DOC_REGISTRY "registry"
+#define DOC_CREATED "created"
+#define DOC_RUN "run"
+#define DOC_SYSTEM "system"
+#define DOC_RESULTS "results"
+#define DOC_SKIPPED "skipped"
+#define DOC_SCORES "scores"
+#define DOC_COMPARISONS "comparisons"
+#define DOC_THREADS "threads"
+#define DOC_SUBMITTER "submitter"
+
+/* client */
+#define DOC_CLIENT_NAME "name"
+#define DOC_CLIENT_VERSION "version"
+
+/* run */
+#define DOC_RUN_MODE "mode"
+#define DOC_RUN_QUICK "quick"
+#define DOC_RUN_TIME_PER_TEST "time_per_test"
+#define DOC_RUN_ONLY "only"
+#define DOC_RUN_SUITES "suites"
+#define DOC_RUN_THREADS "threads"
+#define DOC_RUN_OPERAND_SEED "operand_seed"
+#define DOC_RUN_CYCLES_GHZ "cycles_ghz"
+#define DOC_RUN_CYCLES_CLOCK "cycles_clock"
+/* run.mode */
+#define DOC_MODE_FULL "full"
+#define DOC_MODE_QUICK "quick"
+#define DOC_MODE_CUSTOM "custom"
+
+/* results[] and threads.results[] (and the entries of comparisons[],
+ * which repeat a result's ops_per_sec, seconds_per_op and spread). */
+#define DOC_RESULT_NAME "name"
+#define DOC_RESULT_OPS_PER_SEC "ops_per_sec"
+#define DOC_RESULT_SECONDS_PER_OP "seconds_per_op"
+#define DOC_RESULT_SPREAD "spread"
+#define DOC_RESULT_MEDIAN_OPS_PER_SEC "median_ops_per_sec"
+#define DOC_RESULT_SAMPLES "samples"
+#define DOC_RESULT_REPS_PER_SAMPLE "reps_per_sample"
+#define DOC_RESULT_WALL_SECONDS "wall_seconds"
+#define DOC_RESULT_CPU_SECONDS "cpu_seconds"
+#define DOC_RESULT_CONVERGED "converged"
+#define DOC_RESULT_FLAGS "flags"
+#define DOC_RESULT_DIGEST "digest"
+#define DOC_RESULT_EFFICIENCY "efficiency"      /* threads.results[] only */
+/* results[].flags[] */
+#define DOC_FLAG_NOISY "noisy"
+#define DOC_FLAG_CPU_DIVERGED "cpu-diverged"
+
+/* threads */
+#define DOC_THREADS_COUNT "count"
+#define DOC_THREADS_RESULTS "results"
+#define DOC_THREADS_PINNED "pinned"
+#define DOC_THREADS_SCORES "scores"
+
+/* skipped[] */
+#define DOC_SKIPPED_NAME "name"
+#define DOC_SKIPPED_REASON "reason"
+
+/* submitter */
+#define DOC_SUBMITTER_PUBLIC_KEY "public_key"
+#define DOC_SUBMITTER_NAME "name"
+
+/* The members of an object, for schema_check_object. */
+struct doc_object
+{
+  const struct schema_member *members;
+  size_t n;
+};
+
+extern const struct doc_object doc_top, doc_client, doc_run, doc_system, doc_threads,
+  doc_submitter;
+/* Elements of arrays and values of the scores objects. */
+extern const struct schema_member doc_result_element, doc_threaded_result_element,
+  doc_skipped_element, doc_flag_element, doc_only_element, doc_score_value;
+
+/* The values run.mode and results[].flags[] may take. */
+extern const char *const doc_run_modes[];
+extern const size_t doc_nrun_modes;
+extern const char *const doc_result_flags[];
+extern const size_t doc_nresult_flags;
+
+#endif
