@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/doc_read.h"
 #include "model/doc_schema.h"
 
 #define MAX_PARTS 6
@@ -138,28 +139,14 @@ constant_time (const struct compare_key *k)
     && in_list (k->operation, private_ops, GB_ARRAY_SIZE (private_ops));
 }
 
-static const char *
-get_string (const cJSON *o, const char *key)
-{
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive (o, key);
-  return cJSON_IsString (v) ? v->valuestring : "";
-}
-
-static double
-get_number (const cJSON *o, const char *key)
-{
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive (o, key);
-  return cJSON_IsNumber (v) ? v->valuedouble : NAN;
-}
-
 /* The row of ROWS for K, created at the end if there is none yet. */
 static cJSON *
 row_for (cJSON *rows, const struct compare_key *k)
 {
   cJSON *row;
   cJSON_ArrayForEach (row, rows)
-    if (strcmp (get_string (row, "operation"), k->operation) == 0
-        && strcmp (get_string (row, "size"), k->size) == 0)
+    if (strcmp (doc_string (row, "operation"), k->operation) == 0
+        && strcmp (doc_string (row, "size"), k->size) == 0)
       return row;
   row = cJSON_CreateObject ();
   cJSON_AddStringToObject (row, "operation", k->operation);
@@ -189,7 +176,7 @@ entry_json (const struct compare_key *k, const struct test_result *r)
 static int
 is_gmp (const cJSON *entry)
 {
-  return strcmp (get_string (entry, "library"), "gmp") == 0;
+  return strcmp (doc_string (entry, "library"), "gmp") == 0;
 }
 
 /* The GMP entry of ENTRIES to hold OTHER against: the first whose
@@ -224,9 +211,11 @@ add_ratios (cJSON *row)
       const cJSON *g = is_gmp (e) ? NULL : fair_gmp (entries, e);
       if (!g)
         continue;
-      double ratio = get_number (g, DOC_RESULT_OPS_PER_SEC) / get_number (e, DOC_RESULT_OPS_PER_SEC);
-      double noise = get_number (g, DOC_RESULT_SPREAD) + get_number (e, DOC_RESULT_SPREAD);
-      cJSON_AddStringToObject (e, "gmp_test", get_string (g, "test"));
+      double ratio = doc_number (g, DOC_RESULT_OPS_PER_SEC, NAN)
+        / doc_number (e, DOC_RESULT_OPS_PER_SEC, NAN);
+      double noise = doc_number (g, DOC_RESULT_SPREAD, NAN)
+        + doc_number (e, DOC_RESULT_SPREAD, NAN);
+      cJSON_AddStringToObject (e, "gmp_test", doc_string (g, "test"));
       cJSON_AddNumberToObject (e, "ratio", ratio);
       cJSON_AddBoolToObject (e, "within_spread", fabs (ratio - 1) <= noise);
       n++;
@@ -252,7 +241,7 @@ mark_pubkey (cJSON *rows)
   cJSON *row;
   cJSON_ArrayForEach (row, rows)
     {
-      const char *column = pubkey_column (get_string (row, "operation"));
+      const char *column = pubkey_column (doc_string (row, "operation"));
       if (column)
         cJSON_AddStringToObject (row, "pubkey", column);
     }
@@ -276,7 +265,7 @@ compare_build (const struct test_result *results, size_t n)
   for (cJSON *row = rows->child, *next; row; row = next)
     {
       next = row->next;
-      if (strcmp (get_string (row, "operation"), "rng") != 0 && add_ratios (row) == 0)
+      if (strcmp (doc_string (row, "operation"), "rng") != 0 && add_ratios (row) == 0)
         cJSON_Delete (cJSON_DetachItemViaPointer (rows, row));
     }
   mark_pubkey (rows);
@@ -290,10 +279,10 @@ compare_add_cycles (cJSON *comparisons, double cpu_ghz)
   if (!(cpu_ghz > 0))
     return;
   cJSON_ArrayForEach (row, comparisons)
-    if (strcmp (get_string (row, "operation"), "rng") == 0)
+    if (strcmp (doc_string (row, "operation"), "rng") == 0)
       cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
         {
-          double bytes_per_sec = get_number (e, "mib_per_sec") * MIB;
+          double bytes_per_sec = doc_number (e, "mib_per_sec", NAN) * MIB;
           cJSON_DeleteItemFromObjectCaseSensitive (e, "cycles_per_byte");
           if (bytes_per_sec > 0)
             cJSON_AddNumberToObject (e, "cycles_per_byte", cpu_ghz * 1e9 / bytes_per_sec);
@@ -313,7 +302,7 @@ static const struct
 static void
 entry_label (const cJSON *e, char *out, size_t len)
 {
-  const char *lib = get_string (e, "library"), *variant = get_string (e, "variant");
+  const char *lib = doc_string (e, "library"), *variant = doc_string (e, "variant");
   for (size_t i = 0; i < GB_ARRAY_SIZE (library_names); i++)
     if (strcmp (lib, library_names[i].id) == 0)
       lib = library_names[i].display;
@@ -324,7 +313,7 @@ entry_label (const cJSON *e, char *out, size_t len)
 static size_t
 library_rank (const cJSON *e)
 {
-  const char *lib = get_string (e, "library");
+  const char *lib = doc_string (e, "library");
   size_t i = 0;
   while (i < GB_ARRAY_SIZE (library_names) && strcmp (lib, library_names[i].id) != 0)
     i++;
@@ -341,8 +330,8 @@ label_order (const void *x, const void *y)
   size_t ra = library_rank (a), rb = library_rank (b);
   if (ra != rb)
     return ra < rb ? -1 : 1;
-  int c = strcmp (get_string (a, "library"), get_string (b, "library"));
-  return c ? c : strcmp (get_string (a, "variant"), get_string (b, "variant"));
+  int c = strcmp (doc_string (a, "library"), doc_string (b, "library"));
+  return c ? c : strcmp (doc_string (a, "variant"), doc_string (b, "variant"));
 }
 
 /* Sizes in numeric order ("512" before "1024"), ties by text. */
@@ -370,7 +359,7 @@ sorted_entries (const cJSON *row, size_t *n)
 static int
 is_rng (const cJSON *row)
 {
-  return strcmp (get_string (row, "operation"), "rng") == 0;
+  return strcmp (doc_string (row, "operation"), "rng") == 0;
 }
 
 static void
@@ -379,10 +368,11 @@ print_entry (FILE *f, const cJSON *row, const cJSON *e, int first)
   char label[2 * COMPARE_FIELD];
   entry_label (e, label, sizeof label);
   fprintf (f, "%-14s %-16s %-18s %11.4g %12.6g %6.1f%%",
-           first ? get_string (row, "operation") : "", first ? get_string (row, "size") : "",
-           label, get_number (e, DOC_RESULT_SECONDS_PER_OP), get_number (e, DOC_RESULT_OPS_PER_SEC),
-           100 * get_number (e, DOC_RESULT_SPREAD));
-  double ratio = get_number (e, "ratio");
+           first ? doc_string (row, "operation") : "", first ? doc_string (row, "size") : "",
+           label, doc_number (e, DOC_RESULT_SECONDS_PER_OP, NAN),
+           doc_number (e, DOC_RESULT_OPS_PER_SEC, NAN),
+           100 * doc_number (e, DOC_RESULT_SPREAD, NAN));
+  double ratio = doc_number (e, "ratio", NAN);
   if (!isnan (ratio))
     fprintf (f, " %8.3f%s", ratio,
              cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (e, "within_spread")) ? " ~" : "");
@@ -413,8 +403,8 @@ find_row (const cJSON *comparisons, const char *operation, const char *size)
 {
   const cJSON *row;
   cJSON_ArrayForEach (row, comparisons)
-    if (strcmp (get_string (row, "operation"), operation) == 0
-        && strcmp (get_string (row, "size"), size) == 0)
+    if (strcmp (doc_string (row, "operation"), operation) == 0
+        && strcmp (doc_string (row, "size"), size) == 0)
       return row;
   return NULL;
 }
@@ -425,8 +415,8 @@ find_variant (const cJSON *row, const char *library, const char *variant)
 {
   const cJSON *e;
   cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
-    if (strcmp (get_string (e, "library"), library) == 0
-        && strcmp (get_string (e, "variant"), variant) == 0)
+    if (strcmp (doc_string (e, "library"), library) == 0
+        && strcmp (doc_string (e, "variant"), variant) == 0)
       return e;
   return NULL;
 }
@@ -437,7 +427,7 @@ find_entry (const cJSON *row, const char *library)
 {
   const cJSON *e;
   cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
-    if (strcmp (get_string (e, "library"), library) == 0)
+    if (strcmp (doc_string (e, "library"), library) == 0)
       return e;
   return NULL;
 }
@@ -453,15 +443,16 @@ print_rsa_size (FILE *f, const cJSON *sign_row, const cJSON *verify_row)
     {
       char label[2 * COMPARE_FIELD];
       const cJSON *s = signs[i];
-      const cJSON *v = verify_row ? find_entry (verify_row, get_string (s, "library")) : NULL;
+      const cJSON *v = verify_row ? find_entry (verify_row, doc_string (s, "library")) : NULL;
       entry_label (s, label, sizeof label);
-      fprintf (f, "  %-18s rsa %5s bits %10.3gs", label, get_string (sign_row, "size"),
-               get_number (s, DOC_RESULT_SECONDS_PER_OP));
+      fprintf (f, "  %-18s rsa %5s bits %10.3gs", label, doc_string (sign_row, "size"),
+               doc_number (s, DOC_RESULT_SECONDS_PER_OP, NAN));
       if (v)
-        fprintf (f, " %10.3gs %10.1f %10.1f\n", get_number (v, DOC_RESULT_SECONDS_PER_OP),
-                 get_number (s, DOC_RESULT_OPS_PER_SEC), get_number (v, DOC_RESULT_OPS_PER_SEC));
+        fprintf (f, " %10.3gs %10.1f %10.1f\n", doc_number (v, DOC_RESULT_SECONDS_PER_OP, NAN),
+                 doc_number (s, DOC_RESULT_OPS_PER_SEC, NAN),
+                 doc_number (v, DOC_RESULT_OPS_PER_SEC, NAN));
       else
-        fprintf (f, " %11s %10.1f %10s\n", "-", get_number (s, DOC_RESULT_OPS_PER_SEC), "-");
+        fprintf (f, " %11s %10.1f %10s\n", "-", doc_number (s, DOC_RESULT_OPS_PER_SEC, NAN), "-");
     }
   free (signs);
 }
@@ -477,10 +468,10 @@ sizes_of (const cJSON *comparisons, const char *const *ops, size_t n, size_t *co
   *count = 0;
   cJSON_ArrayForEach (row, comparisons)
     {
-      const char *size = get_string (row, "size");
+      const char *size = doc_string (row, "size");
       int member = 0, seen = 0;
       for (size_t i = 0; i < n; i++)
-        member |= ops[i] && strcmp (get_string (row, "operation"), ops[i]) == 0;
+        member |= ops[i] && strcmp (doc_string (row, "operation"), ops[i]) == 0;
       for (size_t i = 0; i < *count; i++)
         seen |= strcmp (sizes[i], size) == 0;
       if (member && !seen)
@@ -523,7 +514,8 @@ first_of_label (const cJSON *rows[PUBKEY_COLUMNS], int c, const cJSON *e)
   for (int i = 0; i <= c; i++)
     if (rows[i])
       {
-        const cJSON *first = find_variant (rows[i], get_string (e, "library"), get_string (e, "variant"));
+        const cJSON *first = find_variant (rows[i], doc_string (e, "library"),
+                                           doc_string (e, "variant"));
         if (first)
           return first == e;
       }
@@ -540,9 +532,9 @@ print_pubkey_line (FILE *f, const char *title, const cJSON *rows[PUBKEY_COLUMNS]
   for (int c = 0; c < PUBKEY_COLUMNS; c++)
     {
       const cJSON *x = rows[c]
-        ? find_variant (rows[c], get_string (e, "library"), get_string (e, "variant")) : NULL;
+        ? find_variant (rows[c], doc_string (e, "library"), doc_string (e, "variant")) : NULL;
       if (x)
-        fprintf (f, " %10.3gs", get_number (x, DOC_RESULT_SECONDS_PER_OP));
+        fprintf (f, " %10.3gs", doc_number (x, DOC_RESULT_SECONDS_PER_OP, NAN));
       else
         fprintf (f, " %11s", "-");
     }
@@ -605,16 +597,16 @@ print_rng (FILE *f, const cJSON *row)
 {
   const cJSON *e;
   fprintf (f, "\nRandom generators, blocks of %s bytes %8s %12s %7s\n",
-           get_string (row, "size"), "MiB/s", "cycles/byte", DOC_RESULT_SPREAD);
+           doc_string (row, "size"), "MiB/s", "cycles/byte", DOC_RESULT_SPREAD);
   cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
     {
-      double cpb = get_number (e, "cycles_per_byte");
-      fprintf (f, "  %-34s %10.1f", get_string (e, "library"), get_number (e, "mib_per_sec"));
+      double cpb = doc_number (e, "cycles_per_byte", NAN);
+      fprintf (f, "  %-34s %10.1f", doc_string (e, "library"), doc_number (e, "mib_per_sec", NAN));
       if (isnan (cpb))
         fprintf (f, " %12s", "-");
       else
         fprintf (f, " %12.2f", cpb);
-      fprintf (f, " %6.1f%%\n", 100 * get_number (e, DOC_RESULT_SPREAD));
+      fprintf (f, " %6.1f%%\n", 100 * doc_number (e, DOC_RESULT_SPREAD, NAN));
     }
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/util.h"
+#include "model/doc_read.h"
 #include "model/doc_schema.h"
 #include "submit/document.h"
 #include "model/registry.h"
@@ -72,15 +73,13 @@ report_load_file (const char *path, cJSON **doc, char **bytes, char *err, size_t
 const char *
 report_str (const cJSON *o, const char *key)
 {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive (o, key);
-  return cJSON_IsString (v) ? v->valuestring : "";
+  return doc_string (o, key);
 }
 
 double
 report_num (const cJSON *o, const char *key)
 {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive (o, key);
-  return cJSON_IsNumber (v) ? v->valuedouble : NAN;
+  return doc_number (o, key, NAN);
 }
 
 double

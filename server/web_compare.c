@@ -17,6 +17,7 @@
 #include <cjson/cJSON.h>
 #include "model/svg_chart.h"
 #include "model/registry.h"
+#include "model/doc_read.h"
 #include "model/doc_schema.h"
 
 #define MAX_RESULTS 6
@@ -93,13 +94,6 @@ entry (const struct side *s, const char *test)
   return NULL;
 }
 
-static double
-number_at (const cJSON *obj, const char *name)
-{
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive (obj, name);
-  return cJSON_IsNumber (v) ? v->valuedouble : NAN;
-}
-
 /* The ratio of B's ops/s of TEST to A's (NAN when one lacks it); *WITHIN
  * says whether it is within the spreads. */
 static double
@@ -108,8 +102,10 @@ ratio (const struct side *a, const struct side *b, const char *test, int *within
   const cJSON *ea = entry (a, test), *eb = entry (b, test);
   if (!ea || !eb)
     return NAN;
-  double r = number_at (eb, DOC_RESULT_OPS_PER_SEC) / number_at (ea, DOC_RESULT_OPS_PER_SEC);
-  *within = fabs (r - 1) <= number_at (ea, DOC_RESULT_SPREAD) + number_at (eb, DOC_RESULT_SPREAD);
+  double r = doc_number (eb, DOC_RESULT_OPS_PER_SEC, NAN)
+    / doc_number (ea, DOC_RESULT_OPS_PER_SEC, NAN);
+  *within = fabs (r - 1)
+    <= doc_number (ea, DOC_RESULT_SPREAD, NAN) + doc_number (eb, DOC_RESULT_SPREAD, NAN);
   return r;
 }
 
@@ -164,14 +160,14 @@ test_row (FILE *f, const struct side *s, int n, const char *name, int depth)
 {
   int within = 0;
   fprintf (f, "<tr><td class=\"depth%d\">%s</td><td class=\"num\">", depth > 4 ? 4 : depth, name);
-  web_number (f, number_at (entry (&s[0], name), DOC_RESULT_OPS_PER_SEC));
+  web_number (f, doc_number (entry (&s[0], name), DOC_RESULT_OPS_PER_SEC, NAN));
   fputs ("</td>", f);
   for (int k = 1; k < n; k++)
     {
       const cJSON *e = entry (&s[k], name);
       double r = ratio (&s[0], &s[k], name, &within);
       fputs ("<td class=\"num\">", f);
-      web_number (f, e ? number_at (e, DOC_RESULT_OPS_PER_SEC) : NAN);
+      web_number (f, e ? doc_number (e, DOC_RESULT_OPS_PER_SEC, NAN) : NAN);
       fputs ("</td>", f);
       ratio_cell (f, r, !isnan (r) && within);
     }

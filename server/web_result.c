@@ -16,6 +16,7 @@
 #include "server/api.h"
 #include "server/log.h"
 #include "model/registry.h"
+#include "model/doc_read.h"
 #include "model/doc_schema.h"
 
 #define MAX_DEPTH 8
@@ -59,20 +60,6 @@ json_value (FILE *f, const cJSON *v, int depth)
     fputs (cJSON_IsTrue (v) ? "yes" : "no", f);
   else
     fputs ("\u2013", f);
-}
-
-static const char *
-string_at (const cJSON *obj, const char *name)
-{
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive (obj, name);
-  return cJSON_IsString (v) ? v->valuestring : "";
-}
-
-static double
-number_at (const cJSON *obj, const char *name)
-{
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive (obj, name);
-  return cJSON_IsNumber (v) ? v->valuedouble : 0;
 }
 
 static void
@@ -149,7 +136,7 @@ find_test (const cJSON *results, const char *test)
 {
   const cJSON *e;
   cJSON_ArrayForEach (e, results)
-    if (strcmp (string_at (e, "name"), test) == 0)
+    if (strcmp (doc_string (e, "name"), test) == 0)
       return e;
   return NULL;
 }
@@ -167,9 +154,9 @@ static void
 test_row (FILE *f, const char *name, int depth, const cJSON *e)
 {
   fprintf (f, "<tr><td class=\"depth%d\">%s</td><td class=\"num\">", depth > 4 ? 4 : depth, name);
-  web_number (f, number_at (e, DOC_RESULT_OPS_PER_SEC));
+  web_number (f, doc_number (e, DOC_RESULT_OPS_PER_SEC, 0));
   fprintf (f, "</td><td>ops/s</td><td class=\"num\">\u00b1%.1f%%</td><td>",
-           100 * number_at (e, DOC_RESULT_SPREAD));
+           100 * doc_number (e, DOC_RESULT_SPREAD, 0));
   const cJSON *flag;
   cJSON_ArrayForEach (flag, cJSON_GetObjectItemCaseSensitive (e, "flags"))
     if (cJSON_IsString (flag))
@@ -235,20 +222,20 @@ comparisons (FILE *f, const cJSON *doc)
     cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
     {
       fputs ("<tr><td>", f);
-      web_text (f, string_at (row, "operation"));
+      web_text (f, doc_string (row, "operation"));
       fputs ("</td><td>", f);
-      web_text (f, string_at (row, "size"));
+      web_text (f, doc_string (row, "size"));
       fputs ("</td><td>", f);
-      web_text (f, string_at (e, "library"));
+      web_text (f, doc_string (e, "library"));
       fputc (' ', f);
-      web_text (f, string_at (e, "variant"));
+      web_text (f, doc_string (e, "variant"));
       fputs ("</td><td class=\"num\">", f);
-      web_number (f, number_at (e, DOC_RESULT_OPS_PER_SEC));
+      web_number (f, doc_number (e, DOC_RESULT_OPS_PER_SEC, 0));
       fprintf (f, "</td><td class=\"num\">\u00b1%.1f%%</td><td class=\"num\">",
-               100 * number_at (e, DOC_RESULT_SPREAD));
+               100 * doc_number (e, DOC_RESULT_SPREAD, 0));
       if (cJSON_IsNumber (cJSON_GetObjectItemCaseSensitive (e, "ratio")))
         {
-          web_number (f, number_at (e, "ratio"));
+          web_number (f, doc_number (e, "ratio", 0));
           fputs (cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (e, "within_spread"))
                  ? " ~" : "", f);
         }
@@ -267,9 +254,9 @@ skipped (FILE *f, const cJSON *doc)
   cJSON_ArrayForEach (e, list)
     {
       fputs ("<li><code>", f);
-      web_text (f, string_at (e, "name"));
+      web_text (f, doc_string (e, "name"));
       fputs ("</code>: ", f);
-      web_text (f, string_at (e, "reason"));
+      web_text (f, doc_string (e, "reason"));
       fputs ("</li>\n", f);
     }
   fputs ("</ul>\n", f);
