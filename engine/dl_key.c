@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
-#include "suites/bn_convert.h"
+#include "engine/bn_convert.h"
 #include "engine/operand.h"
 
 static const struct

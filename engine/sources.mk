@@ -1,8 +1,9 @@
 # engine/: what runs any benchmark program: the timing harness and its
 # estimator, the runner, the all-core threads, deterministic operands and
-# keys, the GMP operands mirrored for the other libraries, and the checks
-# of big-number results.
+# keys, the GMP operands mirrored for the other libraries (and OpenSSL's
+# numbers converted to GMP's), and the checks of big-number results.
 ENGINE_SRCS += \
+	engine/bn_convert.c \
 	engine/check.c \
 	engine/dl_key.c \
 	engine/harness.c \

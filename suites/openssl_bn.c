@@ -22,7 +22,7 @@
 #include <gmp.h>
 #include <openssl/bn.h>
 #include "engine/bench.h"
-#include "suites/bn_convert.h"
+#include "engine/bn_convert.h"
 #include "engine/check.h"
 #include "engine/mirror.h"
 #include "suites/programs.h"

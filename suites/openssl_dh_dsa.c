@@ -23,7 +23,7 @@
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
 #include "engine/bench.h"
-#include "suites/bn_convert.h"
+#include "engine/bn_convert.h"
 #include "engine/check.h"
 #include "suites/dsa_math.h"
 #include "engine/key_cache.h"

@@ -22,7 +22,7 @@
 #include <openssl/param_build.h>
 #include <openssl/rsa.h>
 #include "engine/bench.h"
-#include "suites/bn_convert.h"
+#include "engine/bn_convert.h"
 #include "engine/check.h"
 #include "engine/key_cache.h"
 #include "engine/operand.h"

@@ -3,7 +3,6 @@
 # by name.  FEATURE_DEFS tells the C code which optional libraries
 # configure found.
 SUITES_SRCS += \
-	suites/bn_convert.c \
 	suites/dsa_math.c \
 	suites/gmp_dh_dsa.c \
 	suites/gmp_divide.c \

@@ -1,5 +1,5 @@
 /* bn_convert.c: GMP <-> BIGNUM through big-endian bytes (see bn_convert.h). */
-#include "suites/bn_convert.h"
+#include "engine/bn_convert.h"
 
 #include <stdlib.h>
 #include "common/util.h"
