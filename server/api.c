@@ -1,13 +1,13 @@
-/* api.c: routes requests to the handlers of API v1 (and every other
- * path to the pages, server/web.h) and builds the JSON shapes they share
- * (see api.h). */
+/* api.c: the routing table of API v1 and the JSON shapes its handlers
+ * share (see api.h). */
 #include "server/api.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/util.h"
 #include "server/log.h"
-#include "server/web.h"
+#include "server/route.h"
 
 #define PREFIX "/api/v1/"
 
@@ -70,6 +70,20 @@ api_unavailable (struct http_request *r)
   return http_error (r, 503, "unavailable", NULL, "the database is unavailable; try again later");
 }
 
+enum MHD_Result
+api_validation_error (struct http_request *r, const struct validate_error *e)
+{
+  cJSON *body = http_error_body (e->rule, e->field, e->message);
+  if (e->ntests)
+    {
+      cJSON *list = cJSON_AddArrayToObject (body, "tests");
+      for (size_t i = 0; i < e->ntests; i++)
+        cJSON_AddItemToArray (list, cJSON_CreateString (e->tests[i]));
+    }
+  r->rule = e->rule;
+  return http_json (r, e->status, body);
+}
+
 static enum MHD_Result
 method_not_allowed (struct http_request *r, const char *allow)
 {
@@ -93,66 +107,63 @@ method_not_allowed (struct http_request *r, const char *allow)
   return http_queue (r, 405, resp);
 }
 
-static int
-is_get (struct http_request *r)
-{
-  return strcmp (r->method, "GET") == 0 || strcmp (r->method, "HEAD") == 0;
-}
-
-static int
-is_post (struct http_request *r)
-{
-  return strcmp (r->method, "POST") == 0;
-}
-
-/* GET-only endpoints. */
+/* The handlers of paths with an id, taking it from the path's segment. */
 static enum MHD_Result
-get_only (struct http_request *r, enum MHD_Result (*handler) (struct http_request *))
+result_parsed (struct http_request *r)
 {
-  return is_get (r) ? handler (r) : method_not_allowed (r, "GET, HEAD");
+  return api_result (r, r->segment, NULL);
 }
 
-/* results/ID, results/ID/PART */
 static enum MHD_Result
-route_result (struct http_request *r, const char *rest)
+result_raw (struct http_request *r)
 {
-  char id[80];
-  size_t len = strcspn (rest, "/");
-  const char *part = rest[len] ? rest + len + 1 : NULL;
+  return api_result (r, r->segment, "raw");
+}
 
-  if (len == 0 || len >= sizeof id)
-    return http_error (r, 404, "not-found", NULL, "no such result");
-  memcpy (id, rest, len);
-  id[len] = '\0';
-  if (part && strcmp (part, "retract") == 0)
-    return is_post (r) ? api_retract (r, id) : method_not_allowed (r, "POST");
-  if (part && strcmp (part, "raw") != 0 && strcmp (part, "signature") != 0)
-    return http_error (r, 404, "not-found", NULL, "no such endpoint");
-  return is_get (r) ? api_result (r, id, part) : method_not_allowed (r, "GET, HEAD");
+static enum MHD_Result
+result_signature (struct http_request *r)
+{
+  return api_result (r, r->segment, "signature");
+}
+
+static enum MHD_Result
+result_retract (struct http_request *r)
+{
+  return api_retract (r, r->segment);
+}
+
+static const struct route routes[] = {
+  { "GET", "/healthz", api_health },
+  { "GET", PREFIX "results", api_list },
+  { "POST", PREFIX "results", api_upload },
+  { "GET", PREFIX "results/*", result_parsed },
+  { "GET", PREFIX "results/*/raw", result_raw },
+  { "GET", PREFIX "results/*/signature", result_signature },
+  { "POST", PREFIX "results/*/retract", result_retract },
+  { "GET", PREFIX "cpus", api_cpus },
+  { "GET", PREFIX "export.csv", api_export },
+  { "GET", PREFIX "dump", api_dump },
+};
+
+int
+api_owns (const char *path)
+{
+  return strncmp (path, "/api/", 5) == 0 || strcmp (path, "/healthz") == 0;
 }
 
 enum MHD_Result
 api_handle (struct http_request *r)
 {
-  const char *path = r->path;
+  route_fn handler;
+  char allow[64];
 
-  if (strcmp (path, "/healthz") == 0)
-    return get_only (r, api_health);
-  if (strncmp (path, "/api/", 5) != 0)
-    return web_handle (r);
-  if (strncmp (path, PREFIX, strlen (PREFIX)) != 0)
-    return http_error (r, 404, "not-found", NULL, "no such endpoint");
-  path += strlen (PREFIX);
-  if (strcmp (path, "results") == 0)
-    return is_post (r) ? api_upload (r) : is_get (r) ? api_list (r)
-      : method_not_allowed (r, "GET, HEAD, POST");
-  if (strncmp (path, "results/", 8) == 0)
-    return route_result (r, path + 8);
-  if (strcmp (path, "cpus") == 0)
-    return get_only (r, api_cpus);
-  if (strcmp (path, "export.csv") == 0)
-    return get_only (r, api_export);
-  if (strcmp (path, "dump") == 0)
-    return get_only (r, api_dump);
-  return http_error (r, 404, "not-found", NULL, "no such endpoint");
+  switch (route_find (routes, GB_ARRAY_SIZE (routes), r, &handler, allow, sizeof allow))
+    {
+    case ROUTE_FOUND:
+      return handler (r);
+    case ROUTE_WRONG_METHOD:
+      return method_not_allowed (r, allow);
+    default:
+      return http_error (r, 404, "not-found", NULL, "no such endpoint");
+    }
 }

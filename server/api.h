@@ -1,5 +1,5 @@
 /* api.h: the handlers of API v1 (docs/protocol.md), by concern:
- *   api.c          routing, and the JSON shapes shared by handlers;
+ *   api.c          the routing table, and the JSON shapes shared by handlers;
  *   api_upload.c   POST results, POST retract;
  *   api_results.c  one result (parsed, raw, signature) and listings;
  *   api_stats.c    aggregates per CPU, health;
@@ -10,6 +10,14 @@
 
 #include "server/http.h"
 #include "server/store.h"
+#include "model/validate.h"
+
+/* Whether PATH is the API's (under /api/, and /healthz): the API answers
+ * it, with JSON errors, where pages would answer HTML. */
+int api_owns (const char *path);
+/* Answers a complete request for a path the API owns: through the
+ * routing table, or 404/405 in JSON. */
+enum MHD_Result api_handle (struct http_request *r);
 
 enum MHD_Result api_upload (struct http_request *r);
 enum MHD_Result api_retract (struct http_request *r, const char *id);
@@ -24,6 +32,8 @@ enum MHD_Result api_export (struct http_request *r);
 cJSON *api_row_summary (const struct store_row *row);
 /* "a,b" -> ["a", "b"]; "" -> []. */
 cJSON *api_flags_array (const char *flags);
+/* The error answer of a document that failed validation. */
+enum MHD_Result api_validation_error (struct http_request *r, const struct validate_error *e);
 /* 503 for a database failure. */
 enum MHD_Result api_unavailable (struct http_request *r);
 

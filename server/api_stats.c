@@ -10,7 +10,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "common/util.h"
 #include "build_config.h"
 #include "model/registry.h"
@@ -166,14 +165,6 @@ aggregate (struct store *store, int include_flagged)
   return text;
 }
 
-static double
-monotonic (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* A copy of the cached answer if it is fresh enough, else NULL. */
 static char *
 cached (struct server *srv, int variant)
@@ -181,7 +172,7 @@ cached (struct server *srv, int variant)
   char *copy = NULL;
   pthread_mutex_lock (&srv->aggregate_lock);
   if (srv->aggregate_body[variant]
-      && monotonic () - srv->aggregate_at[variant] < srv->aggregate_ttl)
+      && gb_wall_seconds () - srv->aggregate_at[variant] < srv->aggregate_ttl)
     copy = gb_xstrdup (srv->aggregate_body[variant]);
   pthread_mutex_unlock (&srv->aggregate_lock);
   return copy;
@@ -193,7 +184,7 @@ remember (struct server *srv, int variant, const char *text)
   pthread_mutex_lock (&srv->aggregate_lock);
   free (srv->aggregate_body[variant]);
   srv->aggregate_body[variant] = gb_xstrdup (text);
-  srv->aggregate_at[variant] = monotonic ();
+  srv->aggregate_at[variant] = gb_wall_seconds ();
   pthread_mutex_unlock (&srv->aggregate_lock);
 }
 

@@ -20,14 +20,6 @@
 #include "server/plausible.h"
 #include "model/sig.h"
 
-static double
-monotonic (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* The Gmpbench-Signature header as 64 bytes, or -1 (already answered
  * through *RC). */
 static int
@@ -120,7 +112,7 @@ check_key (struct http_request *r, const struct doc_summary *doc,
   if (banned)
     return http_error (r, 403, "key-banned", "submitter.public_key",
                        "this key is banned from this server");
-  int wait = ratelimit_take (r->srv->by_key, fingerprint, monotonic ());
+  int wait = ratelimit_take (r->srv->by_key, fingerprint, gb_wall_seconds ());
   if (wait)
     return http_too_many (r, wait, "with this key");
   *ok = 1;
@@ -171,7 +163,7 @@ api_upload (struct http_request *r)
     return rc;
   if (validate_document (r->body, r->len, &doc, &err) < 0)
     {
-      rc = http_validation_error (r, &err);
+      rc = api_validation_error (r, &err);
       validate_error_free (&err);
       free (signature);
       return rc;
@@ -227,7 +219,7 @@ api_retract (struct http_request *r, const char *id)
                        "the signature over \"" PROTOCOL_RETRACT_PREFIX "%s\" does not verify "
                        "against the result's key", id);
   sig_fingerprint (t.key, fingerprint);
-  int wait = ratelimit_take (r->srv->by_key, fingerprint, monotonic ());
+  int wait = ratelimit_take (r->srv->by_key, fingerprint, gb_wall_seconds ());
   if (wait)
     return http_too_many (r, wait, "with this key");
   if (!t.retracted && store_retract (r->srv->store, id, (int64_t) time (NULL)) != STORE_OK)

@@ -152,14 +152,6 @@ struct board_keeper
   atomic_int abandon;
 };
 
-static double
-monotonic (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* ------------------------------------------------------------ interning */
 
 /* The slot of S in T: where it is, or the free one where it would go. */
@@ -1201,7 +1193,7 @@ builder (void *arg)
         break;
       k->want = 0;
       k->building = 1;
-      double begun = monotonic ();
+      double begun = gb_wall_seconds ();
       struct board *old = retain (k->current);
       pthread_mutex_unlock (&k->lock);
 
@@ -1211,9 +1203,9 @@ builder (void *arg)
           summarize (fresh);
           carry (fresh, k->srv->store, old, &k->abandon);
           fresh->built = begun;
-          if (monotonic () - begun >= 1)
+          if (gb_wall_seconds () - begun >= 1)
             log_info ("leaderboard snapshot of %zu results built in %.1f s", fresh->n,
-                      monotonic () - begun);
+                      gb_wall_seconds () - begun);
         }
       board_release (old);
 
@@ -1298,7 +1290,7 @@ struct board *
 board_acquire (struct server *srv, int *preparing)
 {
   struct board_keeper *k = srv->boards;
-  double now = monotonic ();
+  double now = gb_wall_seconds ();
 
   *preparing = 0;
   pthread_mutex_lock (&k->lock);

@@ -19,6 +19,8 @@ struct http_daemon
 {
   struct MHD_Daemon *mhd;
   struct server *srv;
+  http_handler_fn handler;
+  size_t max_body;
 };
 
 const char *
@@ -91,9 +93,8 @@ http_bytes_owned (struct http_request *r, int status, const char *type, char *da
   return http_queue (r, status, text_response (type, data, len));
 }
 
-static cJSON *
-error_body (const char *rule, const char *field, const char *message,
-            char *const *tests, size_t ntests)
+cJSON *
+http_error_body (const char *rule, const char *field, const char *message)
 {
   cJSON *obj = cJSON_CreateObject ();
   cJSON_AddStringToObject (obj, "error", message);
@@ -101,12 +102,6 @@ error_body (const char *rule, const char *field, const char *message,
     cJSON_AddStringToObject (obj, "field", field);
   if (rule)
     cJSON_AddStringToObject (obj, "rule", rule);
-  if (ntests)
-    {
-      cJSON *list = cJSON_AddArrayToObject (obj, "tests");
-      for (size_t i = 0; i < ntests; i++)
-        cJSON_AddItemToArray (list, cJSON_CreateString (tests[i]));
-    }
   return obj;
 }
 
@@ -120,15 +115,7 @@ http_error (struct http_request *r, int status, const char *rule, const char *fi
   vsnprintf (message, sizeof message, fmt, ap);
   va_end (ap);
   r->rule = rule;
-  return http_json (r, status, error_body (rule, field, message, NULL, 0));
-}
-
-enum MHD_Result
-http_validation_error (struct http_request *r, const struct validate_error *e)
-{
-  r->rule = e->rule;
-  return http_json (r, e->status, error_body (e->rule, e->field, e->message,
-                                              e->tests, e->ntests));
+  return http_json (r, status, http_error_body (rule, field, message));
 }
 
 enum MHD_Result
@@ -138,7 +125,7 @@ http_too_many (struct http_request *r, int wait, const char *what)
   snprintf (message, sizeof message, "too many requests %s; retry in %d s", what, wait);
   snprintf (seconds, sizeof seconds, "%d", wait);
   r->rule = "rate-limit";
-  struct MHD_Response *resp = json_response (error_body ("rate-limit", NULL, message, NULL, 0));
+  struct MHD_Response *resp = json_response (http_error_body ("rate-limit", NULL, message));
   if (resp)
     MHD_add_response_header (resp, "Retry-After", seconds);
   return http_queue (r, 429, resp);
@@ -207,14 +194,6 @@ http_stream (struct http_request *r, const char *type, http_fill_fn fill,
 
 /* ------------------------------------------------------------ requests */
 
-static double
-now_seconds (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* The client address: the peer, or with --trust-proxy the last address of
  * X-Forwarded-For (the one the proxy itself appended). */
 static void
@@ -246,24 +225,25 @@ client_address (struct http_request *r)
 }
 
 static struct http_request *
-begin_request (struct server *srv, struct MHD_Connection *conn, const char *url,
+begin_request (struct http_daemon *d, struct MHD_Connection *conn, const char *url,
                const char *method)
 {
   struct http_request *r = gb_xcalloc (1, sizeof *r);
-  r->srv = srv;
+  r->daemon = d;
+  r->srv = d->srv;
   r->conn = conn;
   r->method = gb_xstrdup (method);
   r->path = gb_xstrdup (url);
-  r->start = now_seconds ();
+  r->start = gb_wall_seconds ();
   client_address (r);
-  atomic_fetch_add (&srv->inflight, 1);
+  atomic_fetch_add (&d->srv->inflight, 1);
   return r;
 }
 
 static void
 append_body (struct http_request *r, const char *data, size_t n)
 {
-  if (r->too_large || r->len + n > VALIDATE_MAX_BODY)
+  if (r->too_large || r->len + n > r->daemon->max_body)
     {
       r->too_large = 1;
       return;
@@ -280,17 +260,23 @@ append_body (struct http_request *r, const char *data, size_t n)
   r->body[r->len] = '\0';
 }
 
+static enum MHD_Result
+answer_too_large (struct http_request *r)
+{
+  return http_error (r, 413, "too-large", NULL, "the body is larger than %zu bytes",
+                     r->daemon->max_body);
+}
+
 /* Checks done before the body is read: rate and announced size. */
 static enum MHD_Result
 admit (struct http_request *r)
 {
-  int wait = ratelimit_take (r->srv->by_address, r->remote, now_seconds ());
+  int wait = ratelimit_take (r->srv->by_address, r->remote, gb_wall_seconds ());
   if (wait)
     return http_too_many (r, wait, "from this address");
   const char *length = http_header (r, "Content-Length");
-  if (length && strtoull (length, NULL, 10) > VALIDATE_MAX_BODY)
-    return http_error (r, 413, "too-large", NULL, "the body is larger than %d bytes",
-                       VALIDATE_MAX_BODY);
+  if (length && strtoull (length, NULL, 10) > r->daemon->max_body)
+    return answer_too_large (r);
   return MHD_YES;
 }
 
@@ -319,11 +305,10 @@ access_handler (void *cls, struct MHD_Connection *conn, const char *url, const c
       return MHD_YES;
     }
   if (r->too_large)
-    return http_error (r, 413, "too-large", NULL, "the body is larger than %d bytes",
-                       VALIDATE_MAX_BODY);
+    return answer_too_large (r);
   if (!r->body)
     append_body (r, "", 0);
-  return api_handle (r);
+  return r->daemon->handler (r);
 }
 
 static void
@@ -339,7 +324,7 @@ completed (void *cls, struct MHD_Connection *conn, void **con_cls,
   struct log_access a = {
     r->remote, r->method, r->path, r->rule, r->id[0] ? r->id : NULL,
     toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? r->status : 499,
-    r->len, (now_seconds () - r->start) * 1000
+    r->len, (gb_wall_seconds () - r->start) * 1000
   };
   log_request (&a);
   free (r->method);
@@ -397,7 +382,8 @@ parse_listen (const char *listen, struct sockaddr_storage *addr, char *err, size
 }
 
 struct http_daemon *
-http_start (struct server *srv, const char *listen, char *err, size_t errlen)
+http_start (struct server *srv, const char *listen, http_handler_fn handler, size_t max_body,
+            char *err, size_t errlen)
 {
   struct sockaddr_storage addr;
   unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG;
@@ -408,7 +394,9 @@ http_start (struct server *srv, const char *listen, char *err, size_t errlen)
     flags |= MHD_USE_IPv6;
   struct http_daemon *d = gb_xcalloc (1, sizeof *d);
   d->srv = srv;
-  d->mhd = MHD_start_daemon (flags, 0, NULL, NULL, access_handler, srv,
+  d->handler = handler;
+  d->max_body = max_body;
+  d->mhd = MHD_start_daemon (flags, 0, NULL, NULL, access_handler, d,
                              MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
                              MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &addr,
                              MHD_OPTION_THREAD_POOL_SIZE, srv->threads,
@@ -431,9 +419,9 @@ void
 http_stop (struct http_daemon *d, double timeout)
 {
   MHD_socket fd = MHD_quiesce_daemon (d->mhd);
-  double until = now_seconds () + timeout;
+  double until = gb_wall_seconds () + timeout;
 
-  while (atomic_load (&d->srv->inflight) > 0 && now_seconds () < until)
+  while (atomic_load (&d->srv->inflight) > 0 && gb_wall_seconds () < until)
     usleep (10000);
   if (atomic_load (&d->srv->inflight) > 0)
     log_error ("%d requests still running after %.0f s; stopping anyway",

@@ -2,9 +2,10 @@
  *
  * http_start() runs a daemon with a pool of worker threads.  For every
  * request it gathers what handlers need into a struct http_request (the
- * method, the path, the client address, the body, bounded by
- * VALIDATE_MAX_BODY), applies the per-address rate limit, and calls
- * api_handle() once the request is complete.  Handlers answer with the
+ * method, the path, the client address, the body, bounded by the size
+ * given), applies the per-address rate limit, and calls the handler its
+ * caller gave once the request is complete.  This layer knows no path:
+ * routing is the handler's (server/route.h).  Handlers answer with the
  * helpers below, which also record what the access log line (written when
  * MHD reports the request completed) will say.
  *
@@ -18,10 +19,12 @@
 #include <microhttpd.h>
 #include <cjson/cJSON.h>
 #include "server/server.h"
-#include "model/validate.h"
+
+struct http_daemon;
 
 struct http_request
 {
+  struct http_daemon *daemon;
   struct server *srv;
   struct MHD_Connection *conn;
   char *method, *path;
@@ -30,17 +33,20 @@ struct http_request
   size_t len, cap;
   int too_large;                /* the body went over the limit */
   double start;
+  char segment[128];            /* what a route's "*" matched (route.h) */
   /* For the access log: */
   int status;
   const char *rule;
   char id[65];
 };
 
-struct http_daemon;
+/* Answers a complete request, exactly once, through the helpers below. */
+typedef enum MHD_Result (*http_handler_fn) (struct http_request *r);
 
-/* LISTEN is "HOST:PORT" with a numeric host ("[::1]:8080" for IPv6). */
-struct http_daemon *http_start (struct server *srv, const char *listen, char *err,
-                                size_t errlen);
+/* LISTEN is "HOST:PORT" with a numeric host ("[::1]:8080" for IPv6);
+ * bodies over MAX_BODY bytes are answered 413. */
+struct http_daemon *http_start (struct server *srv, const char *listen, http_handler_fn handler,
+                                size_t max_body, char *err, size_t errlen);
 /* Drains for at most TIMEOUT seconds, then stops and frees. */
 void http_stop (struct http_daemon *d, double timeout);
 
@@ -59,7 +65,9 @@ enum MHD_Result http_bytes_owned (struct http_request *r, int status, const char
 enum MHD_Result http_error (struct http_request *r, int status, const char *rule,
                             const char *field, const char *fmt, ...)
   __attribute__ ((format (printf, 5, 6)));
-enum MHD_Result http_validation_error (struct http_request *r, const struct validate_error *e);
+/* The JSON error body {"error", "field", "rule"}, for answers that add
+ * to it. */
+cJSON *http_error_body (const char *rule, const char *field, const char *message);
 /* 429 with Retry-After: WAIT seconds. */
 enum MHD_Result http_too_many (struct http_request *r, int wait, const char *what);
 /* Queues RESP (adding the common headers) and releases it. */
@@ -71,8 +79,5 @@ enum MHD_Result http_queue (struct http_request *r, int status, struct MHD_Respo
 typedef int (*http_fill_fn) (void *ctx, char **buf, size_t *len, size_t *cap);
 enum MHD_Result http_stream (struct http_request *r, const char *type, http_fill_fn fill,
                              void (*free_ctx) (void *ctx), void *ctx);
-
-/* Provided by api.c: answers a complete request. */
-enum MHD_Result api_handle (struct http_request *r);
 
 #endif

@@ -16,12 +16,14 @@
 #include <string.h>
 #include <time.h>
 #include "build_config.h"
+#include "server/api.h"
 #include "server/board.h"
 #include "server/http.h"
 #include "server/log.h"
 #include "server/ratelimit.h"
 #include "server/server.h"
 #include "server/store.h"
+#include "server/web.h"
 
 struct options
 {
@@ -204,6 +206,13 @@ key_command (const struct options *o, int argc, char **argv)
   return 0;
 }
 
+/* Every request: the API's paths to the API, the others to the pages. */
+static enum MHD_Result
+answer (struct http_request *r)
+{
+  return api_owns (r->path) ? api_handle (r) : web_handle (r);
+}
+
 static int
 serve (const struct options *o)
 {
@@ -233,7 +242,7 @@ serve (const struct options *o)
   struct http_daemon *d = NULL;
   if (board_start (&srv) < 0)
     fputs ("gmpbench-server: cannot start the leaderboard's thread\n", stderr);
-  else if (!(d = http_start (&srv, o->listen, err, sizeof err)))
+  else if (!(d = http_start (&srv, o->listen, answer, VALIDATE_MAX_BODY, err, sizeof err)))
     fprintf (stderr, "gmpbench-server: %s\n", err);
   else
     {

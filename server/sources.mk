@@ -12,6 +12,7 @@ SERVER_LIB_SRCS += \
 	server/http.c \
 	server/log.c \
 	server/plausible.c \
+	server/route.c \
 	server/ratelimit.c \
 	server/stmt_cache.c \
 	server/store.c \

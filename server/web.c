@@ -1,5 +1,5 @@
-/* web.c: routing of the public pages, their frame and headers, and the
- * writers they share (see web.h).
+/* web.c: the routing table of the public pages, their frame and headers,
+ * and the writers they share (see web.h).
  *
  * The security headers are the same for every page: the policy lets the
  * page load /style.css from this origin and nothing else; forms submit
@@ -204,42 +204,38 @@ page_no_board (struct http_request *r, int preparing)
 
 /* ------------------------------------------------------------ routing */
 
-static int
-is_get (struct http_request *r)
+static enum MHD_Result
+result_page (struct http_request *r)
 {
-  return strcmp (r->method, "GET") == 0 || strcmp (r->method, "HEAD") == 0;
+  return web_result (r, r->segment);
 }
 
-/* The rest of PATH after PREFIX when it is one non-empty segment. */
-static const char *
-segment (const char *path, const char *prefix)
+static enum MHD_Result
+submitter_page (struct http_request *r)
 {
-  size_t len = strlen (prefix);
-  if (strncmp (path, prefix, len) != 0 || !path[len] || strchr (path + len, '/'))
-    return NULL;
-  return path + len;
+  return web_submitter (r, r->segment);
 }
+
+static const struct route routes[] = {
+  { "GET", "/", web_home },
+  { "GET", "/style.css", web_style },
+  { "GET", "/about", web_about },
+  { "GET", "/cpu", web_cpu },
+  { "GET", "/compare", web_compare },
+  { "GET", "/results/*", result_page },
+  { "GET", "/submitters/*", submitter_page },
+};
 
 enum MHD_Result
 web_handle (struct http_request *r)
 {
-  const char *path = r->path, *rest;
+  route_fn handler;
+  char allow[64];
 
-  if (!is_get (r))
+  if (route_find (routes, sizeof routes / sizeof routes[0], r, &handler, allow, sizeof allow)
+      == ROUTE_FOUND)
+    return handler (r);
+  if (strcmp (r->method, "GET") != 0 && strcmp (r->method, "HEAD") != 0)
     return page_error (r, 405, "Pages are read with GET.");
-  if (strcmp (path, "/") == 0)
-    return web_home (r);
-  if (strcmp (path, "/style.css") == 0)
-    return web_style (r);
-  if (strcmp (path, "/about") == 0)
-    return web_about (r);
-  if (strcmp (path, "/cpu") == 0)
-    return web_cpu (r);
-  if (strcmp (path, "/compare") == 0)
-    return web_compare (r);
-  if ((rest = segment (path, "/results/")))
-    return web_result (r, rest);
-  if ((rest = segment (path, "/submitters/")))
-    return web_submitter (r, rest);
   return page_error (r, 404, "There is no page here.");
 }

@@ -1,5 +1,5 @@
 /* web.h: the public pages (docs/leaderboard.md), by concern:
- *   web.c            routing, the page frame, the headers every page gets,
+ *   web.c            the routing table, the page frame, the headers every page gets,
  *                    and the small writers pages share (links, numbers);
  *   web_style.c      the stylesheet;
  *   web_home.c       the leaderboard by architecture;
@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include "server/board.h"
 #include "server/http.h"
+#include "server/route.h"
 
 /* A page being written. */
 struct page
@@ -31,7 +32,8 @@ struct page
   size_t len;
 };
 
-/* Answers a request outside /api/v1/ (404 page when nothing matches). */
+/* Answers a complete request for a page: through the routing table, or a
+ * 404 (405 for a method other than GET) page. */
 enum MHD_Result web_handle (struct http_request *r);
 
 /* Opens the stream and writes everything up to <main>; TITLE is text
