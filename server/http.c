@@ -1,19 +1,34 @@
-/* http.c: libmicrohttpd glue: request contexts, bodies, answers, the
- * access log and draining (see http.h). */
+/* http.c: libmicrohttpd glue: the listening socket, request contexts,
+ * framing, bodies, answers, the access log, and draining with the list of
+ * open connections (see http.h). */
 #include "server/http.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <strings.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include "common/util.h"
 #include "server/log.h"
 
 #define MEMORY_LIMIT (64 * 1024)        /* per connection: bounds the headers */
+/* A refused body is read and thrown away up to this size (see admit). */
+#define DISCARD_LIMIT (16 * 1024 * 1024)
+
+/* An open connection. */
+struct http_conn
+{
+  struct http_conn *prev, *next;
+  MHD_socket fd;
+  int busy;                     /* a request is being read or answered */
+  int closed;                   /* shut down by draining: no new request */
+};
 
 struct http_daemon
 {
@@ -21,6 +36,13 @@ struct http_daemon
   struct server *srv;
   http_handler_fn handler;
   size_t max_body;
+  MHD_socket listen_fd;
+  pthread_mutex_t lock;         /* guards what follows */
+  struct http_conn *conns;
+  int open;                     /* connections on the list */
+  int draining;                 /* SIGTERM: every answer closes its connection */
+  int stopping;                 /* the drain limit passed: no handler starts */
+  int answering;                /* requests read whole and not completed */
 };
 
 const char *
@@ -42,6 +64,11 @@ http_queue (struct http_request *r, int status, struct MHD_Response *resp)
     return MHD_NO;
   MHD_add_response_header (resp, "X-Content-Type-Options", "nosniff");
   MHD_add_response_header (resp, "Cache-Control", "no-store");
+  pthread_mutex_lock (&r->daemon->lock);
+  int draining = r->daemon->draining;
+  pthread_mutex_unlock (&r->daemon->lock);
+  if (r->close || draining)
+    MHD_add_response_header (resp, MHD_HTTP_HEADER_CONNECTION, "close");
   r->status = status;
   enum MHD_Result rc = MHD_queue_response (r->conn, (unsigned) status, resp);
   MHD_destroy_response (resp);
@@ -224,19 +251,42 @@ client_address (struct http_request *r)
     }
 }
 
+/* The connection of a request, tracked so that draining can close the
+ * idle ones (notify_connection). */
+static struct http_conn *
+conn_of (struct MHD_Connection *conn)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info (conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return info ? info->socket_context : NULL;
+}
+
+/* A new request on CONN, or NULL when draining closed the connection
+ * meanwhile (the request is then dropped unread, as on any keep-alive
+ * connection the server closes). */
 static struct http_request *
 begin_request (struct http_daemon *d, struct MHD_Connection *conn, const char *url,
-               const char *method)
+               const char *method, const char *version)
 {
+  struct http_conn *c = conn_of (conn);
+
+  pthread_mutex_lock (&d->lock);
+  int closed = !c || c->closed;
+  if (!closed)
+    c->busy = 1;
+  pthread_mutex_unlock (&d->lock);
+  if (closed)
+    return NULL;
   struct http_request *r = gb_xcalloc (1, sizeof *r);
   r->daemon = d;
   r->srv = d->srv;
   r->conn = conn;
+  r->http_conn = c;
   r->method = gb_xstrdup (method);
   r->path = gb_xstrdup (url);
+  r->http10 = strcmp (version, MHD_HTTP_VERSION_1_0) == 0;
   r->start = gb_wall_seconds ();
   client_address (r);
-  atomic_fetch_add (&d->srv->inflight, 1);
   return r;
 }
 
@@ -260,24 +310,171 @@ append_body (struct http_request *r, const char *data, size_t n)
   r->body[r->len] = '\0';
 }
 
+/* The answers decided before the body is read, given once it is read
+ * (and thrown away) unless the client waits for "100 Continue". */
 static enum MHD_Result
-answer_too_large (struct http_request *r)
+answer_refusal (struct http_request *r)
 {
-  return http_error (r, 413, "too-large", NULL, "the body is larger than %zu bytes",
-                     r->daemon->max_body);
+  switch (r->refusal)
+    {
+    case REFUSE_TOO_MANY:
+      return http_too_many (r, r->wait, "from this address");
+    case REFUSE_TOO_LARGE:
+      r->close = 1;
+      return http_error (r, 413, "too-large", NULL, "the body is larger than %zu bytes",
+                         r->daemon->max_body);
+    default:
+      r->close = 1;
+      return http_error (r, 400, "framing", NULL,
+                         "Content-Length together with Transfer-Encoding");
+    }
 }
 
-/* Checks done before the body is read: rate and announced size. */
+/* The Transfer-Encoding and Content-Length fields of a request. */
+struct framing
+{
+  char codings[256];            /* every Transfer-Encoding field, joined by "," */
+  int te, overflow;
+  const char *length;
+  int lengths_differ;
+};
+
+static enum MHD_Result
+note_framing (void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+  struct framing *f = cls;
+  (void) kind;
+  if (strcasecmp (key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0)
+    {
+      size_t used = strlen (f->codings);
+      if ((size_t) snprintf (f->codings + used, sizeof f->codings - used, "%s%s",
+                             f->te ? "," : "", value) >= sizeof f->codings - used)
+        f->overflow = 1;
+      f->te = 1;
+    }
+  else if (strcasecmp (key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0)
+    {
+      if (f->length && strcmp (f->length, value) != 0)
+        f->lengths_differ = 1;
+      f->length = value;
+    }
+  return MHD_YES;
+}
+
+/* Of a comma-separated list of transfer codings: how many there are,
+ * whether the last is chunked, whether chunked comes more than once. */
+static void
+read_codings (const char *list, int *count, int *last_chunked, int *chunked_twice)
+{
+  int chunked = 0;
+  *count = 0;
+  *last_chunked = 0;
+  while (*list)
+    {
+      list += strspn (list, " \t,");
+      size_t len = strcspn (list, " \t,;");
+      if (!len)
+        break;
+      *last_chunked = len == 7 && strncasecmp (list, "chunked", 7) == 0;
+      chunked += *last_chunked;
+      ++*count;
+      list += len;
+      list += strcspn (list, ",");      /* transfer parameters */
+    }
+  *chunked_twice = chunked > 1;
+}
+
+/* RFC 9112 section 6.  A body whose length cannot be told (a final
+ * coding other than chunked, Transfer-Encoding in HTTP/1.0, conflicting
+ * Content-Length values) is answered 400 at once and the connection
+ * closed; a coding other than chunked before a final chunked, 501 and
+ * closed; Content-Length together with chunked is read as chunked,
+ * thrown away, and answered 400 with the connection closed.  Returns 1
+ * when answered (*RC set). */
+static int
+check_framing (struct http_request *r, enum MHD_Result *rc)
+{
+  struct framing f = { "", 0, 0, NULL, 0 };
+  int count, last_chunked, chunked_twice;
+  const char *why = NULL;
+
+  MHD_get_connection_values (r->conn, MHD_HEADER_KIND, note_framing, &f);
+  read_codings (f.codings, &count, &last_chunked, &chunked_twice);
+  if (f.te && r->http10)
+    why = "Transfer-Encoding in an HTTP/1.0 request";
+  else if (f.te && (f.overflow || !last_chunked || chunked_twice))
+    why = "the final transfer coding is not chunked (once): the body's length is unknown";
+  else if (!f.te && f.lengths_differ)
+    why = "conflicting Content-Length values";
+  if (why)
+    {
+      r->close = 1;
+      *rc = http_error (r, 400, "framing", NULL, "%s", why);
+      return 1;
+    }
+  if (f.te && count > 1)
+    {
+      r->close = 1;
+      *rc = http_error (r, 501, "transfer-coding", NULL,
+                        "no transfer coding but chunked is supported");
+      return 1;
+    }
+  if (f.te && f.length)
+    r->refusal = REFUSE_FRAMING;
+  return 0;
+}
+
+static int
+expects_continue (struct http_request *r)
+{
+  const char *expect = http_header (r, MHD_HTTP_HEADER_EXPECT);
+  return expect && strcasecmp (expect, "100-continue") == 0 && !r->http10;
+}
+
+/* The first call, once the headers are read: the framing, the rate, the
+ * announced size.  A refusal waits for the end of the body, which is
+ * read and thrown away, so that a client which sends its body without
+ * waiting for "100 Continue" reads the answer instead of a reset; it is
+ * given at once when the client does wait, or when the announced body is
+ * over DISCARD_LIMIT (the connection is then closed while the client may
+ * still be sending). */
 static enum MHD_Result
 admit (struct http_request *r)
 {
+  enum MHD_Result rc;
+  if (check_framing (r, &rc))
+    return rc;
   int wait = ratelimit_take (r->srv->by_address, r->remote, gb_wall_seconds ());
+  const char *length = http_header (r, MHD_HTTP_HEADER_CONTENT_LENGTH);
+  unsigned long long announced = length ? strtoull (length, NULL, 10) : 0;
   if (wait)
-    return http_too_many (r, wait, "from this address");
-  const char *length = http_header (r, "Content-Length");
-  if (length && strtoull (length, NULL, 10) > r->daemon->max_body)
-    return answer_too_large (r);
+    {
+      r->refusal = REFUSE_TOO_MANY;
+      r->wait = wait;
+    }
+  else if (announced > r->daemon->max_body)
+    r->refusal = REFUSE_TOO_LARGE;
+  if (r->refusal && (expects_continue (r) || announced > DISCARD_LIMIT))
+    return answer_refusal (r);
   return MHD_YES;
+}
+
+/* Whether the handler may run: not once the drain limit has passed.
+ * From here on the request is counted until it completes, and draining
+ * waits for it. */
+static int
+begin_answer (struct http_request *r)
+{
+  struct http_daemon *d = r->daemon;
+  pthread_mutex_lock (&d->lock);
+  int stopping = d->stopping;
+  if (!stopping)
+    {
+      d->answering++;
+      r->answering = 1;
+    }
+  pthread_mutex_unlock (&d->lock);
+  return !stopping;
 }
 
 static enum MHD_Result
@@ -286,26 +483,37 @@ access_handler (void *cls, struct MHD_Connection *conn, const char *url, const c
                 void **con_cls)
 {
   struct http_request *r = *con_cls;
-  (void) version;
 
   if (!r)
     {
-      *con_cls = r = begin_request (cls, conn, url, method);
-      return admit (r);
+      *con_cls = r = begin_request (cls, conn, url, method, version);
+      return r ? admit (r) : MHD_NO;
     }
-  if (r->status)                /* answered already (429, 413) */
+  if (r->status)                /* answered at once */
     {
       *upload_data_size = 0;
       return MHD_YES;
     }
   if (*upload_data_size)
     {
-      append_body (r, upload_data, *upload_data_size);
+      r->received += *upload_data_size;
+      if (r->received > DISCARD_LIMIT)
+        return MHD_NO;          /* a chunked body without end: close */
+      if (!r->refusal)
+        append_body (r, upload_data, *upload_data_size);
       *upload_data_size = 0;
       return MHD_YES;
     }
-  if (r->too_large)
-    return answer_too_large (r);
+  if (r->too_large && !r->refusal)
+    r->refusal = REFUSE_TOO_LARGE;
+  if (r->refusal)
+    return answer_refusal (r);
+  if (!begin_answer (r))
+    {
+      r->close = 1;
+      return http_error (r, 503, "shutting-down", NULL,
+                         "the server is shutting down; try again later");
+    }
   if (!r->body)
     append_body (r, "", 0);
   return r->daemon->handler (r);
@@ -315,7 +523,7 @@ static void
 completed (void *cls, struct MHD_Connection *conn, void **con_cls,
            enum MHD_RequestTerminationCode toe)
 {
-  struct server *srv = cls;
+  struct http_daemon *d = cls;
   struct http_request *r = *con_cls;
   (void) conn;
 
@@ -324,15 +532,73 @@ completed (void *cls, struct MHD_Connection *conn, void **con_cls,
   struct log_access a = {
     r->remote, r->method, r->path, r->rule, r->id[0] ? r->id : NULL,
     toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? r->status : 499,
-    r->len, (gb_wall_seconds () - r->start) * 1000
+    r->received, (gb_wall_seconds () - r->start) * 1000
   };
   log_request (&a);
+  pthread_mutex_lock (&d->lock);
+  d->answering -= r->answering;
+  r->http_conn->busy = 0;
+  if (d->draining && !r->http_conn->closed)
+    {
+      shutdown (r->http_conn->fd, SHUT_RDWR);    /* answered: now idle */
+      r->http_conn->closed = 1;
+    }
+  pthread_mutex_unlock (&d->lock);
   free (r->method);
   free (r->path);
   free (r->body);
   free (r);
   *con_cls = NULL;
-  atomic_fetch_sub (&srv->inflight, 1);
+}
+
+/* ------------------------------------------------------------ connections */
+
+/* Every open connection is on the daemon's list, so that draining can
+ * shut down the idle ones (shutdown(2) from this thread is safe: the
+ * descriptor stays open until libmicrohttpd reports the connection
+ * closed, which takes the same lock). */
+static void
+notify_connection (void *cls, struct MHD_Connection *conn, void **socket_context,
+                   enum MHD_ConnectionNotificationCode code)
+{
+  struct http_daemon *d = cls;
+  struct http_conn *c = *socket_context;
+
+  if (code == MHD_CONNECTION_NOTIFY_STARTED)
+    {
+      const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info (conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+      c = gb_xcalloc (1, sizeof *c);
+      c->fd = info ? info->connect_fd : MHD_INVALID_SOCKET;
+      pthread_mutex_lock (&d->lock);
+      c->next = d->conns;
+      if (d->conns)
+        d->conns->prev = c;
+      d->conns = c;
+      d->open++;
+      if (d->draining || c->fd == MHD_INVALID_SOCKET)
+        {
+          if (c->fd != MHD_INVALID_SOCKET)
+            shutdown (c->fd, SHUT_RDWR);
+          c->closed = 1;
+        }
+      pthread_mutex_unlock (&d->lock);
+      *socket_context = c;
+      return;
+    }
+  if (!c)
+    return;
+  pthread_mutex_lock (&d->lock);
+  if (c->prev)
+    c->prev->next = c->next;
+  else
+    d->conns = c->next;
+  if (c->next)
+    c->next->prev = c->prev;
+  d->open--;
+  pthread_mutex_unlock (&d->lock);
+  free (c);
+  *socket_context = NULL;
 }
 
 /* ------------------------------------------------------------ the daemon */
@@ -350,7 +616,8 @@ mhd_log (void *cls, const char *fmt, va_list ap)
 }
 
 static int
-parse_listen (const char *listen, struct sockaddr_storage *addr, char *err, size_t errlen)
+parse_listen (const char *listen, struct sockaddr_storage *addr, socklen_t *addrlen,
+              char *err, size_t errlen)
 {
   char host[256];
   const char *colon = strrchr (listen, ':');
@@ -377,57 +644,137 @@ parse_listen (const char *listen, struct sockaddr_storage *addr, char *err, size
       return -1;
     }
   memcpy (addr, res->ai_addr, res->ai_addrlen);
+  *addrlen = res->ai_addrlen;
   freeaddrinfo (res);
   return 0;
+}
+
+/* The listening socket, bound here rather than by libmicrohttpd, so that
+ * a failure names the address and the reason. */
+static MHD_socket
+open_listener (const char *address, int *ipv6, char *err, size_t errlen)
+{
+  struct sockaddr_storage addr;
+  socklen_t addrlen;
+  int one = 1;
+
+  if (parse_listen (address, &addr, &addrlen, err, errlen) < 0)
+    return MHD_INVALID_SOCKET;
+  *ipv6 = addr.ss_family == AF_INET6;
+  int fd = socket (addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      snprintf (err, errlen, "cannot listen on %s: %s", address, strerror (errno));
+      return MHD_INVALID_SOCKET;
+    }
+  setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (*ipv6)
+    setsockopt (fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+  if (bind (fd, (struct sockaddr *) &addr, addrlen) < 0 || listen (fd, SOMAXCONN) < 0)
+    {
+      snprintf (err, errlen, "cannot listen on %s: %s", address, strerror (errno));
+      close (fd);
+      return MHD_INVALID_SOCKET;
+    }
+  return fd;
 }
 
 struct http_daemon *
 http_start (struct server *srv, const char *listen, http_handler_fn handler, size_t max_body,
             char *err, size_t errlen)
 {
-  struct sockaddr_storage addr;
   unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+  int ipv6;
+  MHD_socket fd = open_listener (listen, &ipv6, err, errlen);
 
-  if (parse_listen (listen, &addr, err, errlen) < 0)
+  if (fd == MHD_INVALID_SOCKET)
     return NULL;
-  if (addr.ss_family == AF_INET6)
+  if (ipv6)
     flags |= MHD_USE_IPv6;
   struct http_daemon *d = gb_xcalloc (1, sizeof *d);
   d->srv = srv;
   d->handler = handler;
   d->max_body = max_body;
+  d->listen_fd = fd;
+  pthread_mutex_init (&d->lock, NULL);
   d->mhd = MHD_start_daemon (flags, 0, NULL, NULL, access_handler, d,
                              MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-                             MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &addr,
+                             MHD_OPTION_LISTEN_SOCKET, fd,
                              MHD_OPTION_THREAD_POOL_SIZE, srv->threads,
                              MHD_OPTION_CONNECTION_LIMIT, srv->max_connections,
                              MHD_OPTION_PER_IP_CONNECTION_LIMIT, srv->per_ip_connections,
                              MHD_OPTION_CONNECTION_TIMEOUT, srv->timeout,
                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) MEMORY_LIMIT,
-                             MHD_OPTION_NOTIFY_COMPLETED, completed, srv,
+                             MHD_OPTION_NOTIFY_COMPLETED, completed, d,
+                             MHD_OPTION_NOTIFY_CONNECTION, notify_connection, d,
                              MHD_OPTION_END);
   if (!d->mhd)
     {
-      snprintf (err, errlen, "cannot listen on %s (address in use, or not permitted?)", listen);
+      /* libmicrohttpd closes the socket on some of its failures, so it is
+       * left alone here: the process ends anyway. */
+      snprintf (err, errlen, "cannot serve on %s: libmicrohttpd did not start "
+                "(its message is in the log)", listen);
+      pthread_mutex_destroy (&d->lock);
       free (d);
       return NULL;
     }
   return d;
 }
 
-void
-http_stop (struct http_daemon *d, double timeout)
+static int
+count (struct http_daemon *d, const int *what)
 {
-  MHD_socket fd = MHD_quiesce_daemon (d->mhd);
-  double until = gb_wall_seconds () + timeout;
+  pthread_mutex_lock (&d->lock);
+  int n = *what;
+  pthread_mutex_unlock (&d->lock);
+  return n;
+}
 
-  while (atomic_load (&d->srv->inflight) > 0 && gb_wall_seconds () < until)
+/* Waits while *WHAT is not 0, until UNTIL (monotonic seconds); its last
+ * value. */
+static int
+wait_for_none (struct http_daemon *d, const int *what, double until)
+{
+  int n;
+  while ((n = count (d, what)) > 0 && gb_wall_seconds () < until)
     usleep (10000);
-  if (atomic_load (&d->srv->inflight) > 0)
-    log_error ("%d requests still running after %.0f s; stopping anyway",
-               atomic_load (&d->srv->inflight), timeout);
+  return n;
+}
+
+int
+http_stop (struct http_daemon *d, double drain)
+{
+  MHD_quiesce_daemon (d->mhd);
+  /* Refuses the connections waiting to be accepted, and new ones; the
+   * descriptor itself stays open until libmicrohttpd has stopped. */
+  shutdown (d->listen_fd, SHUT_RDWR);
+  int idle = 0;
+  pthread_mutex_lock (&d->lock);
+  d->draining = 1;
+  for (struct http_conn *c = d->conns; c; c = c->next)
+    if (!c->busy && !c->closed)
+      {
+        shutdown (c->fd, SHUT_RDWR);
+        c->closed = 1;
+        idle++;
+      }
+  int open = d->open;
+  pthread_mutex_unlock (&d->lock);
+  log_info ("draining: %d connections open, %d of them idle and closed", open, idle);
+
+  int left = wait_for_none (d, &d->open, gb_wall_seconds () + drain);
+  if (left)
+    {
+      pthread_mutex_lock (&d->lock);
+      d->stopping = 1;
+      pthread_mutex_unlock (&d->lock);
+      int answering = wait_for_none (d, &d->answering, gb_wall_seconds () + d->srv->timeout);
+      log_error ("%d connections still open after %g s; %d of them still sending an answer "
+                 "after %u s more; stopping anyway", left, drain, answering, d->srv->timeout);
+    }
   MHD_stop_daemon (d->mhd);
-  if (fd != MHD_INVALID_SOCKET)
-    close (fd);
+  close (d->listen_fd);
+  pthread_mutex_destroy (&d->lock);
   free (d);
+  return left ? -1 : 0;
 }

@@ -9,8 +9,12 @@
  * helpers below, which also record what the access log line (written when
  * MHD reports the request completed) will say.
  *
- * http_stop() drains: it stops accepting, waits for the requests in flight
- * to complete (up to a timeout), and then stops the daemon.
+ * Framing follows RFC 9112 section 6 (see admit() and check_framing() in
+ * http.c); a request refused from its headers alone (429, 413, 400) has
+ * its body read and thrown away before the answer, so that clients which
+ * send the body without waiting for "100 Continue" read the answer.
+ *
+ * http_stop() drains (below).
  */
 #ifndef GB_SERVER_HTTP_H
 #define GB_SERVER_HTTP_H
@@ -21,17 +25,34 @@
 #include "server/server.h"
 
 struct http_daemon;
+struct http_conn;
+
+/* Answers decided from the headers, given once the body is read. */
+enum http_refusal
+{
+  REFUSE_NONE,
+  REFUSE_TOO_MANY,              /* the address's rate: 429 */
+  REFUSE_TOO_LARGE,             /* over the body limit: 413 */
+  REFUSE_FRAMING                /* Content-Length with Transfer-Encoding: 400 */
+};
 
 struct http_request
 {
   struct http_daemon *daemon;
+  struct http_conn *http_conn;
   struct server *srv;
   struct MHD_Connection *conn;
   char *method, *path;
+  int http10;                   /* an HTTP/1.0 request */
   char remote[64];
   char *body;                   /* NUL-terminated after LEN bytes */
   size_t len, cap;
+  size_t received;              /* body bytes read, kept or not */
   int too_large;                /* the body went over the limit */
+  enum http_refusal refusal;
+  int wait;                     /* REFUSE_TOO_MANY: seconds */
+  int close;                    /* the answer closes the connection */
+  int answering;                /* counted in the daemon's answering */
   double start;
   char segment[128];            /* what a route's "*" matched (route.h) */
   /* For the access log: */
@@ -47,8 +68,13 @@ typedef enum MHD_Result (*http_handler_fn) (struct http_request *r);
  * bodies over MAX_BODY bytes are answered 413. */
 struct http_daemon *http_start (struct server *srv, const char *listen, http_handler_fn handler,
                                 size_t max_body, char *err, size_t errlen);
-/* Drains for at most TIMEOUT seconds, then stops and frees. */
-void http_stop (struct http_daemon *d, double timeout);
+/* Drains and stops (docs/server.md, "Stopping"): stops accepting, closes
+ * the idle connections at once and the others after their answer (which
+ * says "Connection: close"), until none is left or DRAIN seconds have
+ * passed; then the requests already read whole are still answered (for
+ * at most the connection timeout more) and the others dropped.  Frees D.
+ * 0 when every connection ended within DRAIN, -1 otherwise. */
+int http_stop (struct http_daemon *d, double drain);
 
 /* A query argument or request header, or NULL. */
 const char *http_arg (struct http_request *r, const char *name);

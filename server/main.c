@@ -25,6 +25,11 @@
 #include "server/store.h"
 #include "server/web.h"
 
+/* Exit statuses besides 0 (served, then drained on SIGTERM) and 2 (bad
+ * usage). */
+#define EXIT_START_FAILED 1
+#define EXIT_DRAIN_INCOMPLETE 3
+
 struct options
 {
   const char *listen, *database, *name;
@@ -53,14 +58,16 @@ usage (FILE *out)
          "  --key-rate R              uploads and retractions per second per key (1, 0: off)\n"
          "  --key-burst N             burst of uploads per key (60)\n"
          "  --trust-proxy             take the client address from X-Forwarded-For\n"
-         "  --drain SECONDS           on SIGTERM, wait this long for requests (30)\n"
+         "  --drain SECONDS           on SIGTERM, wait this long for open connections (30)\n"
          "  --aggregate-ttl SECONDS   recompute /api/v1/cpus and the leaderboard at most\n"
          "                            this often (60)\n"
          "  --name NAME               the publisher name, for `key verify`\n"
          "  --help                    show this help and exit\n"
          "  --version                 show the version and exit\n"
          "\n"
-         "Logs are JSON lines on standard error, one per request.\n", out);
+         "Logs are JSON lines on standard error, one per request.  On SIGTERM the\n"
+         "server drains and exits 0, or 3 when connections were still open at the\n"
+         "end of --drain; 1 when it could not start.\n", out);
 }
 
 static int
@@ -240,6 +247,7 @@ serve (const struct options *o)
   srv.aggregate_ttl = o->aggregate_ttl;
   pthread_mutex_init (&srv.aggregate_lock, NULL);
   struct http_daemon *d = NULL;
+  int status = EXIT_START_FAILED;
   if (board_start (&srv) < 0)
     fputs ("gmpbench-server: cannot start the leaderboard's thread\n", stderr);
   else if (!(d = http_start (&srv, o->listen, answer, VALIDATE_MAX_BODY, err, sizeof err)))
@@ -249,9 +257,9 @@ serve (const struct options *o)
       log_info ("gmpbench-server %s listening on %s, database %s (schema %d)", GB_VERSION,
                 o->listen, o->database, store_schema_version (srv.store));
       sigwait (&stop, &sig);
-      log_info ("%s: draining", sig == SIGTERM ? "SIGTERM" : "SIGINT");
-      http_stop (d, o->drain);
-      log_info ("stopped");
+      log_info ("%s: stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+      status = http_stop (d, o->drain) == 0 ? 0 : EXIT_DRAIN_INCOMPLETE;
+      log_info (status ? "stopped, the drain incomplete" : "stopped, drained");
     }
   ratelimit_free (srv.by_address);
   ratelimit_free (srv.by_key);
@@ -260,7 +268,7 @@ serve (const struct options *o)
   pthread_mutex_destroy (&srv.aggregate_lock);
   board_stop (&srv);
   store_close (srv.store);
-  return d ? 0 : 1;
+  return status;
 }
 
 int

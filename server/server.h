@@ -3,12 +3,11 @@
  * One struct server lives for the whole run of `gmpbench-server`; the
  * HTTP layer passes it to every handler.  Everything in it is either
  * read-only after start or thread-safe by itself (the store's pool, the
- * rate limiters, the atomic counter), or guarded by its own lock. */
+ * rate limiters), or guarded by its own lock. */
 #ifndef GB_SERVER_SERVER_H
 #define GB_SERVER_SERVER_H
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include "server/ratelimit.h"
 #include "server/store.h"
 
@@ -19,7 +18,6 @@ struct server
   struct ratelimit *by_key;             /* uploads and retractions */
   int trust_proxy;                      /* take the client from X-Forwarded-For */
   unsigned threads, max_connections, per_ip_connections, timeout;
-  atomic_int inflight;                  /* requests begun and not completed */
   /* /api/v1/cpus reads every listed score of the headline nodes, so its
    * answers (without and with flagged results) are kept for
    * aggregate_ttl seconds. */

@@ -2,10 +2,12 @@
 # test starts itself (initdb and pg_ctl in a temporary directory): the
 # same integration checks as on SQLite, then two server processes sharing
 # the database under concurrent uploads, each document sent to both:
-# every accepted result must be stored exactly once.
+# every accepted result must be stored exactly once; then HTTP at the
+# edges and draining over raw sockets (server-edges.sh).
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/server-lib.sh"
 . "$SRCDIR/tests/server-core.sh"
+. "$SRCDIR/tests/server-edges.sh"
 need_server
 
 if ! start_pg; then
@@ -54,3 +56,8 @@ check "two servers, concurrent uploads: the database holds each document exactly
   [ "$stored" = "$N $N" ]
 stop_server "$PID1"
 stop_server "$PID2"
+
+stored_ids () {
+  "$PGBIN/psql" -X -A -t -d "$PG_URI" -c "SELECT id FROM results WHERE fingerprint = '$1'"
+}
+run_edges "$PG_URI" postgresql stored_ids

@@ -19,6 +19,11 @@ run_status "$SERVER" key verify "$(printf '%064d' 0)" --database keys.db
 check "key verify needs --name" sh -c "[ $status = 2 ] && grep -q -- --name err.txt"
 run_status "$SERVER" --listen nonsense --database x.db
 check "a bad --listen address exits non-zero naming it" sh -c "[ $status != 0 ] && grep -q nonsense err.txt"
+start_server "$PWD/bind.db" || fail "a server starts for the bind test"
+run_status "$SERVER" --listen "127.0.0.1:${URL##*:}" --database "$PWD/bind2.db"
+check "a port in use: exit 1, naming the address and the reason ($(grep -o 'cannot listen.*' err.txt))" \
+  sh -c "[ $status = 1 ] && grep -q '127.0.0.1:${URL##*:}: Address already in use' err.txt"
+stop_server
 
 DB="$PWD/ops.db"
 make_key vendor > /dev/null
@@ -55,8 +60,10 @@ check "a 429 says when to retry" grep -qi '^Retry-After: [0-9]' h.txt
 
 # Request limits and routing.
 st=$(curl -sS -o resp.json -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
-  -H "Content-Length: 5000000" -H "Gmpbench-Signature: x" --data-binary @v1.json "$URL/api/v1/results")
-expect_rule "an announced body over 1 MiB is refused before it is read" 413 too-large "$st"
+  -H "Content-Length: 5000000" -H 'Expect: 100-continue' -H "Gmpbench-Signature: x" \
+  --data-binary @v1.json "$URL/api/v1/results")
+expect_rule "an announced body over 1 MiB, with Expect: 100-continue, is refused before it is sent" \
+  413 too-large "$st"
 st=$(curl -sS -o resp.json -w '%{http_code}' -X POST --data-binary @v1.json \
   -H 'Content-Type: text/plain' -H "Gmpbench-Signature: x" "$URL/api/v1/results")
 expect_rule "a body that is not application/json is refused" 415 media-type "$st"
@@ -78,7 +85,7 @@ check "the access log records the method, path, status and rule" \
 head -c 300000 /dev/zero | tr '\0' ' ' > slow.json
 make_doc slow-doc.json someone
 cat slow-doc.json >> slow.json
-curl -sS -o slow.out -w '%{http_code}' --limit-rate 200k -X POST --data-binary @slow.json \
+curl -sS -D slow.headers -o slow.out -w '%{http_code}' --limit-rate 200k -X POST --data-binary @slow.json \
   -H 'Content-Type: application/json' -H "Gmpbench-Signature: $(sign slow.json someone)" \
   "$URL/api/v1/results" > slow.status &
 slow=$!
@@ -87,6 +94,8 @@ stop_server
 wait $slow
 check "SIGTERM lets a request in flight finish (status $(cat slow.status)) and exits 0" \
   [ "$stop_status $(cat slow.status)" = "0 201" ]
+check "the answer of a request in flight at SIGTERM says Connection: close" \
+  grep -qi '^Connection: close' slow.headers
 
 # kill -9 in the middle of concurrent uploads: every stored result is whole.
 start_server "$DB" --address-rate 0 --key-rate 0 || fail "the server restarts on the same database"
