@@ -26,18 +26,18 @@ need_server () {
 # make_key NAME: creates NAME.pem, prints the base64 raw public key.
 make_key () {
   openssl genpkey -algorithm ed25519 -out "$1.pem" 2> /dev/null &&
-    openssl pkey -in "$1.pem" -pubout -outform DER | tail -c 32 | base64 -w0
+    openssl pkey -in "$1.pem" -pubout -outform DER | tail -c 32 | openssl base64 -A
 }
 
 # fingerprint NAME: the key's fingerprint (hex SHA-256 of the raw key).
 fingerprint () {
-  openssl pkey -in "$1.pem" -pubout -outform DER | tail -c 32 | sha256sum | cut -c1-64
+  openssl pkey -in "$1.pem" -pubout -outform DER | tail -c 32 | openssl dgst -sha256 -r | cut -c1-64
 }
 
 # sign FILE NAME: the base64 Ed25519 signature of FILE's bytes by NAME.pem.
 sign () {
   openssl pkeyutl -sign -inkey "$2.pem" -rawin -in "$1" -out "$1.sig.bin" &&
-    base64 -w0 < "$1.sig.bin"
+    openssl base64 -A < "$1.sig.bin"
 }
 
 # make_doc OUT KEYNAME [server-doc.py options]: a document with the key's
@@ -45,7 +45,7 @@ sign () {
 make_doc () {
   out=$1 key=$2
   shift 2
-  $PY "$DOCGEN" "$(openssl pkey -in "$key.pem" -pubout -outform DER | tail -c 32 | base64 -w0)" \
+  $PY "$DOCGEN" "$(openssl pkey -in "$key.pem" -pubout -outform DER | tail -c 32 | openssl base64 -A)" \
     "$out" "$@"
 }
 
