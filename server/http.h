@@ -1,4 +1,5 @@
-/* http.h: the HTTP layer over libmicrohttpd.
+/* http.h: the HTTP layer over libmicrohttpd (http.c, http_request.c,
+ * http_daemon.c; http_internal.h says which does what).
  *
  * http_start() runs a daemon with a pool of worker threads.  For every
  * request it gathers what handlers need into a struct http_request (the
@@ -10,9 +11,10 @@
  * MHD reports the request completed) will say.
  *
  * Framing follows RFC 9112 section 6 (see admit() and check_framing() in
- * http.c); a request refused from its headers alone (429, 413, 400) has
- * its body read and thrown away before the answer, so that clients which
- * send the body without waiting for "100 Continue" read the answer.
+ * http_request.c); a request refused from its headers alone (429, 413,
+ * 400) has its body read and thrown away before the answer, so that
+ * clients which send the body without waiting for "100 Continue" read the
+ * answer.
  *
  * http_stop() drains (below).
  */

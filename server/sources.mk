@@ -10,6 +10,8 @@ SERVER_LIB_SRCS += \
 	server/api_upload.c \
 	server/board.c \
 	server/http.c \
+	server/http_daemon.c \
+	server/http_request.c \
 	server/log.c \
 	server/plausible.c \
 	server/route.c \
