@@ -17,13 +17,20 @@
 
 #define MEMORY_LIMIT (64 * 1024)        /* per connection: bounds the headers */
 
+/* *WHAT, one of D's counters or flags, read under its lock. */
+static int
+count (struct http_daemon *d, const int *what)
+{
+  pthread_mutex_lock (&d->lock);
+  int n = *what;
+  pthread_mutex_unlock (&d->lock);
+  return n;
+}
+
 int
 http_draining (struct http_daemon *d)
 {
-  pthread_mutex_lock (&d->lock);
-  int draining = d->draining;
-  pthread_mutex_unlock (&d->lock);
-  return draining;
+  return count (d, &d->draining);
 }
 
 /* Every open connection is on the daemon's list, so that draining can
@@ -192,15 +199,6 @@ http_start (struct server *srv, const char *listen, http_handler_fn handler, siz
       return NULL;
     }
   return d;
-}
-
-static int
-count (struct http_daemon *d, const int *what)
-{
-  pthread_mutex_lock (&d->lock);
-  int n = *what;
-  pthread_mutex_unlock (&d->lock);
-  return n;
 }
 
 /* Waits while *WHAT is not 0, until UNTIL (monotonic seconds); its last
