@@ -5,6 +5,9 @@
 #   http-edges.py edges PORT LABEL
 #       oversized bodies sent without waiting for "100 Continue", framing
 #       (RFC 9112 section 6), and the statuses libmicrohttpd answers itself
+#   http-edges.py rate PORT LABEL
+#       a 429 over a keep-alive connection, with a body sent without
+#       waiting (the server allows one request per address)
 #   http-edges.py drain PORT PID LABEL LOG OUT DOC...
 #       uploads the signed documents DOC (signature in DOC.sig) over and
 #       over on four keep-alive connections, sends SIGTERM to PID once a
@@ -220,6 +223,32 @@ def limits(port, label):
            "%s: an HTTP version other than 1.x answers 505 (got %s)" % (label, r and r.status))
 
 
+def rate_limited(port, label):
+    """With a burst of one request per address, used up by the first
+    request here (or before): an upload sent without waiting gets a 429 it
+    can read, and the connection stays usable (its body was read)."""
+    c = Connection(port)
+    c.send(request("GET", "/healthz"))
+    first = c.read_response()
+    body = b"x" * (512 * 1024)
+    try:
+        c.send(request("POST", "/api/v1/results", UPLOAD + [
+            ("Content-Length", str(len(body)))], body))
+        refused = c.read_response()
+        c.send(request("GET", "/healthz"))
+        after = c.read_response()
+    except OSError:
+        refused = after = None
+    c.close()
+    report(first is not None and refused is not None
+           and refused.status == 429 and refused.rule() == "rate-limit"
+           and "retry-after" in refused.headers,
+           "%s: an upload over the address's rate, sent without waiting, reads its 429 with "
+           "Retry-After (got %s)" % (label, refused and refused.status))
+    report(after is not None and after.status == 429,
+           "%s: after a 429 the keep-alive connection goes on (the refused body was read)" % label)
+
+
 # ------------------------------------------------------------ draining
 
 def draining_began(log):
@@ -366,6 +395,8 @@ def main(argv):
         oversized(port, argv[3])
         framing(port, argv[3])
         limits(port, argv[3])
+    elif what == "rate":
+        rate_limited(port, argv[3])
     elif what == "drain":
         drain(port, int(argv[3]), argv[4], argv[5], argv[6], argv[7:])
     elif what == "stall":

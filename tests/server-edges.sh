@@ -1,6 +1,6 @@
-# server-edges.sh: HTTP at the edges and draining, over raw sockets
-# (tests/http-edges.py), on every storage backend; sourced by t0300
-# (SQLite) and t0310 (PostgreSQL) after server-lib.sh.
+# server-edges.sh: HTTP at the edges, a 429 on keep-alive, and draining,
+# over raw sockets (tests/http-edges.py), on every storage backend;
+# sourced by t0300 (SQLite) and t0310 (PostgreSQL) after server-lib.sh.
 #
 # run_edges DATABASE LABEL QUERY: QUERY is a command that prints the ids
 # of the results stored under one fingerprint ($1), one a line.
@@ -19,6 +19,14 @@ run_edges () {
     return
   fi
   $PY "$EDGES" edges "$(url_port)" "$label"
+  stop_server
+  if start_server "$db" --address-rate 0.001 --address-burst 1; then
+    $PY "$EDGES" rate "$(url_port)" "$label"
+    stop_server
+  else
+    fail "$label: the server starts with a rate limit"
+  fi
+  start_server "$db" --address-rate 0 --key-rate 0 || fail "$label: the server restarts"
   make_key busy > /dev/null
   make_doc busy.json busy --name "$label busy"
   sign busy.json busy > busy.json.sig
