@@ -3,7 +3,6 @@
 #include "server/api.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "common/util.h"
 #include "server/log.h"
@@ -88,23 +87,8 @@ static enum MHD_Result
 method_not_allowed (struct http_request *r, const char *allow)
 {
   r->rule = "method";
-  cJSON *body = cJSON_CreateObject ();
-  cJSON_AddStringToObject (body, "error", "method not allowed here");
-  cJSON_AddStringToObject (body, "rule", "method");
-  char *text = cJSON_PrintUnformatted (body);
-  cJSON_Delete (body);
-  if (!text)
-    return MHD_NO;
-  struct MHD_Response *resp =
-    MHD_create_response_from_buffer (strlen (text), text, MHD_RESPMEM_MUST_FREE);
-  if (!resp)
-    {
-      free (text);
-      return MHD_NO;
-    }
-  MHD_add_response_header (resp, "Content-Type", "application/json");
-  MHD_add_response_header (resp, "Allow", allow);
-  return http_queue (r, 405, resp);
+  return http_json_header (r, 405, http_error_body ("method", NULL, "method not allowed here"),
+                           "Allow", allow);
 }
 
 /* The handlers of paths with an id, taking it from the path's segment. */

@@ -76,22 +76,9 @@ answer_stored (struct http_request *r, enum store_status st, const char *id, cha
   cJSON *body = accepted_body (id, flags);
   if (st == STORE_EXISTS)
     return http_json (r, 200, body);
-  char *text = cJSON_PrintUnformatted (body);
-  cJSON_Delete (body);
-  if (!text)
-    return MHD_NO;
-  struct MHD_Response *resp =
-    MHD_create_response_from_buffer (strlen (text), text, MHD_RESPMEM_MUST_FREE);
-  if (!resp)
-    {
-      free (text);
-      return MHD_NO;
-    }
   char location[96];
   snprintf (location, sizeof location, "/results/%s", id);
-  MHD_add_response_header (resp, "Content-Type", "application/json");
-  MHD_add_response_header (resp, "Location", location);
-  return http_queue (r, 201, resp);
+  return http_json_header (r, 201, body, "Location", location);
 }
 
 /* The checks that need the key: signature, standing, rate. */

@@ -64,7 +64,17 @@ json_response (cJSON *body)
 enum MHD_Result
 http_json (struct http_request *r, int status, cJSON *body)
 {
-  return http_queue (r, status, json_response (body));
+  return http_json_header (r, status, body, NULL, NULL);
+}
+
+enum MHD_Result
+http_json_header (struct http_request *r, int status, cJSON *body, const char *name,
+                  const char *value)
+{
+  struct MHD_Response *resp = json_response (body);
+  if (resp && name)
+    MHD_add_response_header (resp, name, value);
+  return http_queue (r, status, resp);
 }
 
 enum MHD_Result
@@ -113,10 +123,8 @@ http_too_many (struct http_request *r, int wait, const char *what)
   snprintf (message, sizeof message, "too many requests %s; retry in %d s", what, wait);
   snprintf (seconds, sizeof seconds, "%d", wait);
   r->rule = "rate-limit";
-  struct MHD_Response *resp = json_response (http_error_body ("rate-limit", NULL, message));
-  if (resp)
-    MHD_add_response_header (resp, "Retry-After", seconds);
-  return http_queue (r, 429, resp);
+  return http_json_header (r, 429, http_error_body ("rate-limit", NULL, message), "Retry-After",
+                           seconds);
 }
 
 /* ------------------------------------------------------------ streams */

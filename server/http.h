@@ -85,6 +85,9 @@ const char *http_header (struct http_request *r, const char *name);
 /* Answers: each queues the response and returns what the access handler
  * returns.  http_json takes ownership of BODY. */
 enum MHD_Result http_json (struct http_request *r, int status, cJSON *body);
+/* The same with one header more (NAME: VALUE). */
+enum MHD_Result http_json_header (struct http_request *r, int status, cJSON *body,
+                                  const char *name, const char *value);
 enum MHD_Result http_bytes (struct http_request *r, int status, const char *type,
                             const char *data, size_t len);
 /* The same, taking ownership of the malloc'ed DATA. */
