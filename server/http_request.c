@@ -255,19 +255,17 @@ admit (struct http_request *r)
 }
 
 /* Whether the handler may run: not once the drain limit has passed.
- * From here on the request is counted until it completes, and draining
- * waits for it. */
+ * Either way the request, read whole, is answered, and counted until it
+ * completes: after the drain limit, draining waits for the requests being
+ * answered. */
 static int
 begin_answer (struct http_request *r)
 {
   struct http_daemon *d = r->daemon;
   pthread_mutex_lock (&d->lock);
+  d->answering++;
+  r->answering = 1;
   int stopping = d->stopping;
-  if (!stopping)
-    {
-      d->answering++;
-      r->answering = 1;
-    }
   pthread_mutex_unlock (&d->lock);
   return !stopping;
 }
@@ -299,11 +297,12 @@ http_access (void *cls, struct MHD_Connection *conn, const char *url, const char
       *upload_data_size = 0;
       return MHD_YES;
     }
+  int may_run = begin_answer (r);
   if (r->too_large && !r->refusal)
     r->refusal = REFUSE_TOO_LARGE;
   if (r->refusal)
     return answer_refusal (r);
-  if (!begin_answer (r))
+  if (!may_run)
     {
       r->close = 1;
       return http_error (r, 503, "shutting-down", NULL,

@@ -251,12 +251,18 @@ def rate_limited(port, label):
 
 # ------------------------------------------------------------ draining
 
-def draining_began(log):
-    """Waits (bounded) for the server's log line saying it is draining."""
+def drain_lines(log):
+    """How many times the server's log (shared by every server the test
+    started) says a server began to drain."""
+    with open(log) as f:
+        return f.read().count('"message":"draining:')
+
+
+def draining_began(log, before):
+    """Waits (bounded) for one more such line than BEFORE."""
     for _ in range(TIMEOUT * 10):
-        with open(log) as f:
-            if '"message":"draining:' in f.read():
-                return True
+        if drain_lines(log) > before:
+            return True
         threading.Event().wait(0.1)
     return False
 
@@ -320,8 +326,9 @@ def drain(port, pid, label, log, out, docs):
     for t in threads:
         t.start()
     uploads.progress.wait(TIMEOUT)
+    before = drain_lines(log)
     os.kill(pid, signal.SIGTERM)
-    report(draining_began(log), "%s: SIGTERM: the server logs that it drains" % label)
+    report(draining_began(log, before), "%s: SIGTERM: the server logs that it drains" % label)
     uploads.draining.set()
     for t in threads:
         t.join(TIMEOUT)
