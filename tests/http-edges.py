@@ -89,6 +89,15 @@ class Connection:
         body, self.buf = self.buf[:length], self.buf[length:]
         return Response(status, headers, body.decode("utf-8", "replace"), False)
 
+    def read_continue(self):
+        """Whether the server said "100 Continue": it has read the headers
+        and called its handler, so the request is under way."""
+        while b"\r\n\r\n" not in self.buf:
+            if not self._fill():
+                return False
+        head, self.buf = self.buf.split(b"\r\n\r\n", 1)
+        return head.split()[1] == b"100"
+
     def closed_by_server(self):
         """Whether the server closes the connection (bounded wait)."""
         try:
@@ -358,13 +367,12 @@ def stall(port, pid, label):
     """An upload whose body never ends, and SIGTERM: the drain limit passes,
     the connection is dropped."""
     c = Connection(port)
-    c.send(request("POST", "/api/v1/results", UPLOAD + [("Content-Length", "1000")], b"{"))
-    probe = Connection(port)
-    probe.send(request("GET", "/healthz"))
-    r = probe.read_response()
-    probe.close()
+    c.send(request("POST", "/api/v1/results", UPLOAD + [
+        ("Content-Length", "1000"), ("Expect", "100-continue")]))
+    under_way = c.read_continue()
+    c.send(b"{")
     os.kill(pid, signal.SIGTERM)
-    report(r is not None and c.closed_by_server(),
+    report(under_way and c.closed_by_server(),
            "%s: an upload whose body never ends is dropped when the drain limit passes" % label)
     c.close()
 
@@ -377,7 +385,9 @@ def idle_and_busy(port, pid, label, doc):
     busy = Connection(port)
     busy.send(request("POST", "/api/v1/results", [
         ("Content-Type", "application/json"), ("Gmpbench-Signature", sig),
-        ("Content-Length", str(len(body)))], body[:len(body) // 2]))
+        ("Content-Length", str(len(body))), ("Expect", "100-continue")]))
+    report(busy.read_continue(), "%s: an upload is under way (100 Continue)" % label)
+    busy.send(body[:len(body) // 2])
     idle = Connection(port)
     idle.send(request("GET", "/healthz"))
     r = idle.read_response()
