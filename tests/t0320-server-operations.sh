@@ -87,9 +87,15 @@ make_doc slow-doc.json someone
 cat slow-doc.json >> slow.json
 curl -sS -D slow.headers -o slow.out -w '%{http_code}' --limit-rate 200k -X POST --data-binary @slow.json \
   -H 'Content-Type: application/json' -H "Gmpbench-Signature: $(sign slow.json someone)" \
-  "$URL/api/v1/results" > slow.status &
+  -H 'Expect: 100-continue' "$URL/api/v1/results" > slow.status &
 slow=$!
-sleep 0.5
+# In flight means begun by the server: it has answered 100 Continue (a
+# bounded wait, whatever the machine's speed).
+n=0
+while ! grep -q '^HTTP/1.1 100' slow.headers 2> /dev/null && [ $n -lt 200 ]; do
+  sleep 0.05
+  n=$((n + 1))
+done
 stop_server
 wait $slow
 check "SIGTERM lets a request in flight finish (status $(cat slow.status)) and exits 0" \
