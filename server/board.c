@@ -50,6 +50,7 @@
 #endif
 #include "common/util.h"
 #include "server/log.h"
+#include "server/plausible.h"
 #include "server/store.h"
 
 #define MAX_COLUMNS 8
@@ -127,6 +128,7 @@ struct board
   size_t span;                  /* its length */
   size_t *group;                /* CPU i is items[group[i] .. group[i+1]) */
   uint32_t *newest;             /* per CPU: its newest item */
+  uint32_t *cpu_name;           /* per CPU: the name shown (index into NAMES) */
   struct group_info *info;      /* per CPU */
   pthread_mutex_t lock;         /* guards the columns and the views */
   pthread_cond_t loaded;        /* a column loaded by a request */
@@ -394,6 +396,91 @@ by_cpu_score (const void *pa, const void *pb)
   return a->seq > b->seq ? -1 : a->seq < b->seq;
 }
 
+/* One result's vote for its CPU's name (see name_cpus). */
+struct vote
+{
+  uint32_t cpu, name, index;
+  uint8_t verified, flagged;
+};
+
+static int
+by_cpu_name_index (const void *pa, const void *pb)
+{
+  const struct vote *a = pa, *b = pb;
+  if (a->cpu != b->cpu)
+    return a->cpu < b->cpu ? -1 : 1;
+  if (a->name != b->name)
+    return a->name < b->name ? -1 : 1;
+  return (a->index > b->index) - (a->index < b->index);
+}
+
+/* How a name ranks: by the votes of verified publishers' unflagged
+ * results, then of all unflagged results, then of all, then the oldest. */
+struct tally
+{
+  size_t verified, unflagged, all;
+  uint32_t name, first;
+};
+
+static int
+tally_beats (const struct tally *a, const struct tally *b)
+{
+  if (a->verified != b->verified)
+    return a->verified > b->verified;
+  if (a->unflagged != b->unflagged)
+    return a->unflagged > b->unflagged;
+  if (a->all != b->all)
+    return a->all > b->all;
+  return a->first < b->first;
+}
+
+/* Each CPU's shown name (docs/leaderboard.md): the brand string most
+ * verified publishers' unflagged results give it, else most unflagged
+ * results, else most results, ties going to the oldest.  A brand that
+ * does not fit the CPU identity never counts; a CPU none of whose
+ * results names it fittingly is shown by its identity (name "").  The
+ * items are still in upload order. */
+static void
+name_cpus (struct board *b)
+{
+  size_t ncpu = b->tab[BF_CPU].n, n = 0;
+  struct vote *v = gb_xmalloc ((b->n + 1) * sizeof *v);
+  uint32_t unnamed = intern (&b->names, "");
+
+  for (size_t i = 0; i < b->n; i++)
+    {
+      const struct item *it = &b->items[i];
+      if (plausible_brand_fits (b->tab[BF_CPU].names[it->f[BF_CPU]],
+                                b->tab[BF_VENDOR].names[it->f[BF_VENDOR]],
+                                b->names.names[it->name]))
+        v[n++] = (struct vote) { it->f[BF_CPU], it->name, (uint32_t) i, it->verified,
+                                 it->flagged };
+    }
+  qsort (v, n, sizeof *v, by_cpu_name_index);
+  b->cpu_name = gb_xmalloc ((ncpu + 1) * sizeof *b->cpu_name);
+  for (size_t c = 0; c < ncpu; c++)
+    b->cpu_name[c] = unnamed;
+  struct tally best = { 0, 0, 0, 0, 0 };
+  for (size_t k = 0; k < n;)
+    {
+      struct tally t = { 0, 0, 0, v[k].name, v[k].index };
+      size_t j = k;
+      for (; j < n && v[j].cpu == v[k].cpu && v[j].name == v[k].name; j++)
+        {
+          t.verified += v[j].verified && !v[j].flagged;
+          t.unflagged += !v[j].flagged;
+          t.all++;
+        }
+      if (k == 0 || v[k - 1].cpu != v[k].cpu || tally_beats (&t, &best))
+        {
+          best = t;
+          b->cpu_name[v[k].cpu] = t.name;
+        }
+      k = j;
+    }
+  free (v);
+}
+
 static void
 group_items (struct board *b)
 {
@@ -457,6 +544,7 @@ board_free (struct board *b)
   free (b->by_seq);
   free (b->group);
   free (b->newest);
+  free (b->cpu_name);
   free (b->info);
   free (b);
 }
@@ -518,6 +606,7 @@ build (struct store *st, const atomic_int *abandon)
       board_free (b);
       return NULL;
     }
+  name_cpus (b);
   group_items (b);
   for (int f = 0; f < BF_COUNT; f++)
     sort_names (&b->tab[f]);
@@ -545,7 +634,7 @@ const char *
 board_cpu_name (const struct board *b, const char *cpu)
 {
   int64_t c = lookup (&b->tab[BF_CPU], cpu);
-  return c < 0 ? NULL : b->names.names[b->items[b->newest[c]].name];
+  return c < 0 ? NULL : b->names.names[b->cpu_name[c]];
 }
 
 /* 0, or -1 when some value is not in the snapshot (nothing matches). */
@@ -671,7 +760,7 @@ rank_group (const struct board *b, size_t c, const struct resolved *r, const dou
     return 0;
   const struct item *newest = &b->items[b->newest[c]];
   row->cpu = b->tab[BF_CPU].names[c];
-  row->cpu_name = b->names.names[newest->name];
+  row->cpu_name = b->names.names[b->cpu_name[c]];
   row->arch = b->tab[BF_ARCH].names[newest->f[BF_ARCH]];
   row->vendor = b->tab[BF_VENDOR].names[newest->f[BF_VENDOR]];
   row->n = n;

@@ -104,7 +104,10 @@ size_t board_values (const struct board *b, enum board_field field, const char *
 size_t board_cpu_entries (const struct board *b, const struct board_filter *f,
                           struct board_entry **out);
 
-/* The name the newest result of CPU gives it, or NULL. */
+/* The name CPU is shown by (docs/leaderboard.md: a verified publisher's
+ * brand string for it, else the most common of its unflagged results,
+ * never one that does not fit the identity); "" when no result names it
+ * fittingly, NULL for an unknown CPU. */
 const char *board_cpu_name (const struct board *b, const char *cpu);
 
 /* Listed results in the snapshot. */

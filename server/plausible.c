@@ -148,15 +148,32 @@ contains_word (const char *haystack, const char *word)
   return haystack && strstr (haystack, word) != NULL;
 }
 
+/* The maker a CPU identity or vendor string names: "Intel", "AMD" or NULL. */
+static const char *
+maker (const char *s)
+{
+  if (contains_word (s, "GenuineIntel") || (s && strcmp (s, "Intel") == 0))
+    return "Intel";
+  if (contains_word (s, "AuthenticAMD") || (s && strcmp (s, "AMD") == 0))
+    return "AMD";
+  return NULL;
+}
+
+int
+plausible_brand_fits (const char *identity, const char *vendor, const char *brand)
+{
+  const char *by_identity = maker (identity), *by_vendor = maker (vendor);
+  if (!brand || !*brand)
+    return 0;
+  return (!by_identity || contains_word (brand, by_identity))
+    && (!by_vendor || contains_word (brand, by_vendor));
+}
+
 void
 plausible_document (const struct doc_summary *doc, char *out, size_t size)
 {
-  const char *vendor = doc->cpu_vendor ? doc->cpu_vendor : "";
-  int intel = strcmp (vendor, "Intel") == 0 || strcmp (vendor, "GenuineIntel") == 0;
-  int amd = strcmp (vendor, "AMD") == 0 || strcmp (vendor, "AuthenticAMD") == 0;
-
-  if ((intel && !contains_word (doc->cpu_name, "Intel"))
-      || (amd && !contains_word (doc->cpu_name, "AMD")))
+  if (doc->cpu_name && *doc->cpu_name
+      && !plausible_brand_fits (doc->cpu, doc->cpu_vendor, doc->cpu_name))
     add_flag (out, size, "brand-mismatch");
   if (doc->mhz_measured > 0
       && ((doc->mhz_max > 0 && doc->mhz_measured > 1.15 * doc->mhz_max)

@@ -24,6 +24,11 @@
 /* Whether X is an outlier among the N values V (V is sorted in place). */
 int plausible_outlier (double x, double *v, size_t n);
 
+/* Whether the brand string BRAND fits the CPU identity IDENTITY and the
+ * vendor VENDOR (an Intel identity or vendor wants "Intel" in the brand,
+ * an AMD one "AMD"); an empty brand fits nothing. */
+int plausible_brand_fits (const char *identity, const char *vendor, const char *brand);
+
 /* The document-only checks: appends flag names to OUT (comma-separated). */
 void plausible_document (const struct doc_summary *doc, char *out, size_t size);
 

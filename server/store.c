@@ -1228,8 +1228,15 @@ store_cpu_info (struct store *st, const char *cpu, char **name, char **arch)
   enum store_status rc = STORE_OK;
 
   *name = *arch = NULL;
-  if (st->drv->query (c, "SELECT cpu_name, arch FROM results WHERE cpu = $1 "
-                      "ORDER BY seq DESC LIMIT 1", &p, 1, take_cpu_info, &i) < 0)
+  /* The leaderboard's rule (server/board.c, name_cpus): verified
+   * publishers' unflagged results first, then unflagged ones, then all,
+   * the oldest breaking ties; a brand-mismatch never names the CPU. */
+  if (st->drv->query (c, "SELECT cpu_name, MIN(arch) FROM results WHERE cpu = $1 "
+                      "AND listed = 1 AND cpu_name <> '' "
+                      "AND flags NOT LIKE '%brand-mismatch%' GROUP BY cpu_name "
+                      "ORDER BY SUM(CASE WHEN publisher IS NOT NULL AND flagged = 0 "
+                      "THEN 1 ELSE 0 END) DESC, SUM(1 - flagged) DESC, COUNT(*) DESC, "
+                      "MIN(seq) LIMIT 1", &p, 1, take_cpu_info, &i) < 0)
     rc = failed (st, c, "cpu info");
   release (st, c);
   if (rc == STORE_OK && !*name)

@@ -110,8 +110,9 @@ typedef int (*store_score_fn) (void *ctx, const char *cpu, double score);
 enum store_status store_node_scores (struct store *st, const char *node, int include_flagged,
                                      store_score_fn fn, void *ctx);
 
-/* The name and architecture the newest result of CPU reports (malloc'ed);
- * STORE_NOT_FOUND when there is none. */
+/* The name CPU is shown by, as the leaderboard chooses it (board.h), and
+ * its architecture (malloc'ed); STORE_NOT_FOUND when no listed result
+ * names it. */
 enum store_status store_cpu_info (struct store *st, const char *cpu, char **name, char **arch);
 
 /* The newest (at most MAX) unflagged listed scores of NODE, a headline
