@@ -33,6 +33,9 @@ validate_summary_free (struct doc_summary *doc)
   free (doc->compiler);
   free (doc->created);
   free (doc->submitter);
+  free (doc->mode);
+  free (doc->gmp_cflags);
+  free (doc->tests);
   if (doc->scores)
     score_free (doc->scores, doc->nscores);
   memset (doc, 0, sizeof *doc);
@@ -471,9 +474,51 @@ number_member (const cJSON *doc, const char *path)
   return cJSON_IsNumber (item) ? item->valuedouble : 0;
 }
 
+static int
+has_flag (const cJSON *r, const char *flag)
+{
+  for (const cJSON *f = schema_get (r, DOC_RESULT_FLAGS)->child; f; f = f->next)
+    if (strcmp (f->valuestring, flag) == 0)
+      return 1;
+  return 0;
+}
+
+/* The measurements of RESULTS, run by THREADS threads, appended to
+ * OUT->tests. */
+static void
+summarise_tests (const cJSON *results, int threads, struct doc_summary *out)
+{
+  for (const cJSON *r = results->child; r; r = r->next)
+    {
+      struct doc_test *t = &out->tests[out->ntests++];
+      *t = (struct doc_test) {
+        "",
+        number_member (r, DOC_RESULT_OPS_PER_SEC), number_member (r, DOC_RESULT_SECONDS_PER_OP),
+        number_member (r, DOC_RESULT_MEDIAN_OPS_PER_SEC), number_member (r, DOC_RESULT_SPREAD),
+        number_member (r, DOC_RESULT_SAMPLES), number_member (r, DOC_RESULT_REPS_PER_SAMPLE),
+        number_member (r, DOC_RESULT_WALL_SECONDS), number_member (r, DOC_RESULT_CPU_SECONDS),
+        threads, has_flag (r, DOC_FLAG_NOISY), has_flag (r, DOC_FLAG_CPU_DIVERGED),
+      };
+      snprintf (t->name, sizeof t->name, "%s", text (r, DOC_RESULT_NAME));
+    }
+}
+
 static void
 summarise (const cJSON *doc, struct doc_summary *out)
 {
+  const cJSON *results = schema_get (doc, DOC_RESULTS), *threads = schema_get (doc, DOC_THREADS);
+  size_t n = (size_t) cJSON_GetArraySize (results);
+
+  if (threads)
+    n += (size_t) cJSON_GetArraySize (schema_get (threads, DOC_THREADS_RESULTS));
+  out->tests = gb_xmalloc ((n ? n : 1) * sizeof *out->tests);
+  summarise_tests (results, 1, out);
+  if (threads)
+    summarise_tests (schema_get (threads, DOC_THREADS_RESULTS),
+                     (int) number_member (threads, DOC_THREADS_COUNT), out);
+  out->mode = dup_member (doc, DOC_RUN "." DOC_RUN_MODE, 0);
+  out->gmp_cflags = dup_member (doc, "system.build.gmp.cflags", 0);
+
   const cJSON *valid = schema_get (doc, "system.clock.measured.valid");
 
   out->arch = dup_member (doc, "system.cpu.arch", 0);

@@ -22,6 +22,17 @@
 #define VALIDATE_MAX_BODY (1024 * 1024)
 #define VALIDATE_MAX_DEPTH 16
 
+/* One measurement as the document states it (results[] and
+ * threads.results[]), for the plausibility checks (plausible.h). */
+struct doc_test
+{
+  char name[129];
+  double ops_per_sec, seconds_per_op, median_ops_per_sec, spread;
+  double samples, reps_per_sample, wall_seconds, cpu_seconds;
+  int threads;                  /* 1 in results[], threads.count in threads.results[] */
+  int noisy, cpu_diverged;      /* the test's own flags */
+};
+
 /* What the server keeps of a valid document besides its bytes. */
 struct doc_summary
 {
@@ -36,6 +47,10 @@ struct doc_summary
   struct score_node *scores;
   size_t nscores, ninner;
   int cores;                    /* physical cores, else logical ones */
+  char *mode;                   /* run.mode */
+  char *gmp_cflags;             /* system.build.gmp.cflags, "" when absent */
+  struct doc_test *tests;       /* results[], then threads.results[] */
+  size_t ntests;
 };
 
 /* 0 and *DOC filled when BODY[0..LEN) is valid; -1 and *ERR filled

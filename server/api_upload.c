@@ -1,7 +1,8 @@
 /* api_upload.c: accepting results and withdrawing them.
  *
  * An upload passes, in order: the media type, the signature header's
- * form, validate_document() (every rule that needs only the bytes), the
+ * form, validate_document() (every rule that needs only the bytes) and
+ * plausible_refuse() (tests at odds with themselves or with physics), the
  * Ed25519 signature against the key inside the document, the key's
  * standing (banned?), the per-key rate limit, the plausibility flags, and
  * finally the store, which decides between new (201) and known (200)
@@ -106,24 +107,30 @@ check_key (struct http_request *r, const struct doc_summary *doc,
   return MHD_YES;
 }
 
+/* Flags, stores, and judges the category of the new result again
+ * (plausible.h), which may flag it or its peers. */
 static enum MHD_Result
 store_upload (struct http_request *r, const struct doc_summary *doc, const char *signature,
               const char *fingerprint, int unlisted)
 {
-  char sha[65], id[65], flags[256];
+  char sha[65], id[65], flags[PLAUSIBLE_FLAGS], notes[PLAUSIBLE_NOTES];
   char *public_key = b64_encode (doc->public_key, SIG_KEY_BYTES);
+  const char *build = plausible_build_kind (doc->gmp_cflags);
   enum MHD_Result rc;
 
   gb_sha256_hex (r->body, r->len, sha);
-  if (plausible_flags (r->srv->store, doc, flags, sizeof flags) != STORE_OK)
+  if (plausible_flags (r->srv->store, doc, flags, sizeof flags, notes, sizeof notes) != STORE_OK)
     rc = api_unavailable (r);
   else
     {
       struct store_upload up = {
-        r->body, r->len, sha, signature, public_key, fingerprint, doc, flags,
+        r->body, r->len, sha, signature, public_key, fingerprint, doc, flags, notes, build,
         unlisted, (int64_t) time (NULL)
       };
       enum store_status st = store_insert (r->srv->store, &up, id);
+      if (st == STORE_OK && !unlisted
+          && plausible_review (r->srv->store, doc, build, id, flags, sizeof flags) != STORE_OK)
+        st = STORE_ERROR;
       rc = st == STORE_OK || st == STORE_EXISTS ? answer_stored (r, st, id, flags)
         : api_unavailable (r);
     }
@@ -148,10 +155,11 @@ api_upload (struct http_request *r)
     return http_error (r, 415, "media-type", NULL, "Content-Type must be application/json");
   if (signature_header (r, sig, &signature, &rc) < 0)
     return rc;
-  if (validate_document (r->body, r->len, &doc, &err) < 0)
+  if (validate_document (r->body, r->len, &doc, &err) < 0 || plausible_refuse (&doc, &err) < 0)
     {
       rc = api_validation_error (r, &err);
       validate_error_free (&err);
+      validate_summary_free (&doc);
       free (signature);
       return rc;
     }

@@ -1,146 +1,72 @@
-/* plausible.c: the plausibility flags (see plausible.h).
+/* plausible.c: refusals and flags for results hard to believe (see
+ * plausible.h and docs/protocol.md).
  *
- * The outlier test reads the newest PLAUSIBLE_MAX_PEERS scores of the
- * document's CPU for each headline node.  For a CPU with that many results
- * already, the median and MAD of the newest window move by a fraction of a
- * percent per upload, so they are kept in a small cache (one slot per hash
- * of CPU and node, the newer entry winning a collision) and read again only
- * after PEER_REUSES uploads or PEER_TTL seconds.  A CPU with fewer peers is
- * read on every upload: there each new result moves the median. */
+ * Three kinds of check.  The document's own: its tests' members must
+ * agree with each other and with physics (refused with a 422), its brand
+ * string must fit the CPU and its clock the CPU's maximum (flags).  The
+ * CPUs': an inner node far faster per GHz than the best any CPU has
+ * reached is flagged; the best per node is read once from the store and
+ * raised in memory by each unflagged upload.  The peers': after each
+ * upload, every result of its category (CPU identity, run mode, GMP build
+ * kind; the newest PLAUSIBLE_MAX_PEERS) is judged again at every node and
+ * test against the category's median, in log space, so that an early
+ * outlier is flagged once peers arrive and a flag falls when the
+ * population shows it was honest. */
 #include "server/plausible.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "common/util.h"
 #include "model/order_stats.h"
+#include "model/registry.h"
+
+/* ------------------------------------------------------------ flag lists */
+
+static int
+has_flag (const char *list, const char *flag)
+{
+  size_t len = strlen (flag);
+  for (const char *p = list; (p = strstr (p, flag)) != NULL; p += len)
+    if ((p == list || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
+      return 1;
+  return 0;
+}
 
 static void
 add_flag (char *out, size_t size, const char *flag)
 {
   size_t len = strlen (out);
-  if (strstr (out, flag))
+  if (has_flag (out, flag))
     return;
   snprintf (out + len, size - len, "%s%s", len ? "," : "", flag);
 }
 
-#define PEER_SLOTS 1024
-#define PEER_REUSES 200
-#define PEER_TTL 60
-
-/* The median and scaled MAD of a saturated window of peers. */
-struct peer_slot
-{
-  const struct store *store;
-  char *key;                    /* "CPU\nNODE" */
-  double median, scale;
-  int uses;
-  time_t taken;
-};
-
-static struct peer_slot peer_cache[PEER_SLOTS];
-static pthread_mutex_t peer_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* The median of V and its deviation scale (1.4826 MAD, at least 1% of the
- * median); V (N > 0 values) is sorted in place.  -1 when out of memory. */
-static int
-peer_stats (double *v, size_t n, double *median, double *scale)
-{
-  stats_sort (v, n);
-  *median = stats_median_sorted (v, n);
-  double *dev = malloc (n * sizeof *dev);
-  if (!dev)
-    return -1;
-  for (size_t i = 0; i < n; i++)
-    dev[i] = fabs (v[i] - *median);
-  stats_sort (dev, n);
-  double mad = stats_median_sorted (dev, n);
-  free (dev);
-  *scale = fmax (1.4826 * mad, 0.01 * *median);
-  return 0;
-}
-
-int
-plausible_outlier (double x, double *v, size_t n)
-{
-  double median, scale;
-  if (n < PLAUSIBLE_MIN_PEERS || peer_stats (v, n, &median, &scale) < 0)
-    return 0;
-  return fabs (x - median) > PLAUSIBLE_K * scale;
-}
-
-static struct peer_slot *
-peer_slot (const struct store *st, const char *key)
-{
-  uint64_t h = 1469598103934665603u;   /* FNV-1a */
-  for (const char *c = key; *c; c++)
-    h = (h ^ (unsigned char) *c) * 1099511628211u;
-  h ^= (uint64_t) (uintptr_t) st;
-  return &peer_cache[h % PEER_SLOTS];
-}
-
-/* The cached statistics of KEY into MEDIAN and SCALE: 1 when there. */
-static int
-peer_cached (const struct store *st, const char *key, double *median, double *scale)
-{
-  int hit = 0;
-  pthread_mutex_lock (&peer_lock);
-  struct peer_slot *s = peer_slot (st, key);
-  if (s->key && s->store == st && strcmp (s->key, key) == 0
-      && s->uses < PEER_REUSES && time (NULL) - s->taken < PEER_TTL)
-    {
-      s->uses++;
-      *median = s->median;
-      *scale = s->scale;
-      hit = 1;
-    }
-  pthread_mutex_unlock (&peer_lock);
-  return hit;
-}
+/* Appends a line to the notes OUT. */
+static void
+add_note (char *out, size_t size, const char *fmt, ...)
+  __attribute__ ((format (printf, 3, 4)));
 
 static void
-peer_keep (const struct store *st, const char *key, double median, double scale)
+add_note (char *out, size_t size, const char *fmt, ...)
 {
-  char *copy = strdup (key);
-  if (!copy)
+  size_t len = strlen (out);
+  va_list ap;
+  if (len + 1 >= size)
     return;
-  pthread_mutex_lock (&peer_lock);
-  struct peer_slot *s = peer_slot (st, key);
-  free (s->key);
-  *s = (struct peer_slot) { st, copy, median, scale, 0, time (NULL) };
-  pthread_mutex_unlock (&peer_lock);
+  if (len)
+    out[len++] = '\n', out[len] = '\0';
+  va_start (ap, fmt);
+  vsnprintf (out + len, size - len, fmt, ap);
+  va_end (ap);
 }
 
-/* Whether SCORE of NODE is an outlier among the CPU's peers: 1 or 0, -1
- * when the database fails. */
-static int
-outlier (struct store *st, const char *cpu, const char *node, double score)
-{
-  char key[512];
-  double median, scale, *peers;
-  size_t n;
-
-  snprintf (key, sizeof key, "%s\n%s", cpu, node);
-  if (peer_cached (st, key, &median, &scale))
-    return fabs (score - median) > PLAUSIBLE_K * scale;
-  if (store_cpu_scores (st, cpu, node, PLAUSIBLE_MAX_PEERS, &peers, &n) != STORE_OK)
-    {
-      free (peers);
-      return -1;
-    }
-  int out = 0;
-  if (n >= PLAUSIBLE_MIN_PEERS && peer_stats (peers, n, &median, &scale) == 0)
-    {
-      out = fabs (score - median) > PLAUSIBLE_K * scale;
-      if (n == PLAUSIBLE_MAX_PEERS)
-        peer_keep (st, key, median, scale);
-    }
-  free (peers);
-  return out;
-}
+/* ------------------------------------------------------------ the document */
 
 static int
 contains_word (const char *haystack, const char *word)
@@ -169,33 +95,503 @@ plausible_brand_fits (const char *identity, const char *vendor, const char *bran
     && (!by_vendor || contains_word (brand, by_vendor));
 }
 
-void
-plausible_document (const struct doc_summary *doc, char *out, size_t size)
+const char *
+plausible_build_kind (const char *cflags)
 {
+  return contains_word (cflags, "-march=") || contains_word (cflags, "-mcpu=")
+    ? "tuned" : "generic";
+}
+
+/* The highest clock the document allows its CPU, in MHz: the highest it
+ * reports (measured, maximum, nominal) with PLAUSIBLE_TURBO for what a
+ * boost adds, never above PLAUSIBLE_MAX_MHZ, which is also the clock of a
+ * document that reports none. */
+static double
+allowed_mhz (const struct doc_summary *doc)
+{
+  double mhz = fmax (doc->mhz_measured, fmax (doc->mhz_max, doc->mhz_nominal));
+  return mhz > 0 ? fmin (PLAUSIBLE_TURBO * mhz, PLAUSIBLE_MAX_MHZ) : PLAUSIBLE_MAX_MHZ;
+}
+
+double
+plausible_floor_cycles (const char *test)
+{
+  const struct bench_test *t = registry_find (test);
+  double bits = t ? fabs ((double) t->a) + fabs ((double) t->b) : 0;
+  return fmax (1.0, bits / PLAUSIBLE_BITS_PER_CYCLE);
+}
+
+static int
+refuse (struct validate_error *err, const char *rule, const char *field, const char *test,
+        const char *what, double a, double b)
+{
+  validate_fail (err, 422, rule, field, "%s: %s (%.6g against %.6g)", test, what, a, b);
+  err->tests = gb_xmalloc (sizeof *err->tests);
+  err->tests[0] = gb_xstrdup (test);
+  err->ntests = 1;
+  return -1;
+}
+
+/* The members of test T contradict each other: -1 with ERR set.  The
+ * client's harness (suites/harness.c) makes seconds_per_op the inverse of
+ * ops_per_sec, the median over all samples no faster than the estimate
+ * from the fastest, the timed wall time the sum of samples of which at
+ * least half are no faster than the estimate, CPU time no more than wall
+ * time (one thread), and sets noisy and cpu-diverged by fixed thresholds. */
+static int
+contradicts (const struct doc_test *t, const char *field, struct validate_error *err)
+{
+  const double tol = PLAUSIBLE_TOLERANCE;
+  double timed = 0.5 * t->samples * t->reps_per_sample * t->seconds_per_op;
+
+  if (fabs (t->seconds_per_op * t->ops_per_sec - 1) > tol)
+    return refuse (err, "inconsistent-test", field, t->name,
+                   "seconds_per_op is not 1 / ops_per_sec", t->seconds_per_op,
+                   1 / t->ops_per_sec);
+  if (t->median_ops_per_sec > t->ops_per_sec * (1 + tol))
+    return refuse (err, "inconsistent-test", field, t->name,
+                   "median_ops_per_sec is above ops_per_sec, the estimate from the fastest "
+                   "samples", t->median_ops_per_sec, t->ops_per_sec);
+  if (t->wall_seconds < timed * (1 - tol))
+    return refuse (err, "inconsistent-test", field, t->name,
+                   "wall_seconds is less than half of samples * reps_per_sample * "
+                   "seconds_per_op", t->wall_seconds, 2 * timed);
+  if (t->threads == 1 && t->cpu_seconds > t->wall_seconds * (1 + PLAUSIBLE_CPU_SLACK) + 0.01)
+    return refuse (err, "inconsistent-test", field, t->name,
+                   "cpu_seconds exceeds wall_seconds in one thread", t->cpu_seconds,
+                   t->wall_seconds);
+  if (t->noisy ? t->spread < PLAUSIBLE_NOISY * (1 - PLAUSIBLE_CPU_SLACK)
+      : t->spread > PLAUSIBLE_NOISY * (1 + PLAUSIBLE_CPU_SLACK))
+    return refuse (err, "inconsistent-test", field, t->name,
+                   t->noisy ? "flagged noisy with a spread below the noisy threshold"
+                   : "a spread above the noisy threshold without the noisy flag",
+                   t->spread, PLAUSIBLE_NOISY);
+  if (t->threads == 1 && t->wall_seconds > 0
+      && (t->cpu_diverged ? t->cpu_seconds > PLAUSIBLE_DIVERGED * (1 + PLAUSIBLE_CPU_SLACK)
+          * t->wall_seconds
+          : t->cpu_seconds < PLAUSIBLE_DIVERGED * (1 - PLAUSIBLE_CPU_SLACK) * t->wall_seconds))
+    return refuse (err, "inconsistent-test", field, t->name,
+                   t->cpu_diverged ? "flagged cpu-diverged with CPU time near wall time"
+                   : "CPU time well below wall time without the cpu-diverged flag",
+                   t->cpu_seconds, t->wall_seconds);
+  return 0;
+}
+
+int
+plausible_refuse (const struct doc_summary *doc, struct validate_error *err)
+{
+  size_t single = doc->nscores - doc->ninner;
+  double hz = allowed_mhz (doc) * 1e6;
+  char field[64];
+
+  for (size_t i = 0; i < doc->ntests; i++)
+    {
+      const struct doc_test *t = &doc->tests[i];
+      if (i < single)
+        snprintf (field, sizeof field, "results[%zu]", i);
+      else
+        snprintf (field, sizeof field, "threads.results[%zu]", i - single);
+      if (contradicts (t, field, err) < 0)
+        return -1;
+      double cycles = plausible_floor_cycles (t->name);
+      double most = hz * (t->threads > 0 ? t->threads : 1) / cycles;
+      if (t->ops_per_sec > most)
+        return refuse (err, "impossible", field, t->name,
+                       "faster than the clock and cores allow (at least "
+                       "max(1, operand bits / 1024) cycles per operation)",
+                       t->ops_per_sec, most);
+    }
+  return 0;
+}
+
+/* ------------------------------------------------------------ across CPUs */
+
+/* The best score per GHz of each inner node any unflagged result reached,
+ * by store and node (a hash; a collision drops the older entry). */
+#define BEST_SLOTS 1024
+#define BEST_TTL 600
+
+struct best_slot
+{
+  const struct store *store;
+  char *node;
+  double per_ghz;
+  time_t taken;
+};
+
+static struct best_slot best_cache[BEST_SLOTS];
+static pthread_mutex_t best_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct best_slot *
+best_slot (const struct store *st, const char *node)
+{
+  uint64_t h = 1469598103934665603u;   /* FNV-1a */
+  for (const char *c = node; *c; c++)
+    h = (h ^ (unsigned char) *c) * 1099511628211u;
+  h ^= (uint64_t) (uintptr_t) st;
+  return &best_cache[h % BEST_SLOTS];
+}
+
+/* The best per GHz of NODE into *BEST (0: none yet). */
+static enum store_status
+best_per_ghz (struct store *st, const char *node, double *best)
+{
+  pthread_mutex_lock (&best_lock);
+  struct best_slot *s = best_slot (st, node);
+  int hit = s->node && s->store == st && strcmp (s->node, node) == 0
+    && time (NULL) - s->taken < BEST_TTL;
+  *best = hit ? s->per_ghz : 0;
+  pthread_mutex_unlock (&best_lock);
+  if (hit)
+    return STORE_OK;
+  if (store_best_per_ghz (st, node, best) != STORE_OK)
+    return STORE_ERROR;
+  char *copy = gb_xstrdup (node);
+  pthread_mutex_lock (&best_lock);
+  s = best_slot (st, node);
+  free (s->node);
+  *s = (struct best_slot) { st, copy, *best, time (NULL) };
+  pthread_mutex_unlock (&best_lock);
+  return STORE_OK;
+}
+
+/* An unflagged result raises the best of its nodes. */
+static void
+raise_best (const struct store *st, const struct doc_summary *doc, double ghz)
+{
+  pthread_mutex_lock (&best_lock);
+  for (size_t i = 0; i < doc->ninner; i++)
+    {
+      struct best_slot *s = best_slot (st, doc->scores[i].name);
+      double v = doc->scores[i].score / ghz;
+      if (s->node && s->store == st && strcmp (s->node, doc->scores[i].name) == 0
+          && v > s->per_ghz)
+        s->per_ghz = v;
+    }
+  pthread_mutex_unlock (&best_lock);
+}
+
+/* The clock the leaderboard divides by (max, else nominal, else measured),
+ * in GHz; 0 when none is known. */
+static double
+board_ghz (const struct doc_summary *doc)
+{
+  double mhz = doc->mhz_max > 0 ? doc->mhz_max : doc->mhz_nominal > 0 ? doc->mhz_nominal
+    : doc->mhz_measured;
+  return mhz / 1000;
+}
+
+enum store_status
+plausible_flags (struct store *st, const struct doc_summary *doc, char *flags, size_t fsize,
+                 char *notes, size_t nsize)
+{
+  double ghz = board_ghz (doc), best;
+
+  flags[0] = notes[0] = '\0';
   if (doc->cpu_name && *doc->cpu_name
       && !plausible_brand_fits (doc->cpu, doc->cpu_vendor, doc->cpu_name))
-    add_flag (out, size, "brand-mismatch");
+    {
+      add_flag (flags, fsize, "brand-mismatch");
+      add_note (notes, nsize, "brand-mismatch: the brand string does not name the maker "
+                "of the CPU identity or vendor");
+    }
   if (doc->mhz_measured > 0
       && ((doc->mhz_max > 0 && doc->mhz_measured > 1.15 * doc->mhz_max)
           || (doc->mhz_max <= 0 && doc->mhz_nominal > 0
               && doc->mhz_measured > 2 * doc->mhz_nominal)))
-    add_flag (out, size, "clock-implausible");
+    {
+      add_flag (flags, fsize, "clock-implausible");
+      add_note (notes, nsize, "clock-implausible: measured %.0f MHz, the CPU's maximum %.0f MHz",
+                doc->mhz_measured, doc->mhz_max > 0 ? doc->mhz_max : doc->mhz_nominal);
+    }
+  for (size_t i = 0; ghz > 0 && i < doc->ninner; i++)
+    {
+      if (best_per_ghz (st, doc->scores[i].name, &best) != STORE_OK)
+        return STORE_ERROR;
+      double v = doc->scores[i].score / ghz;
+      if (best > 0 && v > PLAUSIBLE_BEYOND_BEST * best)
+        {
+          add_flag (flags, fsize, "impossible");
+          add_note (notes, nsize, "impossible: %s is %.3g per GHz, %.1f times the best any "
+                    "CPU has reached (%.3g)", doc->scores[i].name, v, v / best, best);
+          break;
+        }
+    }
+  return STORE_OK;
+}
+
+/* ------------------------------------------------------------ peers */
+
+double
+plausible_cutoff (double scale, int is_test)
+{
+  return fmax (PLAUSIBLE_K * scale, is_test ? PLAUSIBLE_TEST_FLOOR : PLAUSIBLE_NODE_FLOOR);
+}
+
+/* The median of V (N > 0 values, sorted in place) and its scaled MAD. */
+static void
+robust (double *v, size_t n, double *median, double *scale)
+{
+  stats_sort (v, n);
+  *median = stats_median_sorted (v, n);
+  double *dev = gb_xmalloc (n * sizeof *dev);
+  for (size_t i = 0; i < n; i++)
+    dev[i] = fabs (v[i] - *median);
+  stats_sort (dev, n);
+  *scale = 1.4826 * stats_median_sorted (dev, n);
+  free (dev);
+}
+
+int
+plausible_outlier (double x, double *v, size_t n, int is_test)
+{
+  double median, scale;
+  if (n < PLAUSIBLE_MIN_PEERS || x <= 0)
+    return 0;
+  for (size_t i = 0; i < n; i++)
+    v[i] = log (v[i]);
+  robust (v, n, &median, &scale);
+  return fabs (log (x) - median) > plausible_cutoff (scale, is_test);
+}
+
+/* One result of a category under review. */
+struct judged
+{
+  int64_t seq;
+  char *id, *flags, *notes;
+  double excess;                /* by how much the worst value passes its cutoff, or 0 */
+  char *node;                   /* that value's node */
+  double ratio, cutoff;         /* its value over the median, the cutoff as a ratio */
+  size_t peers;
+};
+
+struct value
+{
+  uint32_t node, result;
+  double log_score;
+};
+
+/* What a review reads, with the nodes' names interned. */
+struct review
+{
+  struct judged *results;
+  size_t nresults, cap;
+  struct value *values;
+  size_t nvalues, vcap;
+  char **names;
+  uint32_t *slots;              /* index + 1, 0 when free */
+  size_t nnames, nslots;
+};
+
+static uint32_t
+intern_node (struct review *rv, const char *name)
+{
+  uint64_t h = 1469598103934665603u;
+  for (const char *c = name; *c; c++)
+    h = (h ^ (unsigned char) *c) * 1099511628211u;
+  for (size_t i = h % rv->nslots;; i = (i + 1) % rv->nslots)
+    {
+      if (!rv->slots[i])
+        {
+          if (2 * (rv->nnames + 1) > rv->nslots)
+            break;
+          rv->names = gb_xrealloc (rv->names, (rv->nnames + 1) * sizeof *rv->names);
+          rv->names[rv->nnames] = gb_xstrdup (name);
+          rv->slots[i] = (uint32_t) ++rv->nnames;
+          return (uint32_t) (rv->nnames - 1);
+        }
+      if (strcmp (rv->names[rv->slots[i] - 1], name) == 0)
+        return rv->slots[i] - 1;
+    }
+  /* Full: twice the slots, every name placed again. */
+  free (rv->slots);
+  rv->nslots *= 2;
+  rv->slots = gb_xcalloc (rv->nslots, sizeof *rv->slots);
+  size_t n = rv->nnames;
+  rv->nnames = 0;
+  char **old = rv->names;
+  rv->names = NULL;
+  for (size_t k = 0; k < n; k++)
+    {
+      intern_node (rv, old[k]);
+      free (old[k]);
+    }
+  free (old);
+  return intern_node (rv, name);
+}
+
+static int
+take_result (void *ctx, int64_t seq, const char *id, const char *flags, const char *notes)
+{
+  struct review *rv = ctx;
+  if (rv->nresults == rv->cap)
+    {
+      rv->cap = rv->cap ? 2 * rv->cap : 64;
+      rv->results = gb_xrealloc (rv->results, rv->cap * sizeof *rv->results);
+    }
+  rv->results[rv->nresults++] = (struct judged) {
+    seq, gb_xstrdup (id), gb_xstrdup (flags), gb_xstrdup (notes), 0, NULL, 0, 0, 0
+  };
+  return 0;
+}
+
+/* The result with SEQ (the results are newest first), or -1. */
+static int64_t
+find_result (const struct review *rv, int64_t seq)
+{
+  size_t lo = 0, hi = rv->nresults;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (rv->results[mid].seq == seq)
+        return (int64_t) mid;
+      if (rv->results[mid].seq > seq)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return -1;
+}
+
+static int
+take_value (void *ctx, int64_t seq, const char *node, double score)
+{
+  struct review *rv = ctx;
+  int64_t r = find_result (rv, seq);
+  if (r < 0 || !(score > 0))
+    return 0;
+  if (rv->nvalues == rv->vcap)
+    {
+      rv->vcap = rv->vcap ? 2 * rv->vcap : 4096;
+      rv->values = gb_xrealloc (rv->values, rv->vcap * sizeof *rv->values);
+    }
+  rv->values[rv->nvalues++] = (struct value) { intern_node (rv, node), (uint32_t) r, log (score) };
+  return 0;
+}
+
+static int
+by_node (const void *pa, const void *pb)
+{
+  const struct value *a = pa, *b = pb;
+  return (a->node > b->node) - (a->node < b->node);
+}
+
+/* Judges the values of one node, V[0..N): each result's worst excess. */
+static void
+judge_node (struct review *rv, const struct value *v, size_t n, double *scratch)
+{
+  double median, scale;
+  if (n < PLAUSIBLE_MIN_PEERS + 1)
+    return;
+  for (size_t i = 0; i < n; i++)
+    scratch[i] = v[i].log_score;
+  robust (scratch, n, &median, &scale);
+  const char *node = rv->names[v[0].node];
+  double cutoff = plausible_cutoff (scale, registry_find (node) != NULL);
+  for (size_t i = 0; i < n; i++)
+    {
+      struct judged *j = &rv->results[v[i].result];
+      double excess = fabs (v[i].log_score - median) - cutoff;
+      if (excess > 0 && excess > j->excess)
+        *j = (struct judged) { j->seq, j->id, j->flags, j->notes, excess, rv->names[v[0].node],
+                               exp (v[i].log_score - median), exp (cutoff), n - 1 };
+    }
+}
+
+/* The flags and notes of J after the review, into FLAGS and NOTES: its
+ * outlier flag and note replaced. */
+static void
+judged_flags (const struct judged *j, char *flags, size_t fsize, char *notes, size_t nsize)
+{
+  char *copy = gb_xstrdup (j->flags);
+  flags[0] = notes[0] = '\0';
+  for (char *save, *f = strtok_r (copy, ",", &save); f; f = strtok_r (NULL, ",", &save))
+    if (strcmp (f, "outlier") != 0)
+      add_flag (flags, fsize, f);
+  free (copy);
+  copy = gb_xstrdup (j->notes);
+  for (char *save, *l = strtok_r (copy, "\n", &save); l; l = strtok_r (NULL, "\n", &save))
+    if (strncmp (l, "outlier:", 8) != 0)
+      add_note (notes, nsize, "%s", l);
+  free (copy);
+  if (j->excess > 0)
+    {
+      add_flag (flags, fsize, "outlier");
+      add_note (notes, nsize, "outlier: %s is %.0f%% %s the median of its %zu peers "
+                "(same CPU, run mode and GMP build; the cutoff is %.0f%%)", j->node,
+                100 * fabs (j->ratio - 1), j->ratio > 1 ? "above" : "below", j->peers,
+                100 * (j->ratio > 1 ? j->cutoff - 1 : 1 - 1 / j->cutoff));
+    }
+}
+
+static void
+review_free (struct review *rv)
+{
+  for (size_t i = 0; i < rv->nresults; i++)
+    {
+      free (rv->results[i].id);
+      free (rv->results[i].flags);
+      free (rv->results[i].notes);
+    }
+  for (size_t i = 0; i < rv->nnames; i++)
+    free (rv->names[i]);
+  free (rv->names);
+  free (rv->slots);
+  free (rv->results);
+  free (rv->values);
+}
+
+/* Judges every result of RV and stores the flags that changed; the
+ * result ID's flags into FLAGS. */
+static enum store_status
+judge (struct store *st, struct review *rv, const char *id, char *flags, size_t fsize)
+{
+  qsort (rv->values, rv->nvalues, sizeof *rv->values, by_node);
+  double *scratch = gb_xmalloc ((rv->nresults + 1) * sizeof *scratch);
+  for (size_t k = 0; k < rv->nvalues;)
+    {
+      size_t j = k;
+      while (j < rv->nvalues && rv->values[j].node == rv->values[k].node)
+        j++;
+      judge_node (rv, rv->values + k, j - k, scratch);
+      k = j;
+    }
+  free (scratch);
+
+  struct store_flags *changes = gb_xmalloc ((rv->nresults + 1) * sizeof *changes);
+  char (*text)[2][PLAUSIBLE_NOTES] = gb_xmalloc ((rv->nresults + 1) * sizeof *text);
+  size_t n = 0;
+  for (size_t i = 0; i < rv->nresults; i++)
+    {
+      const struct judged *r = &rv->results[i];
+      judged_flags (r, text[n][0], PLAUSIBLE_FLAGS, text[n][1], PLAUSIBLE_NOTES);
+      if (strcmp (r->id, id) == 0)
+        snprintf (flags, fsize, "%s", text[n][0]);
+      if (strcmp (text[n][0], r->flags) != 0 || strcmp (text[n][1], r->notes) != 0)
+        {
+          changes[n] = (struct store_flags) { r->seq, text[n][0], text[n][1] };
+          n++;
+        }
+    }
+  enum store_status rc = n ? store_set_flags (st, changes, n, (int64_t) time (NULL)) : STORE_OK;
+  free (changes);
+  free (text);
+  return rc;
 }
 
 enum store_status
-plausible_flags (struct store *st, const struct doc_summary *doc, char *out, size_t size)
+plausible_review (struct store *st, const struct doc_summary *doc, const char *build,
+                  const char *id, char *flags, size_t fsize)
 {
-  out[0] = '\0';
-  plausible_document (doc, out, size);
-  for (size_t i = 0; i < doc->ninner; i++)
-    {
-      if (doc->scores[i].depth > 1)
-        continue;
-      int o = outlier (st, doc->cpu, doc->scores[i].name, doc->scores[i].score);
-      if (o < 0)
-        return STORE_ERROR;
-      if (o)
-        add_flag (out, size, "score-outlier");
-    }
-  return STORE_OK;
+  struct review rv = { 0 };
+  rv.nslots = 1024;
+  rv.slots = gb_xcalloc (rv.nslots, sizeof *rv.slots);
+  enum store_status rc = store_category (st, doc->cpu, doc->mode, build, PLAUSIBLE_MAX_PEERS,
+                                         take_result, take_value, &rv);
+  if (rc == STORE_OK)
+    rc = judge (st, &rv, id, flags, fsize);
+  review_free (&rv);
+  if (rc == STORE_OK && !flags[0] && board_ghz (doc) > 0)
+    raise_best (st, doc, board_ghz (doc));
+  return rc;
 }

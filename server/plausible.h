@@ -1,11 +1,24 @@
-/* plausible.h: flags for results that are valid but hard to believe.
+/* plausible.h: refusals and flags for results that are valid but hard to
+ * believe (docs/protocol.md, "Plausibility").
  *
- * A flag never rejects a result: it is stored with it, shown with it, and
- * keeps it out of aggregates by default.  The checks (docs/protocol.md):
- *   score-outlier      a headline score more than PLAUSIBLE_K scaled MADs
- *                      from the median of the same CPU identity;
- *   brand-mismatch     the brand string does not fit the CPU vendor id;
- *   clock-implausible  the measured clock above what the CPU can run at.
+ * Refused with a 422 (plausible_refuse), naming the test:
+ *   inconsistent-test  a test's members contradict each other;
+ *   impossible         a test faster than its clock and cores allow, at
+ *                      PLAUSIBLE_BITS_PER_CYCLE bits of operand a cycle.
+ * Flagged (the result is stored, shown with its flags and a note saying
+ * why, and left out of aggregates by default):
+ *   brand-mismatch     the brand string does not fit the CPU identity or
+ *                      vendor;
+ *   clock-implausible  the measured clock above what the CPU can run at;
+ *   impossible         an inner node more than PLAUSIBLE_BEYOND_BEST times
+ *                      the best score per GHz any unflagged result reached;
+ *   outlier            at some node or test, farther from the median of
+ *                      its category (CPU identity, run mode, GMP build
+ *                      kind) than the cutoff, in log space: PLAUSIBLE_K
+ *                      scaled MADs, at least PLAUSIBLE_NODE_FLOOR (inner
+ *                      nodes) or PLAUSIBLE_TEST_FLOOR (tests), once the
+ *                      node has PLAUSIBLE_MIN_PEERS other values.  Judged
+ *                      again for the whole category at every upload to it.
  */
 #ifndef GB_SERVER_PLAUSIBLE_H
 #define GB_SERVER_PLAUSIBLE_H
@@ -14,27 +27,66 @@
 #include "server/store.h"
 #include "model/validate.h"
 
+/* Peers.  The floors are calibrated on repeated honest runs of one busy
+ * 2-core machine (docs/protocol.md): none of them passed the floor, while
+ * a result 20% off at every node does. */
 #define PLAUSIBLE_K 5.0
+#define PLAUSIBLE_NODE_FLOOR 0.15       /* log: 16% */
+#define PLAUSIBLE_TEST_FLOOR 0.7        /* log: a factor of 2 */
 #define PLAUSIBLE_MIN_PEERS 5
-/* The newest this many peers make the sample: the median and MAD of a
- * few hundred are as robust as of thousands, and reading them is a part
- * of every upload. */
+/* The newest this many results of a category are judged together: the
+ * median and MAD of a few hundred are as robust as of thousands. */
 #define PLAUSIBLE_MAX_PEERS 250
 
-/* Whether X is an outlier among the N values V (V is sorted in place). */
-int plausible_outlier (double x, double *v, size_t n);
+/* Physics. */
+#define PLAUSIBLE_BITS_PER_CYCLE 1024.0 /* two 512-bit loads a cycle */
+#define PLAUSIBLE_MAX_MHZ 9000.0        /* above any clock a CPU has run at */
+#define PLAUSIBLE_TURBO 1.25            /* over the highest clock reported */
+#define PLAUSIBLE_BEYOND_BEST 2.0
+
+/* Consistency (suites/harness.c). */
+#define PLAUSIBLE_TOLERANCE 1e-3        /* relative, for printed numbers */
+#define PLAUSIBLE_NOISY 0.02            /* the harness's noisy spread */
+#define PLAUSIBLE_DIVERGED 0.90         /* its cpu-diverged CPU/wall ratio */
+#define PLAUSIBLE_CPU_SLACK 0.05        /* clock granularity at the thresholds */
+
+/* Sizes of the buffers for flags and notes. */
+#define PLAUSIBLE_FLAGS 256
+#define PLAUSIBLE_NOTES 1024
 
 /* Whether the brand string BRAND fits the CPU identity IDENTITY and the
  * vendor VENDOR (an Intel identity or vendor wants "Intel" in the brand,
  * an AMD one "AMD"); an empty brand fits nothing. */
 int plausible_brand_fits (const char *identity, const char *vendor, const char *brand);
 
-/* The document-only checks: appends flag names to OUT (comma-separated). */
-void plausible_document (const struct doc_summary *doc, char *out, size_t size);
+/* "tuned" for a GMP built for one CPU (its cflags have -march= or
+ * -mcpu=), else "generic" (a distribution's build). */
+const char *plausible_build_kind (const char *cflags);
 
-/* All checks, the outlier test against the stored results of the same CPU
- * identity.  STORE_ERROR when the database fails. */
+/* The fewest cycles one operation of TEST can take: its operands' bits
+ * (registry sizes) over PLAUSIBLE_BITS_PER_CYCLE, at least 1. */
+double plausible_floor_cycles (const char *test);
+
+/* 0, or -1 with ERR set (422 inconsistent-test or impossible). */
+int plausible_refuse (const struct doc_summary *doc, struct validate_error *err);
+
+/* The cutoff, in log space, for a node (IS_TEST 0) or a test whose
+ * peers' scaled MAD (in log space) is SCALE. */
+double plausible_cutoff (double scale, int is_test);
+
+/* Whether X is an outlier among the N values V (V is overwritten). */
+int plausible_outlier (double x, double *v, size_t n, int is_test);
+
+/* The flags of DOC before it is stored, with a note for each in NOTES
+ * (lines).  STORE_ERROR when the database fails. */
 enum store_status plausible_flags (struct store *st, const struct doc_summary *doc,
-                                   char *out, size_t size);
+                                   char *flags, size_t fsize, char *notes, size_t nsize);
+
+/* After DOC was stored as ID with build kind BUILD: judges every result
+ * of its category again and stores the flags that changed; FLAGS (its
+ * flags when stored) becomes ID's flags after the review. */
+enum store_status plausible_review (struct store *st, const struct doc_summary *doc,
+                                    const char *build, const char *id, char *flags,
+                                    size_t fsize);
 
 #endif

@@ -403,8 +403,8 @@ store_schema_version (struct store *st)
 
 #define ROW_COLUMNS "r.seq, r.received, r.id, r.fingerprint, r.publisher, r.submitter, " \
   "r.arch, r.cpu, r.cpu_name, r.os, r.gmp, r.compiler, r.created, r.scores, r.flags, " \
-  "r.unlisted, r.retracted"
-#define ROW_NCOLS 17
+  "r.unlisted, r.retracted, r.mode, r.build, r.flags_at, r.flag_notes"
+#define ROW_NCOLS 21
 #define FULL_COLUMNS ROW_COLUMNS ", r.body, r.signature, r.public_key"
 
 static void
@@ -428,12 +428,16 @@ decode_row (const struct db_value *c, int ncols, struct store_row *r)
   r->flags = c_text (&c[14]);
   r->unlisted = (int) c_int (&c[15]);
   r->retracted = (int) c_int (&c[16]);
+  r->mode = c_text (&c[17]);
+  r->build = c_text (&c[18]);
+  r->flags_at = c_int (&c[19]);
+  r->flag_notes = c_text (&c[20]);
   if (ncols >= ROW_NCOLS + 3)
     {
-      r->body = c_text (&c[17]);
-      r->body_len = c[17].len;
-      r->signature = c_text (&c[18]);
-      r->public_key = c_text (&c[19]);
+      r->body = c_text (&c[21]);
+      r->body_len = c[21].len;
+      r->signature = c_text (&c[22]);
+      r->public_key = c_text (&c[23]);
     }
 }
 
@@ -521,9 +525,10 @@ take_seq (void *ctx, const struct db_value *cols, int ncols)
 static const char insert_sql[] =
   "INSERT INTO results (id, sha256, received, fingerprint, public_key, publisher, "
   "submitter, arch, cpu, cpu_name, os, gmp, compiler, created, scores, flags, flagged, "
-  "unlisted, listed, body, signature, vendor, mhz, cores) VALUES ($1, $2, $3, $4, $5, "
-  "(SELECT publisher FROM keys WHERE fingerprint = $4), $6, $7, $8, $9, $10, $11, $12, "
-  "$13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23) ON CONFLICT DO NOTHING RETURNING seq";
+  "unlisted, listed, body, signature, vendor, mhz, cores, mode, build, flags_at, flag_notes) "
+  "VALUES ($1, $2, $3, $4, $5, (SELECT publisher FROM keys WHERE fingerprint = $4), $6, $7, "
+  "$8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, "
+  "$3, $26) ON CONFLICT DO NOTHING RETURNING seq";
 
 /* The clock the leaderboard divides by, in MHz: max, else nominal, else
  * a valid measurement; NULL when none is known. */
@@ -555,6 +560,7 @@ insert_row (struct store *st, struct db_conn *c, const struct store_upload *up,
         p_text (d->created), p_text (scores), p_text (up->flags), p_int (flagged),
         p_int (up->unlisted), p_int (!up->unlisted), p_text (up->body), p_text (up->signature),
         p_text (d->cpu_vendor), p_mhz (d), d->cores > 0 ? p_int (d->cores) : p_text (NULL),
+        p_text (d->mode), p_text (up->build), p_text (up->flag_notes),
       };
       p[18].len = up->len;
       seq->found = 0;
@@ -1259,26 +1265,6 @@ take_double (void *ctx, const struct db_value *cols, int ncols)
   return 0;
 }
 
-enum store_status
-store_cpu_scores (struct store *st, const char *cpu, const char *node, size_t max,
-                  double **out, size_t *n)
-{
-  struct db_conn *c = acquire (st);
-  struct doubles d = { gb_xmalloc ((max ? max : 1) * sizeof (double)), 0, max };
-  struct db_value p[] = { p_text (cpu), p_text (node), p_int ((int64_t) max) };
-  enum store_status rc = STORE_OK;
-
-  /* Answered from the scores_cpu_recent index alone (headline nodes). */
-  if (st->drv->query (c, "SELECT s.score FROM scores s WHERE s.cpu = $1 AND s.node = $2 "
-                      "AND s.depth <= 1 AND s.listed = 1 AND s.flagged = 0 "
-                      "ORDER BY s.seq DESC LIMIT $3", p, 3, take_double, &d) < 0)
-    rc = failed (st, c, "plausibility");
-  release (st, c);
-  *out = d.v;
-  *n = d.n;
-  return rc;
-}
-
 /* ------------------------------------------------------------ pages */
 
 struct board_adapter
@@ -1355,6 +1341,106 @@ store_node_column (struct store *st, const char *node, store_seq_score_fn fn, vo
                       "AND s.listed = 1 ORDER BY s.cpu, s.score DESC, s.seq DESC", &p, 1,
                       adapt_column, &a) < 0)
     rc = failed (st, c, "node column");
+  release (st, c);
+  return rc;
+}
+
+struct category_adapter
+{
+  store_flags_fn result_fn;
+  store_value_fn value_fn;
+  void *ctx;
+};
+
+static int
+adapt_category_result (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct category_adapter *a = ctx;
+  if (ncols < 4)
+    return 1;
+  return a->result_fn (a->ctx, c_int (&cols[0]), c_text_or_empty (&cols[1]),
+                       c_text_or_empty (&cols[2]), c_text_or_empty (&cols[3]));
+}
+
+static int
+adapt_category_value (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct category_adapter *a = ctx;
+  if (ncols < 3)
+    return 1;
+  return a->value_fn (a->ctx, c_int (&cols[0]), c_text_or_empty (&cols[1]), c_real (&cols[2]));
+}
+
+enum store_status
+store_category (struct store *st, const char *cpu, const char *mode, const char *build, int limit,
+                store_flags_fn result_fn, store_value_fn value_fn, void *ctx)
+{
+  struct db_conn *c = acquire (st);
+  struct category_adapter a = { result_fn, value_fn, ctx };
+  struct db_value p[] = { p_text (cpu), p_text (mode), p_text (build), p_int (limit) };
+  enum store_status rc = STORE_OK;
+
+  /* One read transaction, so that the values are those of the results. */
+  if (st->drv->begin (c, 0) < 0
+      || st->drv->query (c, "SELECT seq, id, flags, flag_notes FROM results WHERE cpu = $1 "
+                         "AND mode = $2 AND build = $3 AND listed = 1 ORDER BY seq DESC "
+                         "LIMIT $4", p, 4, adapt_category_result, &a) < 0
+      || st->drv->query (c, "WITH c AS (SELECT seq FROM results WHERE cpu = $1 AND mode = $2 "
+                         "AND build = $3 AND listed = 1 ORDER BY seq DESC LIMIT $4) "
+                         "SELECT s.seq, s.node, s.score FROM scores s JOIN c ON c.seq = s.seq "
+                         "UNION ALL SELECT t.seq, t.node, t.score FROM test_scores t "
+                         "JOIN c ON c.seq = t.seq", p, 4, adapt_category_value, &a) < 0
+      || st->drv->commit (c) < 0)
+    {
+      st->drv->rollback (c);
+      rc = failed (st, c, "category");
+    }
+  release (st, c);
+  return rc;
+}
+
+enum store_status
+store_set_flags (struct store *st, const struct store_flags *changes, size_t n, int64_t when)
+{
+  struct db_conn *c = acquire_writer (st);
+  enum store_status rc = STORE_OK;
+
+  if (st->drv->begin (c, 1) < 0)
+    rc = failed (st, c, "flags");
+  for (size_t i = 0; rc == STORE_OK && i < n; i++)
+    {
+      int flagged = changes[i].flags[0] != '\0';
+      struct db_value p[] = {
+        p_int (changes[i].seq), p_text (changes[i].flags), p_int (flagged), p_int (when),
+        p_text (changes[i].notes),
+      };
+      if (st->drv->query (c, "UPDATE results SET flags = $2, flagged = $3, flags_at = $4, "
+                          "flag_notes = $5 WHERE seq = $1", p, 5, NULL, NULL) < 0
+          || st->drv->query (c, "UPDATE scores SET flagged = $2 WHERE seq = $1",
+                             (struct db_value[]) { p[0], p[2] }, 2, NULL, NULL) < 0)
+        rc = failed (st, c, "flags");
+    }
+  if (rc == STORE_OK && st->drv->commit (c) < 0)
+    rc = failed (st, c, "flags");
+  release_writer (st, c);
+  return rc;
+}
+
+enum store_status
+store_best_per_ghz (struct store *st, const char *node, double *best)
+{
+  struct db_conn *c = acquire (st);
+  struct db_value p = p_text (node);
+  struct doubles d = { best, 0, 1 };
+  enum store_status rc = STORE_OK;
+
+  *best = 0;
+  /* The top scores by the scores_rank index, divided by their clocks. */
+  if (st->drv->query (c, "SELECT MAX(top.score / r.mhz * 1000) FROM (SELECT s.seq, s.score "
+                      "FROM scores s WHERE s.node = $1 AND s.listed = 1 AND s.flagged = 0 "
+                      "ORDER BY s.score DESC LIMIT 1000) top JOIN results r ON r.seq = top.seq "
+                      "WHERE r.mhz > 0", &p, 1, take_double, &d) < 0)
+    rc = failed (st, c, "best per GHz");
   release (st, c);
   return rc;
 }

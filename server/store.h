@@ -46,6 +46,8 @@ struct store_upload
   const char *fingerprint;
   const struct doc_summary *doc;
   const char *flags;            /* comma-separated, "" for none */
+  const char *flag_notes;       /* why, one line per flag, "" for none */
+  const char *build;            /* the GMP build kind (plausible.h) */
   int unlisted;
   int64_t received;             /* Unix time */
 };
@@ -62,6 +64,9 @@ struct store_row
   const char *scores;           /* JSON object of the inner nodes */
   const char *flags;
   int unlisted, retracted;
+  const char *mode, *build;     /* run.mode, the GMP build kind */
+  int64_t flags_at;             /* when the flags were last decided (Unix time) */
+  const char *flag_notes;       /* why each flag was set, one line each */
   /* Only from store_get and store_dump: */
   const char *body, *signature, *public_key;
   size_t body_len;
@@ -115,12 +120,6 @@ enum store_status store_node_scores (struct store *st, const char *node, int inc
  * names it. */
 enum store_status store_cpu_info (struct store *st, const char *cpu, char **name, char **arch);
 
-/* The newest (at most MAX) unflagged listed scores of NODE, a headline
- * node (depth 0 or 1), for CPU, in *OUT (malloc'ed), for plausibility
- * checks. */
-enum store_status store_cpu_scores (struct store *st, const char *cpu, const char *node,
-                                    size_t max, double **out, size_t *n);
-
 /* The listed results as the leaderboard pages keep them in memory
  * (server/board.h), in upload order. */
 struct store_board_row
@@ -140,6 +139,32 @@ enum store_status store_board_rows (struct store *st, store_board_fn fn, void *c
 typedef int (*store_seq_score_fn) (void *ctx, int64_t seq, double score);
 enum store_status store_node_column (struct store *st, const char *node,
                                      store_seq_score_fn fn, void *ctx);
+
+/* The newest (at most LIMIT) listed results of one category: a CPU
+ * identity, run mode and GMP build kind.  RESULT_FN gets each result's
+ * seq, id, flags and flag notes, newest first, then VALUE_FN every score
+ * of them (inner nodes and tests), in no useful order. */
+typedef int (*store_flags_fn) (void *ctx, int64_t seq, const char *id, const char *flags,
+                               const char *notes);
+typedef int (*store_value_fn) (void *ctx, int64_t seq, const char *node, double score);
+enum store_status store_category (struct store *st, const char *cpu, const char *mode,
+                                  const char *build, int limit, store_flags_fn result_fn,
+                                  store_value_fn value_fn, void *ctx);
+
+/* New flags for a stored result. */
+struct store_flags
+{
+  int64_t seq;
+  const char *flags, *notes;
+};
+/* Sets the N results' flags, decided at WHEN (Unix time), in one
+ * transaction. */
+enum store_status store_set_flags (struct store *st, const struct store_flags *changes, size_t n,
+                                   int64_t when);
+
+/* The best score per GHz (score / clock in GHz) of inner node NODE among
+ * the 1000 best unflagged listed scores; 0 when none has a clock. */
+enum store_status store_best_per_ghz (struct store *st, const char *node, double *best);
 
 /* The newest (at most LIMIT) listed results of the key FINGERPRINT. */
 enum store_status store_by_key (struct store *st, const char *fingerprint, int limit,

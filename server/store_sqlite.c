@@ -150,6 +150,22 @@ static const char *const migrations[] = {
   "AND c.node > s.node || '.' AND c.node < s.node || '/');\n"
   "DELETE FROM scores WHERE EXISTS (SELECT 1 FROM test_scores t "
   "WHERE t.node = scores.node AND t.seq = scores.seq);\n",
+  /* 9: the category a result is judged in (run mode, GMP build kind:
+   * server/plausible.h), when its flags were last decided and why, and an
+   * index by result on the tests' rows, so that re-judging a category
+   * reads its results' tests without a scan; the index of the headline
+   * nodes' peers goes (a review reads every node of a category) */
+  "ALTER TABLE results ADD COLUMN mode TEXT NOT NULL DEFAULT '';\n"
+  "ALTER TABLE results ADD COLUMN build TEXT NOT NULL DEFAULT '';\n"
+  "ALTER TABLE results ADD COLUMN flags_at INTEGER;\n"
+  "ALTER TABLE results ADD COLUMN flag_notes TEXT NOT NULL DEFAULT '';\n"
+  "UPDATE results SET mode = COALESCE(json_extract(body, '$.run.mode'), ''), "
+  "build = CASE WHEN COALESCE(json_extract(body, '$.system.build.gmp.cflags'), '') "
+  "LIKE '%-march=%' OR COALESCE(json_extract(body, '$.system.build.gmp.cflags'), '') "
+  "LIKE '%-mcpu=%' THEN 'tuned' ELSE 'generic' END, flags_at = received;\n"
+  "CREATE INDEX results_category ON results (cpu, mode, build, listed, seq);\n"
+  "CREATE INDEX test_scores_seq ON test_scores (seq);\n"
+  "DROP INDEX scores_cpu_recent;\n",
 };
 
 static void

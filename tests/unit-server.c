@@ -283,17 +283,45 @@ test_ratelimit (void)
   ratelimit_free (rl);
 }
 
+/* plausible_outlier on a copy of the N peers P (it overwrites them). */
+static int
+outlier (double x, const double *p, size_t n, int is_test)
+{
+  double v[16];
+  memcpy (v, p, n * sizeof *p);
+  return plausible_outlier (x, v, n, is_test);
+}
+
 static void
 test_outlier (void)
 {
   double peers[] = { 100, 101, 99, 102, 98, 100.5 };
   double few[] = { 100, 101, 99 };
-  check (plausible_outlier (200, peers, 6), "plausible: a score twice the median is an outlier");
-  check (!plausible_outlier (103, peers, 6), "plausible: a score within the spread is not");
-  check (!plausible_outlier (200, few, 3), "plausible: fewer than 5 peers flag nothing");
   double same[] = { 100, 100, 100, 100, 100 };
-  check (!plausible_outlier (100.5, same, 5) && plausible_outlier (110, same, 5),
-         "plausible: identical peers use 1%% of the median as the scale");
+  check (outlier (200, peers, GB_ARRAY_SIZE (peers), 0),
+         "plausible: a node twice the median is an outlier");
+  check (outlier (122, peers, GB_ARRAY_SIZE (peers), 0),
+         "plausible: a node 22%% above peers within 2%% is an outlier");
+  check (!outlier (112, peers, GB_ARRAY_SIZE (peers), 0),
+         "plausible: a node 12%% above peers within 2%% is not");
+  check (!outlier (180, peers, GB_ARRAY_SIZE (peers), 1),
+         "plausible: a test within a factor of 2 is not");
+  check (outlier (40, peers, GB_ARRAY_SIZE (peers), 1),
+         "plausible: a test 2.5 times slower is");
+  check (!outlier (200, few, GB_ARRAY_SIZE (few), 0), "plausible: fewer than 5 peers flag nothing");
+  check (!outlier (110, same, GB_ARRAY_SIZE (same), 0) && outlier (120, same, GB_ARRAY_SIZE (same), 0),
+         "plausible: identical peers leave the floor as the cutoff");
+  check (plausible_floor_cycles ("gmpbench.base.multiply.2097152,2097152") == 4096
+         && plausible_floor_cycles ("gmpbench.base.multiply.128") == 1,
+         "plausible: the cycle floor is the operands' bits over 1024, at least 1");
+  check (strcmp (plausible_build_kind ("-O2 -march=znver3"), "tuned") == 0
+         && strcmp (plausible_build_kind ("-g -O2 -O3"), "generic") == 0,
+         "plausible: -march= makes a tuned build");
+  check (plausible_brand_fits ("x86:AuthenticAMD:family=25", "AMD", "AMD EPYC 7763")
+         && !plausible_brand_fits ("x86:AuthenticAMD:family=25", "AMD", "Intel Xeon")
+         && !plausible_brand_fits ("x86:GenuineIntel:family=6", "AuthenticAMD", "AMD Ryzen")
+         && !plausible_brand_fits ("x86:GenuineIntel:family=6", "GenuineIntel", ""),
+         "plausible: a brand fits the maker of the identity and of the vendor");
 }
 
 static void
