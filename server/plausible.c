@@ -323,9 +323,11 @@ plausible_flags (struct store *st, const struct doc_summary *doc, char *flags, s
 /* ------------------------------------------------------------ peers */
 
 double
-plausible_cutoff (double scale, int is_test)
+plausible_cutoff (double scale, int is_test, int faster)
 {
-  return fmax (PLAUSIBLE_K * scale, is_test ? PLAUSIBLE_TEST_FLOOR : PLAUSIBLE_NODE_FLOOR);
+  double floor = faster ? (is_test ? PLAUSIBLE_TEST_FAST : PLAUSIBLE_NODE_FAST)
+    : (is_test ? PLAUSIBLE_TEST_SLOW : PLAUSIBLE_NODE_SLOW);
+  return fmax (PLAUSIBLE_K * scale, floor);
 }
 
 /* The median of V (N > 0 values, sorted in place) and its scaled MAD. */
@@ -351,7 +353,8 @@ plausible_outlier (double x, double *v, size_t n, int is_test)
   for (size_t i = 0; i < n; i++)
     v[i] = log (v[i]);
   robust (v, n, &median, &scale);
-  return fabs (log (x) - median) > plausible_cutoff (scale, is_test);
+  double dev = log (x) - median;
+  return fabs (dev) > plausible_cutoff (scale, is_test, dev > 0);
 }
 
 /* One result of a category under review. */
@@ -487,14 +490,16 @@ judge_node (struct review *rv, const struct value *v, size_t n, double *scratch)
     scratch[i] = v[i].log_score;
   robust (scratch, n, &median, &scale);
   const char *node = rv->names[v[0].node];
-  double cutoff = plausible_cutoff (scale, registry_find (node) != NULL);
+  int is_test = registry_find (node) != NULL;
   for (size_t i = 0; i < n; i++)
     {
       struct judged *j = &rv->results[v[i].result];
-      double excess = fabs (v[i].log_score - median) - cutoff;
+      double dev = v[i].log_score - median;
+      double cutoff = plausible_cutoff (scale, is_test, dev > 0);
+      double excess = fabs (dev) - cutoff;
       if (excess > 0 && excess > j->excess)
         *j = (struct judged) { j->seq, j->id, j->flags, j->notes, excess, rv->names[v[0].node],
-                               exp (v[i].log_score - median), exp (cutoff), n - 1 };
+                               exp (dev), exp (cutoff), n - 1 };
     }
 }
 

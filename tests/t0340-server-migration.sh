@@ -1,7 +1,8 @@
 # t0340-server-migration.sh: a database at schema version 5 (score rows
 # without the filter columns of migration 6, the old score index, no
 # index of migration 7, the tests' ops/s among the score rows as before
-# migration 8) is upgraded when the server starts, on SQLite and on
+# migration 8, results without the category and flag columns of
+# migration 9) is upgraded when the server starts, on SQLite and on
 # PostgreSQL: its results keep their place in filtered, sorted listings,
 # and new uploads join them.
 . "$SRCDIR/tests/lib.sh"
@@ -16,7 +17,11 @@ SELECT t.seq, t.node, length(t.node) - length(replace(t.node, '.', '')), t.score
   r.listed, r.flagged, r.arch, r.os, r.gmp, r.compiler
 FROM test_scores t JOIN results r ON r.seq = t.seq;
 DROP TABLE test_scores;
-DROP INDEX scores_cpu_recent;
+DROP INDEX results_category;
+ALTER TABLE results DROP COLUMN mode;
+ALTER TABLE results DROP COLUMN build;
+ALTER TABLE results DROP COLUMN flags_at;
+ALTER TABLE results DROP COLUMN flag_notes;
 DROP INDEX scores_rank;
 ALTER TABLE scores DROP COLUMN arch;
 ALTER TABLE scores DROP COLUMN os;

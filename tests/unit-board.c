@@ -80,7 +80,7 @@ add (const struct fake *r)
     "%Q, 'test', %Q, %Q, %Q, %Q, %Q, %Q, '2026-11-30T05:00:00Z', '{}', %Q, %d, %d, %d, '{}', "
     "'sig', %Q, %.17g, %d)", seq, id, id, 1700000000 + seq,
     r->fingerprint ? r->fingerprint : "aaaa", r->publisher, r->arch, r->cpu, r->name, r->os,
-    r->gmp, r->compiler, r->flagged ? "score-outlier" : "", r->flagged, r->unlisted,
+    r->gmp, r->compiler, r->flagged ? "outlier" : "", r->flagged, r->unlisted,
     !r->unlisted, r->vendor, r->mhz, r->cores);
   exec (sql);
   sqlite3_free (sql);
