@@ -99,9 +99,10 @@ const char *
 web_flag_reason (const char *flag)
 {
   static const char *const reasons[][2] = {
-    { "score-outlier", "a headline score lies more than 5 scaled MADs from the median of "
-      "the other results of this CPU" },
-    { "brand-mismatch", "the CPU's name does not fit its vendor" },
+    { "outlier", "a node or test lies far from the median of the other results of this "
+      "CPU in the same run mode and GMP build" },
+    { "impossible", "a node is more than twice as fast per GHz as any CPU has been" },
+    { "brand-mismatch", "the CPU's name does not fit its identity or vendor" },
     { "clock-implausible", "the measured clock is well above the CPU's maximum" },
   };
   for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)

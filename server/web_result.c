@@ -87,6 +87,36 @@ flags_list (FILE *f, const char *flags)
   fputs ("</ul>", f);
 }
 
+/* Why the flags are what they are (the notes the checks left, one a
+ * line), and when they were decided: at upload, or when the result's
+ * peers changed (server/plausible.h). */
+static void
+flags_decided (FILE *f, const struct store_row *row)
+{
+  char when[32];
+  if (row->flag_notes && *row->flag_notes)
+    {
+      fputs ("<ul class=\"note\" id=\"why\">", f);
+      for (const char *l = row->flag_notes; *l;)
+        {
+          char line[1024];
+          size_t len = strcspn (l, "\n");
+          snprintf (line, sizeof line, "%.*s", (int) (len < sizeof line ? len : sizeof line - 1), l);
+          fputs ("<li>", f);
+          web_text (f, line);
+          fputs ("</li>", f);
+          l += len + (l[len] == '\n');
+        }
+      fputs ("</ul>", f);
+    }
+  log_time (row->flags_at ? row->flags_at : row->received, when);
+  fputs ("<p class=\"note\" id=\"decided\">Decided ", f);
+  web_text (f, when);
+  fputs (row->flags_at > row->received ? ", when the results of this CPU changed" : ", at upload",
+         f);
+  fputs (".</p>", f);
+}
+
 static void
 about_result (FILE *f, const struct store_row *row)
 {
@@ -106,6 +136,11 @@ about_result (FILE *f, const struct store_row *row)
   web_text (f, row->created);
   fputs (", received ", f);
   web_text (f, when);
+  fputs (", ", f);
+  web_text (f, row->mode);
+  fputs (" run, ", f);
+  web_text (f, row->build);
+  fputs (" GMP build", f);
   fputs ("</dd>\n<dt>Submitter</dt><dd>", f);
   if (row->publisher)
     {
@@ -120,6 +155,7 @@ about_result (FILE *f, const struct store_row *row)
   web_text (f, row->fingerprint);
   fputs ("</code></dd>\n<dt>Flags</dt><dd>", f);
   flags_list (f, row->flags);
+  flags_decided (f, row);
   fputs ("</dd>\n<dt>Document</dt><dd><a href=\"/api/v1/results/", f);
   web_text (f, row->id);
   fputs ("/raw\">raw bytes</a> \u00b7 <a href=\"/api/v1/results/", f);

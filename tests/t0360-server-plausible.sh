@@ -1,0 +1,140 @@
+# t0360-server-plausible.sh: what a forger with a key of their own (a
+# document changed and signed again) cannot do to the leaderboard, and
+# what honest results never suffer: a CPU's name is not the last upload's,
+# tests at odds with physics or with themselves are refused naming the
+# test, an early outlier is flagged once peers arrive, five honest peers
+# within 2% are never flagged, run modes are judged apart, and the result
+# page says why a result is flagged and when that was decided.
+. "$SRCDIR/tests/lib.sh"
+. "$SRCDIR/tests/server-lib.sh"
+need_server
+
+make_key alice > /dev/null
+make_key bob > /dev/null
+make_key mallory > /dev/null
+start_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 0 || { fail "the server starts"; exit 1; }
+trap 'stop_server' EXIT
+
+# upload NAME KEY [server-doc.py options]: a signed document; prints the
+# status (the answer in resp.json).
+upload () {
+  name=$1 key=$2
+  shift 2
+  make_doc "$name.json" "$key" --name "$name" "$@" && post "$name.json" "$(sign "$name.json" "$key")"
+}
+
+# flags_of ID: the result's flags, comma-separated.
+flags_of () {
+  get "/api/v1/results/$1" > /dev/null
+  field "','.join(d['flags'])"
+}
+
+# page PATH: the page in page.html; prints the status.
+page () {
+  curl -sS -o page.html -w '%{http_code}' "$URL$1"
+}
+
+# ------------------------------------------------------------ names
+
+RYZEN='x86:AuthenticAMD:family=25:model=33:stepping=0'
+for n in 1 2; do
+  upload "ryzen$n" alice --identity "$RYZEN" --base --set 'system.cpu.name="AMD Ryzen 9 5950X"' > /dev/null
+done
+st=$(upload spam mallory --identity "$RYZEN" --base \
+  --set 'system.cpu.name="AMD EPYC 9999 - visit spam.example"')
+SPAM=$(field "d['id']")
+expect_status "a renaming upload (another brand string, signed again) is accepted" 201 "$st"
+page "/cpu?cpu=$RYZEN" > /dev/null
+check "... but the CPU page keeps the name most of its results give" \
+  sh -c "grep -q '<title>AMD Ryzen 9 5950X' page.html && ! grep -q spam.example page.html"
+page / > /dev/null
+check "... and so does the leaderboard" \
+  sh -c "grep -q 'AMD Ryzen 9 5950X' page.html && ! grep -q spam.example page.html"
+page "/results/$SPAM" > /dev/null
+check "... while the upload's own page shows the brand it gave" grep -q 'spam.example' page.html
+
+for n in 1 2 3; do
+  upload "maker$n" mallory --identity "$RYZEN" --base --set 'system.cpu.name="Intel Xeon Platinum"' \
+    > /dev/null
+done
+check "a brand naming another maker than the identity is flagged brand-mismatch" \
+  sh -c "[ '$(field "','.join(d['flags'])")' = brand-mismatch ]"
+page "/cpu?cpu=$RYZEN&flagged=1" > /dev/null
+check "... and never names the CPU, even when it is the most common" \
+  sh -c "grep -q '<title>AMD Ryzen 9 5950X' page.html && ! grep -q '<title>Intel' page.html"
+get /api/v1/cpus > /dev/null
+check "... in the API's CPU list too" \
+  [ "$(field "[c['cpu_name'] for c in d['cpus'] if c['cpu'] == '$RYZEN'][0]")" = "AMD Ryzen 9 5950X" ]
+
+TIED='x86:AuthenticAMD:family=25:model=80:stepping=0'
+upload tie1 alice --identity "$TIED" --set 'system.cpu.name="AMD Ryzen 7 5800U"' > /dev/null
+upload tie2 mallory --identity "$TIED" --set 'system.cpu.name="AMD Ryzen 7 5800U for sale"' > /dev/null
+page "/cpu?cpu=$TIED" > /dev/null
+check "between two names as common, the oldest names the CPU" \
+  grep -q '<title>AMD Ryzen 7 5800U –' page.html
+"$SERVER" key verify "$(fingerprint bob)" --name 'AMD' --database results.db 2>> server.log
+upload tie3 bob --identity "$TIED" --set 'system.cpu.name="AMD Ryzen 7 5800U with Radeon Graphics"' \
+  > /dev/null
+page "/cpu?cpu=$TIED" > /dev/null
+check "a verified publisher's name for the CPU comes first" \
+  grep -q '<title>AMD Ryzen 7 5800U with Radeon Graphics' page.html
+
+# ------------------------------------------------------------ refusals
+
+LONE='x86:AuthenticAMD:family=25:model=97:stepping=2'
+st=$(upload fast1000 mallory --identity "$LONE" --multiply --scale 1000)
+expect_rule "multiply 1000 times faster, alone on its CPU, is refused" 422 impossible "$st"
+check "... naming a multiply test" \
+  sh -c "[ '$(field "d['tests'][0].rsplit('.', 1)[0]")' = gmpbench.base.multiply ]"
+st=$(upload square4ns mallory --identity "$LONE" --multiply \
+  --scale-test gmpbench.base.multiply.2097152=81920)
+expect_rule "a 2,097,152-bit squaring in 4 ns is refused" 422 impossible "$st"
+check "... naming that test" [ "$(field "','.join(d['tests'])")" = gmpbench.base.multiply.2097152 ]
+st=$(upload contradict mallory --identity "$LONE" --multiply --set 'results.0.seconds_per_op=3e-7')
+expect_rule "seconds_per_op three times 1 / ops_per_sec is refused" 422 inconsistent-test "$st"
+check "... naming the test" [ "$(field "','.join(d['tests'])")" = gmpbench.base.multiply.128 ]
+st=$(upload median mallory --identity "$LONE" --multiply \
+  --set 'results.1.median_ops_per_sec=1e9')
+expect_rule "a median faster than the estimate is refused" 422 inconsistent-test "$st"
+st=$(upload unnoisy mallory --identity "$LONE" --multiply --set 'results.0.spread=0.2' \
+  --set 'results.0.flags=[]')
+expect_rule "a wide spread without the noisy flag is refused" 422 inconsistent-test "$st"
+
+# ------------------------------------------------------------ peers
+
+EPYC='x86:AuthenticAMD:family=25:model=1:stepping=1'
+st=$(upload early mallory --identity "$EPYC" --base --scale 1.25)
+EARLY=$(field "d['id']")
+check "a result 25% fast, first of its CPU, has no peers to be judged against" \
+  sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ]"
+PEERS=
+for scale in 1 1.01 0.99 1.02 0.98; do
+  upload "peer$scale" bob --identity "$EPYC" --base --scale $scale > /dev/null
+  PEERS="$PEERS $(field "d['id']")"
+done
+check "once five peers arrive, the early result is flagged outlier" \
+  [ "$(flags_of "$EARLY")" = outlier ]
+page "/results/$EARLY" > /dev/null
+check "... and its page says why (the node, how far, the cutoff) and when it was decided" \
+  sh -c "grep -q 'outlier: gmpbench[a-z.]* is 2[0-9]% above the median of its 5 peers' page.html \
+    && grep -q 'id=\"decided\"' page.html"
+get /api/v1/cpus > /dev/null
+check "... and the CPU's aggregates count the five peers only" \
+  [ "$(field "[c['scores']['gmpbench.base']['n'] for c in d['cpus'] if c['cpu'] == '$EPYC'][0]")" = 5 ]
+
+st=$(upload quick mallory --identity "$EPYC" --base --scale 1.25 --set 'run.mode="quick"')
+check "a quick run is judged among quick runs only (alone, not flagged)" \
+  sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ]"
+st=$(upload later bob --identity "$EPYC" --base --scale 1.005)
+check "a sixth honest peer is not flagged" \
+  sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ]"
+honest=0
+for id in $PEERS; do
+  [ -z "$(flags_of "$id")" ] && honest=$((honest + 1))
+done
+check "the five honest peers within 2% were never flagged" [ $honest = 5 ]
+check "... and the early outlier stays flagged" [ "$(flags_of "$EARLY")" = outlier ]
+
+st=$(upload perghz mallory --identity "$LONE" --multiply --scale 20)
+check "a multiply 20 times faster per GHz than any CPU so far is stored but flagged impossible" \
+  sh -c "[ '$st' = 201 ] && [ '$(field "','.join(d['flags'])")' = impossible ]"
