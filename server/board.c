@@ -129,6 +129,7 @@ struct board
   size_t *group;                /* CPU i is items[group[i] .. group[i+1]) */
   uint32_t *newest;             /* per CPU: its newest item */
   uint32_t *cpu_name;           /* per CPU: the name shown (index into NAMES) */
+  int64_t kind[2];              /* the most common mode, and build kind among them, or -1 */
   struct group_info *info;      /* per CPU */
   pthread_mutex_t lock;         /* guards the columns and the views */
   pthread_cond_t loaded;        /* a column loaded by a request */
@@ -273,7 +274,7 @@ add_item (void *ctx, const struct store_board_row *row)
   struct build *bd = ctx;
   struct board *b = bd->b;
   const char *values[BF_COUNT] = {
-    row->cpu, row->arch, row->vendor, row->os, row->gmp, row->compiler
+    row->cpu, row->arch, row->vendor, row->os, row->gmp, row->compiler, row->mode, row->build
   };
 
   if (abandoned (bd->abandon))
@@ -585,6 +586,31 @@ board_new (void)
   return b;
 }
 
+/* The most common value of FIELD among items [FROM, TO) whose mode is
+ * MODE (-1: any), ties going to the first seen; -1 when there are none. */
+static int64_t
+most_common (const struct board *b, size_t from, size_t to, int field, int64_t mode)
+{
+  size_t nvalues = b->tab[field].n;
+  size_t *count = gb_xcalloc (nvalues + 1, sizeof *count);
+  int64_t best = -1;
+  for (size_t k = from; k < to; k++)
+    if (mode < 0 || b->items[k].f[BF_MODE] == mode)
+      count[b->items[k].f[field]]++;
+  for (size_t i = 0; i < nvalues; i++)
+    if (count[i] && (best < 0 || count[i] > count[best]))
+      best = (int64_t) i;
+  free (count);
+  return best;
+}
+
+static void
+choose_kinds (const struct board *b, size_t from, size_t to, int64_t kind[2])
+{
+  kind[0] = most_common (b, from, to, BF_MODE, -1);
+  kind[1] = kind[0] < 0 ? -1 : most_common (b, from, to, BF_BUILD, kind[0]);
+}
+
 /* A snapshot of the store, without columns or views; NULL on a database
  * error or when abandoned. */
 static struct board *
@@ -608,6 +634,7 @@ build (struct store *st, const atomic_int *abandon)
     }
   name_cpus (b);
   group_items (b);
+  choose_kinds (b, 0, b->n, b->kind);
   for (int f = 0; f < BF_COUNT; f++)
     sort_names (&b->tab[f]);
   return b;
@@ -1152,6 +1179,19 @@ board_cpu_entries (const struct board *b, const struct board_filter *f, struct b
       e->score = it->score;
     }
   return n;
+}
+
+void
+board_default_kinds (const struct board *b, const char *cpu, struct board_filter *f)
+{
+  int64_t kind[2] = { b->kind[0], b->kind[1] };
+  int64_t c = cpu ? lookup (&b->tab[BF_CPU], cpu) : -1;
+  if (c >= 0)
+    choose_kinds (b, b->group[c], b->group[c + 1], kind);
+  static const int fields[2] = { BF_MODE, BF_BUILD };
+  for (int i = 0; i < 2; i++)
+    if ((!f->value[fields[i]] || !*f->value[fields[i]]) && kind[i] >= 0)
+      f->value[fields[i]] = b->tab[fields[i]].names[kind[i]];
 }
 
 /* ------------------------------------------------------------ lifetime */

@@ -39,7 +39,10 @@ struct board;
 /* The fields pages filter by; each has its own table of distinct values. */
 enum board_field
 {
-  BF_CPU, BF_ARCH, BF_VENDOR, BF_OS, BF_GMP, BF_COMPILER, BF_COUNT
+  BF_CPU, BF_ARCH, BF_VENDOR, BF_OS, BF_GMP, BF_COMPILER,
+  BF_MODE,                      /* run.mode: full, quick, custom */
+  BF_BUILD,                     /* the GMP build kind: generic, tuned (plausible.h) */
+  BF_COUNT
 };
 
 struct board_filter
@@ -99,6 +102,11 @@ int board_rank (struct board *b, struct store *st, const struct board_filter *f,
  * each; the arrays belong to the snapshot. */
 size_t board_values (const struct board *b, enum board_field field, const char *const **names,
                      const size_t **counts);
+
+/* Sets F's run mode and GMP build kind, when F leaves them open, to the
+ * most common among the listed results (of CPU, when not NULL), so that
+ * a view never pools them; the values belong to the snapshot. */
+void board_default_kinds (const struct board *b, const char *cpu, struct board_filter *f);
 
 /* The results of F's CPU under F, best first; *OUT is malloc'ed. */
 size_t board_cpu_entries (const struct board *b, const struct board_filter *f,

@@ -1283,13 +1283,13 @@ static int
 adapt_board (void *ctx, const struct db_value *c, int ncols)
 {
   struct board_adapter *a = ctx;
-  if (ncols < 12)
+  if (ncols < 14)
     return 1;
   struct store_board_row row = {
     c_int (&c[0]), c_text_or_empty (&c[1]), c_text_or_empty (&c[2]), c_text_or_empty (&c[3]),
     c_text_or_empty (&c[4]), c_text_or_empty (&c[5]), c_text_or_empty (&c[6]),
     c_text_or_empty (&c[7]), (int) c_int (&c[8]), (int) c_int (&c[9]), c_real (&c[10]),
-    (int) c_int (&c[11]),
+    (int) c_int (&c[11]), c_text_or_empty (&c[12]), c_text_or_empty (&c[13]),
   };
   return a->fn (a->ctx, &row);
 }
@@ -1302,7 +1302,7 @@ store_board_rows (struct store *st, store_board_fn fn, void *ctx)
   enum store_status rc = STORE_OK;
 
   if (st->drv->query (c, "SELECT seq, cpu, cpu_name, arch, vendor, os, gmp, compiler, "
-                      "CASE WHEN publisher IS NULL THEN 0 ELSE 1 END, flagged, mhz, cores "
+                      "CASE WHEN publisher IS NULL THEN 0 ELSE 1 END, flagged, mhz, cores, mode, build "
                       "FROM results WHERE listed = 1 ORDER BY seq", NULL, 0,
                       adapt_board, &a) < 0)
     rc = failed (st, c, "board");

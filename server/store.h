@@ -129,6 +129,7 @@ struct store_board_row
   int verified, flagged;
   double mhz;                   /* 0: unknown */
   int cores;                    /* 0: unknown */
+  const char *mode, *build;     /* run.mode, the GMP build kind */
 };
 typedef int (*store_board_fn) (void *ctx, const struct store_board_row *row);
 enum store_status store_board_rows (struct store *st, store_board_fn fn, void *ctx);

@@ -33,7 +33,7 @@
 #define AXIS 175
 
 static const char *const field_arg[BF_COUNT] = {
-  "cpu", "arch", "vendor", "os", "gmp", "compiler"
+  "cpu", "arch", "vendor", "os", "gmp", "compiler", "mode", "build"
 };
 
 static void
@@ -361,6 +361,7 @@ web_cpu (struct http_request *r)
   if (!b)
     return page_no_board (r, preparing);
   const char *name = board_cpu_name (b, bf.value[BF_CPU]);
+  board_default_kinds (b, bf.value[BF_CPU], &bf);
   enum MHD_Result rc = name ? render (r, b, &bf, *name ? name : bf.value[BF_CPU])
     : page_error (r, 404, "No listed result has this CPU identity.");
   board_release (b);

@@ -20,13 +20,14 @@
 #define MAX_DEPTH 16
 
 static const char *const field_arg[BF_COUNT] = {
-  "cpu", "arch", "vendor", "os", "gmp", "compiler"
+  "cpu", "arch", "vendor", "os", "gmp", "compiler", "mode", "build"
 };
 
 /* The view a URL asks for. */
 struct view
 {
   struct board_filter filter;
+  struct board_filter shown;    /* FILTER with its run mode and build kind chosen */
   const char *sort;             /* as in the URL, NULL for the default */
   enum board_key key;
 };
@@ -137,6 +138,31 @@ arch_tabs (FILE *f, const struct board *b, const struct view *v)
       view_url (f, v, BF_ARCH, names[i], NULL);
       fputs ("\">", f);
       web_text (f, names[i]);
+      fprintf (f, " <span class=\"note\">%zu</span></a></li>\n", counts[i]);
+    }
+  fputs ("</ul></nav>\n", f);
+}
+
+/* The run modes and GMP build kinds, as tabs: one of each is always
+ * shown, never a pool of them (quick and full runs differ by design). */
+static void
+kind_tabs (FILE *f, const struct board *b, const struct view *v, int field, const char *label)
+{
+  const char *const *names;
+  const size_t *counts;
+  size_t n = board_values (b, field, &names, &counts);
+  const char *current = v->shown.value[field];
+
+  fprintf (f, "<nav aria-label=\"%s\"><ul class=\"tabs\">\n<li>%s</li>\n", label, label);
+  for (size_t i = 0; i < n; i++)
+    {
+      fputs ("<li><a", f);
+      if (current && strcmp (current, names[i]) == 0)
+        fputs (" class=\"current\" aria-current=\"page\"", f);
+      fputs (" href=\"", f);
+      view_url (f, v, field, names[i], NULL);
+      fputs ("\">", f);
+      web_text (f, *names[i] ? names[i] : "(unknown)");
       fprintf (f, " <span class=\"note\">%zu</span></a></li>\n", counts[i]);
     }
   fputs ("</ul></nav>\n", f);
@@ -270,12 +296,14 @@ static void
 filter_form (FILE *f, const struct board *b, const struct view *v)
 {
   fputs ("<form class=\"filters\" method=\"get\" action=\"/\">\n", f);
-  if (v->filter.value[BF_ARCH] && *v->filter.value[BF_ARCH])
-    {
-      fputs ("<input type=\"hidden\" name=\"arch\" value=\"", f);
-      web_text (f, v->filter.value[BF_ARCH]);
-      fputs ("\">\n", f);
-    }
+  static const int hidden[] = { BF_ARCH, BF_MODE, BF_BUILD };
+  for (size_t i = 0; i < GB_ARRAY_SIZE (hidden); i++)
+    if (v->filter.value[hidden[i]] && *v->filter.value[hidden[i]])
+      {
+        fprintf (f, "<input type=\"hidden\" name=\"%s\" value=\"", field_arg[hidden[i]]);
+        web_text (f, v->filter.value[hidden[i]]);
+        fputs ("\">\n", f);
+      }
   field_select (f, b, v, BF_VENDOR, "Vendor");
   field_select (f, b, v, BF_OS, "OS");
   field_select (f, b, v, BF_GMP, "GMP version");
@@ -360,9 +388,14 @@ leaderboard (FILE *f, const struct view *v, const struct board_row *rows, size_t
   size_t results = 0;
   for (size_t i = 0; i < n; i++)
     results += rows[i].n;
-  fprintf (f, "<p class=\"note\" id=\"summary\">%zu CPUs, %zu of %zu listed results. "
-           "Scores are GMPbench scores (higher is faster); a CPU is its identity "
-           "(vendor, family, model, stepping, or the MIDR).</p>\n", n, results, total);
+  fprintf (f, "<p class=\"note\" id=\"summary\">%zu CPUs, %zu of %zu listed results: ",
+           n, results, total);
+  web_text (f, v->shown.value[BF_MODE] ? v->shown.value[BF_MODE] : "");
+  fputs (" runs of ", f);
+  web_text (f, v->shown.value[BF_BUILD] ? v->shown.value[BF_BUILD] : "");
+  fputs (" GMP builds (the tabs above show the others; they are never pooled).  "
+         "Scores are GMPbench scores (higher is faster); a CPU is its identity "
+         "(vendor, family, model, stepping, or the MIDR).</p>\n", f);
   if (n == 0)
     {
       fputs ("<p id=\"empty\">No results match these filters.</p>\n", f);
@@ -388,7 +421,9 @@ web_home (struct http_request *r)
   struct board *b = board_acquire (r->srv, &preparing);
   if (!b)
     return page_no_board (r, preparing);
-  if (board_rank (b, r->srv->store, &v.filter, v.key, v.sort, &rows, &n) < 0)
+  v.shown = v.filter;
+  board_default_kinds (b, NULL, &v.shown);
+  if (board_rank (b, r->srv->store, &v.shown, v.key, v.sort, &rows, &n) < 0)
     {
       free (rows);
       board_release (b);
@@ -401,6 +436,8 @@ web_home (struct http_request *r)
       return MHD_NO;
     }
   arch_tabs (p.f, b, &v);
+  kind_tabs (p.f, b, &v, BF_MODE, "Runs");
+  kind_tabs (p.f, b, &v, BF_BUILD, "GMP builds");
   filter_form (p.f, b, &v);
   leaderboard (p.f, &v, rows, n, board_size (b));
   free (rows);

@@ -122,8 +122,16 @@ about_result (FILE *f, const struct store_row *row)
 {
   char when[32];
   log_time (row->received, when);
-  fputs ("<dl class=\"machine\" id=\"about\">\n<dt>CPU</dt><dd>", f);
-  web_cpu_link (f, row->cpu, row->cpu_name);
+  int first = 1;
+  /* The brand string this result gave, linking to the CPU's page among
+   * the results run the same way. */
+  fputs ("<dl class=\"machine\" id=\"about\">\n<dt>CPU</dt><dd><a href=\"/cpu", f);
+  web_arg (f, &first, "cpu", row->cpu);
+  web_arg (f, &first, "mode", row->mode);
+  web_arg (f, &first, "build", row->build);
+  fputs ("\">", f);
+  web_text (f, row->cpu_name && *row->cpu_name ? row->cpu_name : row->cpu);
+  fputs ("</a>", f);
   fputs (" <code class=\"note\">", f);
   web_text (f, row->cpu);
   fputs ("</code></dd>\n<dt>OS</dt><dd>", f);

@@ -3,7 +3,7 @@
 # what honest results never suffer: a CPU's name is not the last upload's,
 # tests at odds with physics or with themselves are refused naming the
 # test, an early outlier is flagged once peers arrive, five honest peers
-# within 2% are never flagged, run modes are judged apart, and the result
+# within 2% are never flagged, run modes are judged and ranked apart, and the result
 # page says why a result is flagged and when that was decided.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/server-lib.sh"
@@ -125,6 +125,17 @@ check "... and the CPU's aggregates count the five peers only" \
 st=$(upload quick mallory --identity "$EPYC" --base --scale 1.25 --set 'run.mode="quick"')
 check "a quick run is judged among quick runs only (alone, not flagged)" \
   sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ]"
+QUICK=$(field "d['id']")
+page '/?mode=quick' > /dev/null
+check "the leaderboard shows the quick run under its own tab, and says so" \
+  sh -c "grep -q '1 of [0-9]* listed results: quick runs of generic GMP builds' page.html \
+    && grep -q '$EPYC' page.html"
+page / > /dev/null
+check "... and by default the most common mode, here custom runs, without it" \
+  grep -q 'listed results: custom runs of generic GMP builds' page.html
+page "/results/$QUICK" > /dev/null
+check "the quick result's page links to its CPU among quick runs" \
+  grep -q 'href="/cpu?cpu=[^"]*&amp;mode=quick&amp;build=generic"' page.html
 st=$(upload later bob --identity "$EPYC" --base --scale 1.005)
 check "a sixth honest peer is not flagged" \
   sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ]"
