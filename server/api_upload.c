@@ -18,6 +18,7 @@
 #include "common/util.h"
 #include "model/protocol.h"
 #include "model/b64.h"
+#include "server/board.h"
 #include "server/plausible.h"
 #include "model/sig.h"
 
@@ -131,6 +132,8 @@ store_upload (struct http_request *r, const struct doc_summary *doc, const char 
       if (st == STORE_OK && !unlisted
           && plausible_review (r->srv->store, doc, build, id, flags, sizeof flags) != STORE_OK)
         st = STORE_ERROR;
+      if (st == STORE_OK && !unlisted)
+        board_changed (r->srv);
       rc = st == STORE_OK || st == STORE_EXISTS ? answer_stored (r, st, id, flags)
         : api_unavailable (r);
     }
@@ -219,6 +222,7 @@ api_retract (struct http_request *r, const char *id)
     return http_too_many (r, wait, "with this key");
   if (!t.retracted && store_retract (r->srv->store, id, (int64_t) time (NULL)) != STORE_OK)
     return api_unavailable (r);
+  board_changed (r->srv);
   cJSON *body = cJSON_CreateObject ();
   cJSON_AddStringToObject (body, "id", id);
   cJSON_AddBoolToObject (body, "retracted", 1);

@@ -57,6 +57,11 @@
 #define MAX_VIEWS 32
 #define CARRIED_VIEWS 16        /* the most asked for, given to the next snapshot */
 #define FIRST_WAIT 2            /* seconds a page waits for the first snapshot */
+/* Up to this many results, a change rebuilds the snapshot at once, and a
+ * page waits for a snapshot begun after the last change (a rebuild takes
+ * under half a second); above, a change is taken in by the next rebuild,
+ * which begins once the builder has rested as long as it last worked. */
+#define FRESH_WAIT_MAX 20000
 #define BUILDER_NICE 10         /* pages before rebuilds, on a busy machine */
 #define SCORE_NODE "gmpbench"
 #define RSA_GMP "gmpbench.app.rsa.2048"
@@ -151,6 +156,8 @@ struct board_keeper
   struct board *current;
   int want, building;
   double last_begun;            /* when the last finished build began */
+  double last_took;             /* how long it took */
+  double changed;               /* when a result was last stored or its flags changed */
   unsigned long failures;
   atomic_int abandon;
 };
@@ -1349,6 +1356,7 @@ builder (void *arg)
         k->failures++;
       k->building = 0;
       k->last_begun = begun;
+      k->last_took = gb_wall_seconds () - begun;
       pthread_cond_broadcast (&k->done);
       pthread_mutex_unlock (&k->lock);
       board_release (old);
@@ -1415,6 +1423,19 @@ want (struct board_keeper *k)
   pthread_cond_signal (&k->wake);
 }
 
+void
+board_changed (struct server *srv)
+{
+  struct board_keeper *k = srv->boards;
+  if (!k)
+    return;
+  pthread_mutex_lock (&k->lock);
+  k->changed = gb_wall_seconds ();
+  if (!k->building && k->current && k->current->n < FRESH_WAIT_MAX)
+    want (k);
+  pthread_mutex_unlock (&k->lock);
+}
+
 struct board *
 board_acquire (struct server *srv, int *preparing)
 {
@@ -1423,11 +1444,18 @@ board_acquire (struct server *srv, int *preparing)
 
   *preparing = 0;
   pthread_mutex_lock (&k->lock);
-  if (srv->aggregate_ttl <= 0)
+  int stale = k->current && k->changed >= k->current->built;
+  if (srv->aggregate_ttl <= 0 || (stale && k->current->n < FRESH_WAIT_MAX))
     {
-      want (k);
-      while (k->last_begun < now && !atomic_load (&k->abandon))
-        pthread_cond_wait (&k->done, &k->lock);
+      double since = srv->aggregate_ttl <= 0 ? now : k->changed;
+      if (!k->building)
+        want (k);
+      while (k->last_begun < since && !atomic_load (&k->abandon))
+        {
+          if (!k->building && !k->want)
+            want (k);
+          pthread_cond_wait (&k->done, &k->lock);
+        }
     }
   else if (!k->current)
     {
@@ -1442,7 +1470,8 @@ board_acquire (struct server *srv, int *preparing)
         ;
       *preparing = !k->current && k->failures == failures;
     }
-  else if (now - k->current->built >= srv->aggregate_ttl && !k->building)
+  else if (!k->building && (now - k->current->built >= srv->aggregate_ttl
+                            || (stale && now - k->last_begun >= 2 * k->last_took)))
     want (k);
   struct board *b = retain (k->current);
   pthread_mutex_unlock (&k->lock);

@@ -149,3 +149,23 @@ check "... and the early outlier stays flagged" [ "$(flags_of "$EARLY")" = outli
 st=$(upload perghz mallory --identity "$LONE" --multiply --scale 20)
 check "a multiply 20 times faster per GHz than any CPU so far is stored but flagged impossible" \
   sh -c "[ '$st' = 201 ] && [ '$(field "','.join(d['flags'])")' = impossible ]"
+
+# ------------------------------------------------------------ freshness
+
+stop_server
+start_server "$PWD/fresh.db" --key-rate 0 || { fail "a server with the default --aggregate-ttl starts"; exit 1; }
+page / > /dev/null
+FRESH='x86:GenuineIntel:family=6:model=183:stepping=1'
+upload fresh1 alice --identity "$FRESH" --base --set 'system.cpu.name="Intel Core i9-13900K"' \
+  --set 'system.cpu.vendor="GenuineIntel"' > /dev/null
+page / > /dev/null
+check "the leaderboard right after a 201 has the new result (no waiting out --aggregate-ttl)" \
+  grep -q 'Intel Core i9-13900K' page.html
+upload fresh2 alice --identity "$FRESH" --base --scale 1.01 \
+  --set 'system.cpu.name="Intel Core i9-13900K"' --set 'system.cpu.vendor="GenuineIntel"' > /dev/null
+FRESH2=$(field "d['id']")
+page "/cpu?cpu=$FRESH" > /dev/null
+check "... and so has the CPU page, in its counts as in its list" \
+  sh -c "grep -q '2 matching results' page.html && grep -q '$FRESH2' page.html"
+get "/api/v1/results?cpu=$FRESH" > /dev/null
+check "... and the API's listing" [ "$(field "d['results'][0]['id']")" = "$FRESH2" ]
