@@ -130,7 +130,8 @@ store_upload (struct http_request *r, const struct doc_summary *doc, const char 
       };
       enum store_status st = store_insert (r->srv->store, &up, id);
       if (st == STORE_OK && !unlisted
-          && plausible_review (r->srv->store, doc, build, id, flags, sizeof flags) != STORE_OK)
+          && plausible_review (r->srv->store, doc, build, id, flags, sizeof flags, notes)
+          != STORE_OK)
         st = STORE_ERROR;
       if (st == STORE_OK && !unlisted)
         board_changed (r->srv);

@@ -57,10 +57,11 @@
 #define MAX_VIEWS 32
 #define CARRIED_VIEWS 16        /* the most asked for, given to the next snapshot */
 #define FIRST_WAIT 2            /* seconds a page waits for the first snapshot */
-/* Up to this many results, a change rebuilds the snapshot at once, and a
- * page waits for a snapshot begun after the last change (a rebuild takes
- * under half a second); above, a change is taken in by the next rebuild,
- * which begins once the builder has rested as long as it last worked. */
+/* Up to this many results, a page that finds the snapshot older than the
+ * last change waits for a rebuild (which takes a fraction of a second);
+ * above, it asks for one, which begins once the builder has rested as
+ * long as it last worked, and is served from the current one.  Changes
+ * alone start no rebuild: a server nobody reads does not rebuild. */
 #define FRESH_WAIT_MAX 20000
 #define BUILDER_NICE 10         /* pages before rebuilds, on a busy machine */
 #define SCORE_NODE "gmpbench"
@@ -1431,8 +1432,6 @@ board_changed (struct server *srv)
     return;
   pthread_mutex_lock (&k->lock);
   k->changed = gb_wall_seconds ();
-  if (!k->building && k->current && k->current->n < FRESH_WAIT_MAX)
-    want (k);
   pthread_mutex_unlock (&k->lock);
 }
 

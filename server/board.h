@@ -87,10 +87,8 @@ int board_start (struct server *srv);
  * current snapshot (freed when its last reader releases it too). */
 void board_stop (struct server *srv);
 
-/* A result was stored, or flags changed: the pages of a snapshot of up
- * to FRESH_WAIT_MAX (board.c) results wait for the next, begun after
- * now; of a larger one, a rebuild starts as soon as the builder has
- * rested as long as its last build took. */
+/* A result was stored, or flags changed: the next page rebuilds the
+ * snapshot (and waits for it, up to FRESH_WAIT_MAX results: board.c). */
 void board_changed (struct server *srv);
 
 /* The current snapshot, retained.  NULL when there is none: *PREPARING

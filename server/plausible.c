@@ -357,16 +357,48 @@ plausible_outlier (double x, double *v, size_t n, int is_test)
   return fabs (dev) > plausible_cutoff (scale, is_test, dev > 0);
 }
 
+/* Whether values of NODE vary like single tests: tests, and the nodes of
+ * key generation and prime search, which take a random time by nature. */
+static int
+test_like (const char *node)
+{
+  return registry_find (node) != NULL || strstr (node, "keygen") || strstr (node, ".prime");
+}
+
+/* The median and scale of one node over a category, in log space. */
+struct node_stats
+{
+  char *node;
+  double median, scale;
+  size_t n;                     /* values */
+};
+
 /* One result of a category under review. */
 struct judged
 {
-  int64_t seq;
   char *id, *flags, *notes;
   double excess;                /* by how much the worst value passes its cutoff, or 0 */
-  char *node;                   /* that value's node */
+  const char *node;             /* that value's node */
   double ratio, cutoff;         /* its value over the median, the cutoff as a ratio */
   size_t peers;
 };
+
+/* Records in J the deviation LOG_SCORE - S->median if it is the worst. */
+static void
+judge_value (struct judged *j, const struct node_stats *s, double log_score, size_t peers)
+{
+  double dev = log_score - s->median;
+  double cutoff = plausible_cutoff (s->scale, test_like (s->node), dev > 0);
+  double excess = fabs (dev) - cutoff;
+  if (excess > 0 && excess > j->excess)
+    {
+      j->excess = excess;
+      j->node = s->node;
+      j->ratio = exp (dev);
+      j->cutoff = exp (cutoff);
+      j->peers = peers;
+    }
+}
 
 struct value
 {
@@ -374,9 +406,11 @@ struct value
   double log_score;
 };
 
-/* What a review reads, with the nodes' names interned. */
+/* What a review reads, with the nodes' names interned, and the
+ * statistics it computes. */
 struct review
 {
+  int64_t *seqs;                /* newest first */
   struct judged *results;
   size_t nresults, cap;
   struct value *values;
@@ -384,6 +418,8 @@ struct review
   char **names;
   uint32_t *slots;              /* index + 1, 0 when free */
   size_t nnames, nslots;
+  struct node_stats *stats;     /* by node name, of the nodes with enough values */
+  size_t nstats;
 };
 
 static uint32_t
@@ -431,14 +467,16 @@ take_result (void *ctx, int64_t seq, const char *id, const char *flags, const ch
     {
       rv->cap = rv->cap ? 2 * rv->cap : 64;
       rv->results = gb_xrealloc (rv->results, rv->cap * sizeof *rv->results);
+      rv->seqs = gb_xrealloc (rv->seqs, rv->cap * sizeof *rv->seqs);
     }
+  rv->seqs[rv->nresults] = seq;
   rv->results[rv->nresults++] = (struct judged) {
-    seq, gb_xstrdup (id), gb_xstrdup (flags), gb_xstrdup (notes), 0, NULL, 0, 0, 0
+    gb_xstrdup (id), gb_xstrdup (flags), gb_xstrdup (notes), 0, NULL, 0, 0, 0
   };
   return 0;
 }
 
-/* The result with SEQ (the results are newest first), or -1. */
+/* The result with SEQ (newest first), or -1. */
 static int64_t
 find_result (const struct review *rv, int64_t seq)
 {
@@ -446,9 +484,9 @@ find_result (const struct review *rv, int64_t seq)
   while (lo < hi)
     {
       size_t mid = lo + (hi - lo) / 2;
-      if (rv->results[mid].seq == seq)
+      if (rv->seqs[mid] == seq)
         return (int64_t) mid;
-      if (rv->results[mid].seq > seq)
+      if (rv->seqs[mid] > seq)
         lo = mid + 1;
       else
         hi = mid;
@@ -473,38 +511,51 @@ take_value (void *ctx, int64_t seq, const char *node, double score)
 }
 
 static int
-by_node (const void *pa, const void *pb)
+by_node_index (const void *pa, const void *pb)
 {
   const struct value *a = pa, *b = pb;
   return (a->node > b->node) - (a->node < b->node);
 }
 
-/* Judges the values of one node, V[0..N): each result's worst excess. */
-static void
-judge_node (struct review *rv, const struct value *v, size_t n, double *scratch)
+static int
+by_stats_name (const void *pa, const void *pb)
 {
-  double median, scale;
-  if (n < PLAUSIBLE_MIN_PEERS + 1)
-    return;
-  for (size_t i = 0; i < n; i++)
-    scratch[i] = v[i].log_score;
-  robust (scratch, n, &median, &scale);
-  const char *node = rv->names[v[0].node];
-  int is_test = registry_find (node) != NULL;
-  for (size_t i = 0; i < n; i++)
-    {
-      struct judged *j = &rv->results[v[i].result];
-      double dev = v[i].log_score - median;
-      double cutoff = plausible_cutoff (scale, is_test, dev > 0);
-      double excess = fabs (dev) - cutoff;
-      if (excess > 0 && excess > j->excess)
-        *j = (struct judged) { j->seq, j->id, j->flags, j->notes, excess, rv->names[v[0].node],
-                               exp (dev), exp (cutoff), n - 1 };
-    }
+  return strcmp (((const struct node_stats *) pa)->node, ((const struct node_stats *) pb)->node);
 }
 
-/* The flags and notes of J after the review, into FLAGS and NOTES: its
- * outlier flag and note replaced. */
+/* The statistics of every node with enough values, then each result's
+ * worst excess over them. */
+static void
+judge_all (struct review *rv)
+{
+  qsort (rv->values, rv->nvalues, sizeof *rv->values, by_node_index);
+  double *scratch = gb_xmalloc ((rv->nresults + 1) * sizeof *scratch);
+  rv->stats = gb_xmalloc ((rv->nnames + 1) * sizeof *rv->stats);
+  for (size_t k = 0; k < rv->nvalues;)
+    {
+      size_t j = k, n;
+      while (j < rv->nvalues && rv->values[j].node == rv->values[k].node)
+        j++;
+      n = j - k;
+      if (n >= PLAUSIBLE_MIN_PEERS + 1)
+        {
+          struct node_stats *s = &rv->stats[rv->nstats++];
+          for (size_t i = 0; i < n; i++)
+            scratch[i] = rv->values[k + i].log_score;
+          s->node = rv->names[rv->values[k].node];
+          s->n = n;
+          robust (scratch, n, &s->median, &s->scale);
+          for (size_t i = k; i < j; i++)
+            judge_value (&rv->results[rv->values[i].result], s, rv->values[i].log_score, n - 1);
+        }
+      k = j;
+    }
+  free (scratch);
+  qsort (rv->stats, rv->nstats, sizeof *rv->stats, by_stats_name);
+}
+
+/* The flags and notes of J after it was judged, into FLAGS and NOTES:
+ * its outlier flag and note replaced. */
 static void
 judged_flags (const struct judged *j, char *flags, size_t fsize, char *notes, size_t nsize)
 {
@@ -542,27 +593,17 @@ review_free (struct review *rv)
     free (rv->names[i]);
   free (rv->names);
   free (rv->slots);
+  free (rv->seqs);
   free (rv->results);
   free (rv->values);
+  free (rv->stats);
 }
 
-/* Judges every result of RV and stores the flags that changed; the
- * result ID's flags into FLAGS. */
+/* Stores the flags of the results of RV that changed; the result ID's
+ * flags after the review into FLAGS. */
 static enum store_status
-judge (struct store *st, struct review *rv, const char *id, char *flags, size_t fsize)
+store_judged (struct store *st, struct review *rv, const char *id, char *flags, size_t fsize)
 {
-  qsort (rv->values, rv->nvalues, sizeof *rv->values, by_node);
-  double *scratch = gb_xmalloc ((rv->nresults + 1) * sizeof *scratch);
-  for (size_t k = 0; k < rv->nvalues;)
-    {
-      size_t j = k;
-      while (j < rv->nvalues && rv->values[j].node == rv->values[k].node)
-        j++;
-      judge_node (rv, rv->values + k, j - k, scratch);
-      k = j;
-    }
-  free (scratch);
-
   struct store_flags *changes = gb_xmalloc ((rv->nresults + 1) * sizeof *changes);
   char (*text)[2][PLAUSIBLE_NOTES] = gb_xmalloc ((rv->nresults + 1) * sizeof *text);
   size_t n = 0;
@@ -574,7 +615,7 @@ judge (struct store *st, struct review *rv, const char *id, char *flags, size_t 
         snprintf (flags, fsize, "%s", text[n][0]);
       if (strcmp (text[n][0], r->flags) != 0 || strcmp (text[n][1], r->notes) != 0)
         {
-          changes[n] = (struct store_flags) { r->seq, text[n][0], text[n][1] };
+          changes[n] = (struct store_flags) { r->id, text[n][0], text[n][1] };
           n++;
         }
     }
@@ -584,18 +625,132 @@ judge (struct store *st, struct review *rv, const char *id, char *flags, size_t 
   return rc;
 }
 
+/* ------------------------------------------------------------ category cache */
+
+/* A category's node statistics from its last whole review, by store and
+ * category (a hash; a collision drops the older entry).  A category of
+ * n results is judged whole again once n / REVIEW_GROWTH uploads came
+ * since, or after CATEGORY_TTL seconds; the uploads between are judged
+ * against these statistics alone.  Below REVIEW_GROWTH results, that is
+ * every upload. */
+#define CATEGORY_SLOTS 256
+#define CATEGORY_TTL 600
+#define REVIEW_GROWTH 10
+
+struct category_slot
+{
+  const struct store *store;
+  char *key;                    /* "CPU\nMODE\nBUILD" */
+  struct node_stats *stats;     /* by node name; the names owned */
+  size_t nstats, size, since;
+  time_t taken;
+};
+
+static struct category_slot categories[CATEGORY_SLOTS];
+static pthread_mutex_t category_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct category_slot *
+category_slot (const struct store *st, const char *key)
+{
+  uint64_t h = 1469598103934665603u;   /* FNV-1a */
+  for (const char *c = key; *c; c++)
+    h = (h ^ (unsigned char) *c) * 1099511628211u;
+  h ^= (uint64_t) (uintptr_t) st;
+  return &categories[h % CATEGORY_SLOTS];
+}
+
+static void
+slot_clear (struct category_slot *s)
+{
+  for (size_t i = 0; i < s->nstats; i++)
+    free (s->stats[i].node);
+  free (s->stats);
+  free (s->key);
+  memset (s, 0, sizeof *s);
+}
+
+/* Keeps the statistics of a whole review of KEY, of SIZE results. */
+static void
+category_keep (const struct store *st, const char *key, const struct review *rv)
+{
+  struct node_stats *stats = gb_xmalloc ((rv->nstats + 1) * sizeof *stats);
+  for (size_t i = 0; i < rv->nstats; i++)
+    {
+      stats[i] = rv->stats[i];
+      stats[i].node = gb_xstrdup (rv->stats[i].node);
+    }
+  pthread_mutex_lock (&category_lock);
+  struct category_slot *s = category_slot (st, key);
+  slot_clear (s);
+  *s = (struct category_slot) { st, gb_xstrdup (key), stats, rv->nstats, rv->nresults, 0,
+                                time (NULL) };
+  pthread_mutex_unlock (&category_lock);
+}
+
+/* Judges DOC alone against the kept statistics of KEY into *J: 1, or 0
+ * when a whole review is due. */
+static int
+category_judge (const struct store *st, const char *key, const struct doc_summary *doc,
+                struct judged *j)
+{
+  int hit = 0;
+  pthread_mutex_lock (&category_lock);
+  struct category_slot *s = category_slot (st, key);
+  if (s->key && s->store == st && strcmp (s->key, key) == 0
+      && s->since + 1 < s->size / REVIEW_GROWTH && time (NULL) - s->taken < CATEGORY_TTL)
+    {
+      s->since++;
+      hit = 1;
+      for (size_t i = 0; i < doc->nscores; i++)
+        {
+          struct node_stats probe = { doc->scores[i].name, 0, 0, 0 };
+          const struct node_stats *n = bsearch (&probe, s->stats, s->nstats, sizeof *s->stats,
+                                                by_stats_name);
+          double before = j->excess;
+          if (n && doc->scores[i].score > 0)
+            judge_value (j, n, log (doc->scores[i].score), n->n);
+          if (j->excess != before)
+            j->node = doc->scores[i].name;     /* the slot's may go once unlocked */
+        }
+    }
+  pthread_mutex_unlock (&category_lock);
+  return hit;
+}
+
+/* ------------------------------------------------------------ review */
+
 enum store_status
 plausible_review (struct store *st, const struct doc_summary *doc, const char *build,
-                  const char *id, char *flags, size_t fsize)
+                  const char *id, char *flags, size_t fsize, const char *notes)
 {
-  struct review rv = { 0 };
-  rv.nslots = 1024;
-  rv.slots = gb_xcalloc (rv.nslots, sizeof *rv.slots);
-  enum store_status rc = store_category (st, doc->cpu, doc->mode, build, PLAUSIBLE_MAX_PEERS,
-                                         take_result, take_value, &rv);
-  if (rc == STORE_OK)
-    rc = judge (st, &rv, id, flags, fsize);
-  review_free (&rv);
+  char key[768], new_flags[PLAUSIBLE_FLAGS], new_notes[PLAUSIBLE_NOTES];
+  struct judged j = { (char *) id, flags, (char *) notes, 0, NULL, 0, 0, 0 };
+  enum store_status rc = STORE_OK;
+
+  snprintf (key, sizeof key, "%s\n%s\n%s", doc->cpu, doc->mode, build);
+  if (category_judge (st, key, doc, &j))
+    {
+      judged_flags (&j, new_flags, sizeof new_flags, new_notes, sizeof new_notes);
+      struct store_flags change = { id, new_flags, new_notes };
+      if (strcmp (new_flags, flags) != 0 || strcmp (new_notes, notes) != 0)
+        rc = store_set_flags (st, &change, 1, (int64_t) time (NULL));
+      snprintf (flags, fsize, "%s", new_flags);
+    }
+  else
+    {
+      struct review rv = { 0 };
+      rv.nslots = 1024;
+      rv.slots = gb_xcalloc (rv.nslots, sizeof *rv.slots);
+      rc = store_category (st, doc->cpu, doc->mode, build, PLAUSIBLE_MAX_PEERS,
+                           take_result, take_value, &rv);
+      if (rc == STORE_OK)
+        {
+          judge_all (&rv);
+          rc = store_judged (st, &rv, id, flags, fsize);
+          category_keep (st, key, &rv);
+        }
+      review_free (&rv);
+    }
   if (rc == STORE_OK && !flags[0] && board_ghz (doc) > 0)
     raise_best (st, doc, board_ghz (doc));
   return rc;

@@ -16,7 +16,8 @@
  *                      its category (CPU identity, run mode, GMP build
  *                      kind) than the cutoff, in log space: PLAUSIBLE_K
  *                      scaled MADs, at least the floor of its side (faster
- *                      or slower) and level (inner node or test), once the
+ *                      or slower) and level (inner node, or a test or a
+ *                      node of key generation or prime search), once the
  *                      node has PLAUSIBLE_MIN_PEERS other values.  Judged
  *                      again for the whole category at every upload to it.
  */
@@ -89,11 +90,13 @@ int plausible_outlier (double x, double *v, size_t n, int is_test);
 enum store_status plausible_flags (struct store *st, const struct doc_summary *doc,
                                    char *flags, size_t fsize, char *notes, size_t nsize);
 
-/* After DOC was stored as ID with build kind BUILD: judges every result
- * of its category again and stores the flags that changed; FLAGS (its
- * flags when stored) becomes ID's flags after the review. */
+/* After DOC was stored as ID with build kind BUILD, flags FLAGS and
+ * notes NOTES: judges every result of its category again (of a large
+ * category, once it grew by a tenth; the uploads between are judged
+ * alone against its statistics) and stores the flags that changed;
+ * FLAGS becomes ID's flags after the review. */
 enum store_status plausible_review (struct store *st, const struct doc_summary *doc,
                                     const char *build, const char *id, char *flags,
-                                    size_t fsize);
+                                    size_t fsize, const char *notes);
 
 #endif

@@ -1411,12 +1411,13 @@ store_set_flags (struct store *st, const struct store_flags *changes, size_t n, 
     {
       int flagged = changes[i].flags[0] != '\0';
       struct db_value p[] = {
-        p_int (changes[i].seq), p_text (changes[i].flags), p_int (flagged), p_int (when),
+        p_text (changes[i].id), p_text (changes[i].flags), p_int (flagged), p_int (when),
         p_text (changes[i].notes),
       };
       if (st->drv->query (c, "UPDATE results SET flags = $2, flagged = $3, flags_at = $4, "
-                          "flag_notes = $5 WHERE seq = $1", p, 5, NULL, NULL) < 0
-          || st->drv->query (c, "UPDATE scores SET flagged = $2 WHERE seq = $1",
+                          "flag_notes = $5 WHERE id = $1", p, 5, NULL, NULL) < 0
+          || st->drv->query (c, "UPDATE scores SET flagged = $2 WHERE seq = "
+                             "(SELECT seq FROM results WHERE id = $1)",
                              (struct db_value[]) { p[0], p[2] }, 2, NULL, NULL) < 0)
         rc = failed (st, c, "flags");
     }

@@ -155,8 +155,7 @@ enum store_status store_category (struct store *st, const char *cpu, const char 
 /* New flags for a stored result. */
 struct store_flags
 {
-  int64_t seq;
-  const char *flags, *notes;
+  const char *id, *flags, *notes;
 };
 /* Sets the N results' flags, decided at WHEN (Unix time), in one
  * transaction. */
