@@ -9,7 +9,9 @@
  * raised in memory by each unflagged upload.  The peers': after each
  * upload, every result of its category (CPU identity, run mode, GMP build
  * kind; the newest PLAUSIBLE_MAX_PEERS) is judged again at every node and
- * test against the category's median, in log space, so that an early
+ * test against the category's median, in log space (a large category
+ * once it grew by a quarter, the uploads between against its last
+ * statistics), so that an early
  * outlier is flagged once peers arrive and a flag falls when the
  * population shows it was honest. */
 #include "server/plausible.h"
@@ -631,11 +633,11 @@ store_judged (struct store *st, struct review *rv, const char *id, char *flags, 
  * category (a hash; a collision drops the older entry).  A category of
  * n results is judged whole again once n / REVIEW_GROWTH uploads came
  * since, or after CATEGORY_TTL seconds; the uploads between are judged
- * against these statistics alone.  Below REVIEW_GROWTH results, that is
- * every upload. */
+ * against these statistics alone.  Below 2 * REVIEW_GROWTH results, every
+ * upload brings a whole judgement. */
 #define CATEGORY_SLOTS 256
 #define CATEGORY_TTL 600
-#define REVIEW_GROWTH 10
+#define REVIEW_GROWTH 4
 
 struct category_slot
 {

@@ -42,8 +42,8 @@
 #define PLAUSIBLE_TEST_SLOW 1.39        /* 4 times */
 #define PLAUSIBLE_MIN_PEERS 5
 /* The newest this many results of a category are judged together: the
- * median and MAD of a few hundred are as robust as of thousands. */
-#define PLAUSIBLE_MAX_PEERS 250
+ * median and MAD of a hundred are as robust as of thousands. */
+#define PLAUSIBLE_MAX_PEERS 100
 
 /* Physics. */
 #define PLAUSIBLE_BITS_PER_CYCLE 1024.0 /* two 512-bit loads a cycle */
@@ -92,7 +92,7 @@ enum store_status plausible_flags (struct store *st, const struct doc_summary *d
 
 /* After DOC was stored as ID with build kind BUILD, flags FLAGS and
  * notes NOTES: judges every result of its category again (of a large
- * category, once it grew by a tenth; the uploads between are judged
+ * category, once it grew by a quarter; the uploads between are judged
  * alone against its statistics) and stores the flags that changed;
  * FLAGS becomes ID's flags after the review. */
 enum store_status plausible_review (struct store *st, const struct doc_summary *doc,
