@@ -224,14 +224,17 @@ struct best_slot
 static struct best_slot best_cache[BEST_SLOTS];
 static pthread_mutex_t best_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* A cache's slot of KEY in the store ST, among N. */
+static size_t
+slot_of (const struct store *st, const char *key, size_t n)
+{
+  return (gb_hash_string (key) ^ (uint64_t) (uintptr_t) st) % n;
+}
+
 static struct best_slot *
 best_slot (const struct store *st, const char *node)
 {
-  uint64_t h = 1469598103934665603u;   /* FNV-1a */
-  for (const char *c = node; *c; c++)
-    h = (h ^ (unsigned char) *c) * 1099511628211u;
-  h ^= (uint64_t) (uintptr_t) st;
-  return &best_cache[h % BEST_SLOTS];
+  return &best_cache[slot_of (st, node, BEST_SLOTS)];
 }
 
 /* The best per GHz of NODE into *BEST (0: none yet). */
@@ -427,10 +430,7 @@ struct review
 static uint32_t
 intern_node (struct review *rv, const char *name)
 {
-  uint64_t h = 1469598103934665603u;
-  for (const char *c = name; *c; c++)
-    h = (h ^ (unsigned char) *c) * 1099511628211u;
-  for (size_t i = h % rv->nslots;; i = (i + 1) % rv->nslots)
+  for (size_t i = gb_hash_string (name) % rv->nslots;; i = (i + 1) % rv->nslots)
     {
       if (!rv->slots[i])
         {
@@ -654,11 +654,7 @@ static pthread_mutex_t category_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct category_slot *
 category_slot (const struct store *st, const char *key)
 {
-  uint64_t h = 1469598103934665603u;   /* FNV-1a */
-  for (const char *c = key; *c; c++)
-    h = (h ^ (unsigned char) *c) * 1099511628211u;
-  h ^= (uint64_t) (uintptr_t) st;
-  return &categories[h % CATEGORY_SLOTS];
+  return &categories[slot_of (st, key, CATEGORY_SLOTS)];
 }
 
 static void

@@ -878,6 +878,8 @@ add_filters_on (char *sql, size_t size, const struct store_filter *f, struct db_
   add_filter (sql, size, on_score ? "s.os" : "r.os", f->os, p, np);
   add_filter (sql, size, on_score ? "s.gmp" : "r.gmp", f->gmp, p, np);
   add_filter (sql, size, on_score ? "s.compiler" : "r.compiler", f->compiler, p, np);
+  add_filter (sql, size, "r.mode", f->mode, p, np);
+  add_filter (sql, size, "r.build", f->build, p, np);
   if (f->verified_only)         /* publisher names are never empty */
     append (sql, size, " AND r.publisher >= ''");
   if (f->unflagged_only)

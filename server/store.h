@@ -91,6 +91,7 @@ enum store_status store_key_ban (struct store *st, const char *fingerprint, int6
 struct store_filter
 {
   const char *arch, *cpu, *os, *gmp, *compiler;         /* NULL: any */
+  const char *mode, *build;     /* run mode, GMP build kind; NULL: any */
   int verified_only, unflagged_only;
   const char *sort_node;        /* NULL: newest first */
   int has_cursor;               /* continue after (cursor_score, cursor_seq) */

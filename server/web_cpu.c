@@ -298,6 +298,8 @@ recent (FILE *f, struct http_request *r, const struct board_filter *bf)
   sf.os = bf->value[BF_OS] && *bf->value[BF_OS] ? bf->value[BF_OS] : NULL;
   sf.gmp = bf->value[BF_GMP] && *bf->value[BF_GMP] ? bf->value[BF_GMP] : NULL;
   sf.compiler = bf->value[BF_COMPILER] && *bf->value[BF_COMPILER] ? bf->value[BF_COMPILER] : NULL;
+  sf.mode = bf->value[BF_MODE] && *bf->value[BF_MODE] ? bf->value[BF_MODE] : NULL;
+  sf.build = bf->value[BF_BUILD] && *bf->value[BF_BUILD] ? bf->value[BF_BUILD] : NULL;
   sf.verified_only = bf->verified_only;
   sf.unflagged_only = !bf->include_flagged;
   sf.limit = RECENT;

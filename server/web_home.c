@@ -116,6 +116,21 @@ view_url (FILE *f, const struct view *v, int field, const char *value, const cha
     web_arg (f, &first, "sort", field >= 0 ? v->sort : sort);
 }
 
+/* A tab setting FIELD to NAME (COUNT results), marked when CURRENT. */
+static void
+tab (FILE *f, const struct view *v, int field, const char *name, size_t count,
+     const char *current)
+{
+  fputs ("<li><a", f);
+  if (current && strcmp (current, name) == 0)
+    fputs (" class=\"current\" aria-current=\"page\"", f);
+  fputs (" href=\"", f);
+  view_url (f, v, field, name, NULL);
+  fputs ("\">", f);
+  web_text (f, *name ? name : "(unknown)");
+  fprintf (f, " <span class=\"note\">%zu</span></a></li>\n", count);
+}
+
 static void
 arch_tabs (FILE *f, const struct board *b, const struct view *v)
 {
@@ -130,16 +145,7 @@ arch_tabs (FILE *f, const struct board *b, const struct view *v)
   view_url (f, v, BF_ARCH, NULL, NULL);
   fputs ("\">All architectures</a></li>\n", f);
   for (size_t i = 0; i < n; i++)
-    {
-      fputs ("<li><a", f);
-      if (current && strcmp (current, names[i]) == 0)
-        fputs (" class=\"current\" aria-current=\"page\"", f);
-      fputs (" href=\"", f);
-      view_url (f, v, BF_ARCH, names[i], NULL);
-      fputs ("\">", f);
-      web_text (f, names[i]);
-      fprintf (f, " <span class=\"note\">%zu</span></a></li>\n", counts[i]);
-    }
+    tab (f, v, BF_ARCH, names[i], counts[i], current);
   fputs ("</ul></nav>\n", f);
 }
 
@@ -155,16 +161,7 @@ kind_tabs (FILE *f, const struct board *b, const struct view *v, int field, cons
 
   fprintf (f, "<nav aria-label=\"%s\"><ul class=\"tabs\">\n<li>%s</li>\n", label, label);
   for (size_t i = 0; i < n; i++)
-    {
-      fputs ("<li><a", f);
-      if (current && strcmp (current, names[i]) == 0)
-        fputs (" class=\"current\" aria-current=\"page\"", f);
-      fputs (" href=\"", f);
-      view_url (f, v, field, names[i], NULL);
-      fputs ("\">", f);
-      web_text (f, *names[i] ? names[i] : "(unknown)");
-      fprintf (f, " <span class=\"note\">%zu</span></a></li>\n", counts[i]);
-    }
+    tab (f, v, field, names[i], counts[i], current);
   fputs ("</ul></nav>\n", f);
 }
 
