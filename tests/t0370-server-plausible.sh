@@ -1,4 +1,4 @@
-# t0360-server-plausible.sh: what a forger with a key of their own (a
+# t0370-server-plausible.sh: what a forger with a key of their own (a
 # document changed and signed again) cannot do to the leaderboard, and
 # what honest results never suffer: a CPU's name is not the last upload's,
 # tests at odds with physics or with themselves are refused naming the
