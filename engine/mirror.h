@@ -3,7 +3,7 @@
  * A comparison is only meaningful on the same numbers, and a result can
  * only be checked against GMP's if GMP computed it from the same inputs.
  * These functions draw operands exactly as the GMP test named NAME draws
- * them (operand.h: same stream name, same draws in the same order), so
+ * them (operand.h: same generator, same draws in the same order), so
  * openssl.base.multiply.8192,8192 multiplies the very numbers that
  * gmpbench.base.multiply.8192,8192 multiplies, and both produce the same
  * digest.  Each function initialises its outputs. */
@@ -12,15 +12,10 @@
 
 #include <gmp.h>
 
-/* gmpbench.base.multiply.A[,B]: X of A bits; Y of B bits, or X when B is 0
- * (a square). */
-void mirror_multiply (const char *name, unsigned stream, long a, long b,
-                      mpz_t x, mpz_t y);
-
-/* gmpbench.base.divide.A,B and gmpbench.base.gcd.A,B: X of A bits, Y of
- * B bits. */
-void mirror_pair (const char *name, unsigned stream, long a, long b,
-                  mpz_t x, mpz_t y);
+/* The operands of gmpbench.base.{multiply,divide,gcd,gcdext}.A[,B], which
+ * are GMPbench's (operand.h): X of up to A bits; Y of up to B bits, or X
+ * itself when B is 0 (a square).  The GMP tests draw theirs here too. */
+void mirror_gmpbench_operands (unsigned stream, long a, long b, mpz_t x, mpz_t y);
 
 /* ext.invert.BITS: an odd modulus M of BITS bits and X < M prime to it. */
 void mirror_invert (const char *name, unsigned stream, long bits,

@@ -1,8 +1,17 @@
-/* operand.c: SplitMix64 operands (see operand.h for the design). */
+/* operand.c: GMPbench's operand generator and SplitMix64 operands (see
+ * operand.h for the design). */
 #include "engine/operand.h"
 
 #include <stdlib.h>
 #include "common/util.h"
+
+void
+gb_gmpbench_randinit (gmp_randstate_t rs, unsigned stream)
+{
+  gmp_randinit_mt (rs);
+  if (stream != 0)
+    gmp_randseed_ui (rs, stream);
+}
 
 static uint64_t
 fnv1a64 (const char *s, uint64_t h)

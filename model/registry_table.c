@@ -41,7 +41,8 @@ static const struct bench_test base_tests[] = {
 #undef DIV
 #undef GCD
 
-#define RSA(n) { "gmpbench.app.rsa." #n, "gmp.rsa.sign", n, 0, BENCH_COMPAT }
+/* B: the number of messages an RSA test cycles through (GMPbench's 1024). */
+#define RSA(n) { "gmpbench.app.rsa." #n, "gmp.rsa.sign", n, 1024, BENCH_COMPAT }
 #define PI(n) { "gmpbench.app.pi." #n, "gmp.pi", n, 0, BENCH_COMPAT }
 
 static const struct bench_test app_tests[] = {
@@ -72,12 +73,21 @@ static const struct bench_test app_tests[] = {
   T (name, program, 3072, 0), T (name, program, 4096, 0), \
   T (name, program, 7680, BENCH_FULL_ONLY), T (name, program, 15360, BENCH_FULL_ONLY)
 
-#define RSA(what, n, f) T ("ext.rsa." what, "gmp.rsa." what, n, f)
+/* The ext RSA tests cycle through 16 messages. */
+#define RSA(what, n, f) { "ext.rsa." what "." #n, "gmp.rsa." what, n, 16, f }
+/* The compatible gcdext and pi tests' previous definitions: gcdext with
+ * both cofactors, pi by plain binary splitting in integers. */
+#define GCDEXT_BOTH(n) { "ext.gcdext.both." #n "," #n, "gmp.gcdext.both", n, n, 0 }
 #define LARGE(n) \
   RSA ("sign", n, BENCH_FULL_ONLY), RSA ("sign-sec", n, BENCH_FULL_ONLY), \
   RSA ("verify", n, BENCH_FULL_ONLY)
 
 static const struct bench_test ext_tests[] = {
+  GCDEXT_BOTH (128), GCDEXT_BOTH (512), GCDEXT_BOTH (8192), GCDEXT_BOTH (131072),
+  GCDEXT_BOTH (1048576),
+  T ("ext.pi.mpz", "gmp.pi.mpz", 10000, 0), T ("ext.pi.mpz", "gmp.pi.mpz", 100000, 0),
+  T ("ext.pi.mpz", "gmp.pi.mpz", 1000000, 0),
+  RSA ("sign", 512, 0), RSA ("sign", 1024, 0), RSA ("sign", 2048, 0),
   RSA ("sign", 3072, 0), RSA ("sign", 4096, 0),
   RSA ("sign-sec", 512, 0), RSA ("sign-sec", 1024, 0), RSA ("sign-sec", 2048, 0),
   RSA ("sign-sec", 3072, 0), RSA ("sign-sec", 4096, 0),
@@ -111,6 +121,7 @@ static const struct bench_test ext_tests[] = {
 
 #undef RSA
 #undef LARGE
+#undef GCDEXT_BOTH
 
 #define SQR(n, f) { "openssl.base.multiply." #n, "openssl.square", n, 0, f }
 #define MUL(a, b, f) { "openssl.base.multiply." #a "," #b, "openssl.multiply", a, b, f }

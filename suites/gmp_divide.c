@@ -1,11 +1,12 @@
 /* gmp_divide.c: GMPbench's divide program, mpz_tdiv_q of an A-bit number
- * by a B-bit number.  Checked by multiplying back: A = Q*B + R with
+ * by a B-bit number, GMPbench's operands (operand.h: up to A and B bits, as
+ * mpz_urandomb draws them).  Checked by multiplying back: A = Q*B + R with
  * 0 <= R < B. */
 #include <stdlib.h>
 #include <gmp.h>
 #include "engine/bench.h"
 #include "engine/check.h"
-#include "engine/operand.h"
+#include "engine/mirror.h"
 #include "suites/programs.h"
 
 struct divide_state
@@ -16,13 +17,15 @@ struct divide_state
 static void *
 divide_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
 {
-  (void) err;
   struct divide_state *s = gb_xmalloc (sizeof *s);
-  struct gb_rng r;
-  gb_rng_init (&r, t->name, stream);
-  mpz_inits (s->x, s->y, NULL);
-  gb_rng_mpz (s->x, &r, t->a);
-  gb_rng_mpz (s->y, &r, t->b);
+  mirror_gmpbench_operands (stream, t->a, t->b, s->x, s->y);
+  if (mpz_sgn (s->y) == 0)
+    {
+      bench_fail (err, "the divisor drawn for %s is zero", t->name);
+      mpz_clears (s->x, s->y, NULL);
+      free (s);
+      return NULL;
+    }
   mpz_init2 (s->q, t->a - t->b + 64);
   return s;
 }

@@ -1,12 +1,17 @@
-/* gmp_gcd.c: GMPbench's gcd and gcdext programs, mpz_gcd and mpz_gcdext of
- * two numbers of the given sizes.  Both are checked by the Bezout identity:
- * G divides A and B, and G = S*A + T*B (cofactors from mpz_gcdext, computed
- * outside the timed loop for the gcd test), which proves G is the gcd. */
+/* gmp_gcd.c: GMPbench's gcd and gcdext programs on GMPbench's operands
+ * (operand.h): mpz_gcd, and mpz_gcdext with one cofactor, as GMPbench
+ * calls it (mpz_gcdext (g, s, NULL, a, b)).  The ext tree adds gcdext with
+ * both cofactors (ext.gcdext.both), a different and slower operation.
+ *
+ * All are checked by the Bezout identity: G divides A and B, and
+ * G = S*A + T*B, which proves G is the gcd.  The gcd test gets its
+ * cofactors from mpz_gcdext outside the timed loop; the one-cofactor test
+ * recovers T = (G - S*A) / B, which must divide exactly. */
 #include <stdlib.h>
 #include <gmp.h>
 #include "engine/bench.h"
 #include "engine/check.h"
-#include "engine/operand.h"
+#include "engine/mirror.h"
 #include "suites/programs.h"
 
 struct gcd_state
@@ -19,11 +24,7 @@ gcd_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
 {
   (void) err;
   struct gcd_state *s = gb_xmalloc (sizeof *s);
-  struct gb_rng r;
-  gb_rng_init (&r, t->name, stream);
-  mpz_inits (s->x, s->y, NULL);
-  gb_rng_mpz (s->x, &r, t->a);
-  gb_rng_mpz (s->y, &r, t->b);
+  mirror_gmpbench_operands (stream, t->a, t->b, s->x, s->y);
   mpz_init2 (s->g, t->b + 64);
   mpz_init2 (s->s, t->b + 64);
   mpz_init2 (s->t, t->a + 64);
@@ -40,6 +41,14 @@ gcd_run (void *state, unsigned long reps)
 
 static void
 gcdext_run (void *state, unsigned long reps)
+{
+  struct gcd_state *s = state;
+  for (unsigned long i = 0; i < reps; i++)
+    mpz_gcdext (s->g, s->s, NULL, s->x, s->y);
+}
+
+static void
+gcdext_both_run (void *state, unsigned long reps)
 {
   struct gcd_state *s = state;
   for (unsigned long i = 0; i < reps; i++)
@@ -64,8 +73,37 @@ gcd_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   return 0;
 }
 
+/* T = (G - S*A) / B when B divides it exactly (T = 0 when B is 0 and
+ * G = S*A); 0 if it does not. */
+static int
+other_cofactor (mpz_t t, const mpz_t g, const mpz_t s, const mpz_t a, const mpz_t b)
+{
+  mpz_mul (t, s, a);
+  mpz_sub (t, g, t);
+  if (!mpz_divisible_p (t, b))
+    return 0;
+  if (mpz_sgn (b) != 0)
+    mpz_divexact (t, t, b);
+  return 1;
+}
+
 static int
 gcdext_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
+{
+  struct gcd_state *s = state;
+  if (!other_cofactor (s->t, s->g, s->s, s->x, s->y)
+      || !check_gcd_bezout (s->x, s->y, s->g, s->s, s->t))
+    {
+      bench_fail (err, "mpz_gcdext gave a wrong result (G = S*A + T*B, G | A, G | B fails)");
+      return -1;
+    }
+  digest_mpz (digest, s->g);
+  digest_mpz (digest, s->s);
+  return 0;
+}
+
+static int
+gcdext_both_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
 {
   struct gcd_state *s = state;
   if (!check_gcd_bezout (s->x, s->y, s->g, s->s, s->t))
@@ -89,3 +127,6 @@ gcd_teardown (void *state)
 
 const struct bench_ops gmp_gcd_ops = { gcd_setup, gcd_run, gcd_check, gcd_teardown };
 const struct bench_ops gmp_gcdext_ops = { gcd_setup, gcdext_run, gcdext_check, gcd_teardown };
+const struct bench_ops gmp_gcdext_both_ops = {
+  gcd_setup, gcdext_both_run, gcdext_both_check, gcd_teardown
+};

@@ -2,12 +2,14 @@
  *
  * One size means a squaring (mpz_mul with both operands the same number,
  * which GMP detects and computes as a square); two sizes a product of an
- * A-bit and a B-bit number.  Checked modulo word-sized primes. */
+ * A-bit and a B-bit number.  The operands are GMPbench's (operand.h), so
+ * "A bits" means up to A bits, as mpz_urandomb draws them.  Checked modulo
+ * word-sized primes. */
 #include <stdlib.h>
 #include <gmp.h>
 #include "engine/bench.h"
 #include "engine/check.h"
-#include "engine/operand.h"
+#include "engine/mirror.h"
 #include "suites/programs.h"
 
 struct multiply_state
@@ -21,16 +23,8 @@ multiply_setup (const struct bench_test *t, unsigned stream, struct bench_error 
 {
   (void) err;
   struct multiply_state *s = gb_xmalloc (sizeof *s);
-  struct gb_rng r;
-  gb_rng_init (&r, t->name, stream);
-  mpz_init (s->x);
-  mpz_init (s->y);
-  gb_rng_mpz (s->x, &r, t->a);
+  mirror_gmpbench_operands (stream, t->a, t->b, s->x, s->y);
   s->square = t->b == 0;
-  if (s->square)
-    mpz_set (s->y, s->x);
-  else
-    gb_rng_mpz (s->y, &r, t->b);
   mpz_init2 (s->z, t->a + (s->square ? t->a : t->b) + 64);
   return s;
 }

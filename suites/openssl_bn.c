@@ -65,11 +65,7 @@ draw_operands (const struct bench_test *t, unsigned stream, struct bn_state *s)
     case OP_MUL:
     case OP_DIV:
     case OP_GCD:
-      snprintf (name, sizeof name, "gmpbench.%s", t->name + strlen ("openssl."));
-      if (s->op <= OP_MUL)
-        mirror_multiply (name, stream, t->a, t->b, s->x, s->y);
-      else
-        mirror_pair (name, stream, t->a, t->b, s->x, s->y);
+      mirror_gmpbench_operands (stream, t->a, t->b, s->x, s->y);
       mpz_init (s->m);
       break;
     case OP_INV:

@@ -27,9 +27,10 @@ const char *runnable_suite_name (size_t i);
 const struct bench_test *runnable_find (const char *name);
 
 /* The programs, one file each (or a few sharing their code). */
-extern const struct bench_ops gmp_multiply_ops, gmp_divide_ops, gmp_gcd_ops, gmp_gcdext_ops;
+extern const struct bench_ops gmp_multiply_ops, gmp_divide_ops, gmp_gcd_ops, gmp_gcdext_ops,
+  gmp_gcdext_both_ops;
 extern const struct bench_ops gmp_rsa_sign_ops, gmp_rsa_sign_sec_ops, gmp_rsa_verify_ops;
-extern const struct bench_ops gmp_rsa_keygen_ops, gmp_pi_ops;
+extern const struct bench_ops gmp_rsa_keygen_ops, gmp_pi_ops, gmp_pi_mpz_ops;
 extern const struct bench_ops gmp_sqrt_ops, gmp_root_ops, gmp_invert_ops, gmp_fac_ops,
   gmp_prime_ops;
 extern const struct bench_ops gmp_powm_ops, gmp_powm_sec_ops, gmp_mulm_ops;

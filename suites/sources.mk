@@ -12,6 +12,7 @@ SUITES_SRCS += \
 	suites/gmp_mulm.c \
 	suites/gmp_multiply.c \
 	suites/gmp_pi.c \
+	suites/gmp_pi_mpz.c \
 	suites/gmp_powm.c \
 	suites/gmp_rsa.c \
 	suites/openssl_bn.c \

@@ -1,6 +1,8 @@
-/* unit-operand.c: the operand generator gives fixed, known bits.  These
- * vectors pin the sequence: if they change, every reference digest
- * changes, and results stop comparing across versions. */
+/* unit-operand.c: the operand generators give fixed, known bits.  These
+ * vectors pin the sequences: if they change, every reference digest
+ * changes, and results stop comparing across versions.  GMPbench's
+ * generator must also be exactly gmp_randinit_default, which GMPbench
+ * uses, or the compatible tests would not measure GMPbench's numbers. */
 #include <stdlib.h>
 #include <string.h>
 #include <gmp.h>
@@ -31,6 +33,28 @@ main (void)
   char *hex = mpz_get_str (NULL, 16, z);
   check (strcmp (hex, "d9c0fb289c15222c15b99654a") == 0, "the 100-bit operand is %s", hex);
   free (hex);
+
+  gmp_randstate_t ours, theirs;
+  mpz_t y;
+  mpz_init (y);
+  gb_gmpbench_randinit (ours, 0);
+  gmp_randinit_default (theirs);
+  mpz_urandomb (z, ours, 128);
+  mpz_urandomb (y, theirs, 128);
+  hex = mpz_get_str (NULL, 16, z);
+  check (strcmp (hex, "7647f3c382902d2f58d2754b39bca874") == 0,
+         "GMPbench's first 128-bit operand is %s", hex);
+  free (hex);
+  check (mpz_cmp (z, y) == 0, "stream 0 is gmp_randinit_default's sequence");
+  gmp_randclear (ours);
+  gb_gmpbench_randinit (ours, 1);
+  mpz_urandomb (z, ours, 100);
+  hex = mpz_get_str (NULL, 16, z);
+  check (strcmp (hex, "75da0d7d2c6edf0ce8277b93b") == 0, "stream 1's first 100-bit operand is %s", hex);
+  free (hex);
+  gmp_randclear (ours);
+  gmp_randclear (theirs);
+  mpz_clear (y);
 
   gb_rng_init (&r, "primes", 0);
   gb_rng_prime (z, &r, 256, 65537);
