@@ -129,9 +129,9 @@ compare_strings (const void *a, const void *b)
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
-/* One line per test of the suites every build has, sorted by name:
- * "NAME FLAGS W1 W2 ..." with the weight of each node from the root down
- * to the test itself. */
+/* "definitions N" (from generation 2 on), then one line per test of the
+ * suites every build has, sorted by name: "NAME FLAGS W1 W2 ..." with the
+ * weight of each node from the root down to the test itself. */
 static void
 compute_id (void)
 {
@@ -147,6 +147,8 @@ compute_id (void)
         names[n++] = registry_suites[s].tests[i].name;
   qsort (names, n, sizeof *names, compare_strings);
   gb_sha256_init (&h);
+  snprintf (line, sizeof line, "definitions %d\n", REGISTRY_DEFINITIONS);
+  gb_sha256_update (&h, line, strlen (line));
   for (size_t i = 0; i < n; i++)
     {
       const struct bench_test *t = registry_find (names[i]);

@@ -10,8 +10,9 @@
  * docs/result-format.md), and the server refuses a document whose registry
  * differs from its own (docs/protocol.md), since it could neither
  * recognise all the tests nor recompute the same scores.  It is the first
- * 16 hex digits of a SHA-256 over what scoring depends on: every test's
- * name, its flags, and the weight of each node on its path.  The optional
+ * 16 hex digits of a SHA-256 over what scoring depends on: the generation
+ * of the tests' definitions, every test's name, its flags, and the weight
+ * of each node on its path.  The optional
  * suites (those only some clients have: libgcrypt's and Nettle's) are left
  * out, so that builds with and without them agree; their tests live in
  * hierarchies of their own.
@@ -75,6 +76,17 @@ double registry_test_weight (const char *test_name);
 int registry_match (const char *pattern, const char *name);
 
 #define REGISTRY_ID_LEN 16
+
+/* The generation of the tests' definitions, raised whenever a test keeps
+ * its name but measures something else, so that the identity changes with
+ * it.  2: the compatible tests measure GMPbench 0.2's own operations (its
+ * operands, gcdext with one cofactor, rsa over 1024 messages, its pi
+ * algorithm).  1 was every registry before it. */
+#define REGISTRY_DEFINITIONS 2
+
+/* The identity of the registry before this one (generation 1), whose
+ * documents the server still accepts and shows apart (docs/protocol.md). */
+#define REGISTRY_PREVIOUS_ID "2b9fafb1342435ad"
 
 /* 16 lower-case hex digits, computed once. */
 const char *registry_id (void);
