@@ -13,6 +13,7 @@
 #include "common/util.h"
 #include "client/compare.h"
 #include "model/doc_schema.h"
+#include "model/score.h"
 #include "sysinfo/sysinfo.h"
 
 #define NAME_WIDTH 44
@@ -83,8 +84,11 @@ doc_leaf (void *ctx, int depth, size_t index, const char *label)
       fprintf (t->f, "%s\n", t->c->reset);
       return;
     }
-  fprintf (t->f, " %14.6g ops/s  ±%.1f%%", report_num (row->result, DOC_RESULT_OPS_PER_SEC),
-           100 * report_num (row->result, DOC_RESULT_SPREAD));
+  double ops = report_num (row->result, DOC_RESULT_OPS_PER_SEC);
+  double fast = report_num (row->result, DOC_RESULT_FAST_OPS_PER_SEC);
+  fprintf (t->f, " %14.6g ops/s  ±%.1f%%", ops, 100 * report_num (row->result, DOC_RESULT_SPREAD));
+  if (!isnan (fast) && !score_equal (fast, ops))
+    fprintf (t->f, "  (fastest samples %.6g)", fast);
   if (report_has_flag (row->result, "noisy"))
     fprintf (t->f, "  %snoisy%s", t->c->warn, t->c->reset);
   if (report_has_flag (row->result, "cpu-diverged"))

@@ -146,6 +146,7 @@ harness_finish (struct harness_run *h, struct measurement *m)
   stats_estimate (h->times, h->n, h->cfg->agree, h->cfg->tolerance, &e);
   m->seconds_per_op = e.time;
   m->ops_per_sec = e.time > 0 ? 1 / e.time : 0;
+  m->fast_ops_per_sec = m->ops_per_sec;
   m->spread = e.spread;
   m->median_ops_per_sec = e.median > 0 ? 1 / e.median : 0;
   m->samples = h->n;
@@ -161,6 +162,15 @@ harness_finish (struct harness_run *h, struct measurement *m)
   free (h->times);
   free (h->sorted);
   h->times = h->sorted = NULL;
+}
+
+void
+harness_use_cpu_mean (struct measurement *m)
+{
+  if (m->cpu_seconds <= 0 || m->samples == 0)
+    return;
+  m->seconds_per_op = m->cpu_seconds / ((double) m->samples * (double) m->reps_per_sample);
+  m->ops_per_sec = 1 / m->seconds_per_op;
 }
 
 int

@@ -49,8 +49,10 @@ void harness_default_config (struct harness_config *cfg, double time_per_test);
 
 struct measurement
 {
-  double ops_per_sec;           /* 1 / estimated time per operation */
-  double seconds_per_op;
+  double ops_per_sec;           /* what scores are made of: 1 / seconds_per_op */
+  double seconds_per_op;        /* the fast-sample estimate (stats.h), or
+                                 * GMPbench's after harness_use_cpu_mean */
+  double fast_ops_per_sec;      /* the fast-sample estimate, always */
   double spread;                /* relative, see stats.h */
   double median_ops_per_sec;    /* over all samples, for reference */
   unsigned samples;
@@ -87,6 +89,12 @@ void harness_start (struct harness_run *h, const struct harness_config *cfg,
 int harness_visit (struct harness_run *h, volatile sig_atomic_t *stop);
 /* The estimate, into M; frees H's storage. */
 void harness_finish (struct harness_run *h, struct measurement *m);
+
+/* Makes GMPbench's estimator M's figure: the operations of all samples
+ * over their CPU time, a mean, as GMPbench 0.2 counts (docs/scoring.md);
+ * the fast-sample estimate stays in fast_ops_per_sec.  Nothing changes if
+ * no CPU time was recorded. */
+void harness_use_cpu_mean (struct measurement *m);
 
 /* All visits in a row.  Returns 0, or -1 if *STOP became non-zero. */
 int harness_measure (const struct harness_config *cfg, const struct bench_ops *ops,

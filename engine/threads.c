@@ -258,6 +258,7 @@ coordinate (struct shared *sh, struct worker *w, unsigned n, struct measurement 
   memset (m, 0, sizeof *m);
   m->seconds_per_op = e.time;
   m->ops_per_sec = e.time > 0 ? 1 / e.time : 0;
+  m->fast_ops_per_sec = m->ops_per_sec;
   m->spread = e.spread;
   m->median_ops_per_sec = e.median > 0 ? 1 / e.median : 0;
   m->samples = rounds;

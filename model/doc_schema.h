@@ -52,6 +52,7 @@
 #define DOC_RESULT_NAME "name"
 #define DOC_RESULT_OPS_PER_SEC "ops_per_sec"
 #define DOC_RESULT_SECONDS_PER_OP "seconds_per_op"
+#define DOC_RESULT_FAST_OPS_PER_SEC "fast_ops_per_sec"
 #define DOC_RESULT_SPREAD "spread"
 #define DOC_RESULT_MEDIAN_OPS_PER_SEC "median_ops_per_sec"
 #define DOC_RESULT_SAMPLES "samples"

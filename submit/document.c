@@ -24,6 +24,7 @@ result_json (const struct test_result *r)
   cJSON_AddStringToObject (o, DOC_RESULT_NAME, r->test->name);
   cJSON_AddNumberToObject (o, DOC_RESULT_OPS_PER_SEC, r->m.ops_per_sec);
   cJSON_AddNumberToObject (o, DOC_RESULT_SECONDS_PER_OP, r->m.seconds_per_op);
+  cJSON_AddNumberToObject (o, DOC_RESULT_FAST_OPS_PER_SEC, r->m.fast_ops_per_sec);
   cJSON_AddNumberToObject (o, DOC_RESULT_SPREAD, r->m.spread);
   cJSON_AddNumberToObject (o, DOC_RESULT_MEDIAN_OPS_PER_SEC, r->m.median_ops_per_sec);
   cJSON_AddNumberToObject (o, DOC_RESULT_SAMPLES, r->m.samples);
