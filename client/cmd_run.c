@@ -260,7 +260,7 @@ scores_of (const struct test_result *results, size_t n, int quick, struct score_
         in[nin].name = results[i].test->name;
         in[nin++].ops_per_sec = results[i].m.ops_per_sec;
       }
-  size_t count = score_compute_run (in, nin, quick, out);
+  size_t count = score_compute_run (in, nin, quick ? BENCH_FULL_ONLY : 0, out);
   free (in);
   return count;
 }

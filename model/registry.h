@@ -26,6 +26,9 @@
 /* Flags of a test. */
 #define BENCH_COMPAT    1u      /* one of the 39 tests of GMPbench 0.2 */
 #define BENCH_FULL_ONLY 2u      /* too slow for --quick: full runs only */
+#define BENCH_NEW_DEFINITIONS 4u /* added with definitions generation 2
+                                  * (REGISTRY_DEFINITIONS): the previous
+                                  * registry's documents lack it */
 
 struct bench_test
 {

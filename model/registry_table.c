@@ -77,7 +77,8 @@ static const struct bench_test app_tests[] = {
 #define RSA(what, n, f) { "ext.rsa." what "." #n, "gmp.rsa." what, n, 16, f }
 /* The compatible gcdext and pi tests' previous definitions: gcdext with
  * both cofactors, pi by plain binary splitting in integers. */
-#define GCDEXT_BOTH(n) { "ext.gcdext.both." #n "," #n, "gmp.gcdext.both", n, n, 0 }
+#define GCDEXT_BOTH(n) \
+  { "ext.gcdext.both." #n "," #n, "gmp.gcdext.both", n, n, BENCH_NEW_DEFINITIONS }
 #define LARGE(n) \
   RSA ("sign", n, BENCH_FULL_ONLY), RSA ("sign-sec", n, BENCH_FULL_ONLY), \
   RSA ("verify", n, BENCH_FULL_ONLY)
@@ -85,9 +86,11 @@ static const struct bench_test app_tests[] = {
 static const struct bench_test ext_tests[] = {
   GCDEXT_BOTH (128), GCDEXT_BOTH (512), GCDEXT_BOTH (8192), GCDEXT_BOTH (131072),
   GCDEXT_BOTH (1048576),
-  T ("ext.pi.mpz", "gmp.pi.mpz", 10000, 0), T ("ext.pi.mpz", "gmp.pi.mpz", 100000, 0),
-  T ("ext.pi.mpz", "gmp.pi.mpz", 1000000, 0),
-  RSA ("sign", 512, 0), RSA ("sign", 1024, 0), RSA ("sign", 2048, 0),
+  T ("ext.pi.mpz", "gmp.pi.mpz", 10000, BENCH_NEW_DEFINITIONS),
+  T ("ext.pi.mpz", "gmp.pi.mpz", 100000, BENCH_NEW_DEFINITIONS),
+  T ("ext.pi.mpz", "gmp.pi.mpz", 1000000, BENCH_NEW_DEFINITIONS),
+  RSA ("sign", 512, BENCH_NEW_DEFINITIONS), RSA ("sign", 1024, BENCH_NEW_DEFINITIONS),
+  RSA ("sign", 2048, BENCH_NEW_DEFINITIONS),
   RSA ("sign", 3072, 0), RSA ("sign", 4096, 0),
   RSA ("sign-sec", 512, 0), RSA ("sign-sec", 1024, 0), RSA ("sign-sec", 2048, 0),
   RSA ("sign-sec", 3072, 0), RSA ("sign-sec", 4096, 0),

@@ -101,7 +101,7 @@ find_leaf (const char *name)
 /* The state of a node while scoring. */
 enum node_state
 {
-  NODE_EXCLUDED = 0,            /* nothing below it counts (quick runs) */
+  NODE_EXCLUDED = 0,            /* nothing below it counts (not required) */
   NODE_SCORED,
   NODE_MISSING                  /* some test below it has no result */
 };
@@ -120,14 +120,14 @@ score_compute (const struct score_input *in, size_t n, struct score_node **out)
 }
 
 size_t
-score_compute_run (const struct score_input *in, size_t n, int quick,
+score_compute_run (const struct score_input *in, size_t n, unsigned not_required,
                    struct score_node **out)
 {
   pthread_once (&tree_once, build_tree);
   struct node_acc *acc = gb_xcalloc (tree_size ? tree_size : 1, sizeof *acc);
 
   for (size_t i = 0; i < tree_size; i++)
-    if (tree[i].test && !(quick && (tree[i].test->flags & BENCH_FULL_ONLY)))
+    if (tree[i].test && !(tree[i].test->flags & not_required))
       acc[i].state = NODE_MISSING;
   for (size_t i = 0; i < n; i++)
     {

@@ -348,7 +348,7 @@ recompute (const cJSON *results, int quick, struct score_node **out, size_t *nin
       in[i].name = text (r, DOC_RESULT_NAME);
       in[i].ops_per_sec = schema_get (r, DOC_RESULT_OPS_PER_SEC)->valuedouble;
     }
-  size_t count = score_compute_run (in, n, quick, &nodes);
+  size_t count = score_compute_run (in, n, quick ? BENCH_FULL_ONLY : 0, &nodes);
   nodes = gb_xrealloc (nodes, (count + n + 1) * sizeof *nodes);
   for (i = 0; i < n; i++)
     {
