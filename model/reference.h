@@ -13,4 +13,8 @@
  * table has none (tests whose outputs depend on the machine). */
 const char *reference_digest (const char *test_name);
 
+/* The digest of TEST_NAME under the previous registry's definitions
+ * (model/registry.h) where it differs from reference_digest's, else NULL. */
+const char *reference_previous_digest (const char *test_name);
+
 #endif

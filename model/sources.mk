@@ -11,6 +11,7 @@ MODEL_SRCS += \
 	model/json_check.c \
 	model/order_stats.c \
 	model/reference.c \
+	model/reference_previous.c \
 	model/registry.c \
 	model/registry_table.c \
 	model/schema.c \

@@ -207,16 +207,20 @@ compare_versions (const char *a, const char *b)
   return 0;
 }
 
-/* The document's registry is this server's.  A document without one
- * comes from a client older than registry ids, and its tests are checked
- * one by one as before.  When they differ, the client's version against
- * the server's says which side is behind. */
+/* The document's registry is this server's, or the previous one
+ * (registry.h), whose documents were measured with the previous
+ * definitions of some tests: *PREVIOUS says so.  A document without one
+ * comes from a client older than registry ids, so from the previous
+ * definitions too, and its tests are checked one by one as before.  When
+ * the registries differ otherwise, the client's version against the
+ * server's says which side is behind. */
 static int
-check_registry (const cJSON *doc, struct validate_error *err)
+check_registry (const cJSON *doc, int *previous, struct validate_error *err)
 {
   const cJSON *item = schema_get (doc, DOC_REGISTRY);
   const char *client = text (doc, DOC_CLIENT "." DOC_CLIENT_VERSION);
 
+  *previous = 1;
   if (!item)
     return 0;
   if (!lower_hex (item->valuestring, REGISTRY_ID_LEN))
@@ -225,6 +229,9 @@ check_registry (const cJSON *doc, struct validate_error *err)
                      REGISTRY_ID_LEN);
       return -1;
     }
+  if (strcmp (item->valuestring, REGISTRY_PREVIOUS_ID) == 0)
+    return 0;
+  *previous = 0;
   if (strcmp (item->valuestring, registry_id ()) == 0)
     return 0;
   int order = compare_versions (client, GB_VERSION);
@@ -333,11 +340,13 @@ find_node (const struct score_node *nodes, size_t n, const char *name)
   return NULL;
 }
 
-/* The scores of RESULTS recomputed with the GMPbench formula (QUICK as
- * for a quick run): the complete inner nodes (*NINNER of them), then one
- * node per test holding its ops/s.  Returns the total count. */
+/* The scores of RESULTS recomputed with the GMPbench formula, the tests
+ * flagged NOT_REQUIRED left out of completeness (score.h): the complete
+ * inner nodes (*NINNER of them), then one node per test holding its ops/s.
+ * Returns the total count. */
 static size_t
-recompute (const cJSON *results, int quick, struct score_node **out, size_t *ninner)
+recompute (const cJSON *results, unsigned not_required, struct score_node **out,
+           size_t *ninner)
 {
   size_t n = (size_t) cJSON_GetArraySize (results), i = 0;
   struct score_input *in = gb_xmalloc ((n ? n : 1) * sizeof *in);
@@ -348,7 +357,7 @@ recompute (const cJSON *results, int quick, struct score_node **out, size_t *nin
       in[i].name = text (r, DOC_RESULT_NAME);
       in[i].ops_per_sec = schema_get (r, DOC_RESULT_OPS_PER_SEC)->valuedouble;
     }
-  size_t count = score_compute_run (in, n, quick ? BENCH_FULL_ONLY : 0, &nodes);
+  size_t count = score_compute_run (in, n, not_required, &nodes);
   nodes = gb_xrealloc (nodes, (count + n + 1) * sizeof *nodes);
   for (i = 0; i < n; i++)
     {
@@ -408,17 +417,21 @@ static int
 check_scores (const cJSON *doc, struct doc_summary *out, struct validate_error *err)
 {
   const cJSON *threads = schema_get (doc, DOC_THREADS);
-  int quick = cJSON_IsTrue (schema_get (doc, DOC_RUN "." DOC_RUN_QUICK));
+  unsigned not_required = cJSON_IsTrue (schema_get (doc, DOC_RUN "." DOC_RUN_QUICK))
+    ? BENCH_FULL_ONLY : 0;
   struct score_node *nodes;
   size_t n, ninner;
 
-  out->nscores = recompute (schema_get (doc, DOC_RESULTS), quick, &out->scores, &out->ninner);
+  if (out->previous_definitions)
+    not_required |= BENCH_NEW_DEFINITIONS;
+  out->nscores = recompute (schema_get (doc, DOC_RESULTS), not_required, &out->scores,
+                            &out->ninner);
   if (compare_scores (schema_get (doc, DOC_SCORES), DOC_SCORES, out->scores, out->ninner,
                       out->nscores, err) < 0)
     return -1;
   if (!threads)
     return 0;
-  n = recompute (schema_get (threads, DOC_THREADS_RESULTS), quick, &nodes, &ninner);
+  n = recompute (schema_get (threads, DOC_THREADS_RESULTS), not_required, &nodes, &ninner);
   int rc = compare_scores (schema_get (threads, DOC_THREADS_SCORES),
                            DOC_THREADS "." DOC_THREADS_SCORES, nodes, ninner, n, err);
   score_free (nodes, n);
@@ -426,9 +439,10 @@ check_scores (const cJSON *doc, struct doc_summary *out, struct validate_error *
 }
 
 /* Only the single-threaded results have reference digests: the threads
- * of a multi-threaded run work on operand streams of their own. */
+ * of a multi-threaded run work on operand streams of their own.  A
+ * document of the previous definitions has the previous digests. */
 static int
-check_digests (const cJSON *doc, struct validate_error *err)
+check_digests (const cJSON *doc, int previous, struct validate_error *err)
 {
   const cJSON *results = schema_get (doc, DOC_RESULTS);
   int i = 0, first = -1;
@@ -436,7 +450,9 @@ check_digests (const cJSON *doc, struct validate_error *err)
   for (const cJSON *r = results->child; r; r = r->next, i++)
     {
       const char *name = text (r, DOC_RESULT_NAME);
-      const char *ref = reference_digest (name);
+      const char *ref = previous ? reference_previous_digest (name) : NULL;
+      if (!ref)
+        ref = reference_digest (name);
       if (!ref || strcmp (ref, text (r, DOC_RESULT_DIGEST)) == 0)
         continue;
       if (first < 0)
@@ -495,6 +511,7 @@ summarise_tests (const cJSON *results, int threads, struct doc_summary *out)
         "",
         number_member (r, DOC_RESULT_OPS_PER_SEC), number_member (r, DOC_RESULT_SECONDS_PER_OP),
         number_member (r, DOC_RESULT_MEDIAN_OPS_PER_SEC), number_member (r, DOC_RESULT_SPREAD),
+        number_member (r, DOC_RESULT_FAST_OPS_PER_SEC),
         number_member (r, DOC_RESULT_SAMPLES), number_member (r, DOC_RESULT_REPS_PER_SAMPLE),
         number_member (r, DOC_RESULT_WALL_SECONDS), number_member (r, DOC_RESULT_CPU_SECONDS),
         threads, has_flag (r, DOC_FLAG_NOISY), has_flag (r, DOC_FLAG_CPU_DIVERGED),
@@ -578,11 +595,11 @@ validate_document (const char *body, size_t len, struct doc_summary *out,
   if (schema_check_duplicates (doc, "", err) == 0
       && check_structure (doc, err) == 0
       && check_forms (doc, err) == 0
-      && check_registry (doc, err) == 0
+      && check_registry (doc, &out->previous_definitions, err) == 0
       && check_tests (doc, err) == 0
       && check_public_key (doc, out, err) == 0
       && check_scores (doc, out, err) == 0
-      && check_digests (doc, err) == 0)
+      && check_digests (doc, out->previous_definitions, err) == 0)
     {
       summarise (doc, out);
       rc = 0;

@@ -28,6 +28,7 @@ struct doc_test
 {
   char name[129];
   double ops_per_sec, seconds_per_op, median_ops_per_sec, spread;
+  double fast_ops_per_sec;      /* 0 when the document has none */
   double samples, reps_per_sample, wall_seconds, cpu_seconds;
   int threads;                  /* 1 in results[], threads.count in threads.results[] */
   int noisy, cpu_diverged;      /* the test's own flags */
@@ -51,6 +52,8 @@ struct doc_summary
   char *gmp_cflags;             /* system.build.gmp.cflags, "" when absent */
   struct doc_test *tests;       /* results[], then threads.results[] */
   size_t ntests;
+  int previous_definitions;     /* measured with the previous registry's
+                                 * definitions (model/registry.h) */
 };
 
 /* 0 and *DOC filled when BODY[0..LEN) is valid; -1 and *ERR filled

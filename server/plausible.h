@@ -10,6 +10,9 @@
  *   brand-mismatch     the brand string does not fit the CPU identity or
  *                      vendor;
  *   clock-implausible  the measured clock above what the CPU can run at;
+ *   previous-definitions  measured with the previous registry's definitions
+ *                      of some tests (model/registry.h): valid, but not the
+ *                      same measurement, so kept out of the aggregates;
  *   impossible         an inner node more than PLAUSIBLE_BEYOND_BEST times
  *                      the best score per GHz any unflagged result reached;
  *   outlier            at some node or test, farther from the median of

@@ -104,6 +104,9 @@ web_flag_reason (const char *flag)
     { "impossible", "a node is more than twice as fast per GHz as any CPU has been" },
     { "brand-mismatch", "the CPU's name does not fit its identity or vendor" },
     { "clock-implausible", "the measured clock is well above the CPU's maximum" },
+    { "previous-definitions", "measured with the previous definitions of the GMPbench tests "
+      "(a gmpbench older than GMPbench 0.2's own operands, gcdext and rsa operations and pi "
+      "algorithm): not comparable with current results, so kept out of their medians" },
   };
   for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
     if (strcmp (flag, reasons[i][0]) == 0)

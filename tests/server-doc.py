@@ -4,7 +4,8 @@
 #   server-doc.py PUBLIC_KEY_BASE64 OUT [OPTION]...
 #
 # Starts from tests/fixtures/server-result.json (a real `gmpbench run`
-# document with one test) and sets submitter.public_key.  Options:
+# document with one test, its registry and digests brought up to date with
+# the registry's) and sets submitter.public_key.  Options:
 #   --name NAME        submitter.name (makes otherwise equal documents differ)
 #   --multiply         all gmpbench.base.multiply tests, with the node score
 #   --base             all gmpbench.base tests, with every node score
@@ -23,6 +24,8 @@
 #   --digest HEX       the first test's digest
 #   --set PATH=JSON    set a member (dotted PATH, numbers index arrays) to a
 #                      JSON value
+#   --drop NAME        remove the top-level member NAME (--drop registry: a
+#                      document from a client older than registry ids)
 import json, math, os, sys
 
 # The program nodes of gmpbench.base and their weights (model/registry_table.c).
@@ -126,6 +129,8 @@ def main(argv):
         elif a == "--set":
             path, value = args[i + 1].split("=", 1)
             sets.append((path, json.loads(value))); i += 1
+        elif a == "--drop":
+            doc.pop(args[i + 1], None); i += 1
         else:
             sys.exit("server-doc.py: unknown option " + a)
         i += 1

@@ -3,7 +3,11 @@
 # own, and refuses another with a 422 that says plainly that client and
 # server have different registries and which side to upgrade, which
 # `gmpbench submit` shows in one line.  Documents from before registry
-# ids (no member) are checked test by test as before.
+# ids (no member) are checked test by test as before.  Documents of the
+# previous registry (model/registry.h), and those from before registry ids,
+# were measured with the previous definitions of some tests: they are
+# accepted against the previous digests and flagged previous-definitions,
+# which keeps them out of the aggregates.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/server-lib.sh"
 need_server
@@ -25,10 +29,29 @@ upload () {
   make_doc "$name.json" alice --name "$name" "$@" && post "$name.json" "$(sign "$name.json" alice)"
 }
 
+# The digest of gmpbench.base.multiply.128 under the previous definitions.
+PREVIOUS_DIGEST=3389bf3477316c5ae374a93bcde61b3986cace1df37c0fb0f96b0f8eb1c719b5
+PREVIOUS_REGISTRY=2b9fafb1342435ad
+
+flags () {
+  field "','.join(d['flags'])"
+}
+
 expect_status "a document without a registry (an older client) is accepted" 201 \
-  "$(upload old)"
+  "$(upload old --drop registry --set "results.0.digest=\"$PREVIOUS_DIGEST\"")"
+check "... flagged as measured with the previous definitions" \
+  sh -c "echo '$(flags)' | grep -q previous-definitions"
 expect_status "a document with the server's registry is accepted" 201 \
   "$(upload same --set "registry=\"$registry\"")"
+check "... and not flagged previous-definitions" \
+  sh -c "! echo '$(flags)' | grep -q previous-definitions"
+expect_status "a document of the previous registry, with its digests, is accepted" 201 \
+  "$(upload previous --set "registry=\"$PREVIOUS_REGISTRY\"" \
+     --set "results.0.digest=\"$PREVIOUS_DIGEST\"")"
+check "... flagged previous-definitions" sh -c "echo '$(flags)' | grep -q previous-definitions"
+st=$(upload mixed --set "registry=\"$registry\"" --set "results.0.digest=\"$PREVIOUS_DIGEST\"")
+expect_rule "the current registry with a previous digest: 422 digest-mismatch" 422 \
+  digest-mismatch "$st"
 
 st=$(upload older --set 'registry="0123456789abcdef"' --set 'client.version="0.0.1"')
 expect_rule "another registry from an older client: 422 registry-mismatch" 422 registry-mismatch "$st"
