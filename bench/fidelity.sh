@@ -1,0 +1,191 @@
+#!/bin/sh
+# fidelity.sh: does gmpbench measure what GMPbench 0.2 measures?
+#
+# Given an unpacked GMPbench 0.2 (the user downloads it; nothing of it is
+# part of this repository), builds its programs as its runbench does
+# ($CC $CFLAGS prog.c -o prog $LIBS, with runbench's defaults gcc,
+# "-O3 -fomit-frame-pointer" and "-static -lgmp", or CC, CFLAGS and LIBS
+# from the environment), then measures each of the 39 compatible tests
+# ours and theirs alternately (who goes first alternates from round to
+# round), ROUNDS times.  The test list and the weights are read from its
+# runbench.
+#
+# Prints, per test, the ratio ours/theirs (the median over the rounds,
+# and the lowest and highest), the official program's own spread between
+# rounds ((max - min) / median of its results), and the same ratio for
+# the mean-CPU figure (docs/scoring.md: our operations over our CPU time,
+# as GMPbench counts); then per program, per category and in total, with
+# runbench's weighted geometric means computed round by round.
+#
+# Targets (issue 13): every category within 3%, the total within 2%, each
+# test within 5% where the official program's own spread allows it.
+#
+# usage: bench/fidelity.sh [-r ROUNDS] [-g GMPBENCH] [-o FILE] [-t PATTERN]
+#                          OFFICIAL_DIR [-- RUN-OPTIONS...]
+#   -o FILE     also keep every measurement, one line each, in FILE
+#   -t PATTERN  only the tests whose name matches the shell PATTERN
+
+rounds=3 gb=./gmpbench keep= only='*'
+while getopts r:g:o:t: opt; do
+  case $opt in
+    r) rounds=$OPTARG ;;
+    g) gb=$OPTARG ;;
+    o) keep=$OPTARG ;;
+    t) only=$OPTARG ;;
+    *) sed -n 's/^# usage: /usage: /p; s/^#  *\(OFFICIAL_DIR \[--\)/       \1/p' "$0" >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
+official=$1
+shift
+[ "${1:-}" = -- ] && shift
+[ -x "$gb" ] || { echo "$gb: not an executable (use -g)" >&2; exit 1; }
+gb=$(cd "$(dirname "$gb")" && pwd)/$(basename "$gb")
+for f in runbench timing.h multiply.c divide.c gcd.c gcdext.c rsa.c pi.c; do
+  [ -f "$official/$f" ] || { echo "$official: no $f here; give the directory of an unpacked GMPbench 0.2" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+mkdir -p "$tmp/config" "$tmp/bin"
+
+# Build as runbench does.
+CC=${CC:-gcc}
+CFLAGS=${CFLAGS:--O3 -fomit-frame-pointer}
+LIBS=${LIBS:--static -lgmp}
+echo "building GMPbench's programs: $CC $CFLAGS prog.c -o prog $LIBS"
+cp "$official"/*.c "$official"/timing.h "$tmp/bin/" || exit 1
+for p in multiply divide gcd gcdext rsa pi; do
+  extra=
+  [ $p = pi ] && extra=-lm
+  # shellcheck disable=SC2086
+  (cd "$tmp/bin" && $CC $CFLAGS $p.c -o $p $LIBS $extra) || { echo "building $p failed" >&2; exit 1; }
+done
+
+# runbench's test lists and weights: its variable assignments only.
+grep -E '^[a-z]+_(args|weight|tests)=' "$official/runbench" > "$tmp/lists" || exit 1
+. "$tmp/lists"
+
+# One line per test: CATEGORY PROGRAM WEIGHT ARGS
+: > "$tmp/tests"
+for cat in base app; do
+  eval progs=\$${cat}_tests
+  for p in $progs; do
+    eval args=\$${p}_args weight=\$${p}_weight
+    for a in $args; do
+      case "gmpbench.$cat.$p.$a" in
+        $only) echo "$cat $p $weight $a" >> "$tmp/tests" ;;
+      esac
+    done
+  done
+done
+[ -s "$tmp/tests" ] || { echo "no test matches $only" >&2; exit 1; }
+echo "$(wc -l < "$tmp/tests") tests, $rounds rounds; load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+
+ours () {  # NAME [RUN-OPTIONS...] -> "OPS_PER_SEC MEAN_CPU_OPS_PER_SEC"
+  name=$1
+  shift
+  XDG_CONFIG_HOME="$tmp/config" "$gb" run --only "$name" -q --format json \
+    -o "$tmp/ours.json" "$@" > /dev/null 2> "$tmp/ours.err" || { cat "$tmp/ours.err" >&2; return 1; }
+  python3 - "$tmp/ours.json" <<'EOP'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+print(r["ops_per_sec"], r["samples"] * r["reps_per_sample"] / r["cpu_seconds"])
+EOP
+}
+
+theirs () {  # PROGRAM ARGS -> ops/s
+  (cd "$tmp/bin" && ./"$1" $(echo "$2" | tr , ' ')) | sed -n 's/^RESULT: \([0-9.]*\).*/\1/p'
+}
+
+: > "$tmp/results"
+round=1
+while [ $round -le "$rounds" ]; do
+  while read -r cat p weight a; do
+    name="gmpbench.$cat.$p.$a"
+    if [ $((round % 2)) -eq 1 ]; then
+      o=$(ours "$name" "$@") || exit 1
+      t=$(theirs $p $a)
+    else
+      t=$(theirs $p $a)
+      o=$(ours "$name" "$@") || exit 1
+    fi
+    [ -n "$t" ] || { echo "$p $a printed no RESULT" >&2; exit 1; }
+    echo "$round $cat $p $weight $a $t $o" | tee -a "$tmp/results" >&2
+  done < "$tmp/tests"
+  round=$((round + 1))
+done
+[ -n "$keep" ] && cp "$tmp/results" "$keep"
+
+python3 - "$tmp/results" <<'EOP'
+import math, statistics, sys
+from collections import defaultdict
+
+rows = [l.split() for l in open(sys.argv[1])]
+# per round: test -> (theirs, ours, ours_mean)
+by_round = defaultdict(dict)
+meta = {}
+for rnd, cat, prog, weight, args, theirs, ours, mean in rows:
+    key = (cat, prog, args)
+    by_round[int(rnd)][key] = (float(theirs), float(ours), float(mean))
+    meta[key] = float(weight)
+rounds = sorted(by_round)
+tests = [k for k in meta if all(k in by_round[r] for r in rounds)]
+order = {}
+for r in rows:
+    order.setdefault((r[1], r[2], r[4]), len(order))
+tests.sort(key=lambda k: order[k])
+
+def pct(x):
+    return f"{100 * (x - 1):+6.1f}%"
+
+def summary(ratios):
+    return statistics.median(ratios), min(ratios), max(ratios)
+
+def geomean(values, weights):
+    return math.exp(sum(w * math.log(v) for v, w in zip(values, weights)) / sum(weights))
+
+print(f"{'test':44} {'ours/theirs':>11} {'range':>17} {'official spread':>15} {'mean-CPU/theirs':>15}")
+for k in tests:
+    r = [by_round[n][k][1] / by_round[n][k][0] for n in rounds]
+    m = [by_round[n][k][2] / by_round[n][k][0] for n in rounds]
+    t = [by_round[n][k][0] for n in rounds]
+    med, lo, hi = summary(r)
+    spread = (max(t) - min(t)) / statistics.median(t)
+    print(f"{'gmpbench.' + '.'.join(k):44} {pct(med):>11} {pct(lo):>8} {pct(hi):>8} "
+          f"{100 * spread:14.1f}% {pct(statistics.median(m)):>15}")
+
+def level(select, index):
+    """Ratio of weighted geometric means per round, for the tests SELECT picks."""
+    out = []
+    for n in rounds:
+        def score(i):
+            progs = defaultdict(list)
+            for k in tests:
+                if select(k):
+                    progs[(k[0], k[1])].append(by_round[n][k][i])
+            cats = defaultdict(lambda: ([], []))
+            for (cat, prog), vals in progs.items():
+                g = geomean(vals, [1] * len(vals))
+                w = meta[next(k for k in tests if k[:2] == (cat, prog))]
+                cats[cat][0].append(g)
+                cats[cat][1].append(w)
+            cs = [geomean(v, w) for v, w in cats.values()]
+            return geomean(cs, [1] * len(cs))
+        out.append(score(index) / score(0))
+    return out
+
+print()
+print(f"{'node':44} {'ours/theirs':>11} {'range':>17} {'':>15} {'mean-CPU/theirs':>15}")
+nodes = []
+for cat, prog in dict.fromkeys(k[:2] for k in tests):
+    nodes.append((f"gmpbench.{cat}.{prog}", lambda k, c=cat, p=prog: k[:2] == (c, p)))
+for cat in dict.fromkeys(k[0] for k in tests):
+    nodes.append((f"gmpbench.{cat}", lambda k, c=cat: k[0] == c))
+nodes.append(("gmpbench (total)", lambda k: True))
+for label, sel in nodes:
+    med, lo, hi = summary(level(sel, 1))
+    mmed = statistics.median(level(sel, 2))
+    print(f"{label:44} {pct(med):>11} {pct(lo):>8} {pct(hi):>8} {'':>15} {pct(mmed):>15}")
+EOP
