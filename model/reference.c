@@ -5,11 +5,7 @@
 #include <string.h>
 #include "common/util.h"
 
-static const struct
-{
-  const char *name;
-  const char *digest;
-} reference[] = {
+static const struct reference_entry reference[] = {
   { "ext.dh.derive-sec.2048",
     "70d2bdddd4bc3100eab3d138bdaaad87d9579241b169f8137214c40a9a68baef" },
   { "ext.dh.derive-sec.3072",
@@ -525,19 +521,25 @@ static const struct
 };
 
 const char *
-reference_digest (const char *test_name)
+reference_lookup (const struct reference_entry *table, size_t n, const char *test_name)
 {
-  size_t lo = 0, hi = GB_ARRAY_SIZE (reference);
+  size_t lo = 0, hi = n;
   while (lo < hi)
     {
       size_t mid = (lo + hi) / 2;
-      int c = strcmp (test_name, reference[mid].name);
+      int c = strcmp (test_name, table[mid].name);
       if (c == 0)
-        return reference[mid].digest;
+        return table[mid].digest;
       if (c < 0)
         hi = mid;
       else
         lo = mid + 1;
     }
   return NULL;
+}
+
+const char *
+reference_digest (const char *test_name)
+{
+  return reference_lookup (reference, GB_ARRAY_SIZE (reference), test_name);
 }

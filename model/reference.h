@@ -9,6 +9,19 @@
 #ifndef GB_REFERENCE_H
 #define GB_REFERENCE_H
 
+#include <stddef.h>
+
+/* A table of digests, sorted by name (strcmp). */
+struct reference_entry
+{
+  const char *name;
+  const char *digest;
+};
+
+/* The digest of TEST_NAME in TABLE[0..N), or NULL. */
+const char *reference_lookup (const struct reference_entry *table, size_t n,
+                              const char *test_name);
+
 /* The reference digest (64 hex digits) of TEST_NAME, or NULL if the
  * table has none (tests whose outputs depend on the machine). */
 const char *reference_digest (const char *test_name);

@@ -7,14 +7,9 @@
  * these.  Frozen: taken once from reference.c as generation 1 left it. */
 #include "model/reference.h"
 
-#include <string.h>
 #include "common/util.h"
 
-static const struct
-{
-  const char *name;
-  const char *digest;
-} previous[] = {
+static const struct reference_entry previous[] = {
   { "gmpbench.base.divide.131072,65536",
     "a441822d0a5991d2c88e7ebcf34068ebc42bf71054bab8de651f2e77d575275a" },
   { "gmpbench.base.divide.16777216,262144",
@@ -132,17 +127,5 @@ static const struct
 const char *
 reference_previous_digest (const char *test_name)
 {
-  size_t lo = 0, hi = GB_ARRAY_SIZE (previous);
-  while (lo < hi)
-    {
-      size_t mid = (lo + hi) / 2;
-      int c = strcmp (test_name, previous[mid].name);
-      if (c == 0)
-        return previous[mid].digest;
-      if (c < 0)
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-  return NULL;
+  return reference_lookup (previous, GB_ARRAY_SIZE (previous), test_name);
 }
