@@ -10,12 +10,13 @@
 # round), ROUNDS times.  The test list and the weights are read from its
 # runbench.
 #
-# Prints, per test, the ratio ours/theirs (the median over the rounds,
-# and the lowest and highest), the official program's own spread between
-# rounds ((max - min) / median of its results), and the same ratio for
-# the mean-CPU figure (docs/scoring.md: our operations over our CPU time,
-# as GMPbench counts); then per program, per category and in total, with
-# runbench's weighted geometric means computed round by round.
+# Prints, per test, the ratio ours/theirs of the figure our scores use
+# (ops_per_sec: GMPbench's estimator, docs/scoring.md), the median over
+# the rounds and the lowest and highest; the official program's own spread
+# between rounds ((max - min) / median of its results); and the same ratio
+# for our fast-sample figure (fast_ops_per_sec); then per program, per
+# category and in total, with runbench's weighted geometric means
+# computed round by round.
 #
 # Targets (issue 13): every category within 3%, the total within 2%, each
 # test within 5% where the official program's own spread allows it.
@@ -83,7 +84,7 @@ done
 [ -s "$tmp/tests" ] || { echo "no test matches $only" >&2; exit 1; }
 echo "$(wc -l < "$tmp/tests") tests, $rounds rounds; load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 
-ours () {  # NAME [RUN-OPTIONS...] -> "OPS_PER_SEC MEAN_CPU_OPS_PER_SEC"
+ours () {  # NAME [RUN-OPTIONS...] -> "OPS_PER_SEC FAST_OPS_PER_SEC"
   name=$1
   shift
   XDG_CONFIG_HOME="$tmp/config" "$gb" run --only "$name" -q --format json \
@@ -91,7 +92,7 @@ ours () {  # NAME [RUN-OPTIONS...] -> "OPS_PER_SEC MEAN_CPU_OPS_PER_SEC"
   python3 - "$tmp/ours.json" <<'EOP'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
-print(r["ops_per_sec"], r["samples"] * r["reps_per_sample"] / r["cpu_seconds"])
+print(r["ops_per_sec"], r.get("fast_ops_per_sec", r["ops_per_sec"]))
 EOP
 }
 
@@ -123,12 +124,12 @@ import math, statistics, sys
 from collections import defaultdict
 
 rows = [l.split() for l in open(sys.argv[1])]
-# per round: test -> (theirs, ours, ours_mean)
+# per round: test -> (theirs, ours, ours_fast)
 by_round = defaultdict(dict)
 meta = {}
-for rnd, cat, prog, weight, args, theirs, ours, mean in rows:
+for rnd, cat, prog, weight, args, theirs, ours, fast in rows:
     key = (cat, prog, args)
-    by_round[int(rnd)][key] = (float(theirs), float(ours), float(mean))
+    by_round[int(rnd)][key] = (float(theirs), float(ours), float(fast))
     meta[key] = float(weight)
 rounds = sorted(by_round)
 tests = [k for k in meta if all(k in by_round[r] for r in rounds)]
@@ -146,15 +147,15 @@ def summary(ratios):
 def geomean(values, weights):
     return math.exp(sum(w * math.log(v) for v, w in zip(values, weights)) / sum(weights))
 
-print(f"{'test':44} {'ours/theirs':>11} {'range':>17} {'official spread':>15} {'mean-CPU/theirs':>15}")
+print(f"{'test':44} {'ours/theirs':>11} {'range':>17} {'official spread':>15} {'fast/theirs':>15}")
 for k in tests:
     r = [by_round[n][k][1] / by_round[n][k][0] for n in rounds]
-    m = [by_round[n][k][2] / by_round[n][k][0] for n in rounds]
+    f = [by_round[n][k][2] / by_round[n][k][0] for n in rounds]
     t = [by_round[n][k][0] for n in rounds]
     med, lo, hi = summary(r)
     spread = (max(t) - min(t)) / statistics.median(t)
     print(f"{'gmpbench.' + '.'.join(k):44} {pct(med):>11} {pct(lo):>8} {pct(hi):>8} "
-          f"{100 * spread:14.1f}% {pct(statistics.median(m)):>15}")
+          f"{100 * spread:14.1f}% {pct(statistics.median(f)):>15}")
 
 def level(select, index):
     """Ratio of weighted geometric means per round, for the tests SELECT picks."""
@@ -177,7 +178,7 @@ def level(select, index):
     return out
 
 print()
-print(f"{'node':44} {'ours/theirs':>11} {'range':>17} {'':>15} {'mean-CPU/theirs':>15}")
+print(f"{'node':44} {'ours/theirs':>11} {'range':>17} {'':>15} {'fast/theirs':>15}")
 nodes = []
 for cat, prog in dict.fromkeys(k[:2] for k in tests):
     nodes.append((f"gmpbench.{cat}.{prog}", lambda k, c=cat, p=prog: k[:2] == (c, p)))
@@ -186,6 +187,6 @@ for cat in dict.fromkeys(k[0] for k in tests):
 nodes.append(("gmpbench (total)", lambda k: True))
 for label, sel in nodes:
     med, lo, hi = summary(level(sel, 1))
-    mmed = statistics.median(level(sel, 2))
-    print(f"{label:44} {pct(med):>11} {pct(lo):>8} {pct(hi):>8} {'':>15} {pct(mmed):>15}")
+    fmed = statistics.median(level(sel, 2))
+    print(f"{label:44} {pct(med):>11} {pct(lo):>8} {pct(hi):>8} {'':>15} {pct(fmed):>15}")
 EOP
