@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "engine/verify.h"
 
 /* Sets T up with OPS into R; NULL when it is skipped or its setup failed,
  * with the outcome and message in R. */
@@ -25,19 +26,27 @@ setup_test (const struct bench_test *t, const struct bench_ops *ops, unsigned st
 }
 
 /* Checks the outputs in STATE with OPS, records their digest in R and
- * tears the test down. */
+ * tears the test down.  A measured test (CFG not NULL) then has its
+ * repetitions checked one by one (verify.h), for as long as it was timed
+ * in R->m. */
 static enum runner_status
-check_test (const struct bench_ops *ops, void *state, struct test_result *r)
+check_test (const struct bench_ops *ops, void *state, const struct harness_config *cfg,
+            struct test_result *r, volatile sig_atomic_t *stop)
 {
   struct bench_error err = { BENCH_OK, "" };
   struct gb_sha256 h;
   unsigned char md[32];
+  enum verify_status verified = VERIFY_OK;
 
   gb_sha256_init (&h);
   int bad = ops->check (state, &h, &err);
   gb_sha256_final (&h, md);
+  if (!bad && cfg)
+    verified = verify_repetitions (ops, state, md, r->m.wall_seconds, cfg->clock, stop, &err);
   ops->teardown (state);
-  if (bad)
+  if (verified == VERIFY_INTERRUPTED)
+    return RUNNER_INTERRUPTED;
+  if (bad || verified != VERIFY_OK)
     {
       r->outcome = BENCH_FAILED;
       strcpy (r->message, err.message[0] ? err.message : "wrong result");
@@ -66,7 +75,7 @@ runner_run_test (const struct bench_test *t, const struct bench_ops *ops,
     }
   else
     ops->run (state, 1);
-  return check_test (ops, state, r);
+  return check_test (ops, state, cfg, r, stop);
 }
 
 /* The tests being measured by runner_run_tests. */
@@ -220,13 +229,14 @@ runner_run_tests (const struct bench_test *const *tests, const struct bench_ops 
           }
         struct test_result *res = &r[t->index];
         harness_finish (&t->h, &res->m);
-        if (check_test (t->ops, t->state, res) != RUNNER_OK)
+        enum runner_status checked = check_test (t->ops, t->state, cfg, res, stop);
+        if (checked != RUNNER_OK)
           {
             *failed = t->index;
             a[i] = a[--nactive];
             abandon (a, nactive, r);
             free (a);
-            return RUNNER_FAILED;
+            return checked;
           }
         if (progress && progress->finished)
           progress->finished (progress->ctx, ++done, res);

@@ -1,7 +1,8 @@
 # engine/: what runs any benchmark program: the timing harness and its
 # estimator, the runner, the all-core threads, deterministic operands and
 # keys, the GMP operands mirrored for the other libraries (and OpenSSL's
-# numbers converted to GMP's), and the checks of big-number results.
+# numbers converted to GMP's), the checks of big-number results and the
+# untimed pass that checks every repetition.
 ENGINE_SRCS += \
 	engine/bn_convert.c \
 	engine/check.c \
@@ -14,4 +15,5 @@ ENGINE_SRCS += \
 	engine/rsa_key_table.c \
 	engine/runner.c \
 	engine/stats.c \
-	engine/threads.c
+	engine/threads.c \
+	engine/verify.c
