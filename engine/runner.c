@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "engine/guard.h"
 #include "engine/verify.h"
 
 /* Sets T up with OPS into R; NULL when it is skipped or its setup failed,
@@ -16,6 +17,7 @@ setup_test (const struct bench_test *t, const struct bench_ops *ops, unsigned st
   struct bench_error err = { BENCH_OK, "" };
   memset (r, 0, sizeof *r);
   r->test = t;
+  guard_enter (t->name);
   void *state = ops->setup (t, stream, &err);
   if (!state)
     {
@@ -214,6 +216,7 @@ runner_run_tests (const struct bench_test *const *tests, const struct bench_ops 
           progress->visit (progress->ctx, done, tests[t->index]->name,
                            seconds_left (a, nactive, timed, cfg->clock () - started));
         double before = t->h.wall;
+        guard_enter (tests[t->index]->name);
         int v = harness_visit (&t->h, stop);
         timed += t->h.wall - before;
         if (v < 0)

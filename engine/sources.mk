@@ -1,12 +1,14 @@
 # engine/: what runs any benchmark program: the timing harness and its
 # estimator, the runner, the all-core threads, deterministic operands and
 # keys, the GMP operands mirrored for the other libraries (and OpenSSL's
-# numbers converted to GMP's), the checks of big-number results and the
-# untimed pass that checks every repetition.
+# numbers converted to GMP's), the checks of big-number results, the
+# untimed pass that checks every repetition and the bounds on loops that
+# a broken library could make endless.
 ENGINE_SRCS += \
 	engine/bn_convert.c \
 	engine/check.c \
 	engine/dl_key.c \
+	engine/guard.c \
 	engine/harness.c \
 	engine/key_cache.c \
 	engine/mirror.c \

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "engine/guard.h"
 #include "engine/stats.h"
 #include "engine/verify.h"
 #ifdef _WIN32
@@ -339,6 +340,7 @@ setup_copies (const struct shared *sh, struct worker *w, unsigned n, struct test
   for (unsigned i = 0; i < n; i++)
     {
       w[i].index = i;
+      guard_enter (sh->t->name);
       w[i].state = sh->ops->setup (sh->t, i + 1, &err);
       if (!w[i].state)
         {
