@@ -43,7 +43,7 @@ check_test (const struct bench_ops *ops, void *state, const struct harness_confi
   gb_sha256_init (&h);
   int bad = ops->check (state, &h, &err);
   gb_sha256_final (&h, md);
-  if (!bad && cfg)
+  if (!bad && cfg && verify_applies (r->test))
     verified = verify_repetitions (ops, state, md, r->m.wall_seconds, cfg->clock, stop, &err);
   ops->teardown (state);
   if (verified == VERIFY_INTERRUPTED)

@@ -12,7 +12,12 @@
  * The pass checks VERIFY_REPS repetitions, or stops earlier once it has
  * spent as long as the test was timed (and at least VERIFY_MIN_SECONDS):
  * a library wrong once in 1000 calls escapes 5000 checked repetitions with
- * probability 0.999^5000 < 0.7% (docs/timing.md has the arithmetic). */
+ * probability 0.999^5000 < 0.7% (docs/timing.md has the arithmetic).
+ *
+ * Random generators (programs "rng.*") are the exception: their outputs
+ * differ from one repetition to the next by design and their check is a
+ * statistical test, which thousands of blocks would fail now and then;
+ * only their last block is checked. */
 #ifndef GB_VERIFY_H
 #define GB_VERIFY_H
 
@@ -28,6 +33,9 @@ enum verify_status
   VERIFY_WRONG = -1,            /* ERR says which repetition and why */
   VERIFY_INTERRUPTED = -2
 };
+
+/* Whether T's repetitions are to be checked one by one. */
+int verify_applies (const struct bench_test *t);
 
 /* Runs OPS on STATE one repetition at a time and checks each against
  * DIGEST (the first check's SHA-256): VERIFY_REPS of them, or fewer once
