@@ -309,6 +309,12 @@ plausible_flags (struct store *st, const struct doc_summary *doc, char *flags, s
       add_note (notes, nsize, "clock-implausible: measured %.0f MHz, the CPU's maximum %.0f MHz",
                 doc->mhz_measured, doc->mhz_max > 0 ? doc->mhz_max : doc->mhz_nominal);
     }
+  if (doc->gmp_interposed)
+    {
+      add_flag (flags, fsize, "interposed");
+      add_note (notes, nsize, "interposed: GMP's timed functions resolved outside the libgmp "
+                "the document names");
+    }
   for (size_t i = 0; ghz > 0 && i < doc->ninner; i++)
     {
       if (best_per_ghz (st, doc->scores[i].name, &best) != STORE_OK)

@@ -10,6 +10,8 @@
  *   brand-mismatch     the brand string does not fit the CPU identity or
  *                      vendor;
  *   clock-implausible  the measured clock above what the CPU can run at;
+ *   interposed         GMP's timed functions resolved outside the libgmp
+ *                      the document names (LD_PRELOAD, a wrapper);
  *   impossible         an inner node more than PLAUSIBLE_BEYOND_BEST times
  *                      the best score per GHz any unflagged result reached;
  *   outlier            at some node or test, farther from the median of

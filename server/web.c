@@ -104,6 +104,7 @@ web_flag_reason (const char *flag)
     { "impossible", "a node is more than twice as fast per GHz as any CPU has been" },
     { "brand-mismatch", "the CPU's name does not fit its identity or vendor" },
     { "clock-implausible", "the measured clock is well above the CPU's maximum" },
+    { "interposed", "GMP's timed functions ran from another library than the libgmp named" },
   };
   for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
     if (strcmp (flag, reasons[i][0]) == 0)

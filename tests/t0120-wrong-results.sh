@@ -100,5 +100,21 @@ for sig in TERM INT; do
   check "and it writes nothing" sh -c "[ ! -e w.json ] && ! ls w.json.tmp.* 2>/dev/null"
 done
 
-LD_PRELOAD=$lib "$GMPBENCH" run -q --only gmpbench.base.gcd.512,512 --time-per-test 0.02 > /dev/null 2>&1
+# Interposition is recorded: the preloaded library, harmless with
+# WRONG_GMP unset, holds __gmpz_mul and the other timed functions.
+gmp_member () {
+  json_get "$1" "d['system']['build']['gmp']['entry_points']$2"
+}
+rm -f w.json
+LD_PRELOAD=$lib "$GMPBENCH" run -q --only gmpbench.base.gcd.512,512 --time-per-test 0.02 -o w.json > /dev/null 2>&1
 check "with WRONG_GMP unset the preloaded library is harmless" [ $? -eq 0 ]
+check "the document says the timed functions are interposed" \
+  [ "$(gmp_member w.json "['interposed']")" = True ]
+mul_in_lib="any(x.startswith('__gmpz_mul: ') and x.endswith('libwronggmp.so') for x in d['system']['build']['gmp']['entry_points']['foreign'])"
+check "and names __gmpz_mul's file, the preloaded library" [ "$(json_get w.json "$mul_in_lib")" = True ]
+rm -f p.json
+"$GMPBENCH" run -q --only gmpbench.base.gcd.512,512 --time-per-test 0.02 -o p.json > /dev/null 2>&1
+check "without a preload nothing is interposed" \
+  [ "$(gmp_member p.json "['interposed']")" = False ]
+check "and no timed function resolves outside libgmp" \
+  [ "$(gmp_member p.json "['foreign']")" = "[]" ]
