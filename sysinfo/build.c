@@ -380,6 +380,9 @@ gmp_info (void)
   char libgmp[4096];
   find_library ("libgmp.", (const void *) __gmpz_init, libgmp, sizeof libgmp);
   put_entry_points (g, libgmp);
+  si_gmp_build (g, libgmp);
+#else
+  si_gmp_build (g, NULL);
 #endif
   return g;
 }
