@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "client/color.h"
 #include "client/gmpbench.h"
+#include "client/interrupt.h"
 #include "client/output.h"
 #include "client/progress.h"
 #include "client/report.h"
@@ -43,18 +44,9 @@ static const char run_epilogue[] =
   "\n"
   "Exit status: 0 success, 1 not saved or rejected, 2 usage error, 3 a test\n"
   "computed a wrong result, 75 --submit queued the result for later, 130\n"
-  "interrupted (nothing is written).  A progress bar is drawn on stderr when\n"
-  "it is a terminal, a plain line per finished test otherwise; colour is used\n"
-  "on a terminal unless NO_COLOR is set.\n";
-
-static volatile sig_atomic_t interrupted;
-
-static void
-on_signal (int sig)
-{
-  (void) sig;
-  interrupted = 1;
-}
+  "(SIGINT) or 143 (SIGTERM) interrupted (nothing is written).  A progress\n"
+  "bar is drawn on stderr when it is a terminal, a plain line per finished\n"
+  "test otherwise; colour is used on a terminal unless NO_COLOR is set.\n";
 
 struct run_options
 {
@@ -188,11 +180,12 @@ parse_options (int argc, char **argv, struct run_options *o)
 static int
 verdict (enum runner_status st, const struct test_result *r, struct progress *prog)
 {
-  if (st == RUNNER_INTERRUPTED || interrupted)
+  if (st == RUNNER_INTERRUPTED || interrupt_signal)
     {
+      interrupt_disarm ();
       progress_clear (prog);
       gb_error ("run", "interrupted; no result was written");
-      return EXIT_INTERRUPTED;
+      return interrupt_exit_status ();
     }
   if (st == RUNNER_FAILED)
     {
@@ -221,7 +214,7 @@ run_tests (const struct run_options *o, struct test_result *results,
   prog.later = o->threads ? (double) n * o->time_per_test : 0;
   struct runner_progress hooks = progress_hooks (&prog);
   enum runner_status st = runner_run_tests (o->sel.tests, o->sel.ops, n, &cfg, results,
-                                            &failed, &interrupted, &hooks);
+                                            &failed, &interrupt_signal, &hooks);
   int status = verdict (st, &results[failed], &prog);
   /* The all-core phase's time left: the budget per test until one is
    * measured, then the phase's seconds per test so far. */
@@ -238,7 +231,7 @@ run_tests (const struct run_options *o, struct test_result *results,
         : o->time_per_test;
       progress_show (&prog, n + i, o->sel.tests[i]->name, (double) (n - i) * per_test);
       status = verdict (threads_measure (o->sel.tests[i], o->sel.ops[i], &cfg, o->threads,
-                                         &threaded[i], &efficiency[i], &interrupted),
+                                         &threaded[i], &efficiency[i], &interrupt_signal),
                         &threaded[i], &prog);
       measured++;
       if (status == 0)
@@ -447,11 +440,7 @@ cmd_run (int argc, char **argv)
       return 1;
     }
 
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigaction (SIGINT, &sa, NULL);
-  sigaction (SIGTERM, &sa, NULL);
+  interrupt_install ();
 
   struct sysinfo_options sopt = { NULL, 1 };
   cJSON *system = sysinfo_collect (&sopt);
@@ -461,6 +450,7 @@ cmd_run (int argc, char **argv)
   status = run_tests (&o, results, threaded, efficiency);
   if (status == 0)
     {
+      interrupt_disarm ();
       cJSON *doc = build_document (&o, system, results, threaded, efficiency);
       system = NULL;
       status = emit (&o, doc);

@@ -9,6 +9,7 @@ CLIENT_SRCS += \
 	client/color.c \
 	client/compare.c \
 	client/html_charts.c \
+	client/interrupt.c \
 	client/main.c \
 	client/options.c \
 	client/output_csv.c \

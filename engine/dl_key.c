@@ -5,6 +5,7 @@
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include "engine/bn_convert.h"
+#include "engine/guard.h"
 #include "engine/operand.h"
 
 static const struct
@@ -74,8 +75,12 @@ dsa_prime (mpz_t p, struct gb_rng *r, unsigned long L, const mpz_t q)
   mpz_t q2, rem;
   mpz_inits (q2, rem, NULL);
   mpz_mul_2exp (q2, q, 1);
+  /* About L * ln 2 / 2 candidates p = 1 mod 2q before a prime. */
+  unsigned long candidates = 0;
   do
     {
+      guard_step (&candidates, 20 * L, "mpz_probab_prime_p",
+                  "no prime p = 1 mod 2q among 20 candidates per bit");
       gb_rng_mpz (p, r, L);
       mpz_mod (rem, p, q2);
       mpz_sub (p, p, rem);
@@ -100,14 +105,20 @@ dsa_key_generate (struct dsa_key *k, unsigned long L, unsigned long N, unsigned 
   dsa_prime (k->p, &r, L, k->q);
   mpz_sub_ui (e, k->p, 1);
   mpz_divexact (e, e, k->q);
+  unsigned long tries = 0;
   for (mpz_set_ui (h, 2);; mpz_add_ui (h, h, 1))
     {
+      guard_step (&tries, 1000, "mpz_powm", "h^((p-1)/q) mod p was 1 for 1000 values of h");
       mpz_powm (k->g, h, e, k->p);
       if (mpz_cmp_ui (k->g, 1) != 0)
         break;
     }
+  unsigned long draws = 0;
   do
-    gb_rng_mpz_below (k->x, &r, k->q);
+    {
+      guard_step (&draws, 1000, "mpz_sgn", "1000 random keys below q were all 0");
+      gb_rng_mpz_below (k->x, &r, k->q);
+    }
   while (mpz_sgn (k->x) == 0);
   mpz_powm (k->y, k->g, k->x, k->p);
   mpz_clears (e, h, NULL);

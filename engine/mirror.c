@@ -3,8 +3,9 @@
  * change to a GMP test's setup must be made here too; tests/t0410-openssl.sh
  * notices a divergence because the digests of a GMP test and its mirror
  * then differ. */
-#include "engine/mirror.h"
+#include "engine/guard.h"
 
+#include "engine/mirror.h"
 #include "engine/operand.h"
 
 void
@@ -30,8 +31,10 @@ mirror_invert (const char *name, unsigned stream, long bits, mpz_t x, mpz_t m)
   mpz_inits (x, m, g, NULL);
   gb_rng_mpz (m, &r, (unsigned long) bits);
   mpz_setbit (m, 0);
+  unsigned long draws = 0;
   do
     {
+      guard_step (&draws, 1000, "mpz_gcd", "1000 random operands were none prime to the modulus");
       gb_rng_mpz_below (x, &r, m);
       mpz_gcd (g, x, m);
     }

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include "common/util.h"
+#include "engine/guard.h"
 
 void
 gb_gmpbench_randinit (gmp_randstate_t rs, unsigned stream)
@@ -71,9 +72,21 @@ gb_rng_mpz (mpz_t z, struct gb_rng *r, unsigned long bits)
 void
 gb_rng_mpz_below (mpz_t z, struct gb_rng *r, const mpz_t n)
 {
+  unsigned long draws = 0;
+  size_t limbs = mpz_size (n);
+  if (mpz_sgn (n) <= 0)
+    guard_fail ("the GMP arithmetic that made a bound",
+                "a random number below %s was asked for", mpz_sgn (n) ? "a negative bound" : "0");
+  if (mpz_getlimbn (n, limbs - 1) == 0)
+    guard_fail ("the GMP arithmetic that made a bound",
+                "the bound of a random number is malformed (its top limb is 0)");
   unsigned long bits = mpz_sizeinbase (n, 2);
+  /* Each draw is below n with probability over 1/2. */
   do
-    random_bits (z, r, bits);
+    {
+      guard_step (&draws, 1000, "mpz_cmp", "1000 random draws never fell below the bound");
+      random_bits (z, r, bits);
+    }
   while (mpz_cmp (z, n) >= 0);
 }
 
@@ -81,15 +94,27 @@ void
 gb_rng_prime (mpz_t p, struct gb_rng *r, unsigned long bits, unsigned long e)
 {
   mpz_t pm1;
+  unsigned long starts = 0;
   mpz_init (pm1);
   for (;;)
     {
+      /* Restarts happen when p - 1 shares a factor with e (1 in e): 100 in
+       * a row mean the library is wrong. */
+      guard_step (&starts, 100, "mpz_probab_prime_p",
+                  "100 prime searches in a row gave no prime of the right form");
       gb_rng_mpz (p, r, bits);
       mpz_setbit (p, bits - 2);
       mpz_setbit (p, 0);
-      /* Walk up over odd numbers; restart if we leave the bit size. */
+      /* Walk up over odd numbers; restart if we leave the bit size.  The
+       * walk finds a prime after about 0.35 * bits odd candidates; one of
+       * 20 * bits has probability below e^-50. */
+      unsigned long candidates = 0;
       while (mpz_probab_prime_p (p, 30) == 0)
-        mpz_add_ui (p, p, 2);
+        {
+          guard_step (&candidates, 20 * bits, "mpz_probab_prime_p",
+                      "no prime among 20 odd candidates per bit of the prime sought");
+          mpz_add_ui (p, p, 2);
+        }
       if (mpz_sizeinbase (p, 2) != bits)
         continue;
       mpz_sub_ui (pm1, p, 1);

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include "common/util.h"
+#include "engine/guard.h"
 #include "engine/operand.h"
 
 /* The two primes of the key of BITS bits. */
@@ -22,8 +23,10 @@ find_primes (mpz_t p, mpz_t q, unsigned long bits)
     }
   snprintf (name, sizeof name, "rsa-key.%lu", bits);
   gb_rng_init (&r, name, 0);
+  unsigned long tries = 0;
   do
     {
+      guard_step (&tries, 100, "mpz_cmp", "the prime search gave p = q 100 times");
       gb_rng_prime (p, &r, bits / 2, RSA_PUBLIC_EXPONENT);
       gb_rng_prime (q, &r, bits - bits / 2, RSA_PUBLIC_EXPONENT);
     }

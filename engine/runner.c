@@ -5,6 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "engine/guard.h"
+#include "engine/verify.h"
 
 /* Sets T up with OPS into R; NULL when it is skipped or its setup failed,
  * with the outcome and message in R. */
@@ -15,6 +17,7 @@ setup_test (const struct bench_test *t, const struct bench_ops *ops, unsigned st
   struct bench_error err = { BENCH_OK, "" };
   memset (r, 0, sizeof *r);
   r->test = t;
+  guard_enter (t->name);
   void *state = ops->setup (t, stream, &err);
   if (!state)
     {
@@ -33,19 +36,27 @@ choose_estimator (struct test_result *r)
 }
 
 /* Checks the outputs in STATE with OPS, records their digest in R and
- * tears the test down. */
+ * tears the test down.  A measured test (CFG not NULL) then has its
+ * repetitions checked one by one (verify.h), for as long as it was timed
+ * in R->m. */
 static enum runner_status
-check_test (const struct bench_ops *ops, void *state, struct test_result *r)
+check_test (const struct bench_ops *ops, void *state, const struct harness_config *cfg,
+            struct test_result *r, volatile sig_atomic_t *stop)
 {
   struct bench_error err = { BENCH_OK, "" };
   struct gb_sha256 h;
   unsigned char md[32];
+  enum verify_status verified = VERIFY_OK;
 
   gb_sha256_init (&h);
   int bad = ops->check (state, &h, &err);
   gb_sha256_final (&h, md);
+  if (!bad && cfg && verify_applies (r->test))
+    verified = verify_repetitions (ops, state, md, r->m.wall_seconds, cfg->clock, stop, &err);
   ops->teardown (state);
-  if (bad)
+  if (verified == VERIFY_INTERRUPTED)
+    return RUNNER_INTERRUPTED;
+  if (bad || verified != VERIFY_OK)
     {
       r->outcome = BENCH_FAILED;
       strcpy (r->message, err.message[0] ? err.message : "wrong result");
@@ -75,7 +86,7 @@ runner_run_test (const struct bench_test *t, const struct bench_ops *ops,
     }
   else
     ops->run (state, 1);
-  return check_test (ops, state, r);
+  return check_test (ops, state, cfg, r, stop);
 }
 
 /* The tests being measured by runner_run_tests. */
@@ -214,6 +225,7 @@ runner_run_tests (const struct bench_test *const *tests, const struct bench_ops 
           progress->visit (progress->ctx, done, tests[t->index]->name,
                            seconds_left (a, nactive, timed, cfg->clock () - started));
         double before = t->h.wall;
+        guard_enter (tests[t->index]->name);
         int v = harness_visit (&t->h, stop);
         timed += t->h.wall - before;
         if (v < 0)
@@ -230,13 +242,14 @@ runner_run_tests (const struct bench_test *const *tests, const struct bench_ops 
         struct test_result *res = &r[t->index];
         harness_finish (&t->h, &res->m);
         choose_estimator (res);
-        if (check_test (t->ops, t->state, res) != RUNNER_OK)
+        enum runner_status checked = check_test (t->ops, t->state, cfg, res, stop);
+        if (checked != RUNNER_OK)
           {
             *failed = t->index;
             a[i] = a[--nactive];
             abandon (a, nactive, r);
             free (a);
-            return RUNNER_FAILED;
+            return checked;
           }
         if (progress && progress->finished)
           progress->finished (progress->ctx, ++done, res);

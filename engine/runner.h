@@ -1,6 +1,7 @@
 /* runner.h: running tests from setup to digest.
  *
- *   setup -> measure (harness) -> check -> digest -> teardown
+ *   setup -> measure (harness) -> check -> digest -> verify every
+ *   repetition (verify.h) -> teardown
  *
  * runner_run_tests measures many tests interleaved: all are set up and
  * calibrated, then visited in turn, a short burst of samples each

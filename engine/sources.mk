@@ -1,11 +1,14 @@
 # engine/: what runs any benchmark program: the timing harness and its
 # estimator, the runner, the all-core threads, deterministic operands and
 # keys, the GMP operands mirrored for the other libraries (and OpenSSL's
-# numbers converted to GMP's), and the checks of big-number results.
+# numbers converted to GMP's), the checks of big-number results, the
+# untimed pass that checks every repetition and the bounds on loops that
+# a broken library could make endless.
 ENGINE_SRCS += \
 	engine/bn_convert.c \
 	engine/check.c \
 	engine/dl_key.c \
+	engine/guard.c \
 	engine/harness.c \
 	engine/key_cache.c \
 	engine/mirror.c \
@@ -14,4 +17,5 @@ ENGINE_SRCS += \
 	engine/rsa_key_table.c \
 	engine/runner.c \
 	engine/stats.c \
-	engine/threads.c
+	engine/threads.c \
+	engine/verify.c

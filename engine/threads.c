@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "engine/guard.h"
 #include "engine/stats.h"
+#include "engine/verify.h"
 #ifdef _WIN32
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
@@ -299,6 +301,38 @@ check_copies (const struct bench_ops *ops, struct worker *w, unsigned n, struct 
   return bad ? -1 : 0;
 }
 
+/* Checks every copy's repetitions one by one, untimed (verify.h), for as
+ * long as the copies were timed together; a runner_status, with the first
+ * failure in R. */
+static int
+verify_copies (const struct bench_ops *ops, const struct harness_config *cfg,
+               struct worker *w, unsigned n, struct test_result *r,
+               volatile sig_atomic_t *stop)
+{
+  for (unsigned i = 0; i < n; i++)
+    {
+      struct bench_error err = { BENCH_OK, "" };
+      struct gb_sha256 h;
+      unsigned char md[32];
+      gb_sha256_init (&h);
+      int bad = ops->check (w[i].state, &h, &err) != 0;
+      gb_sha256_final (&h, md);
+      enum verify_status v = bad ? VERIFY_WRONG
+        : !verify_applies (r->test) ? VERIFY_OK
+        : verify_repetitions (ops, w[i].state, md, r->m.wall_seconds, cfg->clock, stop, &err);
+      if (v == VERIFY_INTERRUPTED)
+        return RUNNER_INTERRUPTED;
+      if (v != VERIFY_OK)
+        {
+          r->outcome = BENCH_FAILED;
+          snprintf (r->message, sizeof r->message, "thread %u: %.200s", i,
+                    err.message[0] ? err.message : "wrong result");
+          return RUNNER_FAILED;
+        }
+    }
+  return RUNNER_OK;
+}
+
 /* Sets up N copies with streams 1..N; how many were made.  On failure R
  * says why. */
 static unsigned
@@ -308,6 +342,7 @@ setup_copies (const struct shared *sh, struct worker *w, unsigned n, struct test
   for (unsigned i = 0; i < n; i++)
     {
       w[i].index = i;
+      guard_enter (sh->t->name);
       w[i].state = sh->ops->setup (sh->t, i + 1, &err);
       if (!w[i].state)
         {
@@ -377,6 +412,8 @@ run_copies (const struct bench_test *t, const struct bench_ops *ops,
           r->outcome = BENCH_FAILED;
           status = RUNNER_FAILED;
         }
+      if (status == RUNNER_OK)
+        status = verify_copies (ops, cfg, w, n, r, stop);
     }
   for (unsigned i = 0; i < made; i++)
     ops->teardown (w[i].state);

@@ -552,6 +552,8 @@ summarise (const cJSON *doc, struct doc_summary *out)
     out->mhz_measured = number_member (doc, "system.clock.measured.mhz");
   out->mhz_nominal = number_member (doc, "system.clock.nominal_mhz");
   out->mhz_max = number_member (doc, "system.clock.max_mhz");
+  out->gmp_interposed
+    = cJSON_IsTrue (schema_get (doc, "system.build.gmp.entry_points.interposed"));
   out->cores = (int) number_member (doc, "system.cores.physical");
   if (out->cores == 0)
     out->cores = (int) number_member (doc, "system.cores.logical");

@@ -50,6 +50,7 @@ struct doc_summary
   int cores;                    /* physical cores, else logical ones */
   char *mode;                   /* run.mode */
   char *gmp_cflags;             /* system.build.gmp.cflags, "" when absent */
+  int gmp_interposed;           /* system.build.gmp.entry_points.interposed */
   struct doc_test *tests;       /* results[], then threads.results[] */
   size_t ntests;
   int previous_definitions;     /* measured with the previous registry's

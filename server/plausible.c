@@ -318,6 +318,12 @@ plausible_flags (struct store *st, const struct doc_summary *doc, char *flags, s
                 "definitions generation %d, which some tests measured otherwise",
                 REGISTRY_DEFINITIONS);
     }
+  if (doc->gmp_interposed)
+    {
+      add_flag (flags, fsize, "interposed");
+      add_note (notes, nsize, "interposed: GMP's timed functions resolved outside the libgmp "
+                "the document names");
+    }
   for (size_t i = 0; ghz > 0 && i < doc->ninner; i++)
     {
       if (best_per_ghz (st, doc->scores[i].name, &best) != STORE_OK)

@@ -13,6 +13,8 @@
  *   previous-definitions  measured with the previous registry's definitions
  *                      of some tests (model/registry.h): valid, but not the
  *                      same measurement, so kept out of the aggregates;
+ *   interposed         GMP's timed functions resolved outside the libgmp
+ *                      the document names (LD_PRELOAD, a wrapper);
  *   impossible         an inner node more than PLAUSIBLE_BEYOND_BEST times
  *                      the best score per GHz any unflagged result reached;
  *   outlier            at some node or test, farther from the median of

@@ -107,6 +107,7 @@ web_flag_reason (const char *flag)
     { "previous-definitions", "measured with the previous definitions of the GMPbench tests "
       "(a gmpbench older than GMPbench 0.2's own operands, gcdext and rsa operations and pi "
       "algorithm): not comparable with current results, so kept out of their medians" },
+    { "interposed", "GMP's timed functions ran from another library than the libgmp named" },
   };
   for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
     if (strcmp (flag, reasons[i][0]) == 0)

@@ -1,6 +1,7 @@
 /* dsa_math.c: DSA with GMP (see dsa_math.h). */
 #include "suites/dsa_math.h"
 
+#include "engine/guard.h"
 #include "engine/operand.h"
 
 void
@@ -77,8 +78,12 @@ dsa_test_inputs (const struct dsa_key *k, unsigned stream, int n,
       for (int i = 0; i < DSA_DIGEST; i++)
         digests[j][i] = (unsigned char) gb_rng_next (&r);
       mpz_init (nonces[j]);
+      unsigned long draws = 0;
       do
-        gb_rng_mpz_below (nonces[j], &r, k->q);
+        {
+          guard_step (&draws, 1000, "mpz_sgn", "1000 random nonces below q were all 0");
+          gb_rng_mpz_below (nonces[j], &r, k->q);
+        }
       while (mpz_sgn (nonces[j]) == 0);
     }
 }

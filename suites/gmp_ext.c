@@ -13,6 +13,7 @@
 #include <gmp.h>
 #include "engine/bench.h"
 #include "engine/check.h"
+#include "engine/guard.h"
 #include "engine/key_cache.h"
 #include "engine/operand.h"
 #include "suites/programs.h"
@@ -96,8 +97,10 @@ invert_setup (const struct bench_test *t, unsigned stream, struct bench_error *e
   gb_rng_init (&r, t->name, stream);
   gb_rng_mpz (s->m, &r, t->a);
   mpz_setbit (s->m, 0);
+  unsigned long draws = 0;
   do
     {
+      guard_step (&draws, 1000, "mpz_gcd", "1000 random operands were none prime to the modulus");
       gb_rng_mpz_below (s->x, &r, s->m);
       mpz_gcd (g, s->x, s->m);
     }

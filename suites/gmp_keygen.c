@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <gmp.h>
 #include "engine/bench.h"
+#include "engine/guard.h"
 #include "engine/operand.h"
 #include "engine/rsa_key.h"
 #include "suites/programs.h"
@@ -44,8 +45,12 @@ static void
 generate (struct keygen_state *s)
 {
   gb_rng_prime (s->p, &s->rng, s->bits / 2, RSA_PUBLIC_EXPONENT);
+  unsigned long tries = 0;
   do
-    gb_rng_prime (s->q, &s->rng, s->bits / 2, RSA_PUBLIC_EXPONENT);
+    {
+      guard_step (&tries, 100, "mpz_cmp", "the prime search gave p = q 100 times");
+      gb_rng_prime (s->q, &s->rng, s->bits / 2, RSA_PUBLIC_EXPONENT);
+    }
   while (mpz_cmp (s->p, s->q) == 0);
   mpz_mul (s->n, s->p, s->q);
   mpz_sub_ui (s->p1, s->p, 1);

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #if defined(__linux__) || defined(__FreeBSD__)
+#include <dlfcn.h>
 #include <link.h>
 #endif
 #if defined(__APPLE__)
@@ -304,6 +305,60 @@ put_library (cJSON *sec, const char *stem, const void *symbol)
   si_put_item (sec, "library", lib, NULL);
 }
 
+#if defined(__linux__) || defined(__FreeBSD__) || defined(__APPLE__)
+/* The GMP functions the tests time, as this program calls them: their
+ * addresses are what the dynamic linker bound, interposers included. */
+static const struct
+{
+  const char *name;
+  const void *address;
+} timed_entry_points[] = {
+  { "__gmpz_mul", (const void *) __gmpz_mul },
+  { "__gmpz_tdiv_q", (const void *) __gmpz_tdiv_q },
+  { "__gmpz_gcd", (const void *) __gmpz_gcd },
+  { "__gmpz_gcdext", (const void *) __gmpz_gcdext },
+  { "__gmpz_powm", (const void *) __gmpz_powm },
+  { "__gmpz_powm_sec", (const void *) __gmpz_powm_sec },
+  { "__gmpz_sqrt", (const void *) __gmpz_sqrt },
+  { "__gmpz_invert", (const void *) __gmpz_invert },
+  { "__gmpz_fac_ui", (const void *) __gmpz_fac_ui },
+  { "__gmpz_probab_prime_p", (const void *) __gmpz_probab_prime_p },
+  { "__gmpn_mul", (const void *) __gmpn_mul },
+  { "__gmpn_mul_n", (const void *) __gmpn_mul_n },
+  { "__gmpn_sqr", (const void *) __gmpn_sqr },
+};
+
+/* Adds "entry_points": "interposed" when any timed function resolves
+ * (dladdr) outside LIBGMP, the loaded libgmp file (an LD_PRELOAD, a
+ * wrapper library), and "foreign", those functions with the file they
+ * resolve into. */
+static void
+put_entry_points (cJSON *sec, const char *libgmp)
+{
+  cJSON *e = cJSON_CreateObject ();
+  cJSON *foreign = cJSON_CreateArray ();
+  for (size_t i = 0; i < GB_ARRAY_SIZE (timed_entry_points); i++)
+    {
+      Dl_info at;
+      const char *file = dladdr (timed_entry_points[i].address, &at) && at.dli_fname
+        ? at.dli_fname : "";
+      if (libgmp[0] == '\0' || strcmp (file, libgmp) != 0)
+        {
+          char line[4200];
+          snprintf (line, sizeof line, "%s: %s", timed_entry_points[i].name,
+                    file[0] ? file : "(no object)");
+          char *shown = si_public_text (line, getenv ("HOME"));
+          cJSON_AddItemToArray (foreign, cJSON_CreateString (shown));
+          free (shown);
+        }
+    }
+  si_put_bool (e, "interposed", cJSON_GetArraySize (foreign) > 0 && libgmp[0] != '\0',
+               "dladdr on the timed functions against the libgmp file");
+  si_put_item (e, "foreign", foreign, "dladdr");
+  si_put_item (sec, "entry_points", e, NULL);
+}
+#endif
+
 static cJSON *
 gmp_info (void)
 {
@@ -321,6 +376,14 @@ gmp_info (void)
   si_put_num (g, "limb_bits", mp_bits_per_limb, "mp_bits_per_limb");
   si_put_num (g, "header_limb_bits", GMP_LIMB_BITS, "gmp.h GMP_LIMB_BITS");
   put_library (g, "libgmp.", (const void *) __gmpz_init);
+#if defined(__linux__) || defined(__FreeBSD__) || defined(__APPLE__)
+  char libgmp[4096];
+  find_library ("libgmp.", (const void *) __gmpz_init, libgmp, sizeof libgmp);
+  put_entry_points (g, libgmp);
+  si_gmp_build (g, libgmp);
+#else
+  si_gmp_build (g, NULL);
+#endif
   return g;
 }
 

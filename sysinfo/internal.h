@@ -35,6 +35,13 @@ int si_has (const cJSON *sec, const char *key);
 const char *si_get_str (const cJSON *sec, const char *key);
 double si_get_num (const cJSON *sec, const char *key, double fallback);
 
+/* ---- gmp_build.c: the kind of the loaded GMP ------------------------ */
+
+/* Adds "build" (fat, distribution, native, unknown) to GMP, and on x86-64
+ * "code" {mulx, adcx_adox}; LIBRARY_PATH is the loaded libgmp's file ("" or
+ * NULL when unknown). */
+void si_gmp_build (cJSON *gmp, const char *library_path);
+
 /* ---- rootfs.c: files under a root directory ------------------------- */
 
 struct si_root

@@ -10,6 +10,7 @@ SYSINFO_SRCS += \
 	sysinfo/build.c \
 	sysinfo/clock.c \
 	sysinfo/collect.c \
+	sysinfo/gmp_build.c \
 	sysinfo/json.c \
 	sysinfo/linux.c \
 	sysinfo/linux_cache.c \

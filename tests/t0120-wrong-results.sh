@@ -1,6 +1,10 @@
 # t0120-wrong-results.sh: a GMP that computes wrong answers (tests/wrong-gmp.c
 # preloaded) makes the run fail with exit status 3 naming the test; it
-# never yields a score or a result file.
+# never yields a score or a result file.  That holds for a library wrong
+# every time, wrong now and then (WRONG_GMP_RATE), skipping work or
+# returning garbage (WRONG_GMP_MODE); a library that makes a setup loop
+# endless ends the run with a message naming the library call, and one
+# that never returns still lets SIGINT and SIGTERM end the run.
 . "$SRCDIR/tests/lib.sh"
 
 lib="$BUILDDIR/tests/libwronggmp.so"
@@ -9,15 +13,35 @@ lib="$BUILDDIR/tests/libwronggmp.so"
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 export ASAN_OPTIONS
 
-wrong_run () {
+# A run of TEST under the fault library spoiling FN, with the RATE and MODE
+# of the environment; KILL bounds a run that would otherwise never end.
+faulty_run () {
   fn=$1 test=$2
   rm -f w.json
-  WRONG_GMP=$fn LD_PRELOAD=$lib "$GMPBENCH" run -q --only "$test" --time-per-test 0.02 -o w.json > out.txt 2> err.txt
+  WRONG_GMP=$fn LD_PRELOAD=$lib timeout -s KILL 300 \
+    "$GMPBENCH" run -q --only "$test" --time-per-test 0.02 -o w.json > out.txt 2> err.txt
   status=$?
-  check "a wrong $fn fails $test with status 3" [ "$status" -eq 3 ]
+}
+
+wrong_run () {
+  fn=$1 test=$2
+  how="${WRONG_GMP_MODE:-off-by-one} $fn${WRONG_GMP_RATE:+ (1 call in $WRONG_GMP_RATE)}"
+  faulty_run "$fn" "$test"
+  check "a $how fails $test with status 3" [ "$status" -eq 3 ]
   check "the message names $test and says there is no score" \
     sh -c "grep -q '$test computed a wrong result' err.txt && grep -q 'no score' err.txt"
-  check "no result file is written when $fn is wrong" [ ! -e w.json ]
+  check "no result file is written with a $how" [ ! -e w.json ]
+}
+
+# A setup loop the library makes endless ends, naming TEST and CALL.
+bounded_run () {
+  fn=$1 test=$2 call=$3
+  faulty_run "$fn" "$test"
+  check "a ${WRONG_GMP_MODE:-off-by-one} $fn ends $test's setup with status 3 (not a hang)" \
+    [ "$status" -eq 3 ]
+  check "the message names $test and $call" \
+    sh -c "grep -q '$test: stopped: $call misbehaved' err.txt && grep -q 'no score' err.txt"
+  check "no result file is written" [ ! -e w.json ]
 }
 
 wrong_run mpz_mul gmpbench.base.multiply.512,512
@@ -34,5 +58,63 @@ wrong_run mpz_invert ext.invert.512
 wrong_run mpz_fac_ui ext.fac.10000
 wrong_run mpz_probab_prime_p ext.prime.random.512
 
-LD_PRELOAD=$lib "$GMPBENCH" run -q --only gmpbench.base.gcd.512,512 --time-per-test 0.02 > /dev/null 2>&1
+# Wrong now and then: every repetition is checked (engine/verify.c), so
+# one wrong call in 1000 (or in 100 for the slower RSA) is caught.  The
+# fault library spoils the N-th, 2N-th... call, so the test does not rest
+# on chance.
+WRONG_GMP_RATE=1000 wrong_run mpz_mul gmpbench.base.multiply.512,512
+WRONG_GMP_RATE=1000 wrong_run mpz_mul gmpbench.base.multiply.8192
+WRONG_GMP_RATE=1000 WRONG_GMP_MODE=garbage wrong_run mpz_mul gmpbench.base.multiply.512
+WRONG_GMP_RATE=1000 wrong_run mpz_gcd gmpbench.base.gcd.512,512
+WRONG_GMP_RATE=100 wrong_run mpz_powm gmpbench.app.rsa.512
+WRONG_GMP_RATE=100 WRONG_GMP_MODE=garbage wrong_run mpz_powm gmpbench.app.rsa.512
+WRONG_GMP_MODE=skip wrong_run mpz_mul gmpbench.base.multiply.8192
+
+# Broken low-level products inside GMP: RSA key setup searches for primes
+# that a wrong mpn_sqr never lets it find, and a skipped mpz_mul leaves the
+# modulus 0, below which a message is to be drawn.
+bounded_run mpn_sqr gmpbench.app.rsa.512 mpz_probab_prime_p
+WRONG_GMP_MODE=garbage bounded_run mpn_mul_n gmpbench.app.rsa.512 mpz_probab_prime_p
+WRONG_GMP_MODE=skip bounded_run mpz_mul gmpbench.app.rsa.512 'the GMP arithmetic that made a bound'
+
+# A library call that never returns: SIGTERM and SIGINT still end the run
+# (client/interrupt.c), with 143 and 130, writing nothing.  The bound here
+# is generous; bench/interrupt-latency.sh measures the real delay.
+for sig in TERM INT; do
+  rm -f w.json
+  WRONG_GMP=mpz_mul WRONG_GMP_MODE=hang LD_PRELOAD=$lib \
+    "$GMPBENCH" run -q --only gmpbench.app.rsa.512 -o w.json > out.txt 2> err.txt &
+  pid=$!
+  sleep 1
+  kill -$sig $pid
+  waited=0
+  while kill -0 $pid 2>/dev/null && [ $waited -lt 100 ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  kill -KILL $pid 2>/dev/null
+  wait $pid
+  status=$?
+  want=$([ $sig = TERM ] && echo 143 || echo 130)
+  check "SIG$sig ends a run stuck inside a GMP call, with status $want" [ "$status" -eq "$want" ]
+  check "and it writes nothing" sh -c "[ ! -e w.json ] && ! ls w.json.tmp.* 2>/dev/null"
+done
+
+# Interposition is recorded: the preloaded library, harmless with
+# WRONG_GMP unset, holds __gmpz_mul and the other timed functions.
+gmp_member () {
+  json_get "$1" "d['system']['build']['gmp']['entry_points']$2"
+}
+rm -f w.json
+LD_PRELOAD=$lib "$GMPBENCH" run -q --only gmpbench.base.gcd.512,512 --time-per-test 0.02 -o w.json > /dev/null 2>&1
 check "with WRONG_GMP unset the preloaded library is harmless" [ $? -eq 0 ]
+check "the document says the timed functions are interposed" \
+  [ "$(gmp_member w.json "['interposed']")" = True ]
+mul_in_lib="any(x.startswith('__gmpz_mul: ') and x.endswith('libwronggmp.so') for x in d['system']['build']['gmp']['entry_points']['foreign'])"
+check "and names __gmpz_mul's file, the preloaded library" [ "$(json_get w.json "$mul_in_lib")" = True ]
+rm -f p.json
+"$GMPBENCH" run -q --only gmpbench.base.gcd.512,512 --time-per-test 0.02 -o p.json > /dev/null 2>&1
+check "without a preload nothing is interposed" \
+  [ "$(gmp_member p.json "['interposed']")" = False ]
+check "and no timed function resolves outside libgmp" \
+  [ "$(gmp_member p.json "['foreign']")" = "[]" ]

@@ -22,6 +22,15 @@ done
 run_status "$GMPBENCH" sysinfo --format json --no-clock
 check "sysinfo --format json --no-clock succeeds" [ "$status" -eq 0 ]
 cp out.txt noclock.json
+check "the loaded GMP's build kind is one of four, learnt from the library" json_ok noclock.json "
+  d['build']['gmp']['build'] in ('fat', 'distribution', 'native', 'unknown')"
+check "a system directory's libgmp without CPU dispatch is a distribution's build" json_ok noclock.json "
+  not d['build']['gmp']['library'].get('path', '').startswith(('/lib/', '/usr/lib/'))
+  or d['build']['gmp']['build'] in ('fat', 'distribution')"
+if [ "$(uname -m)" = x86_64 ]; then
+  check "on x86-64 the mulx and adcx/adox in the loaded code are counted" json_ok noclock.json "
+    d['build']['gmp']['code']['mulx'] >= 0 and d['build']['gmp']['code']['adcx_adox'] >= 0"
+fi
 check "the JSON has every member the server relies on" json_ok noclock.json "all([
   isinstance(d['cpu']['arch'], str), 'identity' in d['cpu'], 'name' in d['cpu'],
   'vendor' in d['cpu'], 'microarchitecture' in d['cpu'], 'hypervisor' in d['cpu'],

@@ -3,7 +3,8 @@
  * close to the time taken, checks each test when it is done, stops at a
  * setup failure, a wrong result or an interrupt, and tears down every test
  * it set up.  The tests here are stand-ins whose behaviour (skip, fail
- * the setup or the check, last 20 ms) is set by t->b.  Time is the
+ * the setup or the check, now and then or always, last 20 ms) is set by
+ * t->b; every repetition is checked (engine/verify.h).  Time is the
  * test's own clock, which the stand-ins move by what each repetition is
  * said to cost: the verdicts do not depend on how fast this machine is
  * or on what else it is doing. */
@@ -12,7 +13,9 @@
 #include "engine/runner.h"
 #include "tests/check.h"
 
-enum behaviour { WORKS, SKIPS, BROKEN, WRONG, STOPS, SLOW };
+/* FLAKY: its check fails once, at the 1000th call; DIFFERS: its 500th
+ * result passes the check but differs from the others. */
+enum behaviour { WORKS, SKIPS, BROKEN, WRONG, STOPS, SLOW, FLAKY, DIFFERS };
 
 #define MAX_EVENTS 100000
 
@@ -25,6 +28,7 @@ struct spin
 {
   const struct bench_test *t;
   unsigned calls;
+  unsigned checks;
 };
 
 /* Seconds on the test's clock; a repetition costs 2 us, a SLOW one 20 ms. */
@@ -71,12 +75,13 @@ static int
 spin_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
 {
   struct spin *s = state;
-  if (s->t->b == WRONG)
+  s->checks++;
+  if (s->t->b == WRONG || (s->t->b == FLAKY && s->checks == 1000))
     {
       bench_fail (err, "deliberately wrong");
       return -1;
     }
-  gb_sha256_update (digest, "ok", 2);
+  gb_sha256_update (digest, s->t->b == DIFFERS && s->checks == 500 ? "ko" : "ok", 2);
   return 0;
 }
 
@@ -201,6 +206,24 @@ main (void)
   check (r[1].outcome == BENCH_FAILED && strcmp (r[1].message, "deliberately wrong") == 0,
          "the failed result carries the check's message");
   check (live == 0, "after a wrong result every test is torn down (%d left)", live);
+
+  const struct bench_test flaky[] = {
+    { "t.a", "unit.spin", 0, WORKS, 0 },
+    { "t.b", "unit.spin", 1, FLAKY, 0 },
+  };
+  st = run (flaky, 2, r, &failed);
+  check (st == RUNNER_FAILED && failed == 1
+         && strcmp (r[1].message, "repetition 999 of the verification pass: deliberately wrong") == 0,
+         "a result wrong once in 1000 repetitions fails the run, naming the repetition (%s)",
+         r[1].message);
+  check (live == 0, "after it every test is torn down (%d left)", live);
+
+  const struct bench_test differs[] = {
+    { "t.a", "unit.spin", 0, DIFFERS, 0 },
+  };
+  st = run (differs, 1, r, &failed);
+  check (st == RUNNER_FAILED && failed == 0 && strstr (r[0].message, "digest differs"),
+         "a result unlike the others fails the run though its check passes (%s)", r[0].message);
 
   const struct bench_test interrupted[] = {
     { "t.a", "unit.spin", 0, WORKS, 0 },

@@ -327,6 +327,41 @@ test_outlier (void)
          "plausible: a brand fits the maker of the identity and of the vendor");
 }
 
+/* The fixture with system.build.gmp.entry_points.interposed true. */
+static void
+interposed_gmp (cJSON *doc)
+{
+  cJSON *gmp = cJSON_GetObjectItem (cJSON_GetObjectItem (cJSON_GetObjectItem (doc, "system"),
+                                                         "build"), "gmp");
+  cJSON *e = cJSON_AddObjectToObject (gmp, "entry_points");
+  cJSON_AddTrueToObject (e, "interposed");
+}
+
+static void
+test_interposed (void)
+{
+  struct doc_summary sum;
+  struct validate_error err;
+  char flags[256] = "", notes[512] = "";
+  char *text = fixture (interposed_gmp);
+  int rc = text ? validate_document (text, strlen (text), &sum, &err) : -1;
+  check (rc == 0 && sum.gmp_interposed, "validate: entry_points.interposed is read");
+  if (rc == 0)
+    validate_summary_free (&sum);
+  else if (text)
+    validate_error_free (&err);
+  free (text);
+  /* No clock: plausible_flags reads no store. */
+  memset (&sum, 0, sizeof sum);
+  sum.gmp_interposed = 1;
+  plausible_flags (NULL, &sum, flags, sizeof flags, notes, sizeof notes);
+  check (strstr (flags, "interposed") != NULL && strstr (notes, "interposed: ") != NULL,
+         "plausible: an interposed GMP is flagged, with a note (%s)", flags);
+  sum.gmp_interposed = 0;
+  plausible_flags (NULL, &sum, flags, sizeof flags, notes, sizeof notes);
+  check (strstr (flags, "interposed") == NULL, "plausible: a plain document is not (%s)", flags);
+}
+
 static void
 test_stmt_cache (void)
 {
@@ -379,6 +414,7 @@ main (void)
   test_validate ();
   test_ratelimit ();
   test_outlier ();
+  test_interposed ();
   test_stmt_cache ();
   return check_exit_status ();
 }
