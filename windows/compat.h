@@ -34,14 +34,6 @@
 #define O_DIRECTORY 0
 #define fsync _commit
 
-/* Files belong to the user whose profile holds them; Windows' stat has no
- * owner. */
-static inline int
-geteuid (void)
-{
-  return 0;
-}
-
 static inline ssize_t
 readlink (const char *path, char *buf, size_t len)
 {
