@@ -322,6 +322,10 @@ put_library (cJSON *sec, const char *stem, const void *symbol)
   si_put_item (sec, "library", lib, NULL);
 }
 
+/* Only a GMP built with --enable-fat has this: it picks the code for the
+ * CPU at start-up.  Weak, so that it is NULL in any other GMP. */
+extern void __gmpn_cpuvec_init (void) __attribute__ ((weak));
+
 static cJSON *
 gmp_info (void)
 {
@@ -338,6 +342,7 @@ gmp_info (void)
   put_public (g, "cflags", __GMP_CFLAGS, "gmp.h __GMP_CFLAGS");
   si_put_num (g, "limb_bits", mp_bits_per_limb, "mp_bits_per_limb");
   si_put_num (g, "header_limb_bits", GMP_LIMB_BITS, "gmp.h GMP_LIMB_BITS");
+  si_put_bool (g, "fat", __gmpn_cpuvec_init != NULL, "__gmpn_cpuvec_init linked");
   put_library (g, "libgmp.", (const void *) __gmpz_init);
   return g;
 }
