@@ -441,8 +441,8 @@ win_client () {
   wine_gb sysinfo --format json > client-sysinfo.json 2> client-sysinfo.err
   json_ok client-sysinfo.json "d['os']['family'] == 'Windows' and d['os']['compat_layer'].startswith('Wine ')
     and d['cpu']['arch'] == 'x86_64' and d['cpu']['native_arch'] == 'x86_64' and d['cpu']['emulated'] is False
-    and d['build']['gmp']['library']['linkage'] == 'static or not found'"
-  verdict $? "gmpbench.exe sysinfo under Wine: Windows, compat layer Wine, native x86_64, GMP linked in (see $dir/client-sysinfo.json)"
+    and d['build']['gmp']['library']['linkage'] == 'static or not found' and d['build']['gmp']['fat'] is True"
+  verdict $? "gmpbench.exe sysinfo under Wine: Windows, compat layer Wine, native x86_64, a fat GMP linked in (see $dir/client-sysinfo.json)"
   start=$(date +%s)
   wine_gb run $WIN_QUICK -q -o quick.json > quick.txt 2> quick.err
   rc=$? secs=$(($(date +%s) - start))

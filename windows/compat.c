@@ -1,6 +1,7 @@
 /* windows/compat.c: the POSIX functions of windows/compat.h and
  * windows/include/ that need code on Windows (rename over an existing
- * file, link, open_memstream, sigaction, fnmatch, the console's width). */
+ * file, link, open_memstream, sigaction, fnmatch, the console's width),
+ * and binary files by default. */
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -11,6 +12,17 @@
 #undef fclose
 #undef rename
 #undef link
+
+/* Files are opened in binary mode unless "t" is asked for, as on POSIX:
+ * the bytes of a result document on disk are the bytes that were signed.
+ * The standard streams, open already, stay in text mode.  (MinGW-w64's
+ * binmode.o, meant for this, is empty in Debian's mingw-w64 10.)  This
+ * file is always linked: the sources' rename and fclose are here. */
+__attribute__ ((constructor)) static void
+binary_files (void)
+{
+  _fmode = _O_BINARY;
+}
 
 /* errno for the last Windows error of a file operation. */
 static int

@@ -1,7 +1,7 @@
 # windows/sources.mk: what a MinGW-w64 build (./configure --host=*-mingw32)
 # adds: the POSIX names the sources use (windows/compat.h, included before
-# every file, and the headers of windows/include), binary files, and a
-# static link, so gmpbench.exe needs no DLL beside it
+# every file, and the headers of windows/include, with windows/compat.c),
+# and a static link, so gmpbench.exe needs no DLL beside it
 # (scripts/dist-windows).
 #
 # GCC checks the format strings of functions declared with
@@ -16,8 +16,4 @@ COMMON_SRCS += windows/compat.c
 FEATURE_DEFS += -include $(srcdir)/windows/compat.h -I$(srcdir)/windows/include
 WARN_CFLAGS += -Wno-format
 LIBS += -static
-# Files are opened in binary mode unless "t" is asked for, as on POSIX: a
-# result document's bytes on disk are the bytes that were signed.  The
-# standard streams stay in text mode.
-LIBS += $(shell $(CC) -print-file-name=binmode.o)
 endif
