@@ -416,12 +416,12 @@ win_upload () {
   wine_gb run --only gmpbench.base.multiply.128 --time-per-test 0.05 -q -o tiny.json \
     --submit --server http://127.0.0.1:9 --retries 0 > tiny.out 2> tiny.err
   rc=$?
-  spooled=$(ls "$appdata/gmpbench/spool" 2> /dev/null | grep -c '\.json$')
+  spooled=$(ls "$appdata/gmpbench/spool" 2> /dev/null | grep -c '\.spool$')
   [ $rc -eq 75 ] && [ "$spooled" -ge 1 ]
   verdict $? "gmpbench.exe run --submit, server down: exit 75, queued in %APPDATA%\\gmpbench\\spool ($spooled file; see $dir/tiny.err)"
   wine_gb submit --pending --server "$url" --retries 0 > pending.out 2> pending.err
   rc=$?
-  [ $rc -eq 0 ] && [ "$(ls "$appdata/gmpbench/spool" 2> /dev/null | grep -c '\.json$')" -eq 0 ]
+  [ $rc -eq 0 ] && [ "$(ls "$appdata/gmpbench/spool" 2> /dev/null | grep -c '\.spool$')" -eq 0 ]
   verdict $? "gmpbench.exe submit --pending delivers the queue and empties it (see $dir/pending.err)"
   n=$(curl -sf "$url/api/v1/results" | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["results"]))' 2> /dev/null)
   [ "${n:-0}" -eq 2 ]
