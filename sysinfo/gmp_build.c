@@ -40,6 +40,7 @@ struct gmp_code
   unsigned long mulx, adx;
 };
 
+#if defined(__x86_64__) && (defined(__linux__) || defined(__FreeBSD__))
 /* Counts mulx and adcx/adox encodings in the N bytes at P into C. */
 static void
 scan_code (const unsigned char *p, size_t n, struct gmp_code *c)
@@ -54,6 +55,7 @@ scan_code (const unsigned char *p, size_t n, struct gmp_code *c)
         c->adx++;
     }
 }
+#endif
 
 /* Whether PATH lies in one of the system's own library directories. */
 static int
