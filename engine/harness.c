@@ -1,6 +1,7 @@
 /* harness.c: calibrated, repeated timing of one test (see harness.h). */
 #include "engine/harness.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -58,6 +59,10 @@ time_reps (const struct harness_config *cfg, const struct bench_ops *ops, void *
   return cfg->clock () - t0;
 }
 
+/* Calibration stops doubling here: 2^40 where unsigned long has 64 bits,
+ * 2^31 where it has 32 (64-bit Windows). */
+#define MAX_CALIBRATION_REPS (ULONG_MAX >> (sizeof (unsigned long) > 4 ? 24 : 1))
+
 /* Repetitions per sample: double until a sample lasts at least a quarter
  * of the target, then scale to the target.  These runs also warm caches
  * and the allocator; none of them is counted. */
@@ -66,7 +71,7 @@ calibrate (const struct harness_config *cfg, const struct bench_ops *ops, void *
 {
   unsigned long reps = 1;
   double t = time_reps (cfg, ops, state, reps);
-  while (t < cfg->sample_time / 4 && reps < (1ul << 40))
+  while (t < cfg->sample_time / 4 && reps < MAX_CALIBRATION_REPS)
     {
       reps *= 2;
       t = time_reps (cfg, ops, state, reps);

@@ -80,12 +80,17 @@ open_private (const char *path, char *err, size_t errlen)
     snprintf (err, errlen, "cannot stat the key file %s: %s", path, strerror (errno));
   else if (!S_ISREG (st.st_mode))
     snprintf (err, errlen, "the key file %s is not a regular file", path);
+#ifndef _WIN32
+  /* Windows' stat has no owner and repeats the owner's permission bits for
+   * the group and others: there the key is kept private by the access
+   * list of the user's profile, which %APPDATA% is part of. */
   else if (st.st_uid != geteuid ())
     snprintf (err, errlen, "the key file %s belongs to another user", path);
   else if (st.st_mode & 077)
     snprintf (err, errlen, "the key file %s is accessible by others (mode %04o); "
               "run 'chmod 600 %s' if it has not leaked", path,
               (unsigned) (st.st_mode & 07777), path);
+#endif
   else if (!(f = fdopen (fd, "r")))
     snprintf (err, errlen, "cannot read the key file %s: %s", path, strerror (errno));
   if (!f && fd >= 0)

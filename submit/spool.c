@@ -18,10 +18,9 @@
 #include "submit/document.h"
 
 /* MinGW-w64: mkdir takes no mode (a directory under the user's profile
- * is private already), and handles are not inherited across exec. */
+ * is private already); O_CLOEXEC comes from windows/compat.h. */
 #ifdef _WIN32
 #define spool_mkdir(dir) mkdir (dir)
-#define O_CLOEXEC 0
 #else
 #define spool_mkdir(dir) mkdir (dir, 0700)
 #endif

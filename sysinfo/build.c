@@ -4,9 +4,10 @@
  * imitates), the flags configure injected (build_config.h), the ISA macros
  * in effect, the GMP headers against the GMP library actually loaded
  * (version mismatch flagged, path and SHA-256 of the shared object, found
- * with dl_iterate_phdr or, on macOS, dladdr), the OpenSSL build and the
- * CPU capability vector it uses, and the SHA-256 of the executable
- * (/proc/self/exe, _NSGetExecutablePath, sysctl kern.proc.pathname).
+ * with dl_iterate_phdr or, on macOS, dladdr, on Windows
+ * GetModuleHandleEx), the OpenSSL build and the CPU capability vector it
+ * uses, and the SHA-256 of the executable (/proc/self/exe,
+ * _NSGetExecutablePath, sysctl kern.proc.pathname, GetModuleFileName).
  * Home directories ($HOME, /home/USER, /Users/USER, C:\Users\USER) in
  * paths and flags are shown as "~" so that no user name leaks into a
  * signed result. */
@@ -34,6 +35,8 @@
 #elif defined(__FreeBSD__)
 #include <sys/types.h>
 #include <sys/sysctl.h>
+#elif defined(_WIN32)
+#include <windows.h>
 #endif
 
 #define STR2(x) #x
@@ -225,6 +228,7 @@ file_sha256 (const char *path, char hex[65])
   return 0;
 }
 
+#if defined(__linux__) || defined(__FreeBSD__) || defined(__APPLE__)
 /* Whether the file name of PATH starts with STEM. */
 static int
 has_stem (const char *path, const char *stem)
@@ -233,6 +237,7 @@ has_stem (const char *path, const char *stem)
 
   return strncmp (base ? base + 1 : path, stem, strlen (stem)) == 0;
 }
+#endif
 
 #if defined(__linux__) || defined(__FreeBSD__)
 struct find_lib
@@ -276,6 +281,19 @@ find_library (const char *stem, const void *symbol, char *path, size_t n)
   if (dladdr (symbol, &info) != 0 && info.dli_fname != NULL && has_stem (info.dli_fname, stem))
     snprintf (path, n, "%s", info.dli_fname);
   return "dladdr";
+#elif defined(_WIN32)
+  /* The module holding SYMBOL: the executable itself when linked static. */
+  HMODULE mod;
+
+  (void) stem;
+  path[0] = '\0';
+  if (!GetModuleHandleExA (GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS
+                           | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT, symbol, &mod))
+    return NULL;
+  if (mod != GetModuleHandleA (NULL)
+      && GetModuleFileNameA (mod, path, n > MAXDWORD ? MAXDWORD : (DWORD) n) == 0)
+    path[0] = '\0';
+  return "GetModuleHandleEx";
 #else
   (void) stem, (void) symbol, (void) path, (void) n;
   return NULL;
@@ -359,6 +377,10 @@ put_entry_points (cJSON *sec, const char *libgmp)
 }
 #endif
 
+/* Only a GMP built with --enable-fat has this: it picks the code for the
+ * CPU at start-up.  Weak, so that it is NULL in any other GMP. */
+extern void __gmpn_cpuvec_init (void) __attribute__ ((weak));
+
 static cJSON *
 gmp_info (void)
 {
@@ -375,6 +397,7 @@ gmp_info (void)
   put_public (g, "cflags", __GMP_CFLAGS, "gmp.h __GMP_CFLAGS");
   si_put_num (g, "limb_bits", mp_bits_per_limb, "mp_bits_per_limb");
   si_put_num (g, "header_limb_bits", GMP_LIMB_BITS, "gmp.h GMP_LIMB_BITS");
+  si_put_bool (g, "fat", __gmpn_cpuvec_init != NULL, "__gmpn_cpuvec_init linked");
   put_library (g, "libgmp.", (const void *) __gmpz_init);
 #if defined(__linux__) || defined(__FreeBSD__) || defined(__APPLE__)
   char libgmp[4096];
@@ -425,6 +448,10 @@ executable_path (char *path, size_t n)
   size_t len = n;
 
   return sysctl (mib, 4, path, &len, NULL, 0) == 0 ? "sysctl kern.proc.pathname" : NULL;
+#elif defined(_WIN32)
+  DWORD got = GetModuleFileNameA (NULL, path, n > MAXDWORD ? MAXDWORD : (DWORD) n);
+
+  return got > 0 && got < n ? "GetModuleFileName" : NULL;
 #else
   (void) path, (void) n;
   return NULL;

@@ -20,7 +20,16 @@
 #     thread engine compile with MinGW-w64 (64 and 32 bit); the test of the
 #     Windows parsers and the Windows reader itself (tests/windows-sysinfo.c,
 #     with cJSON built from Debian's source package) are built as Windows
-#     executables and run under Wine.
+#     executables and run under Wine.  Then the whole client: `make
+#     dist-windows` (scripts/dist-windows) builds the zip, whose
+#     gmpbench.exe runs under Wine: sysinfo, a quick run of the
+#     GMPbench-compatible tests with the digests of the build tree's Linux
+#     gmpbench, its key under %APPDATA%, verify of both programs' results
+#     by both, and uploads to the build tree's gmpbench-server on
+#     127.0.0.1, directly and through the spool.  GB_VERSION and
+#     GB_BUILDDIR (set by `make check-cross`) name the version and the
+#     build tree; DIST_WINDOWS_CACHE keeps the Windows libraries between
+#     runs (scripts/dist-windows).
 # One PASS/FAIL/SKIP line per check and a final "N passed, N failed, N
 # skipped" line; the exit status is 1 when a check failed.
 #
@@ -94,11 +103,17 @@ build () {
 }
 
 # compile_one CC FILE: compiles FILE with CC into nothing, counting
-# files in n and failures in bad, messages in $log.
+# files in n and failures in bad, messages in $log.  MinGW compilers get
+# what windows/sources.mk gives the Windows build.
 compile_one () {
   n=$((n + 1))
-  "$1" -std=gnu11 -Wall -Wextra -Werror -I"$SRCDIR" -I"$BUILDROOT/cjson-include" \
-    -c -o /dev/null "$2" >> "$log" 2>&1 || bad=$((bad + 1))
+  case $1 in
+    *mingw32-gcc) set -- "$1" "$2" -include "$SRCDIR/windows/compat.h" -I"$SRCDIR/windows/include" -Wno-format ;;
+  esac
+  cc=$1 file=$2
+  shift 2
+  "$cc" -std=gnu11 -Wall -Wextra -Werror -I"$SRCDIR" -I"$BUILDROOT/cjson-include" "$@" \
+    -c -o /dev/null "$file" >> "$log" 2>&1 || bad=$((bad + 1))
 }
 
 # compile_only LABEL CC [FILE...]: the sysinfo sources and FILEs (paths
@@ -327,11 +342,139 @@ win_reader () {
   verdict $? "windows-sysinfo.exe under Wine: caches of plausible sizes and lines, L2 >= L1d"
 }
 
+# ---------------------------------------------------------------- the Windows client
+
+# wine_gb ARGS: the zip's gmpbench.exe under Wine, in the prefix $dir/wine,
+# with none of the build machine's XDG variables (Wine would hand their
+# Unix paths to the Windows program), so %APPDATA% is where it keeps
+# everything.
+wine_gb () {
+  env -u XDG_CONFIG_HOME -u XDG_DATA_HOME -u GMPBENCH_SERVER WINEPREFIX="$dir/wine" \
+    WINEARCH=win64 WINEDEBUG=-all timeout "${WINE_TIMEOUT:-600}" wine "$client/gmpbench.exe" "$@"
+}
+
+# win_dist: `make dist-windows` into $BUILDROOT/windows (its libraries
+# cached in DIST_WINDOWS_CACHE when set), the zip unpacked into
+# $dir/client.  Returns 1 when there is no gmpbench.exe to run.
+win_dist () {
+  start=$(date +%s)
+  sh "$SRCDIR/scripts/dist-windows" "$SRCDIR" "$BUILDROOT/windows" "$GB_VERSION" > dist-windows.log 2>&1
+  rc=$? secs=$(($(date +%s) - start))
+  zip="$BUILDROOT/windows/gmpbench-$GB_VERSION-windows-x86_64.zip"
+  [ $rc -eq 0 ] && [ -f "$zip" ]
+  verdict $? "make dist-windows: $(basename "$zip") built in ${secs}s (see $dir/dist-windows.log)"
+  [ -f "$zip" ] || return 1
+  client="$dir/client/gmpbench-$GB_VERSION-windows-x86_64"
+  rm -rf "$dir/client" && mkdir -p "$dir/client" && unzip -q "$zip" -d "$dir/client" || return 1
+  ( cd "$client" && [ -f gmpbench.exe ] && [ -f README.txt ] && [ -f COPYING.txt ] &&
+    for l in GMP-COPYING.LESSERv3 OpenSSL-LICENSE curl-COPYING cJSON-LICENSE MinGW-w64-runtime-copyright; do
+      [ -s "licenses/$l.txt" ] || exit 1
+    done )
+  verdict $? "the zip holds gmpbench.exe, README.txt, COPYING.txt and the licences of what is linked in"
+  dlls=$(x86_64-w64-mingw32-objdump -p "$client/gmpbench.exe" | sed -n 's/^[[:space:]]*DLL Name: //p' | tr '\n' ' ')
+  echo "$dlls" | grep -qi 'gmp\|crypto\|curl\|cjson\|pthread\|gcc'
+  verdict $((1 - $?)) "gmpbench.exe imports Windows' DLLs alone ($dlls)"
+}
+
+# win_linux_quick: the build machine's gmpbench runs the same quick tests
+# into $dir/linux.json, for the digests and for verify; 1 when there is
+# none.
+win_linux_quick () {
+  [ -x "$GB_BUILDDIR/gmpbench" ] || return 1
+  mkdir -p linux-home &&
+    HOME="$dir/linux-home" XDG_CONFIG_HOME= XDG_DATA_HOME= "$GB_BUILDDIR/gmpbench" run $WIN_QUICK \
+      -q -o linux.json > linux-quick.txt 2>&1
+}
+
+# win_submit URL FILE...: gmpbench.exe submit, its exit status.
+win_submit () {
+  url=$1
+  shift
+  wine_gb submit --server "$url" --retries 0 "$@" > submit.out 2>> submit.err
+}
+
+# win_upload: a gmpbench-server of the build tree on 127.0.0.1 takes the
+# Windows client's result; with the server down it is queued under
+# %APPDATA%\gmpbench\spool and `submit --pending` delivers it later.
+win_upload () {
+  server="$GB_BUILDDIR/gmpbench-server"
+  if [ ! -x "$server" ]; then
+    skip "upload from gmpbench.exe (no gmpbench-server in $GB_BUILDDIR: configure without --disable-server)"
+    return
+  fi
+  port=$((20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 20000))
+  url="http://127.0.0.1:$port"
+  rm -f results.db*
+  "$server" --listen "127.0.0.1:$port" --database "$dir/results.db" --threads 2 > server.log 2>&1 &
+  srv=$!
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    curl -sf "$url/healthz" > /dev/null 2>&1 && break
+    sleep 0.5
+  done
+  win_submit "$url" quick.json
+  verdict $? "gmpbench.exe submit to gmpbench-server on 127.0.0.1: accepted (see $dir/submit.err, $dir/server.log)"
+  wine_gb run --only gmpbench.base.multiply.128 --time-per-test 0.05 -q -o tiny.json \
+    --submit --server http://127.0.0.1:9 --retries 0 > tiny.out 2> tiny.err
+  rc=$?
+  spooled=$(ls "$appdata/gmpbench/spool" 2> /dev/null | grep -c '\.spool$')
+  [ $rc -eq 75 ] && [ "$spooled" -ge 1 ]
+  verdict $? "gmpbench.exe run --submit, server down: exit 75, queued in %APPDATA%\\gmpbench\\spool ($spooled file; see $dir/tiny.err)"
+  wine_gb submit --pending --server "$url" --retries 0 > pending.out 2> pending.err
+  rc=$?
+  [ $rc -eq 0 ] && [ "$(ls "$appdata/gmpbench/spool" 2> /dev/null | grep -c '\.spool$')" -eq 0 ]
+  verdict $? "gmpbench.exe submit --pending delivers the queue and empties it (see $dir/pending.err)"
+  n=$(curl -sf "$url/api/v1/results" | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["results"]))' 2> /dev/null)
+  [ "${n:-0}" -eq 2 ]
+  verdict $? "the server lists both uploads of gmpbench.exe (${n:-none})"
+  kill "$srv" 2> /dev/null
+  wait "$srv" 2> /dev/null
+}
+
+# win_client: the whole client under Wine, as a volunteer on Windows runs
+# it: sysinfo, a quick run of the GMPbench-compatible tests with the
+# digests of the build machine's gmpbench, keys under %APPDATA%, verify
+# both ways, and uploads.
+WIN_QUICK="--quick --suite base --suite app"
+win_client () {
+  win_dist || return
+  [ -n "$WINE" ] || return
+  wine_gb sysinfo --format json > client-sysinfo.json 2> client-sysinfo.err
+  json_ok client-sysinfo.json "d['os']['family'] == 'Windows' and d['os']['compat_layer'].startswith('Wine ')
+    and d['cpu']['arch'] == 'x86_64' and d['cpu']['native_arch'] == 'x86_64' and d['cpu']['emulated'] is False
+    and d['build']['gmp']['library']['linkage'] == 'static or not found' and d['build']['gmp']['fat'] is True"
+  verdict $? "gmpbench.exe sysinfo under Wine: Windows, compat layer Wine, native x86_64, a fat GMP linked in (see $dir/client-sysinfo.json)"
+  start=$(date +%s)
+  wine_gb run $WIN_QUICK -q -o quick.json > quick.txt 2> quick.err
+  rc=$? secs=$(($(date +%s) - start))
+  json_ok quick.json "len(d['results']) >= 30 and all(len(r['digest']) == 64 for r in d['results'])
+    and d['system']['os']['family'] == 'Windows'"
+  verdict $((rc + $?)) "gmpbench.exe run $WIN_QUICK under Wine: every result correct (${secs}s; see $dir/quick.err)"
+  appdata=$(find "$dir/wine/drive_c/users" -maxdepth 4 -type d -path '*/AppData/Roaming' 2> /dev/null | head -1)
+  [ -s "$appdata/gmpbench/key.pem" ]
+  verdict $? "gmpbench.exe keeps its key in %APPDATA%\\gmpbench ($appdata/gmpbench/key.pem)"
+  wine_gb verify quick.json > verify-own.out 2>&1
+  verdict $? "gmpbench.exe verify of its own result: good"
+  if win_linux_quick; then
+    python3 -c 'import json, sys
+w = {r["name"]: r["digest"] for r in json.load(open("quick.json"))["results"]}
+l = {r["name"]: r["digest"] for r in json.load(open("linux.json"))["results"]}
+sys.exit(0 if w == l and w else 1)' 2> /dev/null
+    verdict $? "gmpbench.exe and the Linux gmpbench: the same tests with the same digests"
+    wine_gb verify linux.json > verify-linux.out 2>&1
+    verdict $? "gmpbench.exe verify of the Linux gmpbench's result: good"
+    "$GB_BUILDDIR/gmpbench" verify quick.json > verify-win.out 2>&1
+    verdict $? "the Linux gmpbench verify of gmpbench.exe's result: good"
+  else
+    skip "digests and verify against the Linux gmpbench (none built in $GB_BUILDDIR)"
+  fi
+  win_upload
+}
+
 check_windows () {
   for cc in x86_64-w64-mingw32-gcc i686-w64-mingw32-gcc; do
     if command -v $cc > /dev/null; then
       compile_only "${cc%-gcc}" $cc "$SRCDIR/sysinfo/windows.c" "$SRCDIR/submit/spool.c" \
-        "$SRCDIR/engine/threads.c"
+        "$SRCDIR/engine/threads.c" "$SRCDIR/windows/compat.c"
     else
       skip "$cc not installed (Debian package mingw-w64)"
     fi
@@ -341,6 +484,7 @@ check_windows () {
   WINE=$(command -v wine) || skip "Windows executables under Wine (Debian packages wine and wine64)"
   win_parsers
   win_reader
+  win_client
   wine_stop
 }
 
