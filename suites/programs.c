@@ -1,74 +1,24 @@
-/* programs.c: the benchmark programs by name, and the registry's tests
- * that this build can run with them (see programs.h). */
+/* programs.c: the benchmark programs by name (the rows of programs.def),
+ * and the registry's tests that this build can run with them (see
+ * programs.h). */
 #include "suites/programs.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define PROGRAM(name, ops) extern const struct bench_ops ops;
+#include "suites/programs.def"
+#undef PROGRAM
+
 static const struct
 {
   const char *name;
   const struct bench_ops *ops;
 } programs[] = {
-  { "gmp.multiply", &gmp_multiply_ops },
-  { "gmp.divide", &gmp_divide_ops },
-  { "gmp.gcd", &gmp_gcd_ops },
-  { "gmp.gcdext", &gmp_gcdext_ops },
-  { "gmp.gcdext.both", &gmp_gcdext_both_ops },
-  { "gmp.rsa.sign", &gmp_rsa_sign_ops },
-  { "gmp.rsa.sign-sec", &gmp_rsa_sign_sec_ops },
-  { "gmp.rsa.verify", &gmp_rsa_verify_ops },
-  { "gmp.rsa.keygen", &gmp_rsa_keygen_ops },
-  { "gmp.pi", &gmp_pi_ops },
-  { "gmp.pi.mpz", &gmp_pi_mpz_ops },
-  { "gmp.sqrt", &gmp_sqrt_ops },
-  { "gmp.root", &gmp_root_ops },
-  { "gmp.invert", &gmp_invert_ops },
-  { "gmp.fac", &gmp_fac_ops },
-  { "gmp.prime", &gmp_prime_ops },
-  { "gmp.powm", &gmp_powm_ops },
-  { "gmp.powm-sec", &gmp_powm_sec_ops },
-  { "gmp.mulm", &gmp_mulm_ops },
-  { "gmp.dh.derive", &gmp_dh_ops },
-  { "gmp.dh.derive-sec", &gmp_dh_sec_ops },
-  { "gmp.dsa.sign", &gmp_dsa_sign_ops },
-  { "gmp.dsa.sign-sec", &gmp_dsa_sign_sec_ops },
-  { "gmp.dsa.verify", &gmp_dsa_verify_ops },
-  { "openssl.square", &openssl_square_ops },
-  { "openssl.multiply", &openssl_multiply_ops },
-  { "openssl.divide", &openssl_divide_ops },
-  { "openssl.gcd", &openssl_gcd_ops },
-  { "openssl.invert", &openssl_invert_ops },
-  { "openssl.powm", &openssl_powm_ops },
-  { "openssl.powm-sec", &openssl_powm_sec_ops },
-  { "openssl.rsa.sign", &openssl_rsa_sign_ops },
-  { "openssl.rsa.verify", &openssl_rsa_verify_ops },
-  { "openssl.rsa.keygen", &openssl_rsa_keygen_ops },
-  { "openssl.dh.derive", &openssl_dh_ops },
-  { "openssl.dsa.sign", &openssl_dsa_sign_ops },
-  { "openssl.dsa.verify", &openssl_dsa_verify_ops },
-#ifdef HAVE_GCRYPT
-  { "gcrypt.rsa.sign", &gcrypt_rsa_sign_ops },
-  { "gcrypt.rsa.sign-noblind", &gcrypt_rsa_sign_noblind_ops },
-  { "gcrypt.rsa.verify", &gcrypt_rsa_verify_ops },
-  { "gcrypt.rsa.keygen", &gcrypt_rsa_keygen_ops },
-  { "gcrypt.mulm", &gcrypt_mulm_ops },
-  { "gcrypt.powm", &gcrypt_powm_ops },
-#endif
-#ifdef HAVE_NETTLE
-  { "nettle.rsa.sign", &nettle_rsa_sign_ops },
-  { "nettle.rsa.sign-tr", &nettle_rsa_sign_tr_ops },
-  { "nettle.rsa.verify", &nettle_rsa_verify_ops },
-  { "nettle.rsa.keygen", &nettle_rsa_keygen_ops },
-#endif
-  { "rng.gmp-mt", &rng_gmp_ops },
-  { "rng.gmp-lc", &rng_gmp_ops },
-  { "rng.openssl", &rng_openssl_ops },
-  { "rng.os", &rng_os_ops },
-  { "rng.rdrand", &rng_instruction_ops },
-  { "rng.rdseed", &rng_instruction_ops },
-  { "rng.rndr", &rng_instruction_ops },
+#define PROGRAM(name, ops) { name, &ops },
+#include "suites/programs.def"
+#undef PROGRAM
 };
 
 const struct bench_ops *
