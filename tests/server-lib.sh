@@ -54,7 +54,9 @@ random_port () {
 }
 
 # start_server DATABASE [OPTIONS]: starts gmpbench-server on a free port,
-# logging to server.log; sets SRV_PID and URL.  Fails after 10 tries.
+# logging to server.log; sets SRV_PID and URL.  Fails after 10 tries.  The
+# server is taken as up once its log says it listens on the port: another
+# test's server on the same port would answer /healthz too.
 start_server () {
   db=$1
   shift
@@ -64,7 +66,8 @@ start_server () {
     SRV_PID=$!
     URL="http://127.0.0.1:$port"
     for wait in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-      if curl -sf "$URL/healthz" > /dev/null 2>&1; then
+      if grep -q "listening on 127.0.0.1:$port," server.log \
+        && curl -sf "$URL/healthz" > /dev/null 2>&1; then
         return 0
       fi
       kill -0 "$SRV_PID" 2> /dev/null || break
