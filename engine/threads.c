@@ -128,9 +128,9 @@ calibrate (const struct worker *w)
   unsigned long reps = 1;
   for (;;)
     {
-      double t0 = gb_wall_seconds ();
+      double t0 = w->sh->cfg->clock ();
       ops->run (w->state, reps);
-      double t = gb_wall_seconds () - t0;
+      double t = w->sh->cfg->clock () - t0;
       if (t >= target / 4 || reps >= MAX_CALIBRATE_REPS)
         {
           double want = t > 0 ? ceil (target * reps / t) : 1;
@@ -177,9 +177,9 @@ worker_main (void *arg)
       if (sh->done)
         break;
       double c0 = gb_thread_cpu_seconds ();
-      w->start = gb_wall_seconds ();
+      w->start = sh->cfg->clock ();
       sh->ops->run (w->state, w->reps);
-      w->finish = gb_wall_seconds ();
+      w->finish = sh->cfg->clock ();
       w->cpu += gb_thread_cpu_seconds () - c0;
       pthread_barrier_wait (&sh->barrier);
     }

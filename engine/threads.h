@@ -11,7 +11,8 @@
  * concurrent.  Rounds are repeated and the estimate taken exactly as
  * harness.h does for one thread (the fast end of the rounds, stopping
  * when they agree or the budget is spent), so single- and multi-threaded
- * figures mean the same thing.
+ * figures mean the same thing.  The rounds are timed by cfg->clock, which
+ * every copy's thread calls.
  *
  * The scaling efficiency is the aggregate over N times the throughput of
  * one copy measured the same way on its own: 1 is perfect scaling.  Every

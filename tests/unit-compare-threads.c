@@ -5,11 +5,11 @@
  * and copies that cannot overlap are not counted as concurrent (a test
  * whose samples hold one lock).  PASS/FAIL/SKIP lines for
  * tests/run-tests.sh. */
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "model/registry.h"
 #include "engine/threads.h"
 #include "suites/programs.h"
@@ -24,10 +24,22 @@ expect (int ok, const char *what)
 }
 
 /* A test whose copies never run at the same time: a sample holds one
- * lock for its whole length, so N copies do the work of one.  An
- * operation sleeps for a millisecond, which the load of a busy machine
- * running the tests hardly changes (a computation's speed it does). */
+ * lock for its whole length, so N copies do the work of one.  Its time is
+ * a clock of its own that each operation moves by a millisecond, so the
+ * efficiency found does not depend on the load of the machine running
+ * the tests. */
 static pthread_mutex_t serial_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t serial_clock_lock = PTHREAD_MUTEX_INITIALIZER;
+static double serial_now;
+
+static double
+serial_clock (void)
+{
+  pthread_mutex_lock (&serial_clock_lock);
+  double now = serial_now;
+  pthread_mutex_unlock (&serial_clock_lock);
+  return now;
+}
 
 static void *
 serial_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
@@ -39,11 +51,14 @@ serial_setup (const struct bench_test *t, unsigned stream, struct bench_error *e
 static void
 serial_run (void *state, unsigned long reps)
 {
-  const struct timespec ms = { 0, 1000000 };
   (void) state;
   pthread_mutex_lock (&serial_lock);
   for (unsigned long i = 0; i < reps; i++)
-    nanosleep (&ms, NULL);
+    {
+      pthread_mutex_lock (&serial_clock_lock);
+      serial_now += 0.001;
+      pthread_mutex_unlock (&serial_clock_lock);
+    }
   pthread_mutex_unlock (&serial_lock);
 }
 
@@ -68,14 +83,16 @@ static const struct bench_test serial_test = { "unit.serial", "unit.serial", 0, 
 /* Two copies that take turns: one copy's throughput, efficiency 1/2
  * (each copy's rate counted from its own start would make it 3/4). */
 static void
-check_serialized (const struct harness_config *cfg)
+check_serialized (const struct harness_config *threads_cfg)
 {
+  struct harness_config cfg = *threads_cfg;
   struct test_result r;
   double eff = -1;
   volatile sig_atomic_t stop = 0;
-  int st = threads_measure (&serial_test, &serial_ops, cfg, 2, &r, &eff, &stop);
+  cfg.clock = serial_clock;
+  int st = threads_measure (&serial_test, &serial_ops, &cfg, 2, &r, &eff, &stop);
   printf ("  2 copies taking turns: efficiency %.2f\n", eff);
-  expect (st == RUNNER_OK && r.outcome == BENCH_OK && eff > 0.3 && eff < 0.625,
+  expect (st == RUNNER_OK && r.outcome == BENCH_OK && eff > 0.49 && eff < 0.51,
           "copies that never overlap are not counted as concurrent");
 }
 
@@ -99,8 +116,9 @@ main (void)
           "two threads: an aggregate measurement");
   printf ("  2 threads: %.6g ops/s, efficiency %.2f, %u rounds\n", r1.m.ops_per_sec, eff1,
           r1.m.samples);
-  /* Loose bounds: the machine running the tests may be busy. */
-  expect (eff1 > 0.05 && eff1 < 4, "efficiency is plausible");
+  /* Its size depends on how busy the machine running the tests is; the
+   * serialized test below checks the arithmetic with a clock of its own. */
+  expect (eff1 > 0 && isfinite (eff1), "efficiency is a positive number");
 #ifdef __linux__
   expect (!(r1.m.flags & MEAS_UNPINNED), "every copy was pinned to a CPU");
 #else
