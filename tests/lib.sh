@@ -33,3 +33,22 @@ run_status () {
 json_get () {
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
 }
+
+# wait_catching PID SIGNAL: waits (at most 30 s) until process PID has a
+# handler for SIGNAL (a number), read from /proc/PID/status: a signal sent
+# earlier, while a loaded machine is still starting the program, would
+# find the default action.  Without /proc it waits one second.
+wait_catching () {
+  if [ ! -r "/proc/$1/status" ]; then
+    sleep 1
+    return 0
+  fi
+  waited=0
+  while [ $waited -lt 300 ] && kill -0 "$1" 2> /dev/null; do
+    mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2> /dev/null)
+    [ -n "$mask" ] && [ $(( (0x$mask >> ($2 - 1)) & 1 )) -eq 1 ] && return 0
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  return 1
+}

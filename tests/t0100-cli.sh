@@ -84,7 +84,7 @@ check "and the result verifies through the link" [ "$status" -eq 0 ]
 # Ctrl-C: interrupted runs exit 130 and write nothing.
 "$GMPBENCH" run -q --only gmpbench.app.pi --time-per-test 5 -o int.json > /dev/null 2> int.err &
 pid=$!
-sleep 1
+wait_catching $pid 2
 kill -INT $pid
 wait $pid
 status=$?

@@ -85,6 +85,8 @@ for sig in TERM INT; do
   WRONG_GMP=mpz_mul WRONG_GMP_MODE=hang LD_PRELOAD=$lib \
     "$GMPBENCH" run -q --only gmpbench.app.rsa.512 -o w.json > out.txt 2> err.txt &
   pid=$!
+  case $sig in TERM) signum=15 ;; INT) signum=2 ;; esac
+  wait_catching $pid $signum
   sleep 1
   kill -$sig $pid
   waited=0
