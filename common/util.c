@@ -122,3 +122,17 @@ gb_thread_cpu_seconds (void)
 #endif
   return (double) clock () / CLOCKS_PER_SEC;
 }
+
+int
+gb_thread_cpu_coarse (void)
+{
+#if defined _WIN32
+  return 1;
+#elif defined CLOCK_THREAD_CPUTIME_ID
+  struct timespec res;
+  return clock_getres (CLOCK_THREAD_CPUTIME_ID, &res) != 0 || res.tv_sec > 0
+    || res.tv_nsec > 100000;
+#else
+  return 1;
+#endif
+}

@@ -35,5 +35,9 @@ void gb_sha256_hex (const void *data, size_t len, char out[65]);
 /* Monotonic wall time and CPU time of the calling thread, in seconds. */
 double gb_wall_seconds (void);
 double gb_thread_cpu_seconds (void);
+/* Whether gb_thread_cpu_seconds moves in steps too coarse to time a short
+ * sample: Windows counts thread time in scheduler ticks (15.625 ms; Wine
+ * 10 ms), where a sample of microseconds reads 0 or a whole tick. */
+int gb_thread_cpu_coarse (void);
 
 #endif

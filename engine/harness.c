@@ -172,9 +172,10 @@ harness_finish (struct harness_run *h, struct measurement *m)
 void
 harness_use_cpu_mean (struct measurement *m)
 {
-  if (m->cpu_seconds <= 0 || m->samples == 0)
+  double seconds = gb_thread_cpu_coarse () ? m->wall_seconds : m->cpu_seconds;
+  if (seconds <= 0 || m->samples == 0)
     return;
-  m->seconds_per_op = m->cpu_seconds / ((double) m->samples * (double) m->reps_per_sample);
+  m->seconds_per_op = seconds / ((double) m->samples * (double) m->reps_per_sample);
   m->ops_per_sec = 1 / m->seconds_per_op;
 }
 

@@ -92,8 +92,10 @@ void harness_finish (struct harness_run *h, struct measurement *m);
 
 /* Makes GMPbench's estimator M's figure: the operations of all samples
  * over their CPU time, a mean, as GMPbench 0.2 counts (docs/scoring.md);
- * the fast-sample estimate stays in fast_ops_per_sec.  Nothing changes if
- * no CPU time was recorded. */
+ * the fast-sample estimate stays in fast_ops_per_sec.  Where the thread
+ * CPU clock is coarse (gb_thread_cpu_coarse: Windows), the samples' wall
+ * time stands in for their CPU time.  Nothing changes if no time was
+ * recorded. */
 void harness_use_cpu_mean (struct measurement *m);
 
 /* All visits in a row.  Returns 0, or -1 if *STOP became non-zero. */

@@ -140,7 +140,7 @@ refuse (struct validate_error *err, const char *rule, const char *field, const c
  * from the fastest (fast_ops_per_sec; ops_per_sec in documents without it
  * and for the tests outside GMPbench's, docs/scoring.md), the timed wall time the sum of samples of which at
  * least half are no faster than the estimate, CPU time no more than wall
- * time (one thread), and sets noisy and cpu-diverged by fixed thresholds. */
+ * time (one thread; a CPU clock's step per sample allowed), and sets noisy and cpu-diverged by fixed thresholds. */
 static int
 contradicts (const struct doc_test *t, const char *field, struct validate_error *err)
 {
@@ -160,7 +160,9 @@ contradicts (const struct doc_test *t, const char *field, struct validate_error 
     return refuse (err, "inconsistent-test", field, t->name,
                    "wall_seconds is less than half of samples * reps_per_sample * "
                    "seconds_per_op", t->wall_seconds, 2 * timed);
-  if (t->threads == 1 && t->cpu_seconds > t->wall_seconds * (1 + PLAUSIBLE_CPU_SLACK) + 0.01)
+  if (t->threads == 1
+      && t->cpu_seconds > t->wall_seconds * (1 + PLAUSIBLE_CPU_SLACK) + 0.01
+                          + t->samples * PLAUSIBLE_CPU_TICK)
     return refuse (err, "inconsistent-test", field, t->name,
                    "cpu_seconds exceeds wall_seconds in one thread", t->cpu_seconds,
                    t->wall_seconds);

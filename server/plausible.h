@@ -61,6 +61,8 @@
 #define PLAUSIBLE_NOISY 0.02            /* the harness's noisy spread */
 #define PLAUSIBLE_DIVERGED 0.90         /* its cpu-diverged CPU/wall ratio */
 #define PLAUSIBLE_CPU_SLACK 0.05        /* clock granularity at the thresholds */
+#define PLAUSIBLE_CPU_TICK 0.016        /* a thread CPU clock's step per sample:
+                                           Windows counts it in 15.625 ms */
 
 /* Sizes of the buffers for flags and notes. */
 #define PLAUSIBLE_FLAGS 256
