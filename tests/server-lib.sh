@@ -49,8 +49,13 @@ make_doc () {
     "$out" "$@"
 }
 
+# random_port: a port of 127.0.0.1 that nothing listens on now: the kernel
+# picks it for a socket bound to port 0, which is then closed.  (A port
+# drawn at random collided now and then with another test's server when
+# test suites ran side by side; the failed start left its error in
+# server.log.)
 random_port () {
-  echo $((20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 20000))
+  $PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
 # start_server DATABASE [OPTIONS]: starts gmpbench-server on a free port,
