@@ -8,10 +8,12 @@
  * the upload order and POS where each of those entries went; a score
  * row's seq is found in SEQS through BY_SEQ, a direct map, when the seqs
  * are dense (they are, but for retracted and unlisted results), else by
- * binary search.  The RSA-2048 ratio is the GMP test's ops/s over
- * OpenSSL's of the same result (gmpbench.app.rsa.2048 /
- * openssl.rsa.sign.2048), as in the document's comparison table; score
- * per GHz and per core are computed once.
+ * binary search.  The RSA-2048 ratio is GMP's signatures per second over
+ * OpenSSL's (openssl.rsa.sign.2048, constant-time) in the same result,
+ * GMP's constant-time signature (ext.rsa.sign-sec.2048) when the result
+ * has it, else GMPbench's (gmpbench.app.rsa.2048): the rule of the
+ * document's own comparison table; score per GHz and per core are
+ * computed once.
  *
  * INFO summarizes each CPU's results: the values they all share, how
  * many are verified, and the CPU's rows over its unflagged and over all
@@ -66,6 +68,7 @@
 #define BUILDER_NICE 10         /* pages before rebuilds, on a busy machine */
 #define SCORE_NODE "gmpbench"
 #define RSA_GMP "gmpbench.app.rsa.2048"
+#define RSA_GMP_SEC "ext.rsa.sign-sec.2048"
 #define RSA_OPENSSL "openssl.rsa.sign.2048"
 
 struct strtab
@@ -566,12 +569,13 @@ load_scores (struct build *bd, struct store *st)
   struct board *b = bd->b;
   double *score = load_column (b, st, SCORE_NODE, bd->abandon);
   double *gmp = score ? load_column (b, st, RSA_GMP, bd->abandon) : NULL;
-  double *ossl = gmp ? load_column (b, st, RSA_OPENSSL, bd->abandon) : NULL;
+  double *sec = gmp ? load_column (b, st, RSA_GMP_SEC, bd->abandon) : NULL;
+  double *ossl = sec ? load_column (b, st, RSA_OPENSSL, bd->abandon) : NULL;
   for (size_t i = 0; ossl && i < b->n; i++)
     {
       struct item *it = &b->items[i];
       it->score = score[i];
-      it->rsa = gmp[i] / ossl[i];             /* NAN when either is absent */
+      it->rsa = (isnan (sec[i]) ? gmp[i] : sec[i]) / ossl[i];   /* NAN when absent */
       if (!isnan (it->score) && bd->mhz[i] > 0)
         it->per_ghz = it->score / (bd->mhz[i] / 1000.0);
       if (!isnan (it->score) && bd->cores[i] > 0)
@@ -579,6 +583,7 @@ load_scores (struct build *bd, struct store *st)
     }
   free (score);
   free (gmp);
+  free (sec);
   int ok = ossl != NULL;
   free (ossl);
   return ok ? 0 : -1;

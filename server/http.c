@@ -27,7 +27,8 @@ http_queue (struct http_request *r, int status, struct MHD_Response *resp)
   if (!resp)
     return MHD_NO;
   MHD_add_response_header (resp, "X-Content-Type-Options", "nosniff");
-  MHD_add_response_header (resp, "Cache-Control", "no-store");
+  if (!MHD_get_response_header (resp, "Cache-Control"))
+    MHD_add_response_header (resp, "Cache-Control", "no-store");
   if (r->close || http_draining (r->daemon))
     MHD_add_response_header (resp, MHD_HTTP_HEADER_CONNECTION, "close");
   r->status = status;

@@ -101,7 +101,8 @@ enum MHD_Result http_error (struct http_request *r, int status, const char *rule
 cJSON *http_error_body (const char *rule, const char *field, const char *message);
 /* 429 with Retry-After: WAIT seconds. */
 enum MHD_Result http_too_many (struct http_request *r, int wait, const char *what);
-/* Queues RESP (adding the common headers) and releases it. */
+/* Queues RESP (adding the common headers, and Cache-Control: no-store
+ * unless RESP has a Cache-Control of its own) and releases it. */
 enum MHD_Result http_queue (struct http_request *r, int status, struct MHD_Response *resp);
 
 /* Streams a body of unknown length: FILL appends the next part to *BUF

@@ -22,9 +22,12 @@ SERVER_LIB_SRCS += \
 	server/store_sqlite.c \
 	server/web.c \
 	server/web_about.c \
+	server/web_bars.c \
 	server/web_compare.c \
+	server/web_compare_cpus.c \
 	server/web_cpu.c \
 	server/web_home.c \
+	server/web_nodes.c \
 	server/web_result.c \
 	server/web_style.c \
 	server/web_submitter.c

@@ -95,6 +95,21 @@ web_key_link (FILE *f, const char *fingerprint)
   fprintf (f, "\"><code>%.12s</code></a>", fingerprint ? fingerprint : "");
 }
 
+const char *const web_field_arg[BF_COUNT] = {
+  "cpu", "arch", "vendor", "os", "gmp", "compiler", "mode", "build"
+};
+
+void
+web_read_filter (struct http_request *r, struct board_filter *f)
+{
+  const char *verified = http_arg (r, "verified"), *flagged = http_arg (r, "flagged");
+  memset (f, 0, sizeof *f);
+  for (int k = 0; k < BF_COUNT; k++)
+    f->value[k] = http_arg (r, web_field_arg[k]);
+  f->verified_only = verified && strcmp (verified, "1") == 0;
+  f->include_flagged = flagged && strcmp (flagged, "1") == 0;
+}
+
 const char *
 web_flag_reason (const char *flag)
 {
@@ -130,8 +145,9 @@ page_begin (struct page *p, struct http_request *r, const char *title)
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<title>", p->f);
   web_text (p->f, title);
-  fputs (" \u2013 GMPbench results</title>\n<link rel=\"stylesheet\" href=\"/style.css\">\n"
-         "</head>\n<body>\n<header><nav><a class=\"brand\" href=\"/\">GMPbench results</a> "
+  fprintf (p->f, " \u2013 GMPbench results</title>\n<link rel=\"stylesheet\" "
+           "href=\"/style.css?v=%s\">\n", web_style_version ());
+  fputs ("</head>\n<body>\n<header><nav><a class=\"brand\" href=\"/\">GMPbench results</a> "
          "<a href=\"/\">Leaderboard</a> <a href=\"/about\">About</a> "
          "<a href=\"/api/v1/cpus\">API</a></nav></header>\n<main>\n<h1>", p->f);
   web_text (p->f, title);

@@ -6,6 +6,9 @@
  *   web_cpu.c        one CPU identity: distribution, medians, breakdowns;
  *   web_result.c     one result: machine, hierarchy, comparisons, flags;
  *   web_compare.c    two or more results side by side;
+ *   web_compare_cpus.c  two or more CPUs side by side (medians per node);
+ *   web_nodes.c      the hierarchy's nodes in tree order, a CPU's node medians;
+ *   web_bars.c       bar charts readable on a phone;
  *   web_submitter.c  the results of one key;
  *   web_about.c      the scoring formula, the schema, verifying a result.
  *
@@ -62,6 +65,11 @@ void web_number (FILE *f, double v);
 void web_cpu_link (FILE *f, const char *cpu, const char *name);
 void web_result_link (FILE *f, const char *id);
 void web_key_link (FILE *f, const char *fingerprint);
+/* The URL argument of each filter field ("cpu", "arch", ...). */
+extern const char *const web_field_arg[BF_COUNT];
+/* The filter a page's URL asks for: the fields, verified=1, flagged=1. */
+void web_read_filter (struct http_request *r, struct board_filter *f);
+
 /* What a plausibility flag means, or NULL for an unknown one. */
 const char *web_flag_reason (const char *flag);
 
@@ -70,8 +78,11 @@ enum MHD_Result web_home (struct http_request *r);
 enum MHD_Result web_cpu (struct http_request *r);
 enum MHD_Result web_result (struct http_request *r, const char *id);
 enum MHD_Result web_compare (struct http_request *r);
+enum MHD_Result web_compare_cpus (struct http_request *r);
 enum MHD_Result web_submitter (struct http_request *r, const char *fingerprint);
 enum MHD_Result web_about (struct http_request *r);
 enum MHD_Result web_style (struct http_request *r);
+/* The stylesheet's version, for its URL (/style.css?v=...). */
+const char *web_style_version (void);
 
 #endif

@@ -6,16 +6,18 @@
  * is the other's ops/s over the baseline's (above 1: the other is
  * faster), marked "~" when it differs from 1 by no more than the two
  * relative spreads added (the same rule as the client's comparison
- * table: such a difference is noise).  Every node of the hierarchy gets
- * the geometric mean of the ratios of its tests that both results have,
- * and the headline nodes a bar chart (model/svg_chart.h). */
+ * table: such a difference is noise).  Every node of the hierarchy shows
+ * each result's score and the ratio of the scores; a node that one of
+ * them has no score for gets the geometric mean of the ratios of its
+ * tests that both results have instead (marked "*").  The headline nodes
+ * get a bar chart of the ratios (web_bars.h). */
 #include "server/web.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "model/svg_chart.h"
+#include "server/web_bars.h"
 #include "model/registry.h"
 #include "model/doc_read.h"
 #include "model/doc_schema.h"
@@ -133,24 +135,53 @@ node_ratio (const struct side *a, const struct side *b, const char *node, size_t
 }
 
 static void
-ratio_cell (FILE *f, double r, int within)
+ratio_cell (FILE *f, char letter, double r, const char *mark)
 {
-  fprintf (f, "<td class=\"num%s\">", within ? " within" : "");
+  fprintf (f, "<td class=\"num%s\" data-label=\"%c/A\">", strchr (mark, '~') ? " within" : "",
+           letter);
   web_number (f, r);
-  fputs (within ? " ~</td>" : "</td>", f);
+  fputs (mark, f);
+  fputs ("</td>", f);
+}
+
+/* S's score of NODE (LEN bytes), NAN when it has none. */
+static double
+node_score (const struct side *s, const char *node, size_t len)
+{
+  char name[256];
+  snprintf (name, sizeof name, "%.*s", (int) len, node);
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive (cJSON_GetObjectItemCaseSensitive
+                                                     (s->doc, "scores"), name);
+  return cJSON_IsNumber (v) ? v->valuedouble : NAN;
+}
+
+/* The ratio of B to A at NODE: of their scores, else the geometric mean
+ * of the tests' ratios (*GEOMEAN set). */
+static double
+node_ratio_of (const struct side *a, const struct side *b, const char *node, size_t len,
+               int *geomean)
+{
+  int count;
+  double sa = node_score (a, node, len), sb = node_score (b, node, len);
+  *geomean = isnan (sa) || isnan (sb) || sa <= 0;
+  return *geomean ? node_ratio (a, b, node, len, &count) : sb / sa;
 }
 
 static void
 node_row (FILE *f, const struct side *s, int n, const char *name, size_t len, int depth)
 {
-  int count = 0;
-  fprintf (f, "<tr class=\"node\"><td class=\"depth%d\">%.*s</td><td></td>",
-           depth > 4 ? 4 : depth, (int) len, name);
+  fprintf (f, "<tr class=\"node\"><td class=\"test depth%d\">%.*s</td><td class=\"num\" "
+           "data-label=\"A\">", depth > 4 ? 4 : depth, (int) len, name);
+  web_number (f, node_score (&s[0], name, len));
+  fputs ("</td>", f);
   for (int k = 1; k < n; k++)
     {
-      double r = node_ratio (&s[0], &s[k], name, len, &count);
-      fprintf (f, "<td class=\"num\">%d tests</td>", count);
-      ratio_cell (f, r, 0);
+      int geomean;
+      double r = node_ratio_of (&s[0], &s[k], name, len, &geomean);
+      fprintf (f, "<td class=\"num\" data-label=\"%c\">", 'A' + k);
+      web_number (f, node_score (&s[k], name, len));
+      fputs ("</td>", f);
+      ratio_cell (f, (char) ('A' + k), r, geomean && !isnan (r) ? " *" : "");
     }
   fputs ("</tr>\n", f);
 }
@@ -159,17 +190,18 @@ static void
 test_row (FILE *f, const struct side *s, int n, const char *name, int depth)
 {
   int within = 0;
-  fprintf (f, "<tr><td class=\"depth%d\">%s</td><td class=\"num\">", depth > 4 ? 4 : depth, name);
+  fprintf (f, "<tr><td class=\"test depth%d\">%s</td><td class=\"num\" data-label=\"A\">",
+           depth > 4 ? 4 : depth, name);
   web_number (f, doc_number (entry (&s[0], name), DOC_RESULT_OPS_PER_SEC, NAN));
   fputs ("</td>", f);
   for (int k = 1; k < n; k++)
     {
       const cJSON *e = entry (&s[k], name);
       double r = ratio (&s[0], &s[k], name, &within);
-      fputs ("<td class=\"num\">", f);
+      fprintf (f, "<td class=\"num\" data-label=\"%c\">", 'A' + k);
       web_number (f, e ? doc_number (e, DOC_RESULT_OPS_PER_SEC, NAN) : NAN);
       fputs ("</td>", f);
-      ratio_cell (f, r, !isnan (r) && within);
+      ratio_cell (f, (char) ('A' + k), r, !isnan (r) && within ? " ~" : "");
     }
   fputs ("</tr>\n", f);
 }
@@ -179,10 +211,10 @@ static void
 table (FILE *f, const struct side *s, int n)
 {
   const char *prev = "";
-  fputs ("<div class=\"scroll\"><table id=\"compare\">\n<thead><tr><th scope=\"col\">Node or "
-         "test</th><th class=\"num\" scope=\"col\">A ops/s</th>", f);
+  fputs ("<div class=\"scroll\"><table id=\"compare\" class=\"stack\">\n<thead><tr><th scope=\"col\">"
+         "Node (score) or test (ops/s)</th><th class=\"num\" scope=\"col\">A</th>", f);
   for (int k = 1; k < n; k++)
-    fprintf (f, "<th class=\"num\" scope=\"col\">%c ops/s</th><th class=\"num\" scope=\"col\">"
+    fprintf (f, "<th class=\"num\" scope=\"col\">%c</th><th class=\"num\" scope=\"col\">"
              "%c/A</th>", 'A' + k, 'A' + k);
   fputs ("</tr></thead>\n<tbody>\n", f);
   for (size_t i = 0; i < registry_count (); i++)
@@ -217,7 +249,7 @@ charted (char names[][64], size_t nb, const char *node, size_t len)
 static void
 chart (FILE *f, const struct side *a, const struct side *b)
 {
-  struct chart_bar bars[32];
+  struct web_bar bars[32];
   char names[32][64];
   size_t nb = 0;
   const char *prev = "";
@@ -228,22 +260,21 @@ chart (FILE *f, const struct side *a, const struct side *b)
       for (int depth = 0; dot && depth < 2 && nb < 32; depth++, dot = strchr (dot + 1, '.'))
         {
           size_t len = (size_t) (dot - name);
-          int count;
+          int geomean;
           if ((strncmp (prev, name, len) == 0 && prev[len] == '.') || len >= sizeof names[0]
               || charted (names, nb, name, len))
             continue;
-          double r = node_ratio (a, b, name, len, &count);
+          double r = node_ratio_of (a, b, name, len, &geomean);
           if (isnan (r))
             continue;
           snprintf (names[nb], sizeof names[nb], "%.*s", (int) len, name);
-          bars[nb] = (struct chart_bar) { names[nb], r, 0 };
+          bars[nb] = (struct web_bar) { names[nb], NULL, r, NAN, NAN, 0 };
           nb++;
         }
       prev = name;
     }
   if (nb > 0)
-    svg_ratio_bars (f, "B / A: geometric mean of the per-test ratios per node",
-                    "ratio (above 1: B faster)", bars, nb);
+    web_bars_ratio (f, "B / A per node", "ratio (above 1: B faster)", bars, nb);
 }
 
 static void
@@ -264,9 +295,10 @@ legend (FILE *f, const struct side *s, int n)
       web_text (f, s[k].os);
       fputs ("</li>\n", f);
     }
-  fputs ("</ol>\n<p class=\"note\">Ratios are the other result's ops/s over A's (above 1: "
-         "faster than A); a node's ratio is the geometric mean of its tests' ratios; ~ marks "
-         "a ratio within the two results' spreads (noise).</p>\n", f);
+  fputs ("</ol>\n<p class=\"note\">Ratios are the other result's score or ops/s over A's "
+         "(above 1: faster than A); * marks a node one result has no score for, whose ratio is "
+         "the geometric mean of the ratios of the tests both have; ~ marks a test's ratio "
+         "within the two results' spreads (noise).</p>\n", f);
 }
 
 static enum MHD_Result
@@ -309,6 +341,8 @@ web_compare (struct http_request *r)
   struct side s[MAX_RESULTS];
   enum MHD_Result rc;
 
+  if (http_arg (r, "cpu"))
+    return web_compare_cpus (r);
   MHD_get_connection_values (r->conn, MHD_GET_ARGUMENT_KIND, collect_id, &ids);
   if (ids.n < 2 || ids.too_many)
     return page_error (r, 400, "Compare wants two to six results: /compare?id=A&id=B "

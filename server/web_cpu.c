@@ -32,20 +32,6 @@
 #define BOX_BOTTOM 165
 #define AXIS 175
 
-static const char *const field_arg[BF_COUNT] = {
-  "cpu", "arch", "vendor", "os", "gmp", "compiler", "mode", "build"
-};
-
-static void
-read_filter (struct http_request *r, struct board_filter *f)
-{
-  memset (f, 0, sizeof *f);
-  for (int k = 0; k < BF_COUNT; k++)
-    f->value[k] = http_arg (r, field_arg[k]);
-  f->verified_only = http_arg (r, "verified") && strcmp (http_arg (r, "verified"), "1") == 0;
-  f->include_flagged = http_arg (r, "flagged") && strcmp (http_arg (r, "flagged"), "1") == 0;
-}
-
 /* A round step for about five ticks over SPAN. */
 static double
 tick_step (double span)
@@ -355,7 +341,7 @@ web_cpu (struct http_request *r)
 {
   struct board_filter bf;
 
-  read_filter (r, &bf);
+  web_read_filter (r, &bf);
   if (!bf.value[BF_CPU] || !*bf.value[BF_CPU])
     return page_error (r, 400, "Which CPU? The page wants ?cpu=IDENTITY.");
   int preparing;

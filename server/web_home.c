@@ -1,27 +1,34 @@
 /* web_home.c: the home page, the leaderboard (see docs/leaderboard.md).
  *
  * The whole view lives in the query string (arch, vendor, os, gmp,
- * compiler, verified, flagged, sort), so every filtered or sorted view is
- * a URL that can be shared, and the page needs no script: architecture
- * tabs and column headers are links to the same view with one argument
- * changed, the filters a GET form.  The rows come from the snapshot of
- * server/board.h.  `sort` is a column (score, n, iqr, best, ghz, core,
- * rsa, cpu) or any node or test of the hierarchy, whose median then shows
- * in an extra column. */
+ * compiler, mode, build, verified, flagged, q, sort), so every filtered
+ * or sorted view is a URL that can be shared, and the page needs no
+ * script: architecture tabs and column headers are links to the same
+ * view with one argument changed, the filters a GET form.  The rows come
+ * from the snapshot of server/board.h; `q` keeps the CPUs whose name or
+ * identity contains it (any case).  `sort` is a column (score, n, iqr,
+ * best, ghz, rsa, cpu) or any node or test of the hierarchy, whose median
+ * then shows in an extra column; the sort menu offers the columns and the
+ * nodes of the first two levels (a CPU page links every node).  The page
+ * draws the rows as a bar chart (median and IQR), lists them in a form
+ * whose checkboxes compare CPUs, and lists the newest uploads; with
+ * format=csv or format=json it answers the same rows as data instead. */
 #include "server/web.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
+#include <strings.h>
+#include <cjson/cJSON.h>
 #include <string.h>
 #include "common/util.h"
 #include "model/registry.h"
+#include "server/log.h"
+#include "server/web_bars.h"
+#include "server/web_nodes.h"
 
-#define MAX_DEPTH 16
-
-static const char *const field_arg[BF_COUNT] = {
-  "cpu", "arch", "vendor", "os", "gmp", "compiler", "mode", "build"
-};
+#define CHARTED 30               /* rows drawn in the chart */
+#define RECENT_UPLOADS 8
+#define MAX_QUERY 100
 
 /* The view a URL asks for. */
 struct view
@@ -29,6 +36,7 @@ struct view
   struct board_filter filter;
   struct board_filter shown;    /* FILTER with its run mode and build kind chosen */
   const char *sort;             /* as in the URL, NULL for the default */
+  const char *query;            /* q: part of a CPU's name, NULL for any */
   enum board_key key;
 };
 
@@ -42,9 +50,9 @@ static const struct
   { "iqr", "IQR", "interquartile range of the score (Q1\u2013Q3)", BK_IQR },
   { "best", "Best", "best GMPbench score", BK_BEST },
   { "ghz", "Score/GHz", "median of score divided by the clock in GHz", BK_GHZ },
-  { "core", "Score/core", "median of score divided by the core count", BK_CORE },
   { "rsa", "GMP/OpenSSL RSA-2048", "median ratio of GMP's to OpenSSL's RSA-2048 "
-    "signatures per second (above 1: GMP faster)", BK_RSA },
+    "signatures per second, GMP's constant-time signature when the result has it, as in "
+    "each result's comparison table (above 1: GMP faster)", BK_RSA },
 };
 
 /* Whether NODE is a test or an inner node of the registry. */
@@ -66,10 +74,13 @@ static int
 parse_view (struct http_request *r, struct view *v)
 {
   memset (v, 0, sizeof *v);
-  for (int f = BF_ARCH; f < BF_COUNT; f++)
-    v->filter.value[f] = http_arg (r, field_arg[f]);
-  v->filter.verified_only = http_arg (r, "verified") && strcmp (http_arg (r, "verified"), "1") == 0;
-  v->filter.include_flagged = http_arg (r, "flagged") && strcmp (http_arg (r, "flagged"), "1") == 0;
+  web_read_filter (r, &v->filter);
+  v->filter.value[BF_CPU] = NULL;
+  v->query = http_arg (r, "q");
+  if (v->query && !*v->query)
+    v->query = NULL;
+  if (v->query && strlen (v->query) > MAX_QUERY)
+    return -1;
   v->sort = http_arg (r, "sort");
   v->key = BK_SCORE;
   if (!v->sort || !*v->sort || strcmp (v->sort, "gmpbench") == 0)
@@ -95,11 +106,13 @@ filter_args (FILE *f, int *first, const struct view *v, int skip)
 {
   for (int k = BF_ARCH; k < BF_COUNT; k++)
     if (k != skip && v->filter.value[k] && *v->filter.value[k])
-      web_arg (f, first, field_arg[k], v->filter.value[k]);
+      web_arg (f, first, web_field_arg[k], v->filter.value[k]);
   if (v->filter.verified_only)
     web_arg (f, first, "verified", "1");
   if (v->filter.include_flagged)
     web_arg (f, first, "flagged", "1");
+  if (v->query)
+    web_arg (f, first, "q", v->query);
 }
 
 /* The home page URL of V with FIELD set to VALUE (NULL: any) or, with
@@ -111,7 +124,7 @@ view_url (FILE *f, const struct view *v, int field, const char *value, const cha
   fputc ('/', f);
   filter_args (f, &first, v, field);
   if (field >= 0 && value)
-    web_arg (f, &first, field_arg[field], value);
+    web_arg (f, &first, web_field_arg[field], value);
   if (field >= 0 ? v->sort != NULL : sort != NULL)
     web_arg (f, &first, "sort", field >= 0 ? v->sort : sort);
 }
@@ -175,7 +188,7 @@ field_select (FILE *f, const struct board *b, const struct view *v, int field, c
   const char *current = v->filter.value[field];
 
   fprintf (f, "<label>%s <select name=\"%s\"><option value=\"\">any</option>\n", label,
-           field_arg[field]);
+           web_field_arg[field]);
   for (size_t i = 0; i < n; i++)
     {
       fputs ("<option value=\"", f);
@@ -187,104 +200,35 @@ field_select (FILE *f, const struct board *b, const struct view *v, int field, c
   fputs ("</select></label>\n", f);
 }
 
-/* An option of the sort select: a node of the hierarchy or a test, with
- * its place in tree order: for each prefix of its name, the first test
- * under that prefix. */
-struct sort_option
-{
-  char *name;
-  int test;
-  size_t first;                 /* the first test under it */
-  size_t key[MAX_DEPTH];
-  size_t depth;
-};
-
-static struct sort_option *sort_options;
-static size_t nsort_options;
-static pthread_once_t sort_once = PTHREAD_ONCE_INIT;
-
-/* The option named by the first LEN bytes of NAME, or NULL. */
-static struct sort_option *
-find_option (const char *name, size_t len)
-{
-  for (size_t i = 0; i < nsort_options; i++)
-    if (strlen (sort_options[i].name) == len && strncmp (sort_options[i].name, name, len) == 0)
-      return &sort_options[i];
-  return NULL;
-}
-
-/* The option named by the first LEN bytes of NAME, added (under test
- * FIRST) if new. */
-static struct sort_option *
-sort_option (const char *name, size_t len, size_t first, size_t *cap)
-{
-  struct sort_option *o = find_option (name, len);
-  if (o)
-    return o;
-  if (nsort_options == *cap)
-    sort_options = gb_xrealloc (sort_options, (*cap = *cap ? 2 * *cap : 256)
-                                * sizeof *sort_options);
-  o = &sort_options[nsort_options++];
-  memset (o, 0, sizeof *o);
-  o->name = gb_xmalloc (len + 1);
-  memcpy (o->name, name, len);
-  o->name[len] = '\0';
-  o->first = first;
-  return o;
-}
-
-static int
-by_tree (const void *pa, const void *pb)
-{
-  const struct sort_option *a = pa, *b = pb;
-  for (size_t i = 0; i < a->depth && i < b->depth; i++)
-    if (a->key[i] != b->key[i])
-      return a->key[i] < b->key[i] ? -1 : 1;
-  return a->depth < b->depth ? -1 : a->depth > b->depth;
-}
-
-/* Every node and test of the registry once, in tree order (the registry
- * need not list the tests of a node together). */
-static void
-make_sort_options (void)
-{
-  size_t cap = 0;
-  for (size_t i = 0; i < registry_count (); i++)
-    {
-      const char *name = registry_test (i)->name;
-      for (const char *dot = strchr (name, '.'); dot; dot = strchr (dot + 1, '.'))
-        sort_option (name, (size_t) (dot - name), i, &cap);
-      sort_option (name, strlen (name), i, &cap)->test = 1;
-    }
-  for (size_t i = 0; i < nsort_options; i++)
-    {
-      struct sort_option *o = &sort_options[i];
-      const char *name = o->name;
-      for (const char *dot = strchr (name, '.'); dot && o->depth + 1 < MAX_DEPTH;
-           dot = strchr (dot + 1, '.'))
-        o->key[o->depth++] = find_option (name, (size_t) (dot - name))->first;
-      o->key[o->depth++] = o->first;
-    }
-  qsort (sort_options, nsort_options, sizeof *sort_options, by_tree);
-}
-
-/* The options of the sort select: the columns, then every node and test
- * of the registry in tree order. */
+/* The sort menu: the columns, then the nodes of the first two levels
+ * of the hierarchy in tree order, and the current sort node when it is
+ * deeper (every node is reachable from a CPU page's tree). */
 static void
 sort_select (FILE *f, const struct view *v)
 {
-  pthread_once (&sort_once, make_sort_options);
+  int listed = 0;
   fputs ("<label>Sort by <select name=\"sort\">\n", f);
-  for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
+  for (size_t i = 0; i < GB_ARRAY_SIZE (columns); i++)
     fprintf (f, "<option value=\"%s\"%s>%s</option>\n", columns[i].arg,
-             v->key == columns[i].key ? " selected" : "",
-             columns[i].label);
-  for (size_t i = 0; i < nsort_options; i++)
+             v->key == columns[i].key ? " selected" : "", columns[i].label);
+  for (size_t i = 0; i < web_node_count (); i++)
     {
-      const struct sort_option *o = &sort_options[i];
-      fprintf (f, "<option value=\"%s\"%s>%s%s</option>\n", o->name,
-               v->sort && strcmp (v->sort, o->name) == 0 ? " selected" : "", o->name,
-               o->test ? " (ops/s)" : "");
+      int depth;
+      const char *node = web_node (i, &depth);
+      int current = v->sort && strcmp (v->sort, node) == 0;
+      if (depth > 1 || strcmp (node, "gmpbench") == 0)
+        continue;
+      listed |= current;
+      fprintf (f, "<option value=\"%s\"%s>%s</option>\n", node, current ? " selected" : "",
+               node);
+    }
+  if (v->key == BK_NODE && !listed)
+    {
+      fputs ("<option value=\"", f);
+      web_text (f, v->sort);
+      fputs ("\" selected>", f);
+      web_text (f, v->sort);
+      fputs ("</option>\n", f);
     }
   fputs ("</select></label>\n", f);
 }
@@ -297,10 +241,14 @@ filter_form (FILE *f, const struct board *b, const struct view *v)
   for (size_t i = 0; i < GB_ARRAY_SIZE (hidden); i++)
     if (v->filter.value[hidden[i]] && *v->filter.value[hidden[i]])
       {
-        fprintf (f, "<input type=\"hidden\" name=\"%s\" value=\"", field_arg[hidden[i]]);
+        fprintf (f, "<input type=\"hidden\" name=\"%s\" value=\"", web_field_arg[hidden[i]]);
         web_text (f, v->filter.value[hidden[i]]);
         fputs ("\">\n", f);
       }
+  fputs ("<label>CPU name <input type=\"search\" name=\"q\" maxlength=\"100\" "
+         "placeholder=\"e.g. EPYC, Zen 4, Neoverse\" value=\"", f);
+  web_text (f, v->query ? v->query : "");
+  fputs ("\"></label>\n", f);
   field_select (f, b, v, BF_VENDOR, "Vendor");
   field_select (f, b, v, BF_OS, "OS");
   field_select (f, b, v, BF_GMP, "GMP version");
@@ -332,10 +280,11 @@ header_cell (FILE *f, const struct view *v, const char *arg, const char *label,
 static void
 table_head (FILE *f, const struct view *v)
 {
-  fputs ("<div class=\"scroll\"><table id=\"leaderboard\">\n<thead><tr><th scope=\"col\">#</th>", f);
+  fputs ("<div class=\"scroll\"><table id=\"leaderboard\" class=\"stack\">\n<thead><tr><th scope=\"col\">"
+         "Compare</th><th scope=\"col\">#</th>", f);
   header_cell (f, v, "cpu", "CPU", "sort by name", v->key == BK_NAME, 0);
   fputs ("<th scope=\"col\">Arch</th>", f);
-  for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
+  for (size_t i = 0; i < GB_ARRAY_SIZE (columns); i++)
     header_cell (f, v, columns[i].arg, columns[i].label, columns[i].title,
                  v->key == columns[i].key, 1);
   if (v->key == BK_NODE)
@@ -343,44 +292,133 @@ table_head (FILE *f, const struct view *v)
   fputs ("</tr></thead>\n<tbody>\n", f);
 }
 
+/* A numeric cell labelled LABEL (shown when the table stacks on a phone). */
 static void
-table_row (FILE *f, const struct view *v, size_t rank, const struct board_row *row)
+cell (FILE *f, const char *label, double v)
 {
-  int first = 1;
-  fprintf (f, "<tr><td class=\"num\">%zu</td><td><a href=\"/cpu", rank);
-  web_arg (f, &first, "cpu", row->cpu);
-  filter_args (f, &first, v, BF_ARCH);
-  fputs ("\">", f);
-  web_text (f, *row->cpu_name ? row->cpu_name : row->cpu);
-  fputs ("</a><br><code class=\"note\">", f);
-  web_text (f, row->cpu);
-  fputs ("</code></td><td>", f);
-  web_text (f, row->arch);
-  fprintf (f, "</td><td class=\"num\">%zu</td><td class=\"num\">", row->n);
-  web_number (f, row->median);
-  fputs ("</td><td class=\"num\">", f);
-  web_number (f, row->q1);
-  fputs ("\u2013", f);
-  web_number (f, row->q3);
-  fputs ("</td><td class=\"num\">", f);
-  web_number (f, row->best);
-  fputs ("</td><td class=\"num\">", f);
-  web_number (f, row->per_ghz);
-  fputs ("</td><td class=\"num\">", f);
-  web_number (f, row->per_core);
-  fputs ("</td><td class=\"num\">", f);
-  web_number (f, row->rsa);
-  if (v->key == BK_NODE)
-    {
-      fputs ("</td><td class=\"num\">", f);
-      web_number (f, row->node);
-    }
-  fputs ("</td></tr>\n", f);
+  fprintf (f, "<td class=\"num\" data-label=\"%s\">", label);
+  web_number (f, v);
+  fputs ("</td>", f);
 }
 
 static void
+table_row (FILE *f, const struct view *v, size_t rank, const struct board_row *row,
+           size_t flagged)
+{
+  int first = 1;
+  const char *name = *row->cpu_name ? row->cpu_name : row->cpu;
+  fputs (flagged ? "<tr class=\"flagged\">" : "<tr>", f);
+  fputs ("<td class=\"pick\"><input type=\"checkbox\" name=\"cpu\" value=\"", f);
+  web_text (f, row->cpu);
+  fputs ("\" aria-label=\"compare ", f);
+  web_text (f, name);
+  fprintf (f, "\"></td><td class=\"num rank\">%zu</td><td class=\"name\"><a href=\"/cpu",
+           rank);
+  web_arg (f, &first, "cpu", row->cpu);
+  filter_args (f, &first, v, BF_ARCH);
+  fputs ("\">", f);
+  web_text (f, name);
+  fputs ("</a>", f);
+  if (flagged)
+    fprintf (f, " <span class=\"badge flag\">%zu flagged</span>", flagged);
+  fputs ("<br><code class=\"note\">", f);
+  web_text (f, row->cpu);
+  fputs ("</code></td><td data-label=\"Arch\">", f);
+  web_text (f, row->arch);
+  fprintf (f, "</td><td class=\"num\" data-label=\"n\">%zu</td>", row->n);
+  cell (f, "Median", row->median);
+  fputs ("<td class=\"num\" data-label=\"IQR\">", f);
+  web_number (f, row->q1);
+  fputs ("\u2013", f);
+  web_number (f, row->q3);
+  fputs ("</td>", f);
+  cell (f, "Best", row->best);
+  cell (f, "Score/GHz", row->per_ghz);
+  cell (f, "GMP/OpenSSL RSA", row->rsa);
+  if (v->key == BK_NODE)
+    cell (f, "Node", row->node);
+  fputs ("</tr>\n", f);
+}
+
+/* The first CHARTED rows as bars: median with the IQR over it, marked
+ * when FLAGGED[i] of row I's results are flagged. */
+static void
+chart (FILE *f, const struct view *v, const struct board_row *rows, size_t n,
+       const size_t *flagged)
+{
+  int any = 0;
+  struct web_bar bars[CHARTED];
+  char *links[CHARTED];
+  size_t nb = n < CHARTED ? n : CHARTED;
+
+  if (v->key == BK_NODE || nb == 0)
+    return;
+  for (size_t i = 0; i < nb; i++)
+    {
+      size_t len = 0;
+      int first = 1;
+      FILE *u = open_memstream (&links[i], &len);
+      if (u)
+        {
+          fputs ("/cpu", u);
+          web_arg (u, &first, "cpu", rows[i].cpu);
+          filter_args (u, &first, v, BF_ARCH);
+        }
+      if (!u || fclose (u) != 0)
+        links[i] = NULL;
+      bars[i] = (struct web_bar) { *rows[i].cpu_name ? rows[i].cpu_name : rows[i].cpu,
+                                   links[i], rows[i].median, rows[i].q1, rows[i].q3,
+                                   flagged[i] > 0 };
+      any |= flagged[i] > 0;
+    }
+  web_bars_linear (f, n > nb ? "Median GMPbench score, the first rows (line: Q1\u2013Q3)"
+                   : "Median GMPbench score (line: Q1\u2013Q3)",
+                   "GMPbench score (higher is faster)",
+                   any ? "with flagged results (included by the filter)" : NULL, bars, nb);
+  for (size_t i = 0; i < nb; i++)
+    free (links[i]);
+}
+
+/* Hidden inputs carrying V's filters into the compare form. */
+static void
+compare_inputs (FILE *f, const struct view *v)
+{
+  for (int k = BF_ARCH; k < BF_COUNT; k++)
+    if (v->shown.value[k] && *v->shown.value[k])
+      {
+        fprintf (f, "<input type=\"hidden\" name=\"%s\" value=\"", web_field_arg[k]);
+        web_text (f, v->shown.value[k]);
+        fputs ("\">\n", f);
+      }
+  if (v->filter.verified_only)
+    fputs ("<input type=\"hidden\" name=\"verified\" value=\"1\">\n", f);
+  if (v->filter.include_flagged)
+    fputs ("<input type=\"hidden\" name=\"flagged\" value=\"1\">\n", f);
+}
+
+/* Links to this view as data. */
+static void
+data_links (FILE *f, const struct view *v)
+{
+  static const char *const formats[] = { "csv", "json" };
+  fputs ("<p class=\"note\" id=\"data\">This view as ", f);
+  for (size_t i = 0; i < GB_ARRAY_SIZE (formats); i++)
+    {
+      int first = 1;
+      fputs (i ? " or <a href=\"/" : "<a href=\"/", f);
+      filter_args (f, &first, v, -1);
+      if (v->sort)
+        web_arg (f, &first, "sort", v->sort);
+      web_arg (f, &first, "format", formats[i]);
+      fprintf (f, "\">%s</a>", i ? "JSON" : "CSV");
+    }
+  fputs (" (the same rows, filters and order).</p>\n", f);
+}
+
+/* FLAGGED[i]: how many of row I's results are flagged. */
+static void
 leaderboard (FILE *f, const struct view *v, const struct board_row *rows, size_t n,
-             size_t total)
+             size_t total, size_t hidden_flagged, const size_t *flagged)
 {
   size_t results = 0;
   for (size_t i = 0; i < n; i++)
@@ -395,13 +433,247 @@ leaderboard (FILE *f, const struct view *v, const struct board_row *rows, size_t
          "(vendor, family, model, stepping, or the MIDR).</p>\n", f);
   if (n == 0)
     {
-      fputs ("<p id=\"empty\">No results match these filters.</p>\n", f);
+      fputs ("<p id=\"empty\">No results match these filters.", f);
+      if (hidden_flagged > 0)
+        {
+          int first = 1;
+          fprintf (f, " %zu result%s would, but %s flagged as implausible and hidden: <a "
+                   "href=\"/", hidden_flagged, hidden_flagged == 1 ? "" : "s",
+                   hidden_flagged == 1 ? "it is" : "they are");
+          filter_args (f, &first, v, -1);
+          web_arg (f, &first, "flagged", "1");
+          if (v->sort)
+            web_arg (f, &first, "sort", v->sort);
+          fputs ("\">include flagged results</a>.", f);
+        }
+      fputs ("</p>\n", f);
       return;
     }
+  chart (f, v, rows, n, flagged);
+  fputs ("<form method=\"get\" action=\"/compare\">\n", f);
+  compare_inputs (f, v);
   table_head (f, v);
   for (size_t i = 0; i < n; i++)
-    table_row (f, v, i + 1, &rows[i]);
-  fputs ("</tbody></table></div>\n", f);
+    table_row (f, v, i + 1, &rows[i], flagged[i]);
+  fputs ("</tbody></table></div>\n<button type=\"submit\">Compare the checked CPUs</button>\n"
+         "</form>\n", f);
+  data_links (f, v);
+}
+
+/* Whether S contains QUERY, ASCII letters in any case. */
+static int
+contains (const char *s, const char *query)
+{
+  size_t len = strlen (query);
+  for (; *s; s++)
+    if (strncasecmp (s, query, len) == 0)
+      return 1;
+  return 0;
+}
+
+/* Keeps the rows whose CPU name or identity contains QUERY (any case). */
+static size_t
+keep_matching (struct board_row *rows, size_t n, const char *query)
+{
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++)
+    if (contains (rows[i].cpu_name, query) || contains (rows[i].cpu, query))
+      rows[kept++] = rows[i];
+  return kept;
+}
+
+/* ------------------------------------------------------------ newest uploads */
+
+struct uploads
+{
+  FILE *f;
+  int count;
+};
+
+static int
+take_upload (void *ctx, const struct store_row *row, double score)
+{
+  struct uploads *u = ctx;
+  cJSON *scores = row->scores ? cJSON_Parse (row->scores) : NULL;
+  const cJSON *g = cJSON_GetObjectItemCaseSensitive (scores, "gmpbench");
+  char when[21];
+  (void) score;
+  log_time (row->received, when);
+  fputs ("<li>", u->f);
+  web_result_link (u->f, row->id);
+  fputs (" ", u->f);
+  web_text (u->f, row->cpu_name && *row->cpu_name ? row->cpu_name : row->cpu);
+  fputs (", score ", u->f);
+  web_number (u->f, cJSON_IsNumber (g) ? g->valuedouble : NAN);
+  fputs (row->publisher ? " <span class=\"badge\">verified</span>" : "", u->f);
+  fputs (" <span class=\"note\">", u->f);
+  web_text (u->f, row->mode);
+  fputs (" run, ", u->f);
+  web_text (u->f, when);
+  fputs ("</span></li>\n", u->f);
+  cJSON_Delete (scores);
+  u->count++;
+  return 0;
+}
+
+/* The newest listed results, unflagged, of V's architecture. */
+static void
+recent_uploads (FILE *f, struct http_request *r, const struct view *v)
+{
+  struct store_filter sf = { 0 };
+  struct uploads u = { f, 0 };
+  const char *arch = v->filter.value[BF_ARCH];
+
+  sf.arch = arch && *arch ? arch : NULL;
+  sf.unflagged_only = 1;
+  sf.limit = RECENT_UPLOADS;
+  fputs ("<h2 id=\"recent\">Recent uploads</h2>\n<ul class=\"recent\">\n", f);
+  enum store_status st = store_list (r->srv->store, &sf, take_upload, &u);
+  fputs ("</ul>\n", f);
+  if (st != STORE_OK)
+    fputs ("<p>The newest uploads are unavailable; try again later.</p>\n", f);
+  else if (u.count == 0)
+    fputs ("<p>None yet.</p>\n", f);
+}
+
+/* ------------------------------------------------------------ as data */
+
+static void
+csv_field (FILE *f, const char *s)
+{
+  fputc ('"', f);
+  for (; *s; s++)
+    {
+      if (*s == '"')
+        fputc ('"', f);
+      fputc (*s, f);
+    }
+  fputc ('"', f);
+}
+
+static void
+csv_number (FILE *f, double x)
+{
+  if (!isnan (x))
+    fprintf (f, "%.6g", x);
+}
+
+static void
+json_number (cJSON *o, const char *name, double x)
+{
+  if (isnan (x))
+    cJSON_AddNullToObject (o, name);
+  else
+    cJSON_AddNumberToObject (o, name, x);
+}
+
+static enum MHD_Result
+export_csv (struct http_request *r, const struct view *v, const struct board_row *rows,
+            size_t n)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream (&buf, &len);
+  if (!f)
+    return MHD_NO;
+  fputs ("rank,cpu,name,arch,n,median,q1,q3,best,per_ghz,rsa_2048", f);
+  if (v->key == BK_NODE)
+    fprintf (f, ",%s", v->sort);
+  fputs ("\r\n", f);
+  for (size_t i = 0; i < n; i++)
+    {
+      const struct board_row *w = &rows[i];
+      double values[] = { w->median, w->q1, w->q3, w->best, w->per_ghz, w->rsa, w->node };
+      fprintf (f, "%zu,", i + 1);
+      csv_field (f, w->cpu);
+      fputc (',', f);
+      csv_field (f, w->cpu_name);
+      fputc (',', f);
+      csv_field (f, w->arch);
+      fprintf (f, ",%zu", w->n);
+      for (size_t k = 0; k < GB_ARRAY_SIZE (values) - (v->key != BK_NODE); k++)
+        {
+          fputc (',', f);
+          csv_number (f, values[k]);
+        }
+      fputs ("\r\n", f);
+    }
+  if (fclose (f) != 0)
+    {
+      free (buf);
+      return MHD_NO;
+    }
+  return http_bytes_owned (r, 200, "text/csv; charset=utf-8", buf, len);
+}
+
+static enum MHD_Result
+export_json (struct http_request *r, const struct view *v, const struct board_row *rows,
+             size_t n)
+{
+  cJSON *body = cJSON_CreateObject ();
+  cJSON *view = cJSON_AddObjectToObject (body, "view");
+  cJSON *list = cJSON_AddArrayToObject (body, "rows");
+  for (int k = BF_ARCH; k < BF_COUNT; k++)
+    if (v->shown.value[k] && *v->shown.value[k])
+      cJSON_AddStringToObject (view, web_field_arg[k], v->shown.value[k]);
+  cJSON_AddBoolToObject (view, "verified_only", v->filter.verified_only);
+  cJSON_AddBoolToObject (view, "include_flagged", v->filter.include_flagged);
+  if (v->query)
+    cJSON_AddStringToObject (view, "q", v->query);
+  cJSON_AddStringToObject (view, "sort", v->sort ? v->sort : "score");
+  for (size_t i = 0; i < n; i++)
+    {
+      const struct board_row *w = &rows[i];
+      cJSON *o = cJSON_CreateObject ();
+      cJSON_AddNumberToObject (o, "rank", (double) (i + 1));
+      cJSON_AddStringToObject (o, "cpu", w->cpu);
+      cJSON_AddStringToObject (o, "name", w->cpu_name);
+      cJSON_AddStringToObject (o, "arch", w->arch);
+      cJSON_AddNumberToObject (o, "n", (double) w->n);
+      json_number (o, "median", w->median);
+      json_number (o, "q1", w->q1);
+      json_number (o, "q3", w->q3);
+      json_number (o, "best", w->best);
+      json_number (o, "per_ghz", w->per_ghz);
+      json_number (o, "rsa_2048", w->rsa);
+      if (v->key == BK_NODE)
+        json_number (o, "node", w->node);
+      cJSON_AddItemToArray (list, o);
+    }
+  return http_json (r, 200, body);
+}
+
+/* The flagged results of V's rows, from the difference between V with
+ * flagged results included and without: with ROWS (N of them, flagged
+ * included), how many of each row's are flagged, into FLAGGED; without
+ * (V excludes them), how many results V would show with them, returned. */
+static size_t
+count_flagged (struct board *b, struct store *st, const struct view *v,
+               const struct board_row *rows, size_t n, size_t *flagged)
+{
+  struct board_filter other = v->shown;
+  struct board_row *more;
+  size_t nmore, hidden = 0;
+
+  other.include_flagged = !other.include_flagged;
+  if (board_rank (b, st, &other, BK_SCORE, NULL, &more, &nmore) < 0)
+    {
+      free (more);
+      return 0;
+    }
+  if (v->query)
+    nmore = keep_matching (more, nmore, v->query);
+  for (size_t i = 0; i < nmore; i++)
+    hidden += more[i].n;
+  for (size_t i = 0; i < n; i++)
+    {
+      flagged[i] = rows[i].n;
+      for (size_t j = 0; j < nmore; j++)
+        if (strcmp (more[j].cpu, rows[i].cpu) == 0)
+          flagged[i] = rows[i].n - more[j].n;
+    }
+  free (more);
+  return hidden;
 }
 
 enum MHD_Result
@@ -410,10 +682,14 @@ web_home (struct http_request *r)
   struct view v;
   struct page p;
   struct board_row *rows;
-  size_t n;
+  size_t n, hidden_flagged = 0;
+  const char *format = http_arg (r, "format");
 
   if (parse_view (r, &v) < 0)
-    return page_error (r, 400, "The sort argument names no column and no node of the hierarchy.");
+    return page_error (r, 400, "The sort argument names no column and no node of the "
+                       "hierarchy, or the CPU name searched for is too long.");
+  if (format && strcmp (format, "csv") != 0 && strcmp (format, "json") != 0)
+    return page_error (r, 400, "The format argument is csv or json.");
   int preparing;
   struct board *b = board_acquire (r->srv, &preparing);
   if (!b)
@@ -426,8 +702,24 @@ web_home (struct http_request *r)
       board_release (b);
       return page_error (r, 503, "The database is unavailable; try again later.");
     }
+  if (v.query)
+    n = keep_matching (rows, n, v.query);
+  if (format)
+    {
+      enum MHD_Result rc = format[0] == 'c' ? export_csv (r, &v, rows, n)
+        : export_json (r, &v, rows, n);
+      free (rows);
+      board_release (b);
+      return rc;
+    }
+  size_t *flagged = gb_xcalloc (n + 1, sizeof *flagged);
+  if (n == 0 && !v.filter.include_flagged)
+    hidden_flagged = count_flagged (b, r->srv->store, &v, NULL, 0, flagged);
+  else if (v.filter.include_flagged)
+    count_flagged (b, r->srv->store, &v, rows, n, flagged);
   if (page_begin (&p, r, "Leaderboard") < 0)
     {
+      free (flagged);
       free (rows);
       board_release (b);
       return MHD_NO;
@@ -436,8 +728,10 @@ web_home (struct http_request *r)
   kind_tabs (p.f, b, &v, BF_MODE, "Runs");
   kind_tabs (p.f, b, &v, BF_BUILD, "GMP builds");
   filter_form (p.f, b, &v);
-  leaderboard (p.f, &v, rows, n, board_size (b));
+  leaderboard (p.f, &v, rows, n, board_size (b), hidden_flagged, flagged);
+  free (flagged);
   free (rows);
   board_release (b);
+  recent_uploads (p.f, r, &v);
   return page_end (&p, 200);
 }

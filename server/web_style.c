@@ -7,6 +7,9 @@
  * safe palette as the charts. */
 #include "server/web.h"
 
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char style[] =
@@ -38,6 +41,7 @@ static const char style[] =
   ".tabs a{display:block;padding:.3em .8em;border:1px solid var(--line);border-radius:1em;"
   "text-decoration:none}\n"
   ".tabs a.current{background:var(--accent);color:#fff;border-color:var(--accent)}\n"
+  ".tabs a.current .note{color:#fff}\n"
   "form.filters{display:flex;flex-wrap:wrap;gap:.6em 1.2em;align-items:end;padding:.8em;"
   "background:#f4f6f8;border-radius:.4em}\n"
   "form.filters label{display:flex;flex-direction:column;font-size:.9em}\n"
@@ -68,15 +72,57 @@ static const char style[] =
   "svg.chart .box{fill:#cfe3f1;stroke:#16324f}\n"
   "svg.chart .median{stroke:#16324f;stroke-width:3}\n"
   "svg.chart .whisker{stroke:#16324f}\n"
-  "@media (max-width:40em){body{font-size:15px}main{padding:.6em}th,td{padding:.25em .4em}}\n";
+  "svg.bars{max-width:32em}\n"
+  "svg.bars text{font-size:14px}\n"
+  "svg.bars a text{fill:var(--accent);text-decoration:underline}\n"
+  "svg.chart .bar.marked rect{fill:var(--warn)}\n"
+  "svg.chart .range{stroke:#16324f;stroke-width:3}\n"
+  "svg.chart .point.flagged{fill:var(--warn);fill-opacity:1}\n"
+  "@media (max-width:40em){body{font-size:15px}main{padding:.6em}th,td{padding:.25em .4em}\n"
+  " table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}\n"
+  " table.stack,table.stack tbody{display:block}\n"
+  " table.stack tr{display:flex;flex-wrap:wrap;gap:0 .2em;align-items:baseline;"
+  "border-bottom:1px solid var(--line);padding:.3em 0}\n"
+  " table.stack td{border:0;padding:.1em .4em;text-align:left}\n"
+  " table.stack td.name{flex:1 1 12em;min-width:0}\n"
+  " table.stack td[data-label]::before{content:attr(data-label) \": \";color:var(--muted);"
+  "font-size:.85em}\n"
+  " table.stack tr.node td:first-child,table.stack td.test{flex:1 0 100%}}\n";
+
+/* The stylesheet's version: FNV-1a of its bytes, in hex.  Pages link
+ * /style.css?v=VERSION, which may be cached for a year: a new stylesheet
+ * has a new URL. */
+static char version[17];
+static pthread_once_t version_once = PTHREAD_ONCE_INIT;
+
+static void
+make_version (void)
+{
+  uint64_t h = 14695981039346656037u;
+  for (const char *c = style; *c; c++)
+    h = (h ^ (unsigned char) *c) * 1099511628211u;
+  snprintf (version, sizeof version, "%016llx", (unsigned long long) h);
+}
+
+const char *
+web_style_version (void)
+{
+  pthread_once (&version_once, make_version);
+  return version;
+}
 
 enum MHD_Result
 web_style (struct http_request *r)
 {
+  const char *v = http_arg (r, "v");
   struct MHD_Response *resp =
     MHD_create_response_from_buffer (strlen (style), (void *) style, MHD_RESPMEM_PERSISTENT);
   if (!resp)
     return MHD_NO;
   MHD_add_response_header (resp, "Content-Type", "text/css; charset=utf-8");
+  if (v && strcmp (v, web_style_version ()) == 0)
+    MHD_add_response_header (resp, "Cache-Control", "public, max-age=31536000, immutable");
+  else
+    MHD_add_response_header (resp, "Cache-Control", "no-cache");
   return http_queue (r, 200, resp);
 }

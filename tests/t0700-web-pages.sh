@@ -1,11 +1,12 @@
 # t0700-web-pages.sh: the public pages of gmpbench-server (issue 7,
 # docs/leaderboard.md) over HTTP and in headless Chromium.
 #
-# Four documents, made from a real run (fixtures/server-full.json):
+# Five documents, made from a real run (fixtures/server-full.json):
 # an AMD x86-64 CPU twice (scores x2 and x1.8), an Arm CPU (x1, but ten
 # times OpenSSL's RSA-2048 rate, so that sorting by that test puts it
-# first), and a hostile Intel one whose CPU name, OS name, compiler name
-# and flags and submitter name hold HTML and script.  Checks: the
+# first), a hostile Intel one whose CPU name, OS name, compiler name
+# and flags and submitter name hold HTML and script, and an Intel one
+# named as an AMD part (flagged brand-mismatch, so hidden by default).  Checks: the
 # leaderboard by architecture, filters and sorts (and their URLs), the
 # CPU, result, compare, submitter and about pages, the security headers,
 # escaping; then in Chromium: no console message on any page (a CSP
@@ -41,9 +42,12 @@ make_doc evil.json mallory --from "$FULL" --scale 0.5 \
   --set system.build.compiler.name="$($PY -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$HOSTILE_CC")" \
   --set system.build.configure.cflags="$($PY -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$HOSTILE_FLAGS")" \
   --name "$HOSTILE_NAME"
+make_doc odd.json bob --from "$FULL" --scale 0.7 \
+  --set system.cpu.identity='"x86:GenuineIntel:family=6:model=143:stepping=8"' \
+  --set system.cpu.vendor='"Intel"' --set system.cpu.name='"AMD Ryzen Pretender"'
 
 start_server web.db --aggregate-ttl 0 || { fail "the server starts"; exit 0; }
-for pair in amd1:alice amd2:alice arm:bob evil:mallory; do
+for pair in amd1:alice amd2:alice arm:bob evil:mallory odd:bob; do
   doc=${pair%%:*} key=${pair#*:}
   status=$(post $doc.json "$(sign $doc.json $key)")
   expect_status "$doc is accepted" 201 "$status"
@@ -62,8 +66,8 @@ rows () {
   $PY - "$1" << 'EOF'
 import re, sys
 html = open(sys.argv[1]).read()
-body = html.split('<table id="leaderboard">', 1)[-1] if '<table id="leaderboard">' in html else ''
-print(' '.join(re.findall(r'<code class="note">([^<]*)</code></td><td>', body)))
+body = html.split('<table id="leaderboard"', 1)[-1] if '<table id="leaderboard"' in html else ''
+print(' '.join(re.findall(r'<code class="note">([^<]*)</code></td><td', body)))
 EOF
 }
 
@@ -77,7 +81,15 @@ check "tabs for both architectures" sh -c "grep -q '>x86_64 <span' page.html && 
 order=$(rows page.html)
 check "by median score: AMD, then Arm, then the hostile Intel ($order)" \
   test "$order" = "$AMD $ARM $INTEL"
-check "AMD's row counts 2 results" grep -q '<td>x86_64</td><td class="num">2</td>' page.html
+check "AMD's row counts 2 results" grep -q '<td data-label="Arch">x86_64</td><td class="num" data-label="n">2</td>' page.html
+check "no score is divided by the core count" sh -c "! grep -q 'Score/core' page.html"
+check "the leaderboard is drawn as bars (median, IQR)" grep -q '<svg xmlns="http://www.w3.org/2000/svg" class="chart bars"' page.html
+check "rows have checkboxes comparing CPUs" \
+  sh -c "grep -q '<form method=\"get\" action=\"/compare\">' page.html && grep -q 'name=\"cpu\" value=\"$AMD\"' page.html"
+check "the sort menu lists the first two levels only" \
+  sh -c "[ \$(sed -n '/<select name=\"sort\">/,/<\/select>/p' page.html | grep -c '<option') -lt 40 ] && ! grep -q 'value=\"gmpbench.base.multiply.128\"' page.html"
+check "the newest uploads are listed" sh -c "grep -q 'id=\"recent\"' page.html && grep -q '/results/$ID_amd1' page.html"
+check "the stylesheet's URL has a version" grep -q 'href="/style.css?v=[0-9a-f]\{16\}"' page.html
 check "the GMP/OpenSSL RSA-2048 ratio is shown" grep -q 'GMP/OpenSSL RSA-2048' page.html
 
 status=$(page '/?arch=aarch64')
@@ -132,14 +144,53 @@ expect_status "an unknown result is a 404 page" 404 "$status"
 
 status=$(page "/compare?id=$ID_amd1&id=$ID_arm")
 expect_status "the compare page answers" 200 "$status"
-check "B/A of the GMPbench score is 0.5" \
-  grep -q '<tr class="node"><td class="depth0">gmpbench</td><td></td><td class="num">39 tests</td><td class="num">0.5</td>' page.html
-check "with a ratio chart" grep -q 'B / A: geometric mean' page.html
-check "and openssl.rsa.sign.2048 at 10 x 0.5 = 5" grep -q 'openssl.rsa.sign.2048</td><td class="num">[0-9]*</td><td class="num">[0-9]*</td><td class="num">5</td>' page.html
+check "B/A of the GMPbench score is 0.5, with both scores" \
+  grep -q '<tr class="node"><td class="test depth0">gmpbench</td><td class="num" data-label="A">[0-9]*</td><td class="num" data-label="B">[0-9]*</td><td class="num" data-label="B/A">0.5</td>' page.html
+check "with a ratio chart" grep -q 'B / A per node' page.html
+check "and openssl.rsa.sign.2048 at 10 x 0.5 = 5" grep -q 'openssl.rsa.sign.2048</td><td class="num" data-label="A">[0-9]*</td><td class="num" data-label="B">[0-9]*</td><td class="num" data-label="B/A">5</td>' page.html
 status=$(page "/compare?id=$ID_amd1&id=$ID_amd1")
-check "a result against itself: every ratio 1, within the spreads" grep -q '<td class="num within">1 ~</td>' page.html
+check "a result against itself: every ratio 1, within the spreads" grep -q '<td class="num within" data-label="B/A">1 ~</td>' page.html
 status=$(page "/compare?id=$ID_amd1")
 expect_status "compare wants two results" 400 "$status"
+status=$(page "/compare?cpu=$AMD&cpu=$ARM")
+expect_status "two CPUs compare" 200 "$status"
+check "node rows show both medians and B/A = 0.5263 (3665 / 6963)" \
+  grep -q '<tr class="node"><td class="test depth0">gmpbench</td><td class="num" data-label="A">6963</td><td class="num" data-label="B">3665</td><td class="num" data-label="B/A">0.5263</td>' page.html
+check "in tree order" $PY -c "
+d = open('page.html').read().split('<table id=\"compare\"')[1]
+assert d.index('>gmpbench<') < d.index('>gmpbench.base<') < d.index('>gmpbench.base.gcd<') < d.index('>gmpbench.app<'), 'order'
+"
+check "with a ratio chart" grep -q 'B / A: ratio of the medians per node' page.html
+status=$(page "/compare?cpu=$AMD")
+expect_status "compare wants two CPUs" 400 "$status"
+status=$(page "/compare?cpu=$AMD&cpu=nope")
+expect_status "an unknown CPU in a comparison is a 404" 404 "$status"
+
+page '/?q=neoverse' > /dev/null
+check "the search box finds a CPU by part of its name, any case" test "$(rows page.html)" = "$ARM"
+check "and keeps the search in the sort links" grep -q 'href="/?q=neoverse&amp;sort=best"' page.html
+curl -s "$URL/?arch=x86_64&sort=cpu&format=csv" > view.csv
+check "the CSV of a view holds exactly its rows, in its order" $PY -c "
+import csv
+rows = list(csv.DictReader(open('view.csv')))
+assert [r['cpu'] for r in rows] == ['$AMD', '$INTEL'], rows
+assert rows[0]['n'] == '2'
+"
+curl -s "$URL/?arch=aarch64&format=json" > view.json
+check "and the JSON" $PY -c "
+import json
+d = json.load(open('view.json'))
+assert [r['cpu'] for r in d['rows']] == ['$ARM'] and d['view']['arch'] == 'aarch64', d
+"
+status=$(page '/?format=xml')
+expect_status "an unknown format is a 400 page" 400 "$status"
+page '/?q=model%3D143' > /dev/null
+check "a view whose only result is flagged says it hides it" \
+  sh -c "grep -q '1 result would, but it is flagged as implausible and hidden: <a href=\"/?q=model%3D143&amp;flagged=1\">include flagged results</a>' page.html"
+page '/?flagged=1' > /dev/null
+check "shown with flagged results included, its row is marked" \
+  grep -q '<tr class="flagged">.*model=143:stepping=8</a> <span class="badge flag">1 flagged</span>' page.html
+check "and its bar" grep -q 'with flagged results (included by the filter)' page.html
 
 status=$(page "/submitters/$(fingerprint alice)")
 check "a verified publisher's page is titled with its name" \
@@ -151,6 +202,11 @@ check "the about page explains the score and verification" \
   sh -c "test $status = 200 && grep -q 'id=\"score\"' page.html && grep -q 'openssl pkeyutl -verify' page.html"
 status=$(page /style.css)
 check "the stylesheet is served as CSS" sh -c "test $status = 200 && grep -qi '^Content-Type: text/css' headers.txt"
+version=$(curl -s "$URL/" | grep -o 'style.css?v=[0-9a-f]*' | head -n 1)
+page "/$version" > /dev/null
+check "the versioned stylesheet may be cached for a year" grep -qi '^Cache-Control: public, max-age=31536000, immutable' headers.txt
+page "/style.css?v=old" > /dev/null
+check "another version is revalidated" grep -qi '^Cache-Control: no-cache' headers.txt
 status=$(page /no/such/page)
 expect_status "anything else is a 404 page" 404 "$status"
 check "the API keeps its JSON 404" sh -c "test \$(curl -s -o /dev/null -w '%{http_code}' '$URL/api/v1/nothing') = 404 && curl -s '$URL/api/v1/nothing' | grep -q '\"rule\"'"
@@ -244,7 +300,7 @@ dom_check 7 "the hostile result's page"
 check "its OS and compiler show as text" \
   sh -c "grep -q '&lt;i&gt;Linux&lt;/i&gt;' dom.txt && grep -q '&lt;script&gt;alert(4)&lt;/script&gt;gcc' dom.txt && grep -q 'onload=alert(6)' dom.txt"
 dom_check 8 "the compare page"
-check "the compare page shows ratios" grep -q '<td class="num">0.5</td>' dom.txt
+check "the compare page shows ratios" grep -q 'data-label="B/A">0.5</td>' dom.txt
 dom_check 9 "the hostile submitter's page"
 dom_check 10 "the about page"
 for shot in t0700-home t0700-home-phone t0700-cpu t0700-result t0700-hostile t0700-compare; do
