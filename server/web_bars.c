@@ -13,7 +13,7 @@
 
 #define WIDTH 400
 #define LEFT 14
-#define RIGHT 380
+#define RIGHT 370
 #define ROW 34
 #define TOP 30
 #define BAR_TOP 16

@@ -1,14 +1,19 @@
 /* web_cpu.c: one CPU identity's page, /cpu?cpu=IDENTITY (with the home
- * page's filters): the distribution of its GMPbench scores as an inline
- * SVG strip plot over a box plot, its results by GMP version and
- * compiler, the median of every node of the hierarchy, and its newest
- * results, with verified publishers' results highlighted throughout.
+ * page's filters): the headline (median GMPbench score, its spread, the
+ * run mode and GMP build kind shown), the distribution of its GMPbench
+ * scores as an inline SVG strip plot over a box plot, the median of
+ * every node of the hierarchy as an indented tree (web_nodes.h's order:
+ * the compatible score, then the extended tests, then the other
+ * libraries), its results by GMP version and compiler, and its newest
+ * results with the share of this CPU's results each is faster than;
+ * verified publishers' results highlighted and flagged ones marked
+ * throughout.
  *
- * The distribution and the breakdown come from the snapshot
- * (server/board.h), so they cover every result however many there are;
- * the strip plot draws at most MAX_POINTS of them (evenly through the
- * ranking, every verified one included).  The hierarchy medians and the
- * list come from the newest RECENT results in the store. */
+ * The distribution, the breakdown and the percentiles come from the
+ * snapshot (server/board.h), so they cover every result however many
+ * there are; the strip plot draws at most MAX_POINTS of them (evenly
+ * through the ranking, every verified one included).  The node medians
+ * and the list come from the newest NODE_RESULTS results in the store. */
 #include "server/web.h"
 
 #include <math.h>
@@ -16,9 +21,9 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "server/api.h"
+#include "server/web_nodes.h"
 
 #define MAX_POINTS 400
-#define RECENT 200
 #define LISTED 50
 
 /* Plot geometry, in SVG units. */
@@ -80,10 +85,13 @@ point (FILE *f, const struct board_entry *e, double lo, double hi)
 {
   unsigned jitter = (unsigned) ((uint64_t) e->seq * 2654435761u % 1000);
   double y = STRIP_TOP + 8 + (STRIP_BOTTOM - STRIP_TOP - 16) * jitter / 1000.0;
-  fprintf (f, "<circle class=\"point%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%d\"><title>",
-           e->verified ? " verified" : "", x_of (e->score, lo, hi), y, e->verified ? 5 : 4);
+  fprintf (f, "<circle class=\"point%s%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%d\"><title>",
+           e->verified ? " verified" : "", e->flagged ? " flagged" : "",
+           x_of (e->score, lo, hi), y, e->verified ? 5 : 4);
   web_number (f, e->score);
-  fputs (e->verified ? " (verified publisher), GMP " : ", GMP ", f);
+  fputs (e->verified ? " (verified publisher)" : "", f);
+  fputs (e->flagged ? " (flagged)" : "", f);
+  fputs (", GMP ", f);
   web_text (f, e->gmp);
   fputs (", ", f);
   web_text (f, e->compiler);
@@ -104,7 +112,7 @@ distribution (FILE *f, const struct board_entry *e, size_t n)
            "role=\"img\" aria-labelledby=\"dist-title\"><title id=\"dist-title\">Distribution "
            "of %zu GMPbench scores</title>\n<text class=\"title\" x=\"%d\" y=\"18\" "
            "text-anchor=\"middle\">%zu results: each point one result (green: verified "
-           "publisher)%s</text>\n", W, H, n, W / 2, n,
+           "publisher, orange: flagged)%s</text>\n", W, H, n, W / 2, n,
            every > 1 ? ", a sample shown" : "");
   axis (f, lo, hi);
   for (size_t i = 0; i < n; i++)
@@ -133,7 +141,7 @@ breakdown (FILE *f, const struct board_entry *e, size_t n)
       free (group);
       return;
     }
-  fputs ("<h2 id=\"by-build\">By GMP version and compiler</h2>\n<div class=\"scroll\"><table>\n"
+  fputs ("<h2 id=\"by-build\">By GMP version and compiler</h2>\n<div class=\"scroll\"><table class=\"stack\">\n"
          "<thead><tr><th scope=\"col\">GMP</th><th scope=\"col\">Compiler</th><th class=\"num\" "
          "scope=\"col\">n</th><th class=\"num\" scope=\"col\">Median score</th><th class=\"num\" "
          "scope=\"col\">Best</th><th class=\"num\" scope=\"col\">Verified</th></tr></thead>\n"
@@ -150,15 +158,16 @@ breakdown (FILE *f, const struct board_entry *e, size_t n)
             verified += e[j].verified;
             group[k++] = e[j];
           }
-      fputs ("<tr><td>", f);
+      fputs ("<tr><td class=\"test\">GMP ", f);
       web_text (f, e[i].gmp);
-      fputs ("</td><td>", f);
+      fputs ("</td><td data-label=\"Compiler\">", f);
       web_text (f, e[i].compiler);
-      fprintf (f, "</td><td class=\"num\">%zu</td><td class=\"num\">", k);
+      fprintf (f, "</td><td class=\"num\" data-label=\"n\">%zu</td><td class=\"num\" "
+               "data-label=\"Median\">", k);
       web_number (f, quantile (group, k, 0.5));
-      fputs ("</td><td class=\"num\">", f);
+      fputs ("</td><td class=\"num\" data-label=\"Best\">", f);
       web_number (f, group[0].score);
-      fprintf (f, "</td><td class=\"num\">%zu</td></tr>\n", verified);
+      fprintf (f, "</td><td class=\"num\" data-label=\"Verified\">%zu</td></tr>\n", verified);
     }
   fputs ("</tbody></table></div>\n", f);
   free (seen);
@@ -167,144 +176,157 @@ breakdown (FILE *f, const struct board_entry *e, size_t n)
 
 /* ------------------------------------------------------------ the store */
 
+/* The newest results' rows, written while their node scores load. */
 struct recent
 {
-  cJSON *values;                /* node -> [scores] */
-  FILE *list;                   /* the table rows of the newest LISTED */
+  FILE *list;
+  const struct board_entry *e;  /* the snapshot's scored results, best first */
+  size_t scored;
   int count;
 };
+
+/* The percentage of the SCORED entries E with a lower score than SCORE. */
+static double
+faster_than (const struct board_entry *e, size_t scored, double score)
+{
+  size_t below = 0;
+  for (size_t i = 0; i < scored; i++)
+    below += e[i].score < score;
+  return scored ? 100.0 * (double) below / (double) scored : NAN;
+}
 
 static int
 take_recent (void *ctx, const struct store_row *row, double score)
 {
   struct recent *rc = ctx;
-  cJSON *scores = row->scores ? cJSON_Parse (row->scores) : NULL, *s;
+  FILE *f = rc->list;
+  cJSON *scores;
+  const cJSON *g;
+  int flagged = row->flags && *row->flags;
+
   (void) score;
-  cJSON_ArrayForEach (s, scores)
+  if (rc->count++ >= LISTED)
+    return 0;
+  scores = row->scores ? cJSON_Parse (row->scores) : NULL;
+  g = cJSON_GetObjectItemCaseSensitive (scores, "gmpbench");
+  fprintf (f, "<tr%s><td class=\"pick\"><input type=\"checkbox\" name=\"id\" value=\"%s\" "
+           "aria-label=\"compare %s\"></td><td class=\"name\">", row->publisher
+           ? " class=\"verified\"" : flagged ? " class=\"flagged\"" : "", row->id, row->id);
+  web_result_link (f, row->id);
+  fputs ("</td><td class=\"num\" data-label=\"Score\">", f);
+  web_number (f, cJSON_IsNumber (g) ? g->valuedouble : NAN);
+  fputs ("</td><td class=\"num\" data-label=\"Faster than\">", f);
+  if (cJSON_IsNumber (g) && rc->scored > 1)
+    fprintf (f, "%.0f%%", faster_than (rc->e, rc->scored, g->valuedouble));
+  else
+    fputs ("\u2013", f);
+  fputs ("</td><td data-label=\"GMP\">", f);
+  web_text (f, row->gmp);
+  fputs ("</td><td data-label=\"Compiler\">", f);
+  web_text (f, row->compiler);
+  fputs ("</td><td data-label=\"OS\">", f);
+  web_text (f, row->os);
+  fputs ("</td><td data-label=\"By\">", f);
+  if (row->publisher)
     {
-      cJSON *arr = cJSON_GetObjectItemCaseSensitive (rc->values, s->string);
-      if (!arr)
-        arr = cJSON_AddArrayToObject (rc->values, s->string);
-      cJSON_AddItemToArray (arr, cJSON_CreateNumber (s->valuedouble));
+      fputs ("<span class=\"badge\">verified</span> ", f);
+      web_text (f, row->publisher);
     }
-  if (rc->count++ < LISTED)
-    {
-      FILE *f = rc->list;
-      cJSON *g = cJSON_GetObjectItemCaseSensitive (scores, "gmpbench");
-      fprintf (f, "<tr%s><td><input type=\"checkbox\" name=\"id\" value=\"%s\" "
-               "aria-label=\"compare\"></td><td>", row->publisher ? " class=\"verified\""
-               : row->flags && *row->flags ? " class=\"flagged\"" : "", row->id);
-      web_result_link (f, row->id);
-      fputs ("</td><td class=\"num\">", f);
-      web_number (f, cJSON_IsNumber (g) ? g->valuedouble : NAN);
-      fputs ("</td><td>", f);
-      web_text (f, row->gmp);
-      fputs ("</td><td>", f);
-      web_text (f, row->compiler);
-      fputs ("</td><td>", f);
-      web_text (f, row->os);
-      fputs ("</td><td>", f);
-      if (row->publisher)
-        {
-          fputs ("<span class=\"badge\">verified</span> ", f);
-          web_text (f, row->publisher);
-        }
-      else
-        web_text (f, row->submitter);
-      fputs (row->flags && *row->flags ? " <span class=\"badge flag\">flagged</span>" : "", f);
-      fputs ("</td></tr>\n", f);
-    }
+  else
+    web_text (f, row->submitter ? row->submitter : "(no name)");
+  fputs (flagged ? " <span class=\"badge flag\">flagged</span>" : "", f);
+  fputs ("</td></tr>\n", f);
   cJSON_Delete (scores);
   return 0;
 }
 
-static int
-by_string (const void *a, const void *b)
-{
-  return strcmp ((*(cJSON *const *) a)->string, (*(cJSON *const *) b)->string);
-}
-
-static int
-by_value (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
+/* The node medians as a tree, each node linking the leaderboard sorted
+ * by it. */
 static void
-node_medians (FILE *f, const cJSON *values, int n)
+node_tree (FILE *f, const struct node_scores *ns)
 {
-  size_t count = (size_t) cJSON_GetArraySize (values), k = 0;
-  cJSON **nodes = calloc (count + 1, sizeof *nodes);
-  if (!nodes)
-    return;
-  for (cJSON *c = values->child; c; c = c->next)
-    nodes[k++] = c;
-  qsort (nodes, count, sizeof *nodes, by_string);
-  fprintf (f, "<h2 id=\"nodes\">Hierarchy medians</h2>\n<p class=\"note\">Over the newest %d "
-           "matching results.</p>\n<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">"
-           "Node</th><th class=\"num\" scope=\"col\">n</th><th class=\"num\" scope=\"col\">"
-           "Median score</th></tr></thead>\n<tbody>\n", n);
-  for (size_t i = 0; i < count; i++)
+  fprintf (f, "<h2 id=\"nodes\">Scores by node</h2>\n<p class=\"note\">Medians over the newest "
+           "%d matching results: the GMPbench score (compatible with GMPbench 0.2), then the "
+           "extended tests, then the other libraries.  A node's name sorts the leaderboard by "
+           "it.</p>\n<div class=\"scroll\"><table class=\"stack tree\">\n<thead><tr>"
+           "<th scope=\"col\">Node</th><th class=\"num\" scope=\"col\">n</th><th class=\"num\" "
+           "scope=\"col\">Median score</th></tr></thead>\n<tbody>\n", ns->results);
+  for (size_t i = 0; i < web_node_count (); i++)
     {
-      size_t m = (size_t) cJSON_GetArraySize (nodes[i]), j = 0;
-      double *v = malloc ((m + 1) * sizeof *v);
-      if (!v)
-        break;
-      for (cJSON *c = nodes[i]->child; c; c = c->next)
-        v[j++] = c->valuedouble;
-      qsort (v, m, sizeof *v, by_value);
-      fputs ("<tr><td>", f);
-      web_text (f, nodes[i]->string);
-      fprintf (f, "</td><td class=\"num\">%zu</td><td class=\"num\">", m);
-      web_number (f, m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2);
+      int depth, first = 1;
+      size_t n;
+      const char *node = web_node (i, &depth);
+      double median = node_scores_median (ns, node, &n);
+      if (n == 0)
+        continue;
+      fprintf (f, "<tr%s><td class=\"test depth%d\"><a href=\"/", depth == 0 ? " class=\"node\""
+               : "", depth > 4 ? 4 : depth);
+      web_arg (f, &first, "sort", node);
+      fprintf (f, "\">%s</a></td><td class=\"num\" data-label=\"n\">%zu</td><td class=\"num\" "
+               "data-label=\"Median\">", node, n);
+      web_number (f, median);
       fputs ("</td></tr>\n", f);
-      free (v);
     }
   fputs ("</tbody></table></div>\n", f);
-  free (nodes);
 }
 
-/* The medians and the newest results from the store; -1 on error. */
+/* The node tree and the newest results from the store; -1 on error. */
 static int
-recent (FILE *f, struct http_request *r, const struct board_filter *bf)
+recent (FILE *f, struct http_request *r, const struct board_filter *bf,
+        const struct board_entry *e, size_t scored)
 {
-  struct store_filter sf = { 0 };
   char *list = NULL;
   size_t len = 0;
-  struct recent rc = { cJSON_CreateObject (), open_memstream (&list, &len), 0 };
+  struct recent rc = { open_memstream (&list, &len), e, scored, 0 };
+  struct node_scores ns;
 
   if (!rc.list)
-    {
-      cJSON_Delete (rc.values);
-      return -1;
-    }
-  sf.cpu = bf->value[BF_CPU];
-  sf.arch = bf->value[BF_ARCH] && *bf->value[BF_ARCH] ? bf->value[BF_ARCH] : NULL;
-  sf.os = bf->value[BF_OS] && *bf->value[BF_OS] ? bf->value[BF_OS] : NULL;
-  sf.gmp = bf->value[BF_GMP] && *bf->value[BF_GMP] ? bf->value[BF_GMP] : NULL;
-  sf.compiler = bf->value[BF_COMPILER] && *bf->value[BF_COMPILER] ? bf->value[BF_COMPILER] : NULL;
-  sf.mode = bf->value[BF_MODE] && *bf->value[BF_MODE] ? bf->value[BF_MODE] : NULL;
-  sf.build = bf->value[BF_BUILD] && *bf->value[BF_BUILD] ? bf->value[BF_BUILD] : NULL;
-  sf.verified_only = bf->verified_only;
-  sf.unflagged_only = !bf->include_flagged;
-  sf.limit = RECENT;
-  enum store_status st = store_list (r->srv->store, &sf, take_recent, &rc);
+    return -1;
+  int loaded = node_scores_load (r->srv->store, bf, take_recent, &rc, &ns);
   int closed = fclose (rc.list);
-  if (st == STORE_OK && closed == 0)
+  if (loaded == 0 && closed == 0)
     {
-      node_medians (f, rc.values, rc.count);
+      node_tree (f, &ns);
       fprintf (f, "<h2 id=\"results\">Newest results</h2>\n<form method=\"get\" "
-               "action=\"/compare\">\n<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">"
-               "Compare</th><th scope=\"col\">Result</th><th class=\"num\" scope=\"col\">Score"
-               "</th><th scope=\"col\">GMP</th><th scope=\"col\">Compiler</th><th scope=\"col\">"
+               "action=\"/compare\">\n<div class=\"scroll\"><table class=\"stack\">\n<thead><tr>"
+               "<th scope=\"col\">Compare</th><th scope=\"col\">Result</th><th class=\"num\" "
+               "scope=\"col\">Score</th><th class=\"num\" scope=\"col\" title=\"the share of "
+               "this CPU's results (under these filters) with a lower score\">Faster than</th>"
+               "<th scope=\"col\">GMP</th><th scope=\"col\">Compiler</th><th scope=\"col\">"
                "OS</th><th scope=\"col\">Submitter</th></tr></thead>\n<tbody>\n%s</tbody>"
                "</table></div>\n<button type=\"submit\">Compare the checked results</button>\n"
                "</form>\n", list ? list : "");
     }
   free (list);
-  cJSON_Delete (rc.values);
-  return st == STORE_OK && closed == 0 ? 0 : -1;
+  node_scores_free (&ns);
+  return loaded == 0 && closed == 0 ? 0 : -1;
+}
+
+/* The median GMPbench score and its spread, first on the page. */
+static void
+headline (FILE *f, const struct board_filter *bf, const struct board_entry *e, size_t n,
+          size_t scored)
+{
+  fputs ("<p class=\"headline\" id=\"headline\">Median GMPbench score <strong>", f);
+  web_number (f, scored ? quantile (e, scored, 0.5) : NAN);
+  fputs ("</strong>", f);
+  if (scored)
+    {
+      fputs (" <span class=\"note\">IQR ", f);
+      web_number (f, quantile (e, scored, 0.25));
+      fputs ("\u2013", f);
+      web_number (f, quantile (e, scored, 0.75));
+      fputs (", best ", f);
+      web_number (f, e[0].score);
+      fputs ("</span>", f);
+    }
+  fputs ("</p>\n<p class=\"note\"><code>", f);
+  web_text (f, bf->value[BF_CPU]);
+  fprintf (f, "</code> \u00b7 %zu matching results, %zu with a GMPbench score \u00b7 ", n, scored);
+  web_text (f, bf->value[BF_MODE]);
+  fputs (" runs of ", f);
+  web_text (f, bf->value[BF_BUILD]);
+  fputs (" GMP builds \u00b7 <a href=\"/\">all CPUs</a></p>\n", f);
 }
 
 static enum MHD_Result
@@ -321,18 +343,14 @@ render (struct http_request *r, struct board *b, const struct board_filter *bf, 
       free (e);
       return MHD_NO;
     }
-  fputs ("<p><code>", p.f);
-  web_text (p.f, bf->value[BF_CPU]);
-  fprintf (p.f, "</code> \u00b7 %zu matching results, %zu with a GMPbench score \u00b7 "
-           "<a href=\"/\">all CPUs</a></p>\n", n, scored);
+  headline (p.f, bf, e, n, scored);
   if (scored > 0)
-    {
-      distribution (p.f, e, scored);
-      breakdown (p.f, e, scored);
-    }
+    distribution (p.f, e, scored);
+  if (recent (p.f, r, bf, e, scored) < 0)
+    fputs ("<p>The node scores and newest results are unavailable; try again later.</p>\n", p.f);
+  if (scored > 0)
+    breakdown (p.f, e, scored);
   free (e);
-  if (recent (p.f, r, bf) < 0)
-    fputs ("<p>The newest results are unavailable; try again later.</p>\n", p.f);
   return page_end (&p, 200);
 }
 

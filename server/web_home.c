@@ -340,8 +340,9 @@ table_row (FILE *f, const struct view *v, size_t rank, const struct board_row *r
   fputs ("</tr>\n", f);
 }
 
-/* The first CHARTED rows as bars: median with the IQR over it, marked
- * when FLAGGED[i] of row I's results are flagged. */
+/* The first CHARTED rows as bars: the median with the IQR over it (the
+ * sort node's median when sorting by a node), marked when FLAGGED[i] of
+ * row I's results are flagged. */
 static void
 chart (FILE *f, const struct view *v, const struct board_row *rows, size_t n,
        const size_t *flagged)
@@ -351,7 +352,7 @@ chart (FILE *f, const struct view *v, const struct board_row *rows, size_t n,
   char *links[CHARTED];
   size_t nb = n < CHARTED ? n : CHARTED;
 
-  if (v->key == BK_NODE || nb == 0)
+  if (nb == 0)
     return;
   for (size_t i = 0; i < nb; i++)
     {
@@ -366,15 +367,24 @@ chart (FILE *f, const struct view *v, const struct board_row *rows, size_t n,
         }
       if (!u || fclose (u) != 0)
         links[i] = NULL;
-      bars[i] = (struct web_bar) { *rows[i].cpu_name ? rows[i].cpu_name : rows[i].cpu,
-                                   links[i], rows[i].median, rows[i].q1, rows[i].q3,
-                                   flagged[i] > 0 };
+      if (v->key == BK_NODE)
+        bars[i] = (struct web_bar) { *rows[i].cpu_name ? rows[i].cpu_name : rows[i].cpu,
+                                     links[i], rows[i].node, NAN, NAN, flagged[i] > 0 };
+      else
+        bars[i] = (struct web_bar) { *rows[i].cpu_name ? rows[i].cpu_name : rows[i].cpu,
+                                     links[i], rows[i].median, rows[i].q1, rows[i].q3,
+                                     flagged[i] > 0 };
       any |= flagged[i] > 0;
     }
-  web_bars_linear (f, n > nb ? "Median GMPbench score, the first rows (line: Q1\u2013Q3)"
-                   : "Median GMPbench score (line: Q1\u2013Q3)",
-                   "GMPbench score (higher is faster)",
+  char title[320];
+  snprintf (title, sizeof title, "Median %s%s%s", v->key == BK_NODE ? "of " : "GMPbench score",
+            v->key == BK_NODE ? v->sort : "", n > nb ? ", the first rows" : "");
+  fputs ("<figure id=\"headline\">\n", f);
+  web_bars_linear (f, title, v->key != BK_NODE ? "GMPbench score (higher is faster; line: "
+                   "Q1\u2013Q3)" : registry_find (v->sort) ? "ops/s (higher is faster)"
+                   : "score (higher is faster)",
                    any ? "with flagged results (included by the filter)" : NULL, bars, nb);
+  fputs ("</figure>\n", f);
   for (size_t i = 0; i < nb; i++)
     free (links[i]);
 }
@@ -449,7 +459,6 @@ leaderboard (FILE *f, const struct view *v, const struct board_row *rows, size_t
       fputs ("</p>\n", f);
       return;
     }
-  chart (f, v, rows, n, flagged);
   fputs ("<form method=\"get\" action=\"/compare\">\n", f);
   compare_inputs (f, v);
   table_head (f, v);
@@ -727,6 +736,7 @@ web_home (struct http_request *r)
   arch_tabs (p.f, b, &v);
   kind_tabs (p.f, b, &v, BF_MODE, "Runs");
   kind_tabs (p.f, b, &v, BF_BUILD, "GMP builds");
+  chart (p.f, &v, rows, n, flagged);
   filter_form (p.f, b, &v);
   leaderboard (p.f, &v, rows, n, board_size (b), hidden_flagged, flagged);
   free (flagged);

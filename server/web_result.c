@@ -1,8 +1,13 @@
 /* web_result.c: one result's page, /results/ID (the permalink the API
- * gives): who submitted it and whether the publisher is verified, its
- * flags and why, links to the raw bytes and the signature, the whole
- * machine description, the hierarchy with every node's score and every
- * test's ops/s and spread, and the GMP-vs-other-libraries table.
+ * gives): first the headline (the GMPbench score, the run mode and time
+ * per test, the CPU by name, microarchitecture and codename) and the
+ * plausibility flags with what each means; then who submitted it and
+ * whether the publisher is verified, links to the raw bytes and the
+ * signature, the hierarchy with every node's score and every test's
+ * ops/s and spread (its test flags explained under it), the
+ * GMP-vs-other-libraries table, and the whole machine description.
+ * Tables stack on a phone (the stylesheet's table.stack), so every value
+ * shows at 390 px.
  *
  * The document is parsed from the stored bytes; everything in it is
  * untrusted and escaped.  The `system` object has members no schema
@@ -10,6 +15,7 @@
  * nested definition lists, arrays item by item. */
 #include "server/web.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -117,6 +123,63 @@ flags_decided (FILE *f, const struct store_row *row)
   fputs (".</p>", f);
 }
 
+/* The member NAME of the document's system.cpu, or "". */
+static const char *
+cpu_string (const cJSON *doc, const char *name)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive (cJSON_GetObjectItemCaseSensitive
+                                                     (cJSON_GetObjectItemCaseSensitive
+                                                      (doc, "system"), "cpu"), name);
+  return cJSON_IsString (v) ? v->valuestring : "";
+}
+
+/* The score, how the run was made and on what, before anything else. */
+static void
+headline (FILE *f, const struct store_row *row, const cJSON *doc)
+{
+  const cJSON *run = cJSON_GetObjectItemCaseSensitive (doc, "run");
+  const cJSON *g = cJSON_GetObjectItemCaseSensitive (cJSON_GetObjectItemCaseSensitive
+                                                     (doc, "scores"), "gmpbench");
+  const char *uarch = cpu_string (doc, "microarchitecture");
+  const char *codename = cpu_string (doc, "codename");
+  double threads = doc_number (run, "threads", 1);
+
+  fputs ("<p class=\"headline\" id=\"headline\">GMPbench score <strong>", f);
+  web_number (f, cJSON_IsNumber (g) ? g->valuedouble : NAN);
+  fputs ("</strong>", f);
+  if (!cJSON_IsNumber (g))
+    fputs (" <span class=\"note\">(not every test of the score ran)</span>", f);
+  fputs ("</p>\n<p id=\"run\"><strong>", f);
+  web_text (f, row->mode);
+  fputs ("</strong> run", f);
+  if (cJSON_IsNumber (cJSON_GetObjectItemCaseSensitive (run, "time_per_test")))
+    fprintf (f, ", %.3g s per test", doc_number (run, "time_per_test", 0));
+  if (threads > 1)
+    fprintf (f, ", %.0f threads", threads);
+  fputs (" \u00b7 ", f);
+  web_text (f, row->cpu_name && *row->cpu_name ? row->cpu_name : row->cpu);
+  if (*uarch || *codename)
+    {
+      fputs (" (", f);
+      web_text (f, uarch);
+      fputs (*uarch && *codename ? ", " : "", f);
+      web_text (f, codename);
+      fputs (")", f);
+    }
+  fputs (" \u00b7 GMP ", f);
+  web_text (f, row->gmp);
+  fputs (", ", f);
+  web_text (f, row->build);
+  fputs (" build</p>\n", f);
+  if (row->flags && *row->flags)
+    {
+      fputs ("<div class=\"flagged-note\" id=\"flagged\"><p><strong>Flagged</strong>: left out "
+             "of the leaderboard's medians unless flagged results are included.</p>", f);
+      flags_list (f, row->flags);
+      fputs ("</div>\n", f);
+    }
+}
+
 static void
 about_result (FILE *f, const struct store_row *row)
 {
@@ -188,25 +251,47 @@ find_test (const cJSON *results, const char *test)
 static void
 node_row (FILE *f, const char *name, size_t len, int depth, double score)
 {
-  fprintf (f, "<tr class=\"node\"><td class=\"depth%d\">%.*s</td><td class=\"num\">",
-           depth > 4 ? 4 : depth, (int) len, name);
+  fprintf (f, "<tr class=\"node\"><td class=\"test depth%d\">%.*s</td><td class=\"num\" "
+           "data-label=\"score\">", depth > 4 ? 4 : depth, (int) len, name);
   web_number (f, score);
-  fputs ("</td><td>score</td><td></td><td></td></tr>\n", f);
+  fputs ("</td><td class=\"unit\">score</td><td></td><td></td></tr>\n", f);
 }
 
-static void
-test_row (FILE *f, const char *name, int depth, const cJSON *e)
+/* What a test's flag means, or NULL. */
+static const char *
+test_flag_reason (const char *flag)
 {
-  fprintf (f, "<tr><td class=\"depth%d\">%s</td><td class=\"num\">", depth > 4 ? 4 : depth, name);
+  return strcmp (flag, "noisy") == 0 ? "the spread of its samples is above 2%"
+    : strcmp (flag, "cpu-diverged") == 0 ? "its CPU time was below 90% of its wall time (the "
+    "process was not running all the time: another load, or throttling)" : NULL;
+}
+
+/* Writes TEST's row; sets the bits of *SEEN for the flags it has (1:
+ * noisy, 2: cpu-diverged). */
+static void
+test_row (FILE *f, const char *name, int depth, const cJSON *e, int *seen)
+{
+  fprintf (f, "<tr><td class=\"test depth%d\">%s</td><td class=\"num\" data-label=\"ops/s\">",
+           depth > 4 ? 4 : depth, name);
   web_number (f, doc_number (e, DOC_RESULT_OPS_PER_SEC, 0));
-  fprintf (f, "</td><td>ops/s</td><td class=\"num\">\u00b1%.1f%%</td><td>",
-           100 * doc_number (e, DOC_RESULT_SPREAD, 0));
+  fprintf (f, "</td><td class=\"unit\">ops/s</td><td class=\"num\" data-label=\"spread\">"
+           "\u00b1%.1f%%</td><td>", 100 * doc_number (e, DOC_RESULT_SPREAD, 0));
   const cJSON *flag;
   cJSON_ArrayForEach (flag, cJSON_GetObjectItemCaseSensitive (e, "flags"))
     if (cJSON_IsString (flag))
       {
+        const char *why = test_flag_reason (flag->valuestring);
+        fputs ("<span class=\"badge flag\"", f);
+        if (why)
+          {
+            fputs (" title=\"", f);
+            web_text (f, why);
+            fputc ('"', f);
+            *seen |= strcmp (flag->valuestring, "noisy") == 0 ? 1 : 2;
+          }
+        fputc ('>', f);
         web_text (f, flag->valuestring);
-        fputc (' ', f);
+        fputs ("</span> ", f);
       }
   fputs ("</td></tr>\n", f);
 }
@@ -221,7 +306,9 @@ hierarchy (FILE *f, const cJSON *doc)
   const char *prev = "";
   char node[256];
 
-  fputs ("<h2 id=\"hierarchy\">Scores and tests</h2>\n<div class=\"scroll\"><table>\n"
+  int seen = 0;
+
+  fputs ("<h2 id=\"hierarchy\">Scores and tests</h2>\n<div class=\"scroll\"><table class=\"stack\">\n"
          "<thead><tr><th scope=\"col\">Node or test</th><th class=\"num\" scope=\"col\">Value"
          "</th><th scope=\"col\">Unit</th><th class=\"num\" scope=\"col\">Spread</th>"
          "<th scope=\"col\">Flags</th></tr></thead>\n<tbody>\n", f);
@@ -243,10 +330,21 @@ hierarchy (FILE *f, const cJSON *doc)
           if (cJSON_IsNumber (s))
             node_row (f, name, len, depth, s->valuedouble);
         }
-      test_row (f, name, depth, e);
+      test_row (f, name, depth, e, &seen);
       prev = name;
     }
   fputs ("</tbody></table></div>\n", f);
+  if (seen)
+    {
+      fputs ("<ul class=\"note\" id=\"test-flags\">", f);
+      if (seen & 1)
+        fprintf (f, "<li><span class=\"badge flag\">noisy</span>: %s.</li>",
+                 test_flag_reason ("noisy"));
+      if (seen & 2)
+        fprintf (f, "<li><span class=\"badge flag\">cpu-diverged</span>: %s.</li>",
+                 test_flag_reason ("cpu-diverged"));
+      fputs ("</ul>\n", f);
+    }
 }
 
 static void
@@ -258,25 +356,25 @@ comparisons (FILE *f, const cJSON *doc)
   fputs ("<h2 id=\"comparisons\">GMP and other libraries</h2>\n<p class=\"note\">Ratio = GMP "
          "ops/s over the library's (above 1: GMP faster), against GMP's constant-time variant "
          "for constant-time operations; ~ marks a ratio within the two spreads.</p>\n"
-         "<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">Operation</th>"
-         "<th scope=\"col\">Size</th><th scope=\"col\">Library</th><th class=\"num\" "
+         "<div class=\"scroll\"><table class=\"stack\">\n<thead><tr><th scope=\"col\">Operation</th>"
+         "<th scope=\"col\">Library</th><th class=\"num\" "
          "scope=\"col\">ops/s</th><th class=\"num\" scope=\"col\">Spread</th>"
          "<th class=\"num\" scope=\"col\">Ratio</th></tr></thead>\n<tbody>\n", f);
   cJSON_ArrayForEach (row, rows)
     cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
     {
-      fputs ("<tr><td>", f);
+      fputs ("<tr><td class=\"test\">", f);
       web_text (f, doc_string (row, "operation"));
-      fputs ("</td><td>", f);
+      fputc (' ', f);
       web_text (f, doc_string (row, "size"));
-      fputs ("</td><td>", f);
+      fputs ("</td><td data-label=\"library\">", f);
       web_text (f, doc_string (e, "library"));
       fputc (' ', f);
       web_text (f, doc_string (e, "variant"));
-      fputs ("</td><td class=\"num\">", f);
+      fputs ("</td><td class=\"num\" data-label=\"ops/s\">", f);
       web_number (f, doc_number (e, DOC_RESULT_OPS_PER_SEC, 0));
-      fprintf (f, "</td><td class=\"num\">\u00b1%.1f%%</td><td class=\"num\">",
-               100 * doc_number (e, DOC_RESULT_SPREAD, 0));
+      fprintf (f, "</td><td class=\"num\" data-label=\"spread\">\u00b1%.1f%%</td>"
+               "<td class=\"num\" data-label=\"GMP/it\">", 100 * doc_number (e, DOC_RESULT_SPREAD, 0));
       if (cJSON_IsNumber (cJSON_GetObjectItemCaseSensitive (e, "ratio")))
         {
           web_number (f, doc_number (e, "ratio", 0));
@@ -319,6 +417,7 @@ render (struct http_request *r, const struct store_row *row)
       cJSON_Delete (doc);
       return MHD_NO;
     }
+  headline (p.f, row, doc);
   about_result (p.f, row);
   hierarchy (p.f, doc);
   comparisons (p.f, doc);

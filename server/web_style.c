@@ -14,7 +14,7 @@
 
 static const char style[] =
   ":root{--fg:#1b1f24;--muted:#5b6370;--line:#d6dae0;--bg:#fff;--accent:#0072b2;"
-  "--warn:#b35900;--good:#009e73}\n"
+  "--warn:#a05000;--good:#009e73}\n"
   "*{box-sizing:border-box}\n"
   "body{margin:0;font:16px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:var(--fg);"
   "background:var(--bg)}\n"
@@ -33,6 +33,8 @@ static const char style[] =
   "th,td{padding:.3em .6em;border-bottom:1px solid var(--line);text-align:left;"
   "vertical-align:top}\n"
   "td.num,th.num{text-align:right;white-space:nowrap}\n"
+  "th.num{white-space:normal;overflow-wrap:anywhere;min-width:4em}\n"
+  "figure{margin:0}\n"
   "th a{color:inherit}\n"
   "th.sorted{background:#e8f1f8}\n"
   "tr.verified td{background:#eef8f3}\n"
@@ -52,6 +54,11 @@ static const char style[] =
   "background:#e6f4ee;color:#00664a}\n"
   ".flag{background:#fdf0e3;color:var(--warn)}\n"
   ".note{color:var(--muted);font-size:.92em}\n"
+  ".headline{font-size:1.2em;margin:.2em 0}\n"
+  ".headline strong{font-size:1.5em}\n"
+  ".flagged-note{border-left:4px solid var(--warn);padding:.2em .8em;margin:.6em 0;"
+  "background:#fdf6ee}\n"
+  "table.tree td.depth0 a{font-weight:700}\n"
   "dl.machine{display:grid;grid-template-columns:minmax(8em,max-content) 1fr;gap:.2em 1em}\n"
   "dl.machine dt{color:var(--muted)}\n"
   "dl.machine dd{margin:0;overflow-wrap:anywhere}\n"
@@ -87,7 +94,10 @@ static const char style[] =
   " table.stack td.name{flex:1 1 12em;min-width:0}\n"
   " table.stack td[data-label]::before{content:attr(data-label) \": \";color:var(--muted);"
   "font-size:.85em}\n"
-  " table.stack tr.node td:first-child,table.stack td.test{flex:1 0 100%}}\n";
+  " table.stack tr.node td:first-child,table.stack td.test{flex:1 0 100%}\n"
+  " table.stack td.unit{display:none}\n"
+  " table.stack td.depth1{padding-left:1em}table.stack td.depth2{padding-left:2em}\n"
+  " table.stack td.depth3{padding-left:3em}table.stack td.depth4{padding-left:4em}}\n";
 
 /* The stylesheet's version: FNV-1a of its bytes, in hex.  Pages link
  * /style.css?v=VERSION, which may be cached for a year: a new stylesheet

@@ -11,7 +11,10 @@
 # CPU, result, compare, submitter and about pages, the security headers,
 # escaping; then in Chromium: no console message on any page (a CSP
 # violation or a running script would be one), no hostile element in the
-# DOM, and screenshots in $BUILDDIR/tests/artifacts/.
+# DOM, screenshots in $BUILDDIR/tests/artifacts/, and at 1280 and 390 px
+# (tests/site-layout.py): no value beyond the window, the headline on the
+# first screen, Tab through links and controls with a visible focus, text
+# contrast at least 4.5:1.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/server-lib.sh"
 need_server
@@ -126,7 +129,15 @@ expect_status "the CPU page answers" 200 "$status"
 check "with its distribution as inline SVG" grep -q '<svg xmlns="http://www.w3.org/2000/svg" class="chart"' page.html
 check "an axis label with the unit" grep -q 'GMPbench score (higher is faster)' page.html
 check "verified results highlighted" sh -c "grep -q 'class=\"point verified\"' page.html && grep -q '<tr class=\"verified\">' page.html"
-check "hierarchy medians" grep -q '<td>gmpbench.app.rsa</td><td class="num">2</td>' page.html
+check "the node medians as a tree, each node linking the leaderboard sorted by it" \
+  grep -q '<td class="test depth2"><a href="/?sort=gmpbench.app.rsa">gmpbench.app.rsa</a></td><td class="num" data-label="n">2</td>' page.html
+check "the headline score comes first, before the distribution" $PY -c "
+d = open('page.html').read()
+assert d.index('id=\"headline\">Median GMPbench score <strong>6963</strong>') < d.index('<svg'), 'order'
+"
+check "each result says how many of this CPU's it is faster than" \
+  sh -c "grep -q 'data-label=\"Faster than\">0%' page.html && grep -q 'data-label=\"Faster than\">50%' page.html"
+
 check "results by GMP version and compiler" grep -q 'id="by-build"' page.html
 status=$(page "/cpu?cpu=nope")
 expect_status "an unknown CPU is a 404 page" 404 "$status"
@@ -196,7 +207,10 @@ status=$(page "/submitters/$(fingerprint alice)")
 check "a verified publisher's page is titled with its name" \
   sh -c "test $status = 200 && grep -q '<h1>ACME &lt;Labs&gt;</h1>' page.html"
 page "/submitters/$(fingerprint bob)" > /dev/null
-check "another's with its fingerprint" grep -q "<h1>Submitter $(fingerprint bob | cut -c1-12)</h1>" page.html
+check "another's with the name its newest result gives, said to be unverified" \
+  sh -c "grep -q '<h1>bob</h1>' page.html && grep -q 'not verified' page.html && grep -q '$(fingerprint bob)' page.html"
+page "/submitters/$(fingerprint mallory)" > /dev/null
+check "a hostile name stays text in the title" grep -q '<h1>&lt;img src=x onerror=alert(5)&gt;</h1>' page.html
 status=$(page /about)
 check "the about page explains the score and verification" \
   sh -c "test $status = 200 && grep -q 'id=\"score\"' page.html && grep -q 'openssl pkeyutl -verify' page.html"
@@ -306,6 +320,15 @@ dom_check 10 "the about page"
 for shot in t0700-home t0700-home-phone t0700-cpu t0700-result t0700-hostile t0700-compare; do
   check "screenshot $shot.png is kept" sh -c "[ \$(wc -c < '$ARTIFACTS/$shot.png' 2> /dev/null || echo 0) -gt 10000 ]"
 done
+
+# Layout, keyboard and contrast at 1280 and 390 px (tests/site-layout.py,
+# screenshots in $ARTIFACTS/site-*.png).
+$PY "$SRCDIR/tests/site-layout.py" "$CHROMIUM" "$ARTIFACTS" "$URL" \
+  "home=/" "flagged=/?flagged=1&sort=openssl.rsa.sign.2048" "cpu=/cpu?cpu=$AMD" \
+  "result=/results/$ID_amd1" "hostile=/results/$ID_evil" \
+  "compare-results=/compare?id=$ID_amd1&id=$ID_arm" "compare-cpus=/compare?cpu=$AMD&cpu=$ARM" \
+  "submitter=/submitters/$(fingerprint mallory)" "about=/about" 2> site-layout.err
+check "the layout checks ran to the end" test $? = 0
 
 stop_server
 check "the server stops cleanly" test "$stop_status" = 0
