@@ -1,6 +1,7 @@
 # server/: gmpbench-server, the results server (docs/protocol.md,
 # docs/server.md).  main.c alone goes into the program; everything else
-# into libgbserver.a, which the unit tests link as well.
+# into libgbserver.a, which the unit tests link as well, with the CPU
+# name tables of sysinfo/ (cpu_names.h: pure tables, no reader).
 SERVER_SRCS += server/main.c
 SERVER_LIB_SRCS += \
 	server/api.c \
@@ -27,10 +28,13 @@ SERVER_LIB_SRCS += \
 	server/web_compare_cpus.c \
 	server/web_cpu.c \
 	server/web_home.c \
+	server/web_names.c \
 	server/web_nodes.c \
 	server/web_result.c \
 	server/web_style.c \
-	server/web_submitter.c
+	server/web_submitter.c \
+	sysinfo/arm_midr.c \
+	sysinfo/x86_models.c
 
 # Unit tests of the server's pure parts (tests/unit-server.c), linked
 # like the server.

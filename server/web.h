@@ -9,6 +9,7 @@
  *   web_compare_cpus.c  two or more CPUs side by side (medians per node);
  *   web_nodes.c      the hierarchy's nodes in tree order, a CPU's node medians;
  *   web_bars.c       bar charts readable on a phone;
+ *   web_names.c      a CPU identity's microarchitecture and code name;
  *   web_submitter.c  the results of one key;
  *   web_about.c      the scoring formula, the schema, verifying a result.
  *
@@ -69,6 +70,11 @@ void web_key_link (FILE *f, const char *fingerprint);
 extern const char *const web_field_arg[BF_COUNT];
 /* The filter a page's URL asks for: the fields, verified=1, flagged=1. */
 void web_read_filter (struct http_request *r, struct board_filter *f);
+
+/* The microarchitecture and code name of a CPU IDENTITY ("Zen 3, Milan",
+ * "Neoverse-N1") into BUF, leaving out what NAME (the brand string shown,
+ * or NULL) already says; "" when the tables do not know it.  Returns BUF. */
+const char *web_cpu_kind (const char *identity, const char *name, char *buf, size_t size);
 
 /* What a plausibility flag means, or NULL for an unknown one. */
 const char *web_flag_reason (const char *flag);

@@ -52,9 +52,16 @@ legend (FILE *f, const struct column *c, int n, const struct board_filter *bf)
   for (int k = 0; k < n; k++)
     {
       size_t count;
+      char kind[96];
       double median = node_scores_median (&c[k].scores, "gmpbench", &count);
       fputs ("<li>", f);
       web_cpu_link (f, c[k].cpu, c[k].name);
+      if (*web_cpu_kind (c[k].cpu, c[k].name, kind, sizeof kind))
+        {
+          fputs (" <span class=\"kind\">", f);
+          web_text (f, kind);
+          fputs ("</span>", f);
+        }
       fputs (" <code class=\"note\">", f);
       web_text (f, c[k].cpu);
       fputs ("</code>: median GMPbench score <strong>", f);

@@ -302,11 +302,14 @@ recent (FILE *f, struct http_request *r, const struct board_filter *bf,
   return loaded == 0 && closed == 0 ? 0 : -1;
 }
 
-/* The median GMPbench score and its spread, first on the page. */
+/* The median GMPbench score and its spread, first on the page, then
+ * what the CPU is (NAME is the brand string shown as the title). */
 static void
-headline (FILE *f, const struct board_filter *bf, const struct board_entry *e, size_t n,
-          size_t scored)
+headline (FILE *f, const struct board_filter *bf, const char *name,
+          const struct board_entry *e, size_t n, size_t scored)
 {
+  char kind[96];
+
   fputs ("<p class=\"headline\" id=\"headline\">Median GMPbench score <strong>", f);
   web_number (f, scored ? quantile (e, scored, 0.5) : NAN);
   fputs ("</strong>", f);
@@ -320,7 +323,14 @@ headline (FILE *f, const struct board_filter *bf, const struct board_entry *e, s
       web_number (f, e[0].score);
       fputs ("</span>", f);
     }
-  fputs ("</p>\n<p class=\"note\"><code>", f);
+  fputs ("</p>\n<p class=\"note\">", f);
+  if (*web_cpu_kind (bf->value[BF_CPU], name, kind, sizeof kind))
+    {
+      fputs ("<span class=\"kind\">", f);
+      web_text (f, kind);
+      fputs ("</span> \u00b7 ", f);
+    }
+  fputs ("<code>", f);
   web_text (f, bf->value[BF_CPU]);
   fprintf (f, "</code> \u00b7 %zu matching results, %zu with a GMPbench score \u00b7 ", n, scored);
   web_text (f, bf->value[BF_MODE]);
@@ -343,7 +353,7 @@ render (struct http_request *r, struct board *b, const struct board_filter *bf, 
       free (e);
       return MHD_NO;
     }
-  headline (p.f, bf, e, n, scored);
+  headline (p.f, bf, name, e, n, scored);
   if (scored > 0)
     distribution (p.f, e, scored);
   if (recent (p.f, r, bf, e, scored) < 0)

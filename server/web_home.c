@@ -5,8 +5,9 @@
  * or sorted view is a URL that can be shared, and the page needs no
  * script: architecture tabs and column headers are links to the same
  * view with one argument changed, the filters a GET form.  The rows come
- * from the snapshot of server/board.h; `q` keeps the CPUs whose name or
- * identity contains it (any case).  `sort` is a column (score, n, iqr,
+ * from the snapshot of server/board.h; `q` keeps the CPUs whose name,
+ * identity, or microarchitecture and code name (web_names.c) contain it
+ * (any case).  `sort` is a column (score, n, iqr,
  * best, ghz, rsa, cpu) or any node or test of the hierarchy, whose median
  * then shows in an extra column; the sort menu offers the columns and the
  * nodes of the first two levels (a CPU page links every node).  The page
@@ -307,6 +308,7 @@ table_row (FILE *f, const struct view *v, size_t rank, const struct board_row *r
 {
   int first = 1;
   const char *name = *row->cpu_name ? row->cpu_name : row->cpu;
+  char kind[96];
   fputs (flagged ? "<tr class=\"flagged\">" : "<tr>", f);
   fputs ("<td class=\"pick\"><input type=\"checkbox\" name=\"cpu\" value=\"", f);
   web_text (f, row->cpu);
@@ -321,7 +323,14 @@ table_row (FILE *f, const struct view *v, size_t rank, const struct board_row *r
   fputs ("</a>", f);
   if (flagged)
     fprintf (f, " <span class=\"badge flag\">%zu flagged</span>", flagged);
-  fputs ("<br><code class=\"note\">", f);
+  fputs ("<br>", f);
+  if (*web_cpu_kind (row->cpu, name, kind, sizeof kind))
+    {
+      fputs ("<span class=\"kind\">", f);
+      web_text (f, kind);
+      fputs ("</span> ", f);
+    }
+  fputs ("<code class=\"note\">", f);
   web_text (f, row->cpu);
   fputs ("</code></td><td data-label=\"Arch\">", f);
   web_text (f, row->arch);
@@ -350,6 +359,7 @@ chart (FILE *f, const struct view *v, const struct board_row *rows, size_t n,
   int any = 0;
   struct web_bar bars[CHARTED];
   char *links[CHARTED];
+  char labels[CHARTED][160];
   size_t nb = n < CHARTED ? n : CHARTED;
 
   if (nb == 0)
@@ -367,12 +377,17 @@ chart (FILE *f, const struct view *v, const struct board_row *rows, size_t n,
         }
       if (!u || fclose (u) != 0)
         links[i] = NULL;
-      if (v->key == BK_NODE)
-        bars[i] = (struct web_bar) { *rows[i].cpu_name ? rows[i].cpu_name : rows[i].cpu,
-                                     links[i], rows[i].node, NAN, NAN, flagged[i] > 0 };
+      const char *name = *rows[i].cpu_name ? rows[i].cpu_name : rows[i].cpu;
+      char kind[96];
+      if (*web_cpu_kind (rows[i].cpu, name, kind, sizeof kind))
+        snprintf (labels[i], sizeof labels[i], "%s (%s)", name, kind);
       else
-        bars[i] = (struct web_bar) { *rows[i].cpu_name ? rows[i].cpu_name : rows[i].cpu,
-                                     links[i], rows[i].median, rows[i].q1, rows[i].q3,
+        snprintf (labels[i], sizeof labels[i], "%s", name);
+      if (v->key == BK_NODE)
+        bars[i] = (struct web_bar) { labels[i], links[i], rows[i].node, NAN, NAN,
+                                     flagged[i] > 0 };
+      else
+        bars[i] = (struct web_bar) { labels[i], links[i], rows[i].median, rows[i].q1, rows[i].q3,
                                      flagged[i] > 0 };
       any |= flagged[i] > 0;
     }
@@ -480,13 +495,16 @@ contains (const char *s, const char *query)
   return 0;
 }
 
-/* Keeps the rows whose CPU name or identity contains QUERY (any case). */
+/* Keeps the rows whose CPU name, identity, or microarchitecture and code
+ * name contain QUERY (any case). */
 static size_t
 keep_matching (struct board_row *rows, size_t n, const char *query)
 {
   size_t kept = 0;
+  char kind[96];
   for (size_t i = 0; i < n; i++)
-    if (contains (rows[i].cpu_name, query) || contains (rows[i].cpu, query))
+    if (contains (rows[i].cpu_name, query) || contains (rows[i].cpu, query)
+        || contains (web_cpu_kind (rows[i].cpu, NULL, kind, sizeof kind), query))
       rows[kept++] = rows[i];
   return kept;
 }

@@ -55,6 +55,7 @@ static const char style[] =
   ".flag{background:#fdf0e3;color:var(--warn)}\n"
   ".note{color:var(--muted);font-size:.92em}\n"
   ".headline{font-size:1.2em;margin:.2em 0}\n"
+  ".kind{font-size:.92em;font-weight:600}\n"
   ".headline strong{font-size:1.5em}\n"
   ".flagged-note{border-left:4px solid var(--warn);padding:.2em .8em;margin:.6em 0;"
   "background:#fdf6ee}\n"

@@ -277,7 +277,7 @@ check_target () {
 # The sources of the Windows reader and what it calls, for
 # windows-sysinfo.exe: the Linux readers and build.c (GMP, OpenSSL) are
 # not linked.
-WIN_READER="windows win_parse json arm_midr arm_live x86 x86_cpuid os rootfs"
+WIN_READER="windows win_parse json arm_midr arm_live x86 x86_cpuid x86_models os rootfs"
 
 # wine_run PROGRAM.exe: runs it under Wine (prefix $dir/wine) into PROGRAM.out.
 wine_run () {

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <cjson/cJSON.h>
+#include "sysinfo/cpu_names.h"
 
 /* ---- json.c: members with sources ---------------------------------- */
 
@@ -85,13 +86,9 @@ const char *si_kvfile_get (const struct si_kvfile *f, const char *key);
 
 /* ---- decoders ------------------------------------------------------- */
 
+/* x86_models.c, arm_midr.c: the names of cpu_names.h */
+
 /* x86.c */
-const char *si_x86_vendor_name (const char *vendor_id);
-/* Core microarchitecture ("Zen 3", "Golden Cove"), that of the efficiency
- * cores of a hybrid part, and the product code name; NULL when unknown. */
-const char *si_x86_uarch (const char *vendor_id, int family, int model, int stepping);
-const char *si_x86_uarch_e (const char *vendor_id, int family, int model, int stepping);
-const char *si_x86_codename (const char *vendor_id, int family, int model, int stepping);
 void si_x86_identity (char *buf, size_t n, const char *vendor_id,
                       int family, int model, int stepping);
 /* Puts what CPUID says (vendor string of leaf 0, EAX of leaf 1, the
@@ -111,11 +108,6 @@ struct si_midr
 {
   unsigned implementer, variant, part, revision;
 };
-const char *si_arm_implementer_name (unsigned implementer);
-/* Core name ("Cortex-A76", "Apple M1 Firestorm") and microarchitecture;
- * NULL when the part is not in the table. */
-const char *si_arm_part_name (unsigned implementer, unsigned part);
-const char *si_arm_uarch (unsigned implementer, unsigned part);
 void si_arm_identity (char *buf, size_t n, const struct si_midr *m);
 
 /* riscv.c */

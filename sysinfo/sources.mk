@@ -26,7 +26,8 @@ SYSINFO_SRCS += \
 	sysinfo/summary.c \
 	sysinfo/win_parse.c \
 	sysinfo/x86.c \
-	sysinfo/x86_cpuid.c
+	sysinfo/x86_cpuid.c \
+	sysinfo/x86_models.c
 
 SYSINFO_TARGET := $(shell $(CC) -dumpmachine 2>/dev/null)
 ifneq ($(findstring darwin,$(SYSINFO_TARGET))$(findstring freebsd,$(SYSINFO_TARGET)),)

@@ -177,6 +177,10 @@ expect_status "compare wants two CPUs" 400 "$status"
 status=$(page "/compare?cpu=$AMD&cpu=nope")
 expect_status "an unknown CPU in a comparison is a 404" 404 "$status"
 
+check "a CPU is named with its microarchitecture and code name from its identity" \
+  sh -c "curl -s '$URL/' | grep -q '<span class=\"kind\">Zen 3, Milan</span>'"
+page '/?q=zen%203' > /dev/null
+check "which the search box finds too" test "$(rows page.html)" = "$AMD"
 page '/?q=neoverse' > /dev/null
 check "the search box finds a CPU by part of its name, any case" test "$(rows page.html)" = "$ARM"
 check "and keeps the search in the sort links" grep -q 'href="/?q=neoverse&amp;sort=best"' page.html
