@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "model/escape.h"
 
 #define CSP "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; " \
@@ -93,6 +94,57 @@ web_key_link (FILE *f, const char *fingerprint)
   fputs ("<a href=\"/submitters/", f);
   web_text (f, fingerprint);
   fprintf (f, "\"><code>%.12s</code></a>", fingerprint ? fingerprint : "");
+}
+
+int
+web_contains (const char *s, const char *part)
+{
+  size_t len = strlen (part);
+  for (; *s; s++)
+    if (strncasecmp (s, part, len) == 0)
+      return 1;
+  return 0;
+}
+
+struct collect
+{
+  const char *name;
+  const char **out;
+  int max, n;
+};
+
+static enum MHD_Result
+collect_arg (void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+  struct collect *c = cls;
+  (void) kind;
+  if (strcmp (key, c->name) == 0 && value && *value)
+    {
+      if (c->n < c->max)
+        c->out[c->n] = value;
+      c->n++;
+    }
+  return MHD_YES;
+}
+
+int
+web_args (struct http_request *r, const char *name, const char **out, int max)
+{
+  struct collect c = { name, out, max, 0 };
+  MHD_get_connection_values (r->conn, MHD_GET_ARGUMENT_KIND, collect_arg, &c);
+  return c.n <= max ? c.n : -1;
+}
+
+void
+web_build_cells (FILE *f, const char *gmp, const char *compiler, const char *os)
+{
+  fputs ("<td data-label=\"GMP\">", f);
+  web_text (f, gmp);
+  fputs ("</td><td data-label=\"Compiler\">", f);
+  web_text (f, compiler);
+  fputs ("</td><td data-label=\"OS\">", f);
+  web_text (f, os);
+  fputs ("</td>", f);
 }
 
 const char *const web_field_arg[BF_COUNT] = {

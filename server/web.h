@@ -66,6 +66,14 @@ void web_number (FILE *f, double v);
 void web_cpu_link (FILE *f, const char *cpu, const char *name);
 void web_result_link (FILE *f, const char *id);
 void web_key_link (FILE *f, const char *fingerprint);
+/* Whether S contains PART, ASCII letters in any case. */
+int web_contains (const char *s, const char *part);
+/* The non-empty values of the query argument NAME (repeated: ?id=A&id=B),
+ * up to MAX into OUT; how many, or -1 when there are more than MAX. */
+int web_args (struct http_request *r, const char *name, const char **out, int max);
+/* The GMP version, compiler and OS cells of a row of results. */
+void web_build_cells (FILE *f, const char *gmp, const char *compiler, const char *os);
+
 /* The URL argument of each filter field ("cpu", "arch", ...). */
 extern const char *const web_field_arg[BF_COUNT];
 /* The filter a page's URL asks for: the fields, verified=1, flagged=1. */

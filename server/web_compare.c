@@ -32,27 +32,6 @@ struct side
   int retracted;
 };
 
-struct ids
-{
-  const char *id[MAX_RESULTS];
-  int n, too_many;
-};
-
-static enum MHD_Result
-collect_id (void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
-{
-  struct ids *ids = cls;
-  (void) kind;
-  if (strcmp (key, "id") == 0 && value && *value)
-    {
-      if (ids->n == MAX_RESULTS)
-        ids->too_many = 1;
-      else
-        ids->id[ids->n++] = value;
-    }
-  return MHD_YES;
-}
-
 static char *
 dup_or_empty (const char *s)
 {
@@ -315,14 +294,14 @@ render (struct http_request *r, struct side *s, int n)
 
 /* Loads every side; an error page's status, or 0. */
 static int
-load (struct http_request *r, const struct ids *ids, struct side *s)
+load (struct http_request *r, const char *const *ids, int n, struct side *s)
 {
-  for (int k = 0; k < ids->n; k++)
+  for (int k = 0; k < n; k++)
     {
-      size_t len = strspn (ids->id[k], "0123456789abcdef");
-      if (len < 16 || len > 64 || ids->id[k][len])
+      size_t len = strspn (ids[k], "0123456789abcdef");
+      if (len < 16 || len > 64 || ids[k][len])
         return 404;
-      snprintf (s[k].id, sizeof s[k].id, "%s", ids->id[k]);
+      snprintf (s[k].id, sizeof s[k].id, "%s", ids[k]);
       enum store_status st = store_get (r->srv->store, s[k].id, take_side, &s[k]);
       if (st != STORE_OK)
         return st == STORE_NOT_FOUND ? 404 : 503;
@@ -337,23 +316,23 @@ load (struct http_request *r, const struct ids *ids, struct side *s)
 enum MHD_Result
 web_compare (struct http_request *r)
 {
-  struct ids ids = { { NULL }, 0, 0 };
+  const char *ids[MAX_RESULTS];
   struct side s[MAX_RESULTS];
   enum MHD_Result rc;
 
   if (http_arg (r, "cpu"))
     return web_compare_cpus (r);
-  MHD_get_connection_values (r->conn, MHD_GET_ARGUMENT_KIND, collect_id, &ids);
-  if (ids.n < 2 || ids.too_many)
+  int n = web_args (r, "id", ids, MAX_RESULTS);
+  if (n < 2)
     return page_error (r, 400, "Compare wants two to six results: /compare?id=A&id=B "
                        "(check them on a CPU or submitter page).");
   memset (s, 0, sizeof s);
-  int status = load (r, &ids, s);
+  int status = load (r, ids, n, s);
   rc = status == 404 ? page_error (r, 404, "One of these results does not exist.")
     : status == 410 ? page_error (r, 410, "One of these results was retracted.")
     : status ? page_error (r, 503, "The database is unavailable; try again later.")
-    : render (r, s, ids.n);
-  for (int k = 0; k < ids.n; k++)
+    : render (r, s, n);
+  for (int k = 0; k < n; k++)
     side_free (&s[k]);
   return rc;
 }

@@ -18,27 +18,6 @@
 
 #define MAX_CPUS 6
 
-struct cpus
-{
-  const char *cpu[MAX_CPUS];
-  int n, too_many;
-};
-
-static enum MHD_Result
-collect_cpu (void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
-{
-  struct cpus *c = cls;
-  (void) kind;
-  if (strcmp (key, "cpu") == 0 && value && *value)
-    {
-      if (c->n == MAX_CPUS)
-        c->too_many = 1;
-      else
-        c->cpu[c->n++] = value;
-    }
-  return MHD_YES;
-}
-
 struct column
 {
   const char *cpu, *name;
@@ -157,25 +136,25 @@ render (struct http_request *r, struct column *c, int n, const struct board_filt
 enum MHD_Result
 web_compare_cpus (struct http_request *r)
 {
-  struct cpus cpus = { { NULL }, 0, 0 };
+  const char *cpu[MAX_CPUS];
+  int ncpus = web_args (r, "cpu", cpu, MAX_CPUS);
   struct column c[MAX_CPUS];
   struct board_filter bf;
   enum MHD_Result rc;
   int preparing, k, failed = 0;
 
-  MHD_get_connection_values (r->conn, MHD_GET_ARGUMENT_KIND, collect_cpu, &cpus);
-  if (cpus.n < 2 || cpus.too_many)
+  if (ncpus < 2)
     return page_error (r, 400, "Compare wants two to six CPUs: /compare?cpu=A&cpu=B "
                        "(check them on the leaderboard).");
   struct board *b = board_acquire (r->srv, &preparing);
   if (!b)
     return page_no_board (r, preparing);
   web_read_filter (r, &bf);
-  board_default_kinds (b, cpus.cpu[0], &bf);
+  board_default_kinds (b, cpu[0], &bf);
   memset (c, 0, sizeof c);
-  for (k = 0; k < cpus.n; k++)
+  for (k = 0; k < ncpus; k++)
     {
-      c[k].cpu = cpus.cpu[k];
+      c[k].cpu = cpu[k];
       c[k].name = board_cpu_name (b, c[k].cpu);
       if (!c[k].name)
         break;
@@ -184,10 +163,10 @@ web_compare_cpus (struct http_request *r)
       bf.value[BF_CPU] = c[k].cpu;
       failed |= node_scores_load (r->srv->store, &bf, NULL, NULL, &c[k].scores) < 0;
     }
-  rc = k < cpus.n ? page_error (r, 404, "One of these CPUs has no listed result.")
+  rc = k < ncpus ? page_error (r, 404, "One of these CPUs has no listed result.")
     : failed ? page_error (r, 503, "The database is unavailable; try again later.")
-    : render (r, c, cpus.n, &bf);
-  for (int i = 0; i < cpus.n; i++)
+    : render (r, c, ncpus, &bf);
+  for (int i = 0; i < ncpus; i++)
     node_scores_free (&c[i].scores);
   board_release (b);
   return rc;

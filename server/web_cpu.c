@@ -220,13 +220,9 @@ take_recent (void *ctx, const struct store_row *row, double score)
     fprintf (f, "%.0f%%", faster_than (rc->e, rc->scored, g->valuedouble));
   else
     fputs ("\u2013", f);
-  fputs ("</td><td data-label=\"GMP\">", f);
-  web_text (f, row->gmp);
-  fputs ("</td><td data-label=\"Compiler\">", f);
-  web_text (f, row->compiler);
-  fputs ("</td><td data-label=\"OS\">", f);
-  web_text (f, row->os);
-  fputs ("</td><td data-label=\"By\">", f);
+  fputs ("</td>", f);
+  web_build_cells (f, row->gmp, row->compiler, row->os);
+  fputs ("<td data-label=\"By\">", f);
   if (row->publisher)
     {
       fputs ("<span class=\"badge\">verified</span> ", f);

@@ -18,7 +18,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <strings.h>
 #include <cjson/cJSON.h>
 #include <string.h>
 #include "common/util.h"
@@ -484,17 +483,6 @@ leaderboard (FILE *f, const struct view *v, const struct board_row *rows, size_t
   data_links (f, v);
 }
 
-/* Whether S contains QUERY, ASCII letters in any case. */
-static int
-contains (const char *s, const char *query)
-{
-  size_t len = strlen (query);
-  for (; *s; s++)
-    if (strncasecmp (s, query, len) == 0)
-      return 1;
-  return 0;
-}
-
 /* Keeps the rows whose CPU name, identity, or microarchitecture and code
  * name contain QUERY (any case). */
 static size_t
@@ -503,8 +491,8 @@ keep_matching (struct board_row *rows, size_t n, const char *query)
   size_t kept = 0;
   char kind[96];
   for (size_t i = 0; i < n; i++)
-    if (contains (rows[i].cpu_name, query) || contains (rows[i].cpu, query)
-        || contains (web_cpu_kind (rows[i].cpu, NULL, kind, sizeof kind), query))
+    if (web_contains (rows[i].cpu_name, query) || web_contains (rows[i].cpu, query)
+        || web_contains (web_cpu_kind (rows[i].cpu, NULL, kind, sizeof kind), query))
       rows[kept++] = rows[i];
   return kept;
 }

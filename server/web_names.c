@@ -8,19 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include "sysinfo/cpu_names.h"
-
-/* Whether S contains PART, ASCII letters in any case. */
-static int
-contains (const char *s, const char *part)
-{
-  size_t len = strlen (part);
-  for (; *s; s++)
-    if (strncasecmp (s, part, len) == 0)
-      return 1;
-  return 0;
-}
 
 const char *
 web_cpu_kind (const char *identity, const char *name, char *buf, size_t size)
@@ -39,9 +27,9 @@ web_cpu_kind (const char *identity, const char *name, char *buf, size_t size)
     }
   else if (sscanf (identity, "arm:%x:%x:", &implementer, &part) == 2)
     uarch = si_arm_uarch (implementer, part);
-  if (uarch && name && contains (name, uarch))
+  if (uarch && name && web_contains (name, uarch))
     uarch = NULL;
-  if (codename && (!*codename || (name && contains (name, codename))
+  if (codename && (!*codename || (name && web_contains (name, codename))
                    || (uarch && strcmp (uarch, codename) == 0)))
     codename = NULL;
   if (uarch && codename)

@@ -36,13 +36,9 @@ take_row (void *ctx, const struct store_row *row)
   web_cpu_link (f, row->cpu, row->cpu_name);
   fputs ("</td><td class=\"num\" data-label=\"Score\">", f);
   web_number (f, cJSON_IsNumber (g) ? g->valuedouble : NAN);
-  fputs ("</td><td data-label=\"GMP\">", f);
-  web_text (f, row->gmp);
-  fputs ("</td><td data-label=\"Compiler\">", f);
-  web_text (f, row->compiler);
-  fputs ("</td><td data-label=\"OS\">", f);
-  web_text (f, row->os);
-  fputs ("</td><td data-label=\"Run\">", f);
+  fputs ("</td>", f);
+  web_build_cells (f, row->gmp, row->compiler, row->os);
+  fputs ("<td data-label=\"Run\">", f);
   web_text (f, row->created);
   fputs (row->flags && *row->flags ? " <span class=\"badge flag\">flagged</span>" : "", f);
   fputs ("</td></tr>\n", f);
