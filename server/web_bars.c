@@ -4,11 +4,13 @@
  * shows at about 12.5 px; the stylesheet caps its width on wide screens
  * (svg.bars), where the text then grows to about 18 px.  Each row is a
  * label line and a bar under it, so long CPU names need no left margin.
- * Every bar has a <title> with its exact values.  No script, no inline
+ * Every bar has a <title> with its exact values and whole label (a label
+ * longer than the width is cut with an ellipsis).  No script, no inline
  * style: the classes come from /style.css. */
 #include "server/web_bars.h"
 
 #include <math.h>
+#include <string.h>
 #include "server/web.h"
 
 #define WIDTH 400
@@ -18,6 +20,7 @@
 #define TOP 30
 #define BAR_TOP 16
 #define BAR_H 12
+#define MAX_LABEL 46              /* bytes of a label that fit the width */
 
 static void
 begin (FILE *f, const char *title, size_t n, int legend)
@@ -37,7 +40,19 @@ label (FILE *f, const struct web_bar *b, double y)
   if (b->href)
     fprintf (f, "<a href=\"%s\">", b->href);
   fprintf (f, "<text x=\"4\" y=\"%.1f\">", y + 12);
-  web_text (f, b->label);
+  if (strlen (b->label) > MAX_LABEL)
+    {
+      char cut[MAX_LABEL + 1];
+      size_t len = MAX_LABEL - 1;
+      while (len > 0 && ((unsigned char) b->label[len] & 0xc0) == 0x80)
+        len--;                  /* not inside a UTF-8 sequence */
+      memcpy (cut, b->label, len);
+      cut[len] = '\0';
+      web_text (f, cut);
+      fputs ("\u2026", f);
+    }
+  else
+    web_text (f, b->label);
   fputs ("</text>", f);
   fputs (b->href ? "</a>\n" : "\n", f);
 }

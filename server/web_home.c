@@ -55,6 +55,24 @@ static const struct
     "each result's comparison table (above 1: GMP faster)", BK_RSA },
 };
 
+/* The category nodes shown as columns, as gmplib.org's table has them. */
+static const struct
+{
+  const char *node, *label, *title;
+} categories[] = {
+  { "gmpbench.base", "Base", "median of the base category's score (multiply, divide, gcd, gcdext)" },
+  { "gmpbench.app", "App", "median of the application category's score (rsa, pi)" },
+};
+#define NCATEGORIES (sizeof categories / sizeof categories[0])
+
+/* What a row shows besides the board's row: how many of its results are
+ * flagged (with flagged=1), and the category medians. */
+struct extra
+{
+  size_t flagged;
+  double category[NCATEGORIES];
+};
+
 /* Whether NODE is a test or an inner node of the registry. */
 static int
 known_node (const char *node)
@@ -261,7 +279,8 @@ filter_form (FILE *f, const struct board *b, const struct view *v)
   fputs ("<button type=\"submit\">Apply</button> <a href=\"/\">Reset</a>\n</form>\n", f);
 }
 
-/* A column header: a link sorting by ARG, marked when it is the sort. */
+/* A column header: a link sorting by ARG, marked when it is the sort;
+ * LABEL may break after its dots (a node's name). */
 static void
 header_cell (FILE *f, const struct view *v, const char *arg, const char *label,
              const char *title, int sorted, int numeric)
@@ -273,8 +292,31 @@ header_cell (FILE *f, const struct view *v, const char *arg, const char *label,
   fputs (sorted ? " aria-sort=\"descending\"><a href=\"" : "><a href=\"", f);
   view_url (f, v, -1, NULL, arg);
   fputs ("\">", f);
+  for (const char *dot; (dot = strchr (label, '.')) && dot - label < 64; label = dot + 1)
+    {
+      char piece[64];
+      snprintf (piece, sizeof piece, "%.*s", (int) (dot - label), label);
+      web_text (f, piece);
+      fputs (".<wbr>", f);
+    }
   web_text (f, label);
   fputs (sorted ? " \u25be</a></th>" : "</a></th>", f);
+}
+
+static int
+is_category (const char *sort, size_t k)
+{
+  return sort && strcmp (sort, categories[k].node) == 0;
+}
+
+/* The index of the category SORT names, or -1. */
+static int
+category_of (const char *sort)
+{
+  for (size_t k = 0; k < NCATEGORIES; k++)
+    if (is_category (sort, k))
+      return (int) k;
+  return -1;
 }
 
 static void
@@ -283,11 +325,15 @@ table_head (FILE *f, const struct view *v)
   fputs ("<div class=\"scroll\"><table id=\"leaderboard\" class=\"stack\">\n<thead><tr><th scope=\"col\">"
          "Compare</th><th scope=\"col\">#</th>", f);
   header_cell (f, v, "cpu", "CPU", "sort by name", v->key == BK_NAME, 0);
-  fputs ("<th scope=\"col\">Arch</th>", f);
   for (size_t i = 0; i < GB_ARRAY_SIZE (columns); i++)
-    header_cell (f, v, columns[i].arg, columns[i].label, columns[i].title,
-                 v->key == columns[i].key, 1);
-  if (v->key == BK_NODE)
+    {
+      header_cell (f, v, columns[i].arg, columns[i].label, columns[i].title,
+                   v->key == columns[i].key, 1);
+      for (size_t k = 0; columns[i].key == BK_BEST && k < NCATEGORIES; k++)
+        header_cell (f, v, categories[k].node, categories[k].label, categories[k].title,
+                     is_category (v->sort, k), 1);
+    }
+  if (v->key == BK_NODE && category_of (v->sort) < 0)
     header_cell (f, v, v->sort, v->sort, "median of this node", 1, 1);
   fputs ("</tr></thead>\n<tbody>\n", f);
 }
@@ -303,8 +349,9 @@ cell (FILE *f, const char *label, double v)
 
 static void
 table_row (FILE *f, const struct view *v, size_t rank, const struct board_row *row,
-           size_t flagged)
+           const struct extra *x)
 {
+  size_t flagged = x->flagged;
   int first = 1;
   const char *name = *row->cpu_name ? row->cpu_name : row->cpu;
   char kind[96];
@@ -329,11 +376,11 @@ table_row (FILE *f, const struct view *v, size_t rank, const struct board_row *r
       web_text (f, kind);
       fputs ("</span> ", f);
     }
-  fputs ("<code class=\"note\">", f);
-  web_text (f, row->cpu);
-  fputs ("</code></td><td data-label=\"Arch\">", f);
+  fputs ("<span class=\"note\">", f);
   web_text (f, row->arch);
-  fprintf (f, "</td><td class=\"num\" data-label=\"n\">%zu</td>", row->n);
+  fputs ("</span> <code class=\"note\">", f);
+  web_text (f, row->cpu);
+  fprintf (f, "</code></td><td class=\"num\" data-label=\"n\">%zu</td>", row->n);
   cell (f, "Median", row->median);
   fputs ("<td class=\"num\" data-label=\"IQR\">", f);
   web_number (f, row->q1);
@@ -341,19 +388,21 @@ table_row (FILE *f, const struct view *v, size_t rank, const struct board_row *r
   web_number (f, row->q3);
   fputs ("</td>", f);
   cell (f, "Best", row->best);
+  for (size_t k = 0; k < NCATEGORIES; k++)
+    cell (f, categories[k].label, x->category[k]);
   cell (f, "Score/GHz", row->per_ghz);
   cell (f, "GMP/OpenSSL RSA", row->rsa);
-  if (v->key == BK_NODE)
+  if (v->key == BK_NODE && category_of (v->sort) < 0)
     cell (f, "Node", row->node);
   fputs ("</tr>\n", f);
 }
 
 /* The first CHARTED rows as bars: the median with the IQR over it (the
- * sort node's median when sorting by a node), marked when FLAGGED[i] of
- * row I's results are flagged. */
+ * sort node's median when sorting by a node), marked when some of the
+ * row's results are flagged (X). */
 static void
 chart (FILE *f, const struct view *v, const struct board_row *rows, size_t n,
-       const size_t *flagged)
+       const struct extra *x)
 {
   int any = 0;
   struct web_bar bars[CHARTED];
@@ -384,11 +433,11 @@ chart (FILE *f, const struct view *v, const struct board_row *rows, size_t n,
         snprintf (labels[i], sizeof labels[i], "%s", name);
       if (v->key == BK_NODE)
         bars[i] = (struct web_bar) { labels[i], links[i], rows[i].node, NAN, NAN,
-                                     flagged[i] > 0 };
+                                     x[i].flagged > 0 };
       else
         bars[i] = (struct web_bar) { labels[i], links[i], rows[i].median, rows[i].q1, rows[i].q3,
-                                     flagged[i] > 0 };
-      any |= flagged[i] > 0;
+                                     x[i].flagged > 0 };
+      any |= x[i].flagged > 0;
     }
   char title[320];
   snprintf (title, sizeof title, "Median %s%s%s", v->key == BK_NODE ? "of " : "GMPbench score",
@@ -439,10 +488,9 @@ data_links (FILE *f, const struct view *v)
   fputs (" (the same rows, filters and order).</p>\n", f);
 }
 
-/* FLAGGED[i]: how many of row I's results are flagged. */
 static void
 leaderboard (FILE *f, const struct view *v, const struct board_row *rows, size_t n,
-             size_t total, size_t hidden_flagged, const size_t *flagged)
+             size_t total, size_t hidden_flagged, const struct extra *x)
 {
   size_t results = 0;
   for (size_t i = 0; i < n; i++)
@@ -477,7 +525,7 @@ leaderboard (FILE *f, const struct view *v, const struct board_row *rows, size_t
   compare_inputs (f, v);
   table_head (f, v);
   for (size_t i = 0; i < n; i++)
-    table_row (f, v, i + 1, &rows[i], flagged[i]);
+    table_row (f, v, i + 1, &rows[i], &x[i]);
   fputs ("</tbody></table></div>\n<button type=\"submit\">Compare the checked CPUs</button>\n"
          "</form>\n", f);
   data_links (f, v);
@@ -502,6 +550,7 @@ keep_matching (struct board_row *rows, size_t n, const char *query)
 struct uploads
 {
   FILE *f;
+  const struct board *board;
   int count;
 };
 
@@ -512,12 +561,14 @@ take_upload (void *ctx, const struct store_row *row, double score)
   cJSON *scores = row->scores ? cJSON_Parse (row->scores) : NULL;
   const cJSON *g = cJSON_GetObjectItemCaseSensitive (scores, "gmpbench");
   char when[21];
+  const char *name;
   (void) score;
   log_time (row->received, when);
   fputs ("<li>", u->f);
   web_result_link (u->f, row->id);
   fputs (" ", u->f);
-  web_text (u->f, row->cpu_name && *row->cpu_name ? row->cpu_name : row->cpu);
+  name = board_cpu_name (u->board, row->cpu);
+  web_text (u->f, name && *name ? name : row->cpu);
   fputs (", score ", u->f);
   web_number (u->f, cJSON_IsNumber (g) ? g->valuedouble : NAN);
   fputs (row->publisher ? " <span class=\"badge\">verified</span>" : "", u->f);
@@ -531,12 +582,14 @@ take_upload (void *ctx, const struct store_row *row, double score)
   return 0;
 }
 
-/* The newest listed results, unflagged, of V's architecture. */
+/* The newest listed results, unflagged, of V's architecture, each CPU
+ * by the name B shows it by (not the brand string of the upload, which
+ * its submitter chose). */
 static void
-recent_uploads (FILE *f, struct http_request *r, const struct view *v)
+recent_uploads (FILE *f, struct http_request *r, const struct board *b, const struct view *v)
 {
   struct store_filter sf = { 0 };
-  struct uploads u = { f, 0 };
+  struct uploads u = { f, b, 0 };
   const char *arch = v->filter.value[BF_ARCH];
 
   sf.arch = arch && *arch ? arch : NULL;
@@ -584,21 +637,22 @@ json_number (cJSON *o, const char *name, double x)
 
 static enum MHD_Result
 export_csv (struct http_request *r, const struct view *v, const struct board_row *rows,
-            size_t n)
+            size_t n, const struct extra *x)
 {
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream (&buf, &len);
   if (!f)
     return MHD_NO;
-  fputs ("rank,cpu,name,arch,n,median,q1,q3,best,per_ghz,rsa_2048", f);
+  fputs ("rank,cpu,name,arch,n,median,q1,q3,best,base,app,per_ghz,rsa_2048", f);
   if (v->key == BK_NODE)
     fprintf (f, ",%s", v->sort);
   fputs ("\r\n", f);
   for (size_t i = 0; i < n; i++)
     {
       const struct board_row *w = &rows[i];
-      double values[] = { w->median, w->q1, w->q3, w->best, w->per_ghz, w->rsa, w->node };
+      double values[] = { w->median, w->q1, w->q3, w->best, x[i].category[0],
+                          x[i].category[1], w->per_ghz, w->rsa, w->node };
       fprintf (f, "%zu,", i + 1);
       csv_field (f, w->cpu);
       fputc (',', f);
@@ -623,7 +677,7 @@ export_csv (struct http_request *r, const struct view *v, const struct board_row
 
 static enum MHD_Result
 export_json (struct http_request *r, const struct view *v, const struct board_row *rows,
-             size_t n)
+             size_t n, const struct extra *x)
 {
   cJSON *body = cJSON_CreateObject ();
   cJSON *view = cJSON_AddObjectToObject (body, "view");
@@ -649,6 +703,8 @@ export_json (struct http_request *r, const struct view *v, const struct board_ro
       json_number (o, "q1", w->q1);
       json_number (o, "q3", w->q3);
       json_number (o, "best", w->best);
+      json_number (o, "base", x[i].category[0]);
+      json_number (o, "app", x[i].category[1]);
       json_number (o, "per_ghz", w->per_ghz);
       json_number (o, "rsa_2048", w->rsa);
       if (v->key == BK_NODE)
@@ -658,37 +714,83 @@ export_json (struct http_request *r, const struct view *v, const struct board_ro
   return http_json (r, 200, body);
 }
 
+static int
+by_cpu (const void *a, const void *b)
+{
+  return strcmp (((const struct board_row *) a)->cpu, ((const struct board_row *) b)->cpu);
+}
+
+/* The rows of F under V's search, by KEY (NODE), sorted by CPU for
+ * find_cpu; -1 when the board fails. */
+static int
+rank_by_cpu (struct board *b, struct store *st, const struct view *v,
+             const struct board_filter *f, enum board_key key, const char *node,
+             struct board_row **rows, size_t *n)
+{
+  if (board_rank (b, st, f, key, node, rows, n) < 0)
+    {
+      free (*rows);
+      *rows = NULL;
+      return -1;
+    }
+  if (v->query)
+    *n = keep_matching (*rows, *n, v->query);
+  qsort (*rows, *n, sizeof **rows, by_cpu);
+  return 0;
+}
+
+static const struct board_row *
+find_cpu (const struct board_row *rows, size_t n, const char *cpu)
+{
+  struct board_row key;
+  memset (&key, 0, sizeof key);
+  key.cpu = cpu;
+  return n ? bsearch (&key, rows, n, sizeof *rows, by_cpu) : NULL;
+}
+
 /* The flagged results of V's rows, from the difference between V with
  * flagged results included and without: with ROWS (N of them, flagged
- * included), how many of each row's are flagged, into FLAGGED; without
- * (V excludes them), how many results V would show with them, returned. */
+ * included), how many of each row's are flagged, into X; without (V
+ * excludes them), how many results V would show with them, returned. */
 static size_t
 count_flagged (struct board *b, struct store *st, const struct view *v,
-               const struct board_row *rows, size_t n, size_t *flagged)
+               const struct board_row *rows, size_t n, struct extra *x)
 {
   struct board_filter other = v->shown;
   struct board_row *more;
   size_t nmore, hidden = 0;
 
   other.include_flagged = !other.include_flagged;
-  if (board_rank (b, st, &other, BK_SCORE, NULL, &more, &nmore) < 0)
-    {
-      free (more);
-      return 0;
-    }
-  if (v->query)
-    nmore = keep_matching (more, nmore, v->query);
+  if (rank_by_cpu (b, st, v, &other, BK_SCORE, NULL, &more, &nmore) < 0)
+    return 0;
   for (size_t i = 0; i < nmore; i++)
     hidden += more[i].n;
   for (size_t i = 0; i < n; i++)
     {
-      flagged[i] = rows[i].n;
-      for (size_t j = 0; j < nmore; j++)
-        if (strcmp (more[j].cpu, rows[i].cpu) == 0)
-          flagged[i] = rows[i].n - more[j].n;
+      const struct board_row *clean = find_cpu (more, nmore, rows[i].cpu);
+      x[i].flagged = rows[i].n - (clean ? clean->n : 0);
     }
   free (more);
   return hidden;
+}
+
+/* The category medians of V's rows into X (NAN where unknown). */
+static void
+category_medians (struct board *b, struct store *st, const struct view *v,
+                  const struct board_row *rows, size_t n, struct extra *x)
+{
+  for (size_t k = 0; k < NCATEGORIES; k++)
+    {
+      struct board_row *cat;
+      size_t ncat;
+      int ok = rank_by_cpu (b, st, v, &v->shown, BK_NODE, categories[k].node, &cat, &ncat) == 0;
+      for (size_t i = 0; i < n; i++)
+        {
+          const struct board_row *c = ok ? find_cpu (cat, ncat, rows[i].cpu) : NULL;
+          x[i].category[k] = c ? c->node : NAN;
+        }
+      free (cat);
+    }
 }
 
 enum MHD_Result
@@ -719,22 +821,24 @@ web_home (struct http_request *r)
     }
   if (v.query)
     n = keep_matching (rows, n, v.query);
+  struct extra *x = gb_xcalloc (n + 1, sizeof *x);
+  category_medians (b, r->srv->store, &v, rows, n, x);
   if (format)
     {
-      enum MHD_Result rc = format[0] == 'c' ? export_csv (r, &v, rows, n)
-        : export_json (r, &v, rows, n);
+      enum MHD_Result rc = format[0] == 'c' ? export_csv (r, &v, rows, n, x)
+        : export_json (r, &v, rows, n, x);
+      free (x);
       free (rows);
       board_release (b);
       return rc;
     }
-  size_t *flagged = gb_xcalloc (n + 1, sizeof *flagged);
   if (n == 0 && !v.filter.include_flagged)
-    hidden_flagged = count_flagged (b, r->srv->store, &v, NULL, 0, flagged);
+    hidden_flagged = count_flagged (b, r->srv->store, &v, NULL, 0, x);
   else if (v.filter.include_flagged)
-    count_flagged (b, r->srv->store, &v, rows, n, flagged);
+    count_flagged (b, r->srv->store, &v, rows, n, x);
   if (page_begin (&p, r, "Leaderboard") < 0)
     {
-      free (flagged);
+      free (x);
       free (rows);
       board_release (b);
       return MHD_NO;
@@ -742,12 +846,12 @@ web_home (struct http_request *r)
   arch_tabs (p.f, b, &v);
   kind_tabs (p.f, b, &v, BF_MODE, "Runs");
   kind_tabs (p.f, b, &v, BF_BUILD, "GMP builds");
-  chart (p.f, &v, rows, n, flagged);
+  chart (p.f, &v, rows, n, x);
   filter_form (p.f, b, &v);
-  leaderboard (p.f, &v, rows, n, board_size (b), hidden_flagged, flagged);
-  free (flagged);
+  leaderboard (p.f, &v, rows, n, board_size (b), hidden_flagged, x);
+  recent_uploads (p.f, r, b, &v);
+  free (x);
   free (rows);
   board_release (b);
-  recent_uploads (p.f, r, &v);
   return page_end (&p, 200);
 }

@@ -135,7 +135,7 @@ check "... and by default the most common mode, here custom runs, without it" \
   grep -q 'listed results: custom runs of generic GMP builds' page.html
 page "/cpu?cpu=$EPYC&mode=quick" > /dev/null
 check "... and so does the CPU page, its medians over the quick run alone" \
-  sh -c "grep -q '1 matching results' page.html && grep -q 'Over the newest [0-9]* matching' page.html \
+  sh -c "grep -q '1 matching results' page.html && grep -q 'Medians over the newest [0-9]* matching' page.html \
     && [ \$(grep -o 'href=\"/results/[0-9a-f]*\"' page.html | sort -u | wc -l) = 1 ]"
 page "/results/$QUICK" > /dev/null
 check "the quick result's page links to its CPU among quick runs" \

@@ -84,8 +84,10 @@ check "tabs for both architectures" sh -c "grep -q '>x86_64 <span' page.html && 
 order=$(rows page.html)
 check "by median score: AMD, then Arm, then the hostile Intel ($order)" \
   test "$order" = "$AMD $ARM $INTEL"
-check "AMD's row counts 2 results" grep -q '<td data-label="Arch">x86_64</td><td class="num" data-label="n">2</td>' page.html
+check "AMD's row counts 2 results" grep -q '<span class="note">x86_64</span> <code class="note">x86:AuthenticAMD:family=25:model=1:stepping=1</code></td><td class="num" data-label="n">2</td>' page.html
 check "no score is divided by the core count" sh -c "! grep -q 'Score/core' page.html"
+check "the base and app category medians are columns" \
+  grep -q 'data-label="Base">41992</td><td class="num" data-label="App">1155</td>' page.html
 check "the leaderboard is drawn as bars (median, IQR)" grep -q '<svg xmlns="http://www.w3.org/2000/svg" class="chart bars"' page.html
 check "rows have checkboxes comparing CPUs" \
   sh -c "grep -q '<form method=\"get\" action=\"/compare\">' page.html && grep -q 'name=\"cpu\" value=\"$AMD\"' page.html"
@@ -110,9 +112,12 @@ page '/?sort=openssl.rsa.sign.2048' > /dev/null
 order=$(rows page.html)
 check "sorting by the node openssl.rsa.sign.2048 puts Arm first ($order)" \
   test "$order" = "$ARM $AMD $INTEL"
-check "with that node's median as a column" grep -q 'aria-sort="descending"><a href="/?sort=openssl.rsa.sign.2048">openssl.rsa.sign.2048' page.html
+check "with that node's median as a column" grep -q 'aria-sort="descending"><a href="/?sort=openssl.rsa.sign.2048">openssl.<wbr>rsa.<wbr>sign.<wbr>2048' page.html
 page '/?sort=rsa' > /dev/null
 check "sorting by the RSA ratio puts AMD first, Arm last" test "$(rows page.html | cut -d' ' -f3)" = "$ARM"
+page '/?sort=gmpbench.base' > /dev/null
+check "sorting by a category marks its column instead of adding one" \
+  sh -c "grep -q 'aria-sort=\"descending\"><a href=\"/?sort=gmpbench.base\">Base' page.html && ! grep -q 'data-label=\"Node\"' page.html"
 page '/?sort=cpu' > /dev/null
 check "sorting by name" test "$(rows page.html | cut -d' ' -f1)" = "$AMD"
 check "sorted views keep their filters in links" \
@@ -185,11 +190,11 @@ page '/?q=neoverse' > /dev/null
 check "the search box finds a CPU by part of its name, any case" test "$(rows page.html)" = "$ARM"
 check "and keeps the search in the sort links" grep -q 'href="/?q=neoverse&amp;sort=best"' page.html
 curl -s "$URL/?arch=x86_64&sort=cpu&format=csv" > view.csv
-check "the CSV of a view holds exactly its rows, in its order" $PY -c "
+check "the CSV of a view holds exactly its rows, in its order, with its columns" $PY -c "
 import csv
 rows = list(csv.DictReader(open('view.csv')))
 assert [r['cpu'] for r in rows] == ['$AMD', '$INTEL'], rows
-assert rows[0]['n'] == '2'
+assert rows[0]['n'] == '2' and rows[0]['median'] == '6963.44' and rows[0]['base'] == '41991.8', rows[0]
 "
 curl -s "$URL/?arch=aarch64&format=json" > view.json
 check "and the JSON" $PY -c "
