@@ -1,8 +1,10 @@
 /* web_nodes.c: the tree order of the hierarchy's nodes and the medians
  * of a CPU's node scores (see web_nodes.h).
  *
- * The node list is built once from the registry: for each test in run
- * order, each of its prefixes not seen before, outermost first.  The
+ * The node list is built once from the registry: each prefix of a test's
+ * name, placed by where each of its own prefixes first appears in run
+ * order (the registry need not list a node's tests together: the largest
+ * ext.rsa sizes come after the others' verify tests).  The
  * scores come from the `scores` column of the newest results in the
  * store (one JSON object per result), collected node by node. */
 #include "server/web_nodes.h"
@@ -14,18 +16,39 @@
 #include "common/util.h"
 #include "model/registry.h"
 
-static char **nodes;
-static int *depths;
+#define MAX_DEPTH 16
+
+/* A node and its place in tree order: the place of first appearance of
+ * each of its prefixes, outermost first, itself last. */
+struct node
+{
+  char *name;
+  int depth;
+  size_t key[MAX_DEPTH];
+};
+
+static struct node *nodes;
 static size_t nnodes;
 static pthread_once_t nodes_once = PTHREAD_ONCE_INIT;
 
-static int
-seen (const char *name, size_t len)
+/* The place of the node named by the first LEN bytes of NAME, or NNODES. */
+static size_t
+find (const char *name, size_t len)
 {
   for (size_t i = 0; i < nnodes; i++)
-    if (strlen (nodes[i]) == len && strncmp (nodes[i], name, len) == 0)
-      return 1;
-  return 0;
+    if (strlen (nodes[i].name) == len && strncmp (nodes[i].name, name, len) == 0)
+      return i;
+  return nnodes;
+}
+
+static int
+by_tree (const void *pa, const void *pb)
+{
+  const struct node *a = pa, *b = pb;
+  for (int i = 0; i <= a->depth && i <= b->depth; i++)
+    if (a->key[i] != b->key[i])
+      return a->key[i] < b->key[i] ? -1 : 1;
+  return a->depth - b->depth;
 }
 
 static void
@@ -36,23 +59,34 @@ make_nodes (void)
     {
       const char *name = registry_test (i)->name;
       int depth = 0;
-      for (const char *dot = strchr (name, '.'); dot; dot = strchr (dot + 1, '.'), depth++)
+      for (const char *dot = strchr (name, '.'); dot && depth < MAX_DEPTH;
+           dot = strchr (dot + 1, '.'), depth++)
         {
           size_t len = (size_t) (dot - name);
-          if (seen (name, len))
+          if (find (name, len) < nnodes)
             continue;
           if (nnodes == cap)
-            {
-              cap = cap ? 2 * cap : 128;
-              nodes = gb_xrealloc (nodes, cap * sizeof *nodes);
-              depths = gb_xrealloc (depths, cap * sizeof *depths);
-            }
-          nodes[nnodes] = gb_xmalloc (len + 1);
-          memcpy (nodes[nnodes], name, len);
-          nodes[nnodes][len] = '\0';
-          depths[nnodes++] = depth;
+            nodes = gb_xrealloc (nodes, (cap = cap ? 2 * cap : 128) * sizeof *nodes);
+          struct node *n = &nodes[nnodes];
+          n->name = gb_xmalloc (len + 1);
+          memcpy (n->name, name, len);
+          n->name[len] = '\0';
+          n->depth = depth;
+          nnodes++;
         }
     }
+  for (size_t i = 0; i < nnodes; i++)
+    {
+      const char *dot = nodes[i].name;
+      for (int d = 0; d < nodes[i].depth; d++)
+        {
+          dot = strchr (dot, '.');
+          nodes[i].key[d] = find (nodes[i].name, (size_t) (dot - nodes[i].name));
+          dot++;
+        }
+      nodes[i].key[nodes[i].depth] = i;
+    }
+  qsort (nodes, nnodes, sizeof *nodes, by_tree);
 }
 
 size_t
@@ -66,8 +100,8 @@ const char *
 web_node (size_t i, int *depth)
 {
   pthread_once (&nodes_once, make_nodes);
-  *depth = depths[i];
-  return nodes[i];
+  *depth = nodes[i].depth;
+  return nodes[i].name;
 }
 
 struct load
