@@ -55,7 +55,8 @@ struct line
 
 struct comparison
 {
-  const char **files;
+  const char *cmd;              /* whose notes: "compare", "run" */
+  const char *const *files;
   struct report *runs;          /* runs[0] is the baseline */
   size_t nruns;
   struct line *lines;
@@ -335,7 +336,7 @@ parse_options (int argc, char **argv, enum report_format *format, int *files)
 static void
 note (const struct comparison *c, size_t k)
 {
-  fputs ("gmpbench compare: note: ", stderr);
+  fprintf (stderr, "gmpbench %s: note: ", c->cmd);
   escape_text (stderr, c->files[k]);
 }
 
@@ -412,56 +413,65 @@ note_differences (const struct comparison *c, size_t k)
     }
 }
 
-/* Loads and indexes every file; 0, or 1 after an error message. */
-static int
-load (struct comparison *c, cJSON **docs)
+int
+compare_print (FILE *f, const char *cmd, const char *const *names, const cJSON *const *docs,
+               size_t n, enum report_format format, int color)
 {
   char err[512];
-  for (size_t k = 0; k < c->nruns; k++)
-    if (report_load_file (c->files[k], &docs[k], NULL, err, sizeof err) != 0
-        || report_open (&c->runs[k], docs[k], err, sizeof err) != 0)
+  struct comparison c = { cmd, names, NULL, n, NULL, 0 };
+  int status = 0;
+  c.runs = gb_xcalloc (n, sizeof *c.runs);
+  for (size_t k = 0; k < n && status == 0; k++)
+    if (report_open (&c.runs[k], docs[k], err, sizeof err) != 0)
       {
-        gb_error ("compare", "%s", err);
-        return 1;
+        gb_error (cmd, "%s", err);
+        status = 1;
       }
-  return 0;
+  if (status == 0)
+    {
+      for (size_t k = 1; k < n; k++)
+        note_differences (&c, k);
+      build (&c);
+      if (format == REPORT_JSON)
+        print_json (f, &c);
+      else if (format == REPORT_CSV)
+        print_csv (f, &c);
+      else if (format == REPORT_MARKDOWN)
+        print_markdown (f, &c);
+      else
+        print_text (f, &c, color_palette (color));
+    }
+  for (size_t i = 0; i < c.nlines; i++)
+    free (c.lines[i].cells);
+  free (c.lines);
+  for (size_t k = 0; k < n; k++)
+    report_close (&c.runs[k]);
+  free (c.runs);
+  return status;
 }
 
 int
 cmd_compare (int argc, char **argv)
 {
   enum report_format format = REPORT_TEXT;
+  char err[512];
   int files, status = parse_options (argc, argv, &format, &files);
   if (status != OPTIONS_OK)
     return status == OPTIONS_DONE ? 0 : EXIT_USAGE;
 
-  struct comparison c = { (const char **) argv + files, NULL, (size_t) (argc - files), NULL, 0 };
-  cJSON **docs = gb_xcalloc (c.nruns, sizeof *docs);
-  c.runs = gb_xcalloc (c.nruns, sizeof *c.runs);
-  status = load (&c, docs);
+  size_t n = (size_t) (argc - files);
+  cJSON **docs = gb_xcalloc (n, sizeof *docs);
+  for (size_t k = 0; k < n && status == 0; k++)
+    if (report_load_file (argv[files + k], &docs[k], NULL, err, sizeof err) != 0)
+      {
+        gb_error ("compare", "%s", err);
+        status = 1;
+      }
   if (status == 0)
-    {
-      for (size_t k = 1; k < c.nruns; k++)
-        note_differences (&c, k);
-      build (&c);
-      if (format == REPORT_JSON)
-        print_json (stdout, &c);
-      else if (format == REPORT_CSV)
-        print_csv (stdout, &c);
-      else if (format == REPORT_MARKDOWN)
-        print_markdown (stdout, &c);
-      else
-        print_text (stdout, &c, color_palette (color_wanted (stdout)));
-    }
-  for (size_t i = 0; i < c.nlines; i++)
-    free (c.lines[i].cells);
-  free (c.lines);
-  for (size_t k = 0; k < c.nruns; k++)
-    {
-      report_close (&c.runs[k]);
-      cJSON_Delete (docs[k]);
-    }
-  free (c.runs);
+    status = compare_print (stdout, "compare", (const char *const *) argv + files,
+                            (const cJSON *const *) docs, n, format, color_wanted (stdout));
+  for (size_t k = 0; k < n; k++)
+    cJSON_Delete (docs[k]);
   free (docs);
   return status;
 }

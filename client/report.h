@@ -97,4 +97,11 @@ void report_markdown (FILE *f, const struct report *r);
 /* Renders R in FMT; COLOR only affects text. */
 void report_write (FILE *f, const struct report *r, enum report_format fmt, int color);
 
+/* The comparison of DOCS[1..N) with DOCS[0], named NAMES (gmpbench compare,
+ * client/cmd_compare.c), on F in FORMAT (not HTML), notes on stderr as
+ * "gmpbench CMD: note: ..."; 0, or 1 after a message on a document that
+ * cannot be read. */
+int compare_print (FILE *f, const char *cmd, const char *const *names,
+                   const cJSON *const *docs, size_t n, enum report_format format, int color);
+
 #endif
