@@ -198,12 +198,15 @@ spawn (const struct gmp_side *s, struct worker *w)
   return 0;
 }
 
-/* Ends W (SIGKILL, when KILL_IT: it has nothing to clean up), closes its pipes and returns its exit
- * status: its own, 128 + the signal that ended it. */
+/* Ends W (SIGKILL when KILL_IT: it has nothing to clean up), closes its
+ * pipes and returns its exit status: its own, 128 + the signal that ended
+ * it. */
 static int
 reap (struct worker *w, int kill_it)
 {
   int st = 0;
+  if (kill_it && w->pid > 0)
+    kill (w->pid, SIGKILL);
   if (w->to >= 0)
     close (w->to);
   if (w->from >= 0)
@@ -211,8 +214,6 @@ reap (struct worker *w, int kill_it)
   w->to = w->from = -1;
   if (w->pid <= 0)
     return 1;
-  if (kill_it)
-    kill (w->pid, SIGKILL);
   while (waitpid (w->pid, &st, 0) < 0 && errno == EINTR)
     ;
   w->pid = -1;
