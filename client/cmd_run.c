@@ -495,7 +495,7 @@ print_builds (const struct run_options *o, char **paths, char **outputs, cJSON *
 
 /* gmpbench run --gmp A --gmp B...: every library's run side by side
  * (gmp_side.h), each document signed, saved, uploaded like a single
- * run's, and the ratios printed. */
+ * run's, and the ratios printed (a single --gmp: its report). */
 static int
 run_builds (struct run_options *o, int argc, char **argv)
 {
@@ -528,13 +528,14 @@ run_builds (struct run_options *o, int argc, char **argv)
   if (status == 0)
     {
       interrupt_disarm ();
-      print_builds (o, paths, outputs, docs);
+      if (n > 1)
+        print_builds (o, paths, outputs, docs);
       for (size_t k = 0; k < n; k++)
         {
-          int st = emit (o, docs[k], outputs[k], 0);
+          int st = emit (o, docs[k], outputs[k], n == 1);
           if (status == 0)
             status = st;
-          if (outputs[k] && o->format == REPORT_TEXT && st == 0
+          if (n > 1 && outputs[k] && o->format == REPORT_TEXT && st == 0
               && !document_special_path (outputs[k]))
             printf ("result of %s written to %s (signature %s.sig)\n", paths[k], outputs[k],
                     outputs[k]);
