@@ -41,6 +41,8 @@ static const char compare_epilogue[] =
 struct cell
 {
   double ratio;                 /* NAN when not measured in both */
+  double spread;                /* the noise bound: the two runs' relative
+                                   spreads together; a node's, its tests' mean */
   int within;
   size_t tests;                 /* tests behind the ratio */
 };
@@ -118,8 +120,8 @@ on_leaf (void *ctx, int depth, size_t index, const char *label)
       if (!b || !o || !(ratio > 0) || !isfinite (ratio))
         continue;
       l->cells[k].ratio = ratio;
-      l->cells[k].within = fabs (ratio - 1)
-        <= report_num (b, DOC_RESULT_SPREAD) + report_num (o, DOC_RESULT_SPREAD);
+      l->cells[k].spread = report_num (b, DOC_RESULT_SPREAD) + report_num (o, DOC_RESULT_SPREAD);
+      l->cells[k].within = fabs (ratio - 1) <= l->cells[k].spread;
       l->cells[k].tests = 1;
     }
 }
@@ -141,7 +143,8 @@ summarise (struct comparison *c, struct line *node, size_t run)
       n++;
     }
   node->cells[run].ratio = n ? exp (logs / (double) n) : NAN;
-  node->cells[run].within = n && fabs (node->cells[run].ratio - 1) <= noise / (double) n;
+  node->cells[run].spread = n ? noise / (double) n : NAN;
+  node->cells[run].within = n && fabs (node->cells[run].ratio - 1) <= node->cells[run].spread;
   node->cells[run].tests = n;
 }
 
@@ -174,13 +177,25 @@ print_text (FILE *f, const struct comparison *c, const struct palette *p)
       escape_text (f, report_str (cpu, "name"));
       fputs (", ", f);
       escape_text (f, report_str (c->runs[k].doc, "created"));
+      const cJSON *build = cJSON_GetObjectItemCaseSensitive (c->runs[k].system, "build");
+      const cJSON *gmp = cJSON_GetObjectItemCaseSensitive (build, "gmp");
+      char library[4200];
+      report_gmp_build (gmp, library, sizeof library);
+      if (*library)
+        {
+          fputs (", GMP ", f);
+          escape_text (f, report_str (gmp, "version"));
+          fputs (" ", f);
+          escape_text (f, library);
+        }
       fputc ('\n', f);
     }
-  fputs ("ratio = ops/s of the run / ops/s of the base (above 1: faster); ~ = within the "
-         "spreads;\nnodes: geometric mean of their tests' ratios (tests counted)\n\n", f);
+  fputs ("ratio = ops/s of the run / ops/s of the base (above 1: faster), ± the two spreads\n"
+         "together; ~ = within them; nodes: geometric mean of their tests' ratios, ± their\n"
+         "mean spread (tests counted)\n\n", f);
   fprintf (f, "%-44s %16s", "", "base ops/s");
   for (size_t k = 1; k < c->nruns; k++)
-    fprintf (f, "           run %-2zu", k);
+    fprintf (f, "                  run %-2zu", k);
   fputc ('\n', f);
   for (size_t i = 0; i < c->nlines; i++)
     {
@@ -203,14 +218,15 @@ print_text (FILE *f, const struct comparison *c, const struct palette *p)
           const struct cell *x = &l->cells[k];
           if (isnan (x->ratio))
             {
-              fprintf (f, " %16s", "-");
+              fprintf (f, " %23s", "-");
               continue;
             }
           const char *color = x->within ? p->dim : x->ratio > 1 ? p->good : p->bad;
           char count[24] = "";
           if (l->node)
             snprintf (count, sizeof count, "(%zu)", x->tests);
-          fprintf (f, " %s%8.3f %-2s%5s%s", color, x->ratio, x->within ? "~" : "", count, p->reset);
+          fprintf (f, " %s%8.3f ±%4.1f%% %-2s%5s%s", color, x->ratio, 100 * x->spread,
+                   x->within ? "~" : "", count, p->reset);
         }
       fputc ('\n', f);
     }
@@ -237,6 +253,7 @@ print_json (FILE *f, const struct comparison *c)
           if (!isnan (x->ratio))
             {
               cJSON_AddNumberToObject (r, "ratio", x->ratio);
+              cJSON_AddNumberToObject (r, "spread", x->spread);
               cJSON_AddBoolToObject (r, "within_spread", x->within);
               cJSON_AddNumberToObject (r, "tests", (double) x->tests);
             }
