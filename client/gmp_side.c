@@ -19,15 +19,13 @@
 #include "client/interrupt.h"
 #include "client/progress.h"
 #include "common/util.h"
+#include "model/schema.h"
 #if defined(__linux__) || defined(__FreeBSD__)
 #include <link.h>
 #endif
 #if defined(__linux__)
 #include <sys/prctl.h>
 #endif
-
-/* Longest "gmp N: " label of a progress line. */
-#define LABEL_LEN 32
 
 struct worker
 {
@@ -272,20 +270,6 @@ collect (struct worker *w)
   return doc;
 }
 
-static const cJSON *
-member (const cJSON *o, const char *path)
-{
-  char key[64];
-  while (o && *path)
-    {
-      size_t len = strcspn (path, ".");
-      snprintf (key, sizeof key, "%.*s", (int) len, path);
-      o = cJSON_GetObjectItemCaseSensitive (o, key);
-      path += len + (path[len] == '.');
-    }
-  return o;
-}
-
 /* Whether DOC was measured with the library PATH and nothing else: the
  * libgmp that ran is that file, and no timed function resolved elsewhere;
  * -1 after a message. */
@@ -293,16 +277,16 @@ static int
 check_provenance (const cJSON *doc, const char *path)
 {
   char hex[65];
-  const cJSON *gmp = member (doc, "system.build.gmp");
-  const cJSON *sha = member (gmp, "library.sha256");
-  const cJSON *interposed = member (gmp, "entry_points.interposed");
+  const cJSON *gmp = schema_get (doc, "system.build.gmp");
+  const cJSON *sha = schema_get (gmp, "library.sha256");
+  const cJSON *interposed = schema_get (gmp, "entry_points.interposed");
   if (gb_sha256_file (path, hex) != 0)
     gb_error ("run", "--gmp %s: cannot read it again: %s", path, strerror (errno));
   else if (!cJSON_IsString (sha) || strcmp (sha->valuestring, hex) != 0)
     gb_error ("run", "--gmp %s: the libgmp that ran (%s) is not this file; is it a libgmp "
               "with the SONAME libgmp.so.10?", path,
-              cJSON_IsString (member (gmp, "library.path"))
-              ? member (gmp, "library.path")->valuestring : "none found");
+              cJSON_IsString (schema_get (gmp, "library.path"))
+              ? schema_get (gmp, "library.path")->valuestring : "none found");
   else if (!cJSON_IsFalse (interposed))
     gb_error ("run", "--gmp %s: timed GMP functions resolved outside it (system.build.gmp."
               "entry_points: an LD_PRELOAD?)", path);
@@ -320,9 +304,7 @@ start_all (const struct gmp_side *s, struct worker *ws, struct progress *prog,
   for (size_t k = 0; k < s->n; k++)
     {
       struct gmp_proto_msg m;
-      char label[LABEL_LEN + 64];
-      snprintf (label, sizeof label, "preparing gmp %zu/%zu", k + 1, s->n);
-      progress_show (prog, 0, label, 0);
+      progress_preparing (prog, k + 1, s->n, ws[k].path);
       if (spawn (s, &ws[k]) != 0)
         {
           gb_error ("run", "cannot start a worker: %s", strerror (errno));
@@ -332,6 +314,33 @@ start_all (const struct gmp_side *s, struct worker *ws, struct progress *prog,
         return fail (ws, s->n, &ws[k], stop);
     }
   return 0;
+}
+
+/* One visit of test I in worker K, shown on PROG (*DONE tests finished
+ * so far): 1 when the test finished, 0 when not yet, -1 when the worker
+ * stopped answering. */
+static int
+visit (const struct gmp_side *s, struct worker *ws, size_t k, size_t i, struct progress *prog,
+       size_t *done)
+{
+  struct gmp_proto_msg m;
+  char label[320];              /* "gmp N: " and a test's name */
+  double seconds = 0;
+  for (size_t x = 0; x < s->n; x++)
+    seconds += ws[x].seconds_left;
+  snprintf (label, sizeof label, "gmp %zu: %s", k + 1, s->sel->tests[i]->name);
+  progress_show (prog, *done, label, seconds);
+  if (ask (&ws[k], GMP_PROTO_VISIT, i, &m) != 0 || m.kind != GMP_PROTO_VISITED)
+    return -1;
+  ws[k].seconds_left = m.seconds_left;
+  if (!m.finished)
+    return 0;
+  m.result.test = s->sel->tests[i];
+  snprintf (label, sizeof label, "gmp %zu: ", k + 1);
+  prog->label = label;
+  progress_done (prog, ++*done, &m.result);
+  prog->label = NULL;
+  return 1;
 }
 
 /* Visits the tests of every worker in turn, each test in every worker
@@ -349,31 +358,19 @@ interleave (const struct gmp_side *s, struct worker *ws, struct progress *prog,
       for (size_t j = 0; j < s->n; j++)
         {
           size_t k = round % 2 ? s->n - 1 - j : j;
-          struct worker *w = &ws[k];
-          struct gmp_proto_msg m;
-          char label[LABEL_LEN + 256];
           if (!active[k * n + i])
             continue;
-          double seconds = 0;
-          for (size_t x = 0; x < s->n; x++)
-            seconds += ws[x].seconds_left;
-          snprintf (label, sizeof label, "gmp %zu: %s", k + 1, s->sel->tests[i]->name);
-          progress_show (prog, done, label, seconds);
-          if (ask (w, GMP_PROTO_VISIT, i, &m) != 0 || m.kind != GMP_PROTO_VISITED)
+          int v = visit (s, ws, k, i, prog, &done);
+          if (v < 0)
             {
               free (active);
-              return fail (ws, s->n, w, stop);
+              return fail (ws, s->n, &ws[k], stop);
             }
-          w->seconds_left = m.seconds_left;
-          if (!m.finished)
-            continue;
-          active[k * n + i] = 0;
-          left--;
-          m.result.test = s->sel->tests[i];
-          snprintf (label, sizeof label, "gmp %zu: ", k + 1);
-          prog->label = label;
-          progress_done (prog, ++done, &m.result);
-          prog->label = NULL;
+          if (v)
+            {
+              active[k * n + i] = 0;
+              left--;
+            }
         }
   free (active);
   return 0;
@@ -403,7 +400,13 @@ gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **doc
       docs[k] = collect (&ws[k]);
       if (!docs[k])
         status = fail (ws, s->n, &ws[k], stop);
-      else if (reap (&ws[k], 0) != 0 || check_provenance (docs[k], ws[k].path) != 0)
+      else if ((status = reap (&ws[k], 0)) != 0)
+        {
+          gb_error ("run", "the run with --gmp %s ended with status %d after its result",
+                    ws[k].path, status);
+          status = fail (ws, s->n, NULL, stop);
+        }
+      else if (check_provenance (docs[k], ws[k].path) != 0)
         status = fail (ws, s->n, NULL, stop);
     }
   if (status != 0)
