@@ -79,15 +79,7 @@ fi
   -o "$TEST_TMP/term.json" > /dev/null 2> sigterm.log &
 pid=$!
 sleep 2
-kill -TERM $pid
-waited=0
-while kill -0 $pid 2> /dev/null && [ $waited -lt 50 ]; do
-  sleep 0.1
-  waited=$((waited + 1))
-done
-kill -KILL $pid 2> /dev/null
-wait $pid
-status=$?
+signal_status $pid TERM 50
 sleep 0.5
 check "SIGTERM ends a --gmp run with status 143, writing nothing" \
   sh -c "[ $status -eq 143 ] && ! ls '$TEST_TMP'/term.* 2> /dev/null"
