@@ -8,6 +8,7 @@
  *
  *   worker: READY                      its tests are set up and calibrated
  *   run:    VISIT i    worker: VISITED i (finished, result, seconds left)
+ *   run:    END i      worker: VISITED i, finished with the samples it has
  *   run:    FINISH     worker: DOCUMENT (length, then that many bytes of
  *                      its result document, unsigned JSON), and exits 0
  *
@@ -30,6 +31,7 @@ enum gmp_proto_kind
   GMP_PROTO_READY = 1,
   GMP_PROTO_VISIT,
   GMP_PROTO_VISITED,
+  GMP_PROTO_END,
   GMP_PROTO_FINISH,
   GMP_PROTO_DOCUMENT
 };
@@ -37,7 +39,7 @@ enum gmp_proto_kind
 struct gmp_proto_msg
 {
   uint32_t kind;
-  uint32_t index;               /* VISIT, VISITED: the test */
+  uint32_t index;               /* VISIT, END, VISITED: the test */
   uint32_t finished;            /* VISITED: the test is done (result holds it) */
   double seconds_left;          /* VISITED: the worker's estimate */
   uint64_t length;              /* DOCUMENT: bytes that follow */

@@ -316,12 +316,12 @@ start_all (const struct gmp_side *s, struct worker *ws, struct progress *prog,
   return 0;
 }
 
-/* One visit of test I in worker K, shown on PROG (*DONE tests finished
- * so far): 1 when the test finished, 0 when not yet, -1 when the worker
- * stopped answering. */
+/* One visit (KIND VISIT) of test I in worker K, or its end (END), shown on
+ * PROG (*DONE tests finished so far): 1 when the test finished, 0 when not
+ * yet, -1 when the worker stopped answering. */
 static int
-visit (const struct gmp_side *s, struct worker *ws, size_t k, size_t i, struct progress *prog,
-       size_t *done)
+visit (const struct gmp_side *s, struct worker *ws, uint32_t kind, size_t k, size_t i,
+       struct progress *prog, size_t *done)
 {
   struct gmp_proto_msg m;
   char label[320];              /* "gmp N: " and a test's name */
@@ -330,7 +330,7 @@ visit (const struct gmp_side *s, struct worker *ws, size_t k, size_t i, struct p
     seconds += ws[x].seconds_left;
   snprintf (label, sizeof label, "gmp %zu: %s", k + 1, s->sel->tests[i]->name);
   progress_show (prog, *done, label, seconds);
-  if (ask (&ws[k], GMP_PROTO_VISIT, i, &m) != 0 || m.kind != GMP_PROTO_VISITED)
+  if (ask (&ws[k], kind, i, &m) != 0 || m.kind != GMP_PROTO_VISITED)
     return -1;
   ws[k].seconds_left = m.seconds_left;
   if (!m.finished)
@@ -344,8 +344,10 @@ visit (const struct gmp_side *s, struct worker *ws, size_t k, size_t i, struct p
 }
 
 /* Visits the tests of every worker in turn, each test in every worker
- * before the next test, the workers' order reversed every other round,
- * until every test is done everywhere.  0, or the run's status. */
+ * before the next test, the workers' order reversed every other round.
+ * A test ends in every worker in the round it ends in one (by its
+ * stopping rule), so that all measure it over the same visits, the same
+ * stretches of the machine's time.  0, or the run's status. */
 static int
 interleave (const struct gmp_side *s, struct worker *ws, struct progress *prog,
             volatile sig_atomic_t *stop)
@@ -355,23 +357,27 @@ interleave (const struct gmp_side *s, struct worker *ws, struct progress *prog,
   memset (active, 1, left);
   for (unsigned round = 0; left > 0; round++)
     for (size_t i = 0; i < n; i++)
-      for (size_t j = 0; j < s->n; j++)
-        {
-          size_t k = round % 2 ? s->n - 1 - j : j;
-          if (!active[k * n + i])
-            continue;
-          int v = visit (s, ws, k, i, prog, &done);
-          if (v < 0)
-            {
-              free (active);
-              return fail (ws, s->n, &ws[k], stop);
-            }
-          if (v)
-            {
-              active[k * n + i] = 0;
-              left--;
-            }
-        }
+      {
+        int ended = 0;
+        for (size_t j = 0; j < 2 * s->n; j++)
+          {
+            size_t k = round % 2 ? s->n - 1 - j % s->n : j % s->n;
+            if (!active[k * n + i] || (j >= s->n && !ended))
+              continue;
+            int v = visit (s, ws, j < s->n ? GMP_PROTO_VISIT : GMP_PROTO_END, k, i, prog, &done);
+            if (v < 0)
+              {
+                free (active);
+                return fail (ws, s->n, &ws[k], stop);
+              }
+            if (v)
+              {
+                active[k * n + i] = 0;
+                left--;
+                ended = 1;
+              }
+          }
+      }
   free (active);
   return 0;
 }

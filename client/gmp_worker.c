@@ -76,10 +76,11 @@ gmp_worker_measure (const struct bench_test *const *tests, const struct bench_op
   if (reply (&m) != 0)
     st = RUNNER_INTERRUPTED;
   while (st == RUNNER_OK && gmp_proto_read (GMP_PROTO_COMMAND_FD, &m, sizeof m) == 0
-         && m.kind == GMP_PROTO_VISIT && m.index < n)
+         && (m.kind == GMP_PROTO_VISIT || m.kind == GMP_PROTO_END) && m.index < n)
     {
-      int finished;
-      st = runner_batch_visit (&b, m.index, &finished, failed, stop);
+      int finished = 1;
+      st = m.kind == GMP_PROTO_END ? runner_batch_end (&b, m.index, failed, stop)
+        : runner_batch_visit (&b, m.index, &finished, failed, stop);
       if (st != RUNNER_OK)
         break;
       memset (&m.result, 0, sizeof m.result);

@@ -223,6 +223,29 @@ runner_batch_start (struct runner_batch *b, const struct bench_test *const *test
   return status;
 }
 
+/* Finishes the K-th active test of B: its estimate, check and teardown. */
+static enum runner_status
+finish_active (struct runner_batch *b, size_t k, size_t *failed, volatile sig_atomic_t *stop)
+{
+  struct runner_active *t = &b->a[k];
+  struct test_result *res = &b->r[t->index];
+  harness_finish (&t->h, &res->m);
+  choose_estimator (res);
+  enum runner_status checked = check_test (t->ops, t->state, b->cfg, res, stop);
+  if (checked != RUNNER_OK)
+    {
+      *failed = t->index;
+      b->a[k] = b->a[--b->nactive];
+      runner_batch_abandon (b);
+      return checked;
+    }
+  if (b->progress && b->progress->finished)
+    b->progress->finished (b->progress->ctx, ++b->done, res);
+  memmove (b->a + k, b->a + k + 1, (b->nactive - k - 1) * sizeof *b->a);
+  b->nactive--;
+  return RUNNER_OK;
+}
+
 /* Visits the K-th active test of B (runner_batch_visit). */
 static enum runner_status
 visit_active (struct runner_batch *b, size_t k, size_t *failed, volatile sig_atomic_t *stop)
@@ -241,24 +264,7 @@ visit_active (struct runner_batch *b, size_t k, size_t *failed, volatile sig_ato
       runner_batch_abandon (b);
       return RUNNER_INTERRUPTED;
     }
-  if (v == 0)
-    return RUNNER_OK;
-  struct test_result *res = &b->r[t->index];
-  harness_finish (&t->h, &res->m);
-  choose_estimator (res);
-  enum runner_status checked = check_test (t->ops, t->state, b->cfg, res, stop);
-  if (checked != RUNNER_OK)
-    {
-      *failed = t->index;
-      b->a[k] = b->a[--b->nactive];
-      runner_batch_abandon (b);
-      return checked;
-    }
-  if (progress && progress->finished)
-    progress->finished (progress->ctx, ++b->done, res);
-  memmove (b->a + k, b->a + k + 1, (b->nactive - k - 1) * sizeof *b->a);
-  b->nactive--;
-  return RUNNER_OK;
+  return v == 0 ? RUNNER_OK : finish_active (b, k, failed, stop);
 }
 
 enum runner_status
@@ -274,6 +280,15 @@ runner_batch_visit (struct runner_batch *b, size_t i, int *finished, size_t *fai
         *finished = st == RUNNER_OK && b->nactive < before;
         return st;
       }
+  return RUNNER_OK;
+}
+
+enum runner_status
+runner_batch_end (struct runner_batch *b, size_t i, size_t *failed, volatile sig_atomic_t *stop)
+{
+  for (size_t k = 0; k < b->nactive; k++)
+    if (b->a[k].index == i)
+      return finish_active (b, k, failed, stop);
   return RUNNER_OK;
 }
 

@@ -101,6 +101,10 @@ enum runner_status runner_batch_start (struct runner_batch *b,
                                        const struct runner_progress *progress);
 enum runner_status runner_batch_visit (struct runner_batch *b, size_t i, int *finished,
                                        size_t *failed, volatile sig_atomic_t *stop);
+/* Finishes the test I of B now, with the samples it has, as a visit that
+ * ends it would (checked, torn down); nothing if it is not active. */
+enum runner_status runner_batch_end (struct runner_batch *b, size_t i, size_t *failed,
+                                     volatile sig_atomic_t *stop);
 /* Whether the test I of B is still being measured. */
 int runner_batch_active (const struct runner_batch *b, size_t i);
 void runner_batch_abandon (struct runner_batch *b);
