@@ -10,7 +10,8 @@
  * worker after the other, then visits the tests round after round, each
  * test in each worker in turn (A, B, then B, A in the next round), one
  * process measuring at a time, so that every build sees the same stretches
- * of a noisy machine.  Each worker writes an ordinary result document with
+ * of a noisy machine; a test ends in all workers in the round its stopping
+ * rule ends it in one, so that all are measured over the same visits.  Each worker writes an ordinary result document with
  * its own system section; the run checks that the library that ran is the
  * file given (its SHA-256) and that nothing interposed, then signs, saves
  * and uploads each document like a single run's.  gmp_worker.c is the
