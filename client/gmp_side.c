@@ -155,7 +155,7 @@ exec_worker (const struct gmp_side *s, const char *path, int cmd, int rep)
   move_fd (rep, GMP_PROTO_REPLY_FD);
   close (cmd);
   close (rep);
-  int null = open ("/dev/null", O_WRONLY);
+  int null = open ("/dev/null", O_WRONLY | O_CLOEXEC);
   if (null >= 0)
     dup2 (null, STDOUT_FILENO);
   argv[0] = (char *) "gmpbench";
