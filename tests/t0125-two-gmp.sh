@@ -78,6 +78,7 @@ fi
 "$GMPBENCH" run -q --only 'gmpbench.base.multiply.*' --gmp system --gmp system \
   -o "$TEST_TMP/term.json" > /dev/null 2> sigterm.log &
 pid=$!
+wait_catching $pid 15
 sleep 2
 signal_status $pid TERM 50
 sleep 0.5
