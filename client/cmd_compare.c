@@ -41,6 +41,8 @@ static const char compare_epilogue[] =
 struct cell
 {
   double ratio;                 /* NAN when not measured in both */
+  double spread;                /* the noise bound: the two runs' relative
+                                   spreads together; a node's, its tests' mean */
   int within;
   size_t tests;                 /* tests behind the ratio */
 };
@@ -55,7 +57,8 @@ struct line
 
 struct comparison
 {
-  const char **files;
+  const char *cmd;              /* whose notes: "compare", "run" */
+  const char *const *files;
   struct report *runs;          /* runs[0] is the baseline */
   size_t nruns;
   struct line *lines;
@@ -117,8 +120,8 @@ on_leaf (void *ctx, int depth, size_t index, const char *label)
       if (!b || !o || !(ratio > 0) || !isfinite (ratio))
         continue;
       l->cells[k].ratio = ratio;
-      l->cells[k].within = fabs (ratio - 1)
-        <= report_num (b, DOC_RESULT_SPREAD) + report_num (o, DOC_RESULT_SPREAD);
+      l->cells[k].spread = report_num (b, DOC_RESULT_SPREAD) + report_num (o, DOC_RESULT_SPREAD);
+      l->cells[k].within = fabs (ratio - 1) <= l->cells[k].spread;
       l->cells[k].tests = 1;
     }
 }
@@ -140,7 +143,8 @@ summarise (struct comparison *c, struct line *node, size_t run)
       n++;
     }
   node->cells[run].ratio = n ? exp (logs / (double) n) : NAN;
-  node->cells[run].within = n && fabs (node->cells[run].ratio - 1) <= noise / (double) n;
+  node->cells[run].spread = n ? noise / (double) n : NAN;
+  node->cells[run].within = n && fabs (node->cells[run].ratio - 1) <= node->cells[run].spread;
   node->cells[run].tests = n;
 }
 
@@ -173,13 +177,25 @@ print_text (FILE *f, const struct comparison *c, const struct palette *p)
       escape_text (f, report_str (cpu, "name"));
       fputs (", ", f);
       escape_text (f, report_str (c->runs[k].doc, "created"));
+      const cJSON *build = cJSON_GetObjectItemCaseSensitive (c->runs[k].system, "build");
+      const cJSON *gmp = cJSON_GetObjectItemCaseSensitive (build, "gmp");
+      char library[4200];
+      report_gmp_build (gmp, library, sizeof library);
+      if (*library)
+        {
+          fputs (", GMP ", f);
+          escape_text (f, report_str (gmp, "version"));
+          fputs (" ", f);
+          escape_text (f, library);
+        }
       fputc ('\n', f);
     }
-  fputs ("ratio = ops/s of the run / ops/s of the base (above 1: faster); ~ = within the "
-         "spreads;\nnodes: geometric mean of their tests' ratios (tests counted)\n\n", f);
+  fputs ("ratio = ops/s of the run / ops/s of the base (above 1: faster), ± the two spreads\n"
+         "together; ~ = within them; nodes: geometric mean of their tests' ratios, ± their\n"
+         "mean spread (tests counted)\n\n", f);
   fprintf (f, "%-44s %16s", "", "base ops/s");
   for (size_t k = 1; k < c->nruns; k++)
-    fprintf (f, "           run %-2zu", k);
+    fprintf (f, "                  run %-2zu", k);
   fputc ('\n', f);
   for (size_t i = 0; i < c->nlines; i++)
     {
@@ -202,14 +218,15 @@ print_text (FILE *f, const struct comparison *c, const struct palette *p)
           const struct cell *x = &l->cells[k];
           if (isnan (x->ratio))
             {
-              fprintf (f, " %16s", "-");
+              fprintf (f, " %23s", "-");
               continue;
             }
           const char *color = x->within ? p->dim : x->ratio > 1 ? p->good : p->bad;
           char count[24] = "";
           if (l->node)
             snprintf (count, sizeof count, "(%zu)", x->tests);
-          fprintf (f, " %s%8.3f %-2s%5s%s", color, x->ratio, x->within ? "~" : "", count, p->reset);
+          fprintf (f, " %s%8.3f ±%4.1f%% %-2s%5s%s", color, x->ratio, 100 * x->spread,
+                   x->within ? "~" : "", count, p->reset);
         }
       fputc ('\n', f);
     }
@@ -236,6 +253,7 @@ print_json (FILE *f, const struct comparison *c)
           if (!isnan (x->ratio))
             {
               cJSON_AddNumberToObject (r, "ratio", x->ratio);
+              cJSON_AddNumberToObject (r, "spread", x->spread);
               cJSON_AddBoolToObject (r, "within_spread", x->within);
               cJSON_AddNumberToObject (r, "tests", (double) x->tests);
             }
@@ -335,7 +353,7 @@ parse_options (int argc, char **argv, enum report_format *format, int *files)
 static void
 note (const struct comparison *c, size_t k)
 {
-  fputs ("gmpbench compare: note: ", stderr);
+  fprintf (stderr, "gmpbench %s: note: ", c->cmd);
   escape_text (stderr, c->files[k]);
 }
 
@@ -412,56 +430,65 @@ note_differences (const struct comparison *c, size_t k)
     }
 }
 
-/* Loads and indexes every file; 0, or 1 after an error message. */
-static int
-load (struct comparison *c, cJSON **docs)
+int
+compare_print (FILE *f, const char *cmd, const char *const *names, const cJSON *const *docs,
+               size_t n, enum report_format format, int color)
 {
   char err[512];
-  for (size_t k = 0; k < c->nruns; k++)
-    if (report_load_file (c->files[k], &docs[k], NULL, err, sizeof err) != 0
-        || report_open (&c->runs[k], docs[k], err, sizeof err) != 0)
+  struct comparison c = { cmd, names, NULL, n, NULL, 0 };
+  int status = 0;
+  c.runs = gb_xcalloc (n, sizeof *c.runs);
+  for (size_t k = 0; k < n && status == 0; k++)
+    if (report_open (&c.runs[k], docs[k], err, sizeof err) != 0)
       {
-        gb_error ("compare", "%s", err);
-        return 1;
+        gb_error (cmd, "%s", err);
+        status = 1;
       }
-  return 0;
+  if (status == 0)
+    {
+      for (size_t k = 1; k < n; k++)
+        note_differences (&c, k);
+      build (&c);
+      if (format == REPORT_JSON)
+        print_json (f, &c);
+      else if (format == REPORT_CSV)
+        print_csv (f, &c);
+      else if (format == REPORT_MARKDOWN)
+        print_markdown (f, &c);
+      else
+        print_text (f, &c, color_palette (color));
+    }
+  for (size_t i = 0; i < c.nlines; i++)
+    free (c.lines[i].cells);
+  free (c.lines);
+  for (size_t k = 0; k < n; k++)
+    report_close (&c.runs[k]);
+  free (c.runs);
+  return status;
 }
 
 int
 cmd_compare (int argc, char **argv)
 {
   enum report_format format = REPORT_TEXT;
+  char err[512];
   int files, status = parse_options (argc, argv, &format, &files);
   if (status != OPTIONS_OK)
     return status == OPTIONS_DONE ? 0 : EXIT_USAGE;
 
-  struct comparison c = { (const char **) argv + files, NULL, (size_t) (argc - files), NULL, 0 };
-  cJSON **docs = gb_xcalloc (c.nruns, sizeof *docs);
-  c.runs = gb_xcalloc (c.nruns, sizeof *c.runs);
-  status = load (&c, docs);
+  size_t n = (size_t) (argc - files);
+  cJSON **docs = gb_xcalloc (n, sizeof *docs);
+  for (size_t k = 0; k < n && status == 0; k++)
+    if (report_load_file (argv[files + k], &docs[k], NULL, err, sizeof err) != 0)
+      {
+        gb_error ("compare", "%s", err);
+        status = 1;
+      }
   if (status == 0)
-    {
-      for (size_t k = 1; k < c.nruns; k++)
-        note_differences (&c, k);
-      build (&c);
-      if (format == REPORT_JSON)
-        print_json (stdout, &c);
-      else if (format == REPORT_CSV)
-        print_csv (stdout, &c);
-      else if (format == REPORT_MARKDOWN)
-        print_markdown (stdout, &c);
-      else
-        print_text (stdout, &c, color_palette (color_wanted (stdout)));
-    }
-  for (size_t i = 0; i < c.nlines; i++)
-    free (c.lines[i].cells);
-  free (c.lines);
-  for (size_t k = 0; k < c.nruns; k++)
-    {
-      report_close (&c.runs[k]);
-      cJSON_Delete (docs[k]);
-    }
-  free (c.runs);
+    status = compare_print (stdout, "compare", (const char *const *) argv + files,
+                            (const cJSON *const *) docs, n, format, color_wanted (stdout));
+  for (size_t k = 0; k < n; k++)
+    cJSON_Delete (docs[k]);
   free (docs);
   return status;
 }

@@ -23,6 +23,7 @@
 #include "submit/identity.h"
 #include "submit/submit.h"
 #include "client/compare.h"
+#include "client/gmp_side.h"
 #include "model/doc_schema.h"
 #include "model/score.h"
 #include "engine/threads.h"
@@ -38,7 +39,9 @@ static const char run_usage[] =
   "usage: gmpbench run [options]\n"
   "\n"
   "Run the GMPbench hierarchy and print the scores ('gmpbench list' shows\n"
-  "the tests that --only and --suite choose from).\n";
+  "the tests that --only and --suite choose from).  With --gmp given more\n"
+  "than once, measure the tests against each libgmp in one run, test by\n"
+  "test in turn, and print the ratios as 'gmpbench compare' does.\n";
 
 static const char run_epilogue[] =
   "\n"
@@ -47,6 +50,13 @@ static const char run_epilogue[] =
   "(SIGINT) or 143 (SIGTERM) interrupted (nothing is written).  A progress\n"
   "bar is drawn on stderr when it is a terminal, a plain line per finished\n"
   "test otherwise; colour is used on a terminal unless NO_COLOR is set.\n";
+
+/* The values of --gmp, as given. */
+struct gmp_list
+{
+  const char **names;
+  size_t n;
+};
 
 struct run_options
 {
@@ -61,6 +71,8 @@ struct run_options
   int submit;
   struct submit_options so;
   struct gb_identity id;
+  struct gmp_list gmp;
+  int worker;                   /* a worker of a --gmp run (gmp_side.h) */
 };
 
 /* Fail early, before minutes of benchmarking, if FILE cannot be written:
@@ -129,6 +141,16 @@ cpu_ghz_option (const struct gb_option *opt, const char *cmd, const char *arg)
   return OPTIONS_OK;
 }
 
+static enum option_result
+gmp_option (const struct gb_option *opt, const char *cmd, const char *arg)
+{
+  struct gmp_list *g = opt->value;
+  (void) cmd;
+  g->names = gb_xrealloc (g->names, (g->n + 1) * sizeof *g->names);
+  g->names[g->n++] = arg;
+  return OPTIONS_OK;
+}
+
 static int
 parse_options (int argc, char **argv, struct run_options *o)
 {
@@ -142,6 +164,12 @@ parse_options (int argc, char **argv, struct run_options *o)
     OPT_CALLBACK (0, "threads", "N|all", &o->threads, threads_option,
                   "also run N copies of each test at once (all: every\n"
                   "usable CPU) and report all-core throughput"),
+    OPT_CALLBACK (0, "gmp", "LIB", &o->gmp, gmp_option,
+                  "measure with this libgmp (a libgmp.so.10 file, a\n"
+                  "directory or prefix holding libgmp.so, or 'system':\n"
+                  "the one gmpbench was linked with); repeatable: each\n"
+                  "gets its own result, FILE.gmpN.json with -o FILE.json\n"
+                  "(scripts/build-gmp builds one for this CPU)"),
     OPT_CALLBACK (0, "cpu-ghz", "GHZ", &o->cpu_ghz, cpu_ghz_option,
                   "the clock for cycles figures (default: measured)"),
     OPT_CALLBACK (0, "format", "FORMAT", &o->format, report_format_option,
@@ -172,6 +200,11 @@ parse_options (int argc, char **argv, struct run_options *o)
   if (!o->custom_time)
     o->time_per_test = o->quick ? QUICK_TIME_PER_TEST : FULL_TIME_PER_TEST;
   o->sel.quick = o->quick;
+  if (o->gmp.n && o->threads)
+    {
+      gb_error ("run", "--threads cannot be combined with --gmp");
+      return OPTIONS_BAD;
+    }
   return OPTIONS_OK;
 }
 
@@ -213,8 +246,10 @@ run_tests (const struct run_options *o, struct test_result *results,
                  o->threads ? 2 * n : n);
   prog.later = o->threads ? (double) n * o->time_per_test : 0;
   struct runner_progress hooks = progress_hooks (&prog);
-  enum runner_status st = runner_run_tests (o->sel.tests, o->sel.ops, n, &cfg, results,
-                                            &failed, &interrupt_signal, &hooks);
+  enum runner_status st = o->worker
+    ? gmp_worker_measure (o->sel.tests, o->sel.ops, n, &cfg, results, &failed, &interrupt_signal)
+    : runner_run_tests (o->sel.tests, o->sel.ops, n, &cfg, results, &failed, &interrupt_signal,
+                        &hooks);
   int status = verdict (st, &results[failed], &prog);
   /* The all-core phase's time left: the budget per test until one is
    * measured, then the phase's seconds per test so far. */
@@ -274,12 +309,12 @@ clock_ghz (const struct run_options *o, const cJSON *system)
 
 /* Uploads the signed BYTES for --submit; the exit status of the upload. */
 static int
-upload (const struct run_options *o, const char *bytes, size_t len, const char *sig,
-        int saved)
+upload (const struct run_options *o, const char *output, const char *bytes, size_t len,
+        const char *sig, int saved)
 {
   struct submit_options so = o->so;
   so.quiet = o->quiet;
-  so.local_copy = saved ? o->output : NULL;
+  so.local_copy = saved ? output : NULL;
   return submit_document (bytes, len, sig, &so);
 }
 
@@ -300,9 +335,11 @@ check_server (const struct run_options *o)
   return 0;
 }
 
-/* Prints DOC (serialised as BYTES) on stdout in the chosen format. */
+/* Prints DOC (serialised as BYTES, saved in OUTPUT when SAVED) on stdout
+ * in the chosen format. */
 static void
-print_report (const struct run_options *o, const cJSON *doc, const char *bytes, int saved)
+print_report (const struct run_options *o, const cJSON *doc, const char *bytes,
+              const char *output, int saved)
 {
   struct report r;
   char err[256];
@@ -315,43 +352,46 @@ print_report (const struct run_options *o, const cJSON *doc, const char *bytes, 
   r.command = "run";
   report_write (stdout, &r, o->format, color_wanted (stdout));
   if (saved && o->format == REPORT_TEXT)
-    printf ("\nresult written to %s (signature %s.sig)\n", o->output, o->output);
+    printf ("\nresult written to %s (signature %s.sig)\n", output, output);
   report_close (&r);
 }
 
+/* Signs DOC, writes it to OUTPUT (unless NULL), prints its report when
+ * REPORT, and uploads it with --submit. */
 static int
-emit (struct run_options *o, cJSON *doc)
+emit (struct run_options *o, cJSON *doc, const char *output, int report)
 {
   char sig[SIGN_B64_LEN + 1], err[512];
   size_t len;
   char *bytes = identity_sign_document (&o->id, doc, &len, sig);
   int status = 0, saved = 0;
   /* Nothing goes next to a device or FIFO (-o /dev/null, /dev/stdout). */
-  int special = o->output && document_special_path (o->output);
+  int special = output && document_special_path (output);
   if (!bytes)
     {
       gb_error ("run", "cannot sign the result (OpenSSL error); nothing was written");
       return 1;
     }
-  if (o->output && document_write_atomic (o->output, bytes, len) != 0)
+  if (output && document_write_atomic (output, bytes, len) != 0)
     {
-      snprintf (err, sizeof err, "cannot write the output file '%s': %s", o->output,
+      snprintf (err, sizeof err, "cannot write the output file '%s': %s", output,
                 strerror (errno));
       status = 1;
     }
-  else if (o->output && !special && sign_write_file (o->output, sig, err, sizeof err) != 0)
+  else if (output && !special && sign_write_file (output, sig, err, sizeof err) != 0)
     status = 1;
   else
-    saved = o->output != NULL && !special;
+    saved = output != NULL && !special;
   if (status && !o->submit)
     submit_rescue (&o->so, err, bytes, len, sig);
   else if (status)
     gb_error ("run", "%s", err);
-  print_report (o, doc, bytes, saved);
+  if (report)
+    print_report (o, doc, bytes, output, saved);
   fflush (stdout);
   if (o->submit)
     {
-      int st = upload (o, bytes, len, sig, saved);
+      int st = upload (o, output, bytes, len, sig, saved);
       if (status == 0)
         status = st;
     }
@@ -415,51 +455,171 @@ build_document (const struct run_options *o, cJSON *system,
   return doc;
 }
 
-int
-cmd_run (int argc, char **argv)
+/* The output file of the K-th of N --gmp libraries: FILE.gmpK.json for
+ * FILE.json, FILE.gmpK otherwise; a device or FIFO as it is. */
+static char *
+build_output (const char *file, size_t k)
 {
-  struct run_options o;
-  memset (&o, 0, sizeof o);
-  submit_options_init (&o.so, "run");
-  selection_init (&o.sel);
-  int status = parse_options (argc, argv, &o);
-  if (status == 0 && selection_resolve (&o.sel, "run") != 0)
-    status = -1;
-  if (status == 0 && o.output && check_writable (o.output) != 0)
-    status = -1;
-  if (status == 0 && o.submit && check_server (&o) != 0)
-    status = -1;
-  if (status != 0)
-    {
-      selection_free (&o.sel);
-      return status > 0 ? 0 : EXIT_USAGE;
-    }
-  if (load_identity (&o) != 0)
-    {
-      selection_free (&o.sel);
-      return 1;
-    }
+  size_t len = strlen (file) + 32;
+  char *out = gb_xmalloc (len);
+  const char *dot = strrchr (file, '.');
+  if (document_special_path (file))
+    snprintf (out, len, "%s", file);
+  else if (dot && strcmp (dot, ".json") == 0 && !strchr (dot, '/'))
+    snprintf (out, len, "%.*s.gmp%zu.json", (int) (dot - file), file, k + 1);
+  else
+    snprintf (out, len, "%s.gmp%zu", file, k + 1);
+  return out;
+}
 
-  interrupt_install ();
+/* The comparison of the builds' documents DOCS on stdout, the first the
+ * base, each named by its library and output file. */
+static void
+print_builds (const struct run_options *o, char **paths, char **outputs, cJSON **docs)
+{
+  char **names = gb_xcalloc (o->gmp.n, sizeof *names);
+  for (size_t k = 0; k < o->gmp.n; k++)
+    {
+      size_t len = strlen (paths[k]) + (outputs[k] ? strlen (outputs[k]) : 0) + 8;
+      names[k] = gb_xmalloc (len);
+      snprintf (names[k], len, "%s%s%s%s", paths[k], outputs[k] ? " (" : "",
+                outputs[k] ? outputs[k] : "", outputs[k] ? ")" : "");
+    }
+  compare_print (stdout, "run", (const char *const *) names, (const cJSON *const *) docs,
+                 o->gmp.n, o->format, color_wanted (stdout));
+  fflush (stdout);
+  for (size_t k = 0; k < o->gmp.n; k++)
+    free (names[k]);
+  free (names);
+}
 
-  struct sysinfo_options sopt = { NULL, 1 };
-  cJSON *system = sysinfo_collect (&sopt);
-  struct test_result *results = gb_xcalloc (o.sel.ntests, sizeof *results);
-  struct test_result *threaded = gb_xcalloc (o.sel.ntests, sizeof *threaded);
-  double *efficiency = gb_xcalloc (o.sel.ntests, sizeof *efficiency);
-  status = run_tests (&o, results, threaded, efficiency);
+/* gmpbench run --gmp A --gmp B...: every library's run side by side
+ * (gmp_side.h), each document signed, saved, uploaded like a single
+ * run's, and the ratios printed (a single --gmp: its report). */
+static int
+run_builds (struct run_options *o, int argc, char **argv)
+{
+  size_t n = o->gmp.n;
+  char **paths = gb_xcalloc (n, sizeof *paths), **outputs = gb_xcalloc (n, sizeof *outputs);
+  cJSON **docs = gb_xcalloc (n, sizeof *docs);
+  int status = gmp_side_resolve (o->gmp.names, n, paths) == 0 ? 0 : EXIT_USAGE;
+  if (status == 0 && o->format == REPORT_HTML)
+    {
+      gb_error ("run", "--format html shows one result: with --gmp, use 'gmpbench show "
+                "FILE.gmpN.json --format html' on each build's result (-o)");
+      status = EXIT_USAGE;
+    }
+  for (size_t k = 0; k < n && status == 0 && o->output; k++)
+    {
+      outputs[k] = build_output (o->output, k);
+      if (check_writable (outputs[k]) != 0)
+        status = EXIT_USAGE;
+    }
+  if (status == 0 && o->submit && check_server (o) != 0)
+    status = EXIT_USAGE;
+  if (status == 0 && load_identity (o) != 0)
+    status = 1;
+  if (status == 0)
+    {
+      struct gmp_side side = { argc, argv, paths, n, &o->sel, o->quiet, o->verbose };
+      interrupt_install ();
+      status = gmp_side_run (&side, &interrupt_signal, docs);
+    }
   if (status == 0)
     {
       interrupt_disarm ();
-      cJSON *doc = build_document (&o, system, results, threaded, efficiency);
+      if (n > 1)
+        print_builds (o, paths, outputs, docs);
+      for (size_t k = 0; k < n; k++)
+        {
+          int st = emit (o, docs[k], outputs[k], n == 1);
+          if (status == 0)
+            status = st;
+          if (n > 1 && outputs[k] && o->format == REPORT_TEXT && st == 0
+              && !document_special_path (outputs[k]))
+            printf ("result of %s written to %s (signature %s.sig)\n", paths[k], outputs[k],
+                    outputs[k]);
+        }
+    }
+  for (size_t k = 0; k < n; k++)
+    {
+      cJSON_Delete (docs[k]);
+      free (paths[k]);
+      free (outputs[k]);
+    }
+  free (docs);
+  free (paths);
+  free (outputs);
+  return status;
+}
+
+/* A worker's document, unsigned, handed to its run (gmp_worker.c). */
+static int
+hand_over (cJSON *doc)
+{
+  char *json = cJSON_PrintUnformatted (doc);
+  int status = gmp_worker_send_document (json);
+  free (json);
+  return status;
+}
+
+/* One run: the tests measured with the libgmp this process has, in a
+ * worker of a --gmp run or on their own. */
+static int
+run_one (struct run_options *o)
+{
+  interrupt_install ();
+  struct sysinfo_options sopt = { NULL, 1 };
+  cJSON *system = sysinfo_collect (&sopt);
+  struct test_result *results = gb_xcalloc (o->sel.ntests, sizeof *results);
+  struct test_result *threaded = gb_xcalloc (o->sel.ntests, sizeof *threaded);
+  double *efficiency = gb_xcalloc (o->sel.ntests, sizeof *efficiency);
+  int status = run_tests (o, results, threaded, efficiency);
+  if (status == 0)
+    {
+      interrupt_disarm ();
+      cJSON *doc = build_document (o, system, results, threaded, efficiency);
       system = NULL;
-      status = emit (&o, doc);
+      status = o->worker ? hand_over (doc) : emit (o, doc, o->output, 1);
       cJSON_Delete (doc);
     }
   free (threaded);
   free (efficiency);
   cJSON_Delete (system);
   free (results);
+  return status;
+}
+
+int
+cmd_run (int argc, char **argv)
+{
+  struct run_options o;
+  memset (&o, 0, sizeof o);
+  o.worker = gmp_worker_active ();
+  submit_options_init (&o.so, "run");
+  selection_init (&o.sel);
+  int status = parse_options (argc, argv, &o);
+  if (status == 0 && selection_resolve (&o.sel, "run") != 0)
+    status = -1;
+  if (status == 0 && o.worker)
+    {
+      o.quiet = 1;
+      status = gmp_worker_check_library () == 0 ? run_one (&o) : 1;
+    }
+  else if (status == 0 && o.gmp.n)
+    status = run_builds (&o, argc, argv);
+  else
+    {
+      if (status == 0 && o.output && check_writable (o.output) != 0)
+        status = -1;
+      if (status == 0 && o.submit && check_server (&o) != 0)
+        status = -1;
+      if (status == 0)
+        status = load_identity (&o) == 0 ? run_one (&o) : 1;
+      else
+        status = status > 0 ? 0 : EXIT_USAGE;
+    }
+  free (o.gmp.names);
   selection_free (&o.sel);
   identity_free (&o.id);
   return status;

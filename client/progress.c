@@ -40,6 +40,7 @@ progress_init (struct progress *p, int bar, int verbose, size_t total)
   p->total = total;
   p->width = p->bar ? terminal_width () : 80;
   p->later = 0;
+  p->label = NULL;
 }
 
 /* Redraws the line as "HEAD NAME  TAIL" within the width, NAME losing its
@@ -101,7 +102,7 @@ progress_done (struct progress *p, size_t done, const struct test_result *r)
   if (!p->verbose)
     return;
   progress_clear (p);
-  fprintf (stderr, "[%zu/%zu] %s", done, p->total, r->test->name);
+  fprintf (stderr, "[%zu/%zu] %s%s", done, p->total, p->label ? p->label : "", r->test->name);
   if (r->outcome == BENCH_OK)
     fprintf (stderr, "  %.6g ops/s  ±%.1f%%  %u samples\n", r->m.ops_per_sec,
              100 * r->m.spread, r->m.samples);

@@ -21,6 +21,8 @@ struct progress
   int width;                    /* terminal columns */
   double later;                 /* seconds of phases after the runner's, added
                                    to the time left it reports */
+  const char *label;            /* before the test's name in a finished line, or
+                                   NULL ("gmp 2: " for gmpbench run --gmp) */
 };
 
 /* BAR: stderr is a terminal (the bar falls back to plain lines when it is

@@ -199,7 +199,7 @@ report_machine (const struct report *r, report_machine_fn *fn, void *ctx)
   const cJSON *build = cJSON_GetObjectItemCaseSensitive (r->system, "build");
   const cJSON *configure = cJSON_GetObjectItemCaseSensitive (build, "configure");
   const cJSON *gmp = cJSON_GetObjectItemCaseSensitive (build, "gmp");
-  char caches[256];
+  char caches[256], library[4200];
   summary_pairs (r->system, fn, ctx);
   caches_line (cJSON_GetObjectItemCaseSensitive (r->system, "cache"), caches, sizeof caches);
   if (*caches)
@@ -208,6 +208,23 @@ report_machine (const struct report *r, report_machine_fn *fn, void *ctx)
     fn (ctx, "CFLAGS", report_str (configure, "cflags"));
   if (*report_str (gmp, "cflags"))
     fn (ctx, "GMP CFLAGS", report_str (gmp, "cflags"));
+  report_gmp_build (gmp, library, sizeof library);
+  if (*library)
+    fn (ctx, "GMP build", library);
+}
+
+void
+report_gmp_build (const cJSON *gmp, char *buf, size_t len)
+{
+  const cJSON *lib = cJSON_GetObjectItemCaseSensitive (gmp, "library");
+  const cJSON *entry = cJSON_GetObjectItemCaseSensitive (gmp, "entry_points");
+  buf[0] = '\0';
+  if (!*report_str (gmp, "build"))
+    return;
+  snprintf (buf, len, "%s%s%s%s", report_str (gmp, "build"),
+            *report_str (lib, "path") ? ", " : "", report_str (lib, "path"),
+            cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (entry, "interposed"))
+            ? " (timed functions interposed)" : "");
 }
 
 /* Appends every named element of ARRAY (results[] or skipped[]) whose

@@ -87,6 +87,10 @@ void report_library_label (const char *library, const char *variant, char *buf, 
  * (sysinfo_print_summary) followed by caches and build flags. */
 typedef void report_machine_fn (void *ctx, const char *label, const char *value);
 void report_machine (const struct report *r, report_machine_fn *fn, void *ctx);
+/* "native, /path/libgmp.so.10.5.0": the kind of build and the file of
+ * GMP (system.build.gmp of a document), said when it was interposed; ""
+ * for a document that does not say. */
+void report_gmp_build (const cJSON *gmp, char *buf, size_t len);
 
 /* The renderers, one file each. */
 void report_text (FILE *f, const struct report *r, int color);
@@ -96,5 +100,12 @@ void report_markdown (FILE *f, const struct report *r);
 
 /* Renders R in FMT; COLOR only affects text. */
 void report_write (FILE *f, const struct report *r, enum report_format fmt, int color);
+
+/* The comparison of DOCS[1..N) with DOCS[0], named NAMES (gmpbench compare,
+ * client/cmd_compare.c), on F in FORMAT (not HTML), notes on stderr as
+ * "gmpbench CMD: note: ..."; 0, or 1 after a message on a document that
+ * cannot be read. */
+int compare_print (FILE *f, const char *cmd, const char *const *names,
+                   const cJSON *const *docs, size_t n, enum report_format format, int color);
 
 #endif

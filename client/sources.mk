@@ -8,6 +8,9 @@ CLIENT_SRCS += \
 	client/cmd_sysinfo.c \
 	client/color.c \
 	client/compare.c \
+	client/gmp_proto.c \
+	client/gmp_side.c \
+	client/gmp_worker.c \
 	client/html_charts.c \
 	client/interrupt.c \
 	client/main.c \

@@ -104,6 +104,27 @@ gb_sha256_hex (const void *data, size_t len, char out[65])
   gb_hex (md, 32, out);
 }
 
+int
+gb_sha256_file (const char *path, char out[65])
+{
+  FILE *f = fopen (path, "rb");
+  struct gb_sha256 h;
+  unsigned char buf[65536], md[32];
+  size_t got;
+  if (f == NULL)
+    return -1;
+  gb_sha256_init (&h);
+  while ((got = fread (buf, 1, sizeof buf, f)) > 0)
+    gb_sha256_update (&h, buf, got);
+  gb_sha256_final (&h, md);
+  int bad = ferror (f);
+  fclose (f);
+  if (bad)
+    return -1;
+  gb_hex (md, 32, out);
+  return 0;
+}
+
 double
 gb_wall_seconds (void)
 {

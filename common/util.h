@@ -31,6 +31,8 @@ void gb_sha256_init (struct gb_sha256 *h);
 void gb_sha256_update (struct gb_sha256 *h, const void *data, size_t len);
 void gb_sha256_final (struct gb_sha256 *h, unsigned char out[32]);
 void gb_sha256_hex (const void *data, size_t len, char out[65]);
+/* The SHA-256 of the file PATH as hex; 0, or -1 (errno set). */
+int gb_sha256_file (const char *path, char out[65]);
 
 /* Monotonic wall time and CPU time of the calling thread, in seconds. */
 double gb_wall_seconds (void);

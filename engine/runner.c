@@ -90,7 +90,7 @@ runner_run_test (const struct bench_test *t, const struct bench_ops *ops,
 }
 
 /* The tests being measured by runner_run_tests. */
-struct active
+struct runner_active
 {
   size_t index;                 /* into the caller's arrays */
   const struct bench_ops *ops;
@@ -108,7 +108,7 @@ struct active
  * first one, what calibrating it took (one operation when a sample is a
  * single one), at least the target length of a sample. */
 static double
-sample_seconds (const struct active *a)
+sample_seconds (const struct runner_active *a)
 {
   return a->h.n > 0 && a->h.wall > 0 ? a->h.wall / a->h.n : a->first_sample;
 }
@@ -131,7 +131,7 @@ projected_wall (const struct harness_run *h, double sample)
  * one more sample each), times the run's measured ratio of ELAPSED to
  * TIMED seconds. */
 static double
-seconds_left (const struct active *a, size_t nactive, double timed, double elapsed)
+seconds_left (const struct runner_active *a, size_t nactive, double timed, double elapsed)
 {
   double left = 0;
   for (size_t i = 0; i < nactive; i++)
@@ -146,7 +146,7 @@ seconds_left (const struct active *a, size_t nactive, double timed, double elaps
 
 /* Tears down every test still in A and frees the harness storage. */
 static void
-abandon (struct active *a, size_t nactive, struct test_result *r)
+abandon (struct runner_active *a, size_t nactive, struct test_result *r)
 {
   for (size_t i = 0; i < nactive; i++)
     {
@@ -161,7 +161,7 @@ abandon (struct active *a, size_t nactive, struct test_result *r)
 static enum runner_status
 prepare (const struct bench_test *const *tests, const struct bench_ops *const *ops, size_t n,
          const struct harness_config *cfg,
-         struct test_result *r, struct active *a, size_t *nactive, size_t *done,
+         struct test_result *r, struct runner_active *a, size_t *nactive, size_t *done,
          size_t *failed, volatile sig_atomic_t *stop, const struct runner_progress *progress)
 {
   for (size_t i = 0; i < n; i++)
@@ -176,7 +176,7 @@ prepare (const struct bench_test *const *tests, const struct bench_ops *const *o
       void *state = setup_test (tests[i], ops[i], 0, &r[i]);
       if (state)
         {
-          struct active *t = &a[(*nactive)++];
+          struct runner_active *t = &a[(*nactive)++];
           double before = cfg->clock ();
           t->index = i;
           t->ops = ops[i];
@@ -200,62 +200,136 @@ prepare (const struct bench_test *const *tests, const struct bench_ops *const *o
 }
 
 enum runner_status
+runner_batch_start (struct runner_batch *b, const struct bench_test *const *tests,
+                    const struct bench_ops *const *ops, size_t n,
+                    const struct harness_config *cfg, struct test_result *r, size_t *failed,
+                    volatile sig_atomic_t *stop, const struct runner_progress *progress)
+{
+  b->tests = tests;
+  b->cfg = cfg;
+  b->r = r;
+  b->progress = progress;
+  b->a = gb_xmalloc ((n ? n : 1) * sizeof *b->a);
+  b->nactive = b->done = 0;
+  enum runner_status status = prepare (tests, ops, n, cfg, r, b->a, &b->nactive, &b->done,
+                                       failed, stop, progress);
+  if (status != RUNNER_OK)
+    {
+      free (b->a);
+      b->a = NULL;
+    }
+  b->started = cfg->clock ();
+  b->timed = 0;
+  return status;
+}
+
+/* Finishes the K-th active test of B: its estimate, check and teardown. */
+static enum runner_status
+finish_active (struct runner_batch *b, size_t k, size_t *failed, volatile sig_atomic_t *stop)
+{
+  struct runner_active *t = &b->a[k];
+  struct test_result *res = &b->r[t->index];
+  harness_finish (&t->h, &res->m);
+  choose_estimator (res);
+  enum runner_status checked = check_test (t->ops, t->state, b->cfg, res, stop);
+  if (checked != RUNNER_OK)
+    {
+      *failed = t->index;
+      b->a[k] = b->a[--b->nactive];
+      runner_batch_abandon (b);
+      return checked;
+    }
+  if (b->progress && b->progress->finished)
+    b->progress->finished (b->progress->ctx, ++b->done, res);
+  memmove (b->a + k, b->a + k + 1, (b->nactive - k - 1) * sizeof *b->a);
+  b->nactive--;
+  return RUNNER_OK;
+}
+
+/* Visits the K-th active test of B (runner_batch_visit). */
+static enum runner_status
+visit_active (struct runner_batch *b, size_t k, size_t *failed, volatile sig_atomic_t *stop)
+{
+  struct runner_active *t = &b->a[k];
+  const struct runner_progress *progress = b->progress;
+  if (progress && progress->visit)
+    progress->visit (progress->ctx, b->done, b->tests[t->index]->name,
+                     seconds_left (b->a, b->nactive, b->timed, b->cfg->clock () - b->started));
+  double before = t->h.wall;
+  guard_enter (b->tests[t->index]->name);
+  int v = harness_visit (&t->h, stop);
+  b->timed += t->h.wall - before;
+  if (v < 0)
+    {
+      runner_batch_abandon (b);
+      return RUNNER_INTERRUPTED;
+    }
+  return v == 0 ? RUNNER_OK : finish_active (b, k, failed, stop);
+}
+
+enum runner_status
+runner_batch_visit (struct runner_batch *b, size_t i, int *finished, size_t *failed,
+                    volatile sig_atomic_t *stop)
+{
+  *finished = 1;
+  for (size_t k = 0; k < b->nactive; k++)
+    if (b->a[k].index == i)
+      {
+        size_t before = b->nactive;
+        enum runner_status st = visit_active (b, k, failed, stop);
+        *finished = st == RUNNER_OK && b->nactive < before;
+        return st;
+      }
+  return RUNNER_OK;
+}
+
+enum runner_status
+runner_batch_end (struct runner_batch *b, size_t i, size_t *failed, volatile sig_atomic_t *stop)
+{
+  for (size_t k = 0; k < b->nactive; k++)
+    if (b->a[k].index == i)
+      return finish_active (b, k, failed, stop);
+  return RUNNER_OK;
+}
+
+int
+runner_batch_active (const struct runner_batch *b, size_t i)
+{
+  for (size_t k = 0; k < b->nactive; k++)
+    if (b->a[k].index == i)
+      return 1;
+  return 0;
+}
+
+void
+runner_batch_abandon (struct runner_batch *b)
+{
+  if (!b->a)
+    return;
+  abandon (b->a, b->nactive, b->r);
+  b->nactive = 0;
+  free (b->a);
+  b->a = NULL;
+}
+
+enum runner_status
 runner_run_tests (const struct bench_test *const *tests, const struct bench_ops *const *ops,
                   size_t n,
                   const struct harness_config *cfg, struct test_result *r,
                   size_t *failed, volatile sig_atomic_t *stop,
                   const struct runner_progress *progress)
 {
-  struct active *a = gb_xmalloc ((n ? n : 1) * sizeof *a);
-  size_t nactive = 0, done = 0;
-  enum runner_status status = prepare (tests, ops, n, cfg, r, a, &nactive, &done, failed,
-                                       stop, progress);
-  if (status != RUNNER_OK)
-    {
-      free (a);
-      return status;
-    }
-
-  double started = cfg->clock (), timed = 0;
-  while (nactive > 0)
-    for (size_t i = 0; i < nactive;)
+  struct runner_batch b;
+  enum runner_status status = runner_batch_start (&b, tests, ops, n, cfg, r, failed, stop,
+                                                  progress);
+  while (status == RUNNER_OK && b.nactive > 0)
+    for (size_t k = 0; status == RUNNER_OK && k < b.nactive;)
       {
-        struct active *t = &a[i];
-        if (progress && progress->visit)
-          progress->visit (progress->ctx, done, tests[t->index]->name,
-                           seconds_left (a, nactive, timed, cfg->clock () - started));
-        double before = t->h.wall;
-        guard_enter (tests[t->index]->name);
-        int v = harness_visit (&t->h, stop);
-        timed += t->h.wall - before;
-        if (v < 0)
-          {
-            abandon (a, nactive, r);
-            free (a);
-            return RUNNER_INTERRUPTED;
-          }
-        if (v == 0)
-          {
-            i++;
-            continue;
-          }
-        struct test_result *res = &r[t->index];
-        harness_finish (&t->h, &res->m);
-        choose_estimator (res);
-        enum runner_status checked = check_test (t->ops, t->state, cfg, res, stop);
-        if (checked != RUNNER_OK)
-          {
-            *failed = t->index;
-            a[i] = a[--nactive];
-            abandon (a, nactive, r);
-            free (a);
-            return checked;
-          }
-        if (progress && progress->finished)
-          progress->finished (progress->ctx, ++done, res);
-        memmove (a + i, a + i + 1, (nactive - i - 1) * sizeof *a);
-        nactive--;
+        size_t before = b.nactive;
+        status = visit_active (&b, k, failed, stop);
+        if (b.nactive == before)
+          k++;
       }
-  free (a);
-  return RUNNER_OK;
+  runner_batch_abandon (&b);
+  return status;
 }

@@ -71,4 +71,42 @@ enum runner_status runner_run_tests (const struct bench_test *const *tests,
                                      volatile sig_atomic_t *stop,
                                      const struct runner_progress *progress);
 
+/* The same, one visit at a time, at the caller's pace: a batch of tests
+ * set up and calibrated by runner_batch_start (which returns what
+ * runner_run_tests would on a failed setup or an interrupt, the batch then
+ * empty), each visited when the caller says (runner_batch_visit: *FINISHED
+ * set once the test I, an index into the caller's arrays, is done, checked
+ * and torn down, or was not active), so that a caller can interleave the
+ * tests of several batches, or of several processes (client/gmp_side.c).
+ * A visit that fails or is interrupted abandons the whole batch, as
+ * runner_run_tests does.  runner_batch_abandon tears down what is left. */
+struct runner_active;
+struct runner_batch
+{
+  const struct bench_test *const *tests;
+  const struct harness_config *cfg;
+  struct test_result *r;
+  const struct runner_progress *progress;
+  struct runner_active *a;
+  size_t nactive, done;
+  double started, timed;        /* the clock at the start; seconds timed */
+};
+
+enum runner_status runner_batch_start (struct runner_batch *b,
+                                       const struct bench_test *const *tests,
+                                       const struct bench_ops *const *ops, size_t n,
+                                       const struct harness_config *cfg,
+                                       struct test_result *r, size_t *failed,
+                                       volatile sig_atomic_t *stop,
+                                       const struct runner_progress *progress);
+enum runner_status runner_batch_visit (struct runner_batch *b, size_t i, int *finished,
+                                       size_t *failed, volatile sig_atomic_t *stop);
+/* Finishes the test I of B now, with the samples it has, as a visit that
+ * ends it would (checked, torn down); nothing if it is not active. */
+enum runner_status runner_batch_end (struct runner_batch *b, size_t i, size_t *failed,
+                                     volatile sig_atomic_t *stop);
+/* Whether the test I of B is still being measured. */
+int runner_batch_active (const struct runner_batch *b, size_t i);
+void runner_batch_abandon (struct runner_batch *b);
+
 #endif

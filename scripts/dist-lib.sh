@@ -75,14 +75,19 @@ step () {
   nice "$@" > "$log" 2>&1 || die "$what failed (see $log)"
 }
 
+# gmp_doc_stub DIR: Debian's +dfsg source of GMP in DIR has no manual, and
+# its patch drops doc/ from configure.ac, which is applied when Debian runs
+# autoreconf; without automake here, an empty doc/Makefile.in stands in for
+# the manual's.
+gmp_doc_stub () {
+  [ -f "$1/doc/Makefile.in" ] ||
+    { mkdir -p "$1/doc" && printf '.DEFAULT: ;\nall:\n' > "$1/doc/Makefile.in"; }
+}
+
 build_gmp () {
   b="$W/build-gmp"
   rm -rf "$b" && mkdir -p "$b" && cd "$b" || exit 1
-  # Debian's +dfsg source has no manual, and its patch drops doc/ from
-  # configure.ac, which is applied when Debian runs autoreconf; without
-  # automake here, an empty doc/Makefile.in stands in for the manual's.
-  [ -f "$W/src/gmp/doc/Makefile.in" ] ||
-    { mkdir -p "$W/src/gmp/doc" && printf '.DEFAULT: ;\nall:\n' > "$W/src/gmp/doc/Makefile.in"; } || exit 1
+  gmp_doc_stub "$W/src/gmp" || exit 1
   # shellcheck disable=SC2086
   step "GMP configure" configure.log "$W/src/gmp/configure" $GMP_ARGS CC="$CC" --prefix="$P" \
     --enable-fat --enable-static --disable-shared

@@ -203,31 +203,6 @@ put_public (cJSON *sec, const char *key, const char *val, const char *source)
   free (shown);
 }
 
-/* SHA-256 of a file as hex; 0 on success. */
-static int
-file_sha256 (const char *path, char hex[65])
-{
-  FILE *f = fopen (path, "rb");
-  struct gb_sha256 h;
-  unsigned char buf[65536], digest[32];
-  size_t got;
-
-  if (f == NULL)
-    return -1;
-  gb_sha256_init (&h);
-  while ((got = fread (buf, 1, sizeof buf, f)) > 0)
-    gb_sha256_update (&h, buf, got);
-  gb_sha256_final (&h, digest);
-  if (ferror (f))
-    {
-      fclose (f);
-      return -1;
-    }
-  fclose (f);
-  gb_hex (digest, sizeof digest, hex);
-  return 0;
-}
-
 #if defined(__linux__) || defined(__FreeBSD__) || defined(__APPLE__)
 /* Whether the file name of PATH starts with STEM. */
 static int
@@ -317,7 +292,7 @@ put_library (cJSON *sec, const char *stem, const void *symbol)
   else
     {
       put_public (lib, "path", path, how);
-      if (file_sha256 (path, hex) == 0)
+      if (gb_sha256_file (path, hex) == 0)
         si_put_str (lib, "sha256", hex, "file contents");
     }
   si_put_item (sec, "library", lib, NULL);
@@ -464,7 +439,7 @@ put_executable (cJSON *b)
   char path[4096], hex[65];
   const char *how = executable_path (path, sizeof path);
 
-  if (how != NULL && file_sha256 (path, hex) == 0)
+  if (how != NULL && gb_sha256_file (path, hex) == 0)
     si_put_str (b, "executable_sha256", hex, how);
   else
     si_put_null (b, "executable_sha256");

@@ -52,3 +52,18 @@ wait_catching () {
   done
   return 1
 }
+
+# signal_status PID SIG TENTHS: sends SIG to the background job PID, waits
+# up to TENTHS tenths of a second for it to end (then kills it) and sets
+# $status to its exit status.
+signal_status () {
+  kill -"$2" "$1"
+  waited=0
+  while kill -0 "$1" 2> /dev/null && [ $waited -lt "$3" ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  kill -KILL "$1" 2> /dev/null
+  wait "$1"
+  status=$?
+}

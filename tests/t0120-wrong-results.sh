@@ -88,15 +88,7 @@ for sig in TERM INT; do
   case $sig in TERM) signum=15 ;; INT) signum=2 ;; esac
   wait_catching $pid $signum
   sleep 1
-  kill -$sig $pid
-  waited=0
-  while kill -0 $pid 2>/dev/null && [ $waited -lt 100 ]; do
-    sleep 0.1
-    waited=$((waited + 1))
-  done
-  kill -KILL $pid 2>/dev/null
-  wait $pid
-  status=$?
+  signal_status $pid $sig 100
   want=$([ $sig = TERM ] && echo 143 || echo 130)
   check "SIG$sig ends a run stuck inside a GMP call, with status $want" [ "$status" -eq "$want" ]
   check "and it writes nothing" sh -c "[ ! -e w.json ] && ! ls w.json.tmp.* 2>/dev/null"

@@ -2,7 +2,8 @@
  * interleaves the tests' visits with an estimate of the time left that is
  * close to the time taken, checks each test when it is done, stops at a
  * setup failure, a wrong result or an interrupt, and tears down every test
- * it set up.  The tests here are stand-ins whose behaviour (skip, fail
+ * it set up; a batch (runner_batch_*) visited at the caller's pace does
+ * the same.  The tests here are stand-ins whose behaviour (skip, fail
  * the setup or the check, now and then or always, last 20 ms) is set by
  * t->b; every repetition is checked (engine/verify.h).  Time is the
  * test's own clock, which the stand-ins move by what each repetition is
@@ -267,5 +268,42 @@ main (void)
   check (seen.first_left > took / 3 && seen.first_left < took * 3,
          "the first estimate of the time left, %.2f s, is within 3x of the %.2f s taken",
          seen.first_left, took);
+
+  /* A batch visited at the caller's pace, the last test first, as a
+   * --gmp run's worker is: the same outcomes as runner_run_tests. */
+  const struct bench_test *list[4];
+  const struct bench_ops *ops[4];
+  struct harness_config cfg;
+  struct runner_batch b;
+  harness_default_config (&cfg, 0.06);
+  cfg.clock = clock_now;
+  for (size_t i = 0; i < 4; i++)
+    {
+      list[i] = &good[i];
+      ops[i] = &spin_ops;
+    }
+  stop = 0;
+  st = runner_batch_start (&b, list, ops, 4, &cfg, r, &failed, &stop, NULL);
+  int visits = 0, finished, active_b = runner_batch_active (&b, 1);
+  while (st == RUNNER_OK && b.nactive > 0 && visits < 10000)
+    for (size_t i = 4; i-- > 0 && st == RUNNER_OK;)
+      if (runner_batch_active (&b, i))
+        {
+          st = runner_batch_visit (&b, i, &finished, &failed, &stop);
+          visits++;
+        }
+  check (st == RUNNER_OK && !active_b && r[0].outcome == BENCH_OK && r[3].outcome == BENCH_OK
+         && r[1].outcome == BENCH_SKIPPED && r[0].digest[0] != '\0',
+         "a batch visited test by test measures the working tests, skips the skipped one");
+  st = runner_batch_visit (&b, 0, &finished, &failed, &stop);
+  check (st == RUNNER_OK && finished, "a test no longer active is reported finished");
+  runner_batch_abandon (&b);
+  check (live == 0, "after the batch every test is torn down (%d left)", live);
+
+  st = runner_batch_start (&b, list, ops, 4, &cfg, r, &failed, &stop, NULL);
+  st = runner_batch_visit (&b, 2, &finished, &failed, &stop);
+  check (st == RUNNER_OK && !finished && live == 3, "one visit leaves the batch's tests set up");
+  runner_batch_abandon (&b);
+  check (live == 0, "abandoning a batch tears its tests down (%d left)", live);
   return check_exit_status ();
 }

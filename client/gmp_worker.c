@@ -1,0 +1,110 @@
+/* gmp_worker.c: a worker of `gmpbench run --gmp` (gmp_proto.h), the
+ * gmpbench executable run again with one libgmp preloaded: it measures the
+ * selected tests one visit at a time, when the run says, and hands its
+ * result document back unsigned. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "client/gmp_side.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "client/gmp_proto.h"
+#include "client/gmpbench.h"
+#if defined(__linux__) || defined(__FreeBSD__)
+#include <link.h>
+#endif
+
+static double seconds_left;
+
+int
+gmp_worker_active (void)
+{
+  return getenv (GMP_PROTO_ENV) != NULL;
+}
+
+#if defined(__linux__) || defined(__FreeBSD__)
+static int
+loaded_cb (struct dl_phdr_info *info, size_t size, void *data)
+{
+  char real[PATH_MAX];
+  (void) size;
+  return info->dlpi_name[0] && realpath (info->dlpi_name, real) && strcmp (real, data) == 0;
+}
+#endif
+
+int
+gmp_worker_check_library (void)
+{
+  const char *want = getenv (GMP_PROTO_ENV);
+#if defined(__linux__) || defined(__FreeBSD__)
+  if (dl_iterate_phdr (loaded_cb, (void *) want))
+    return 0;
+#endif
+  gb_error ("run", "--gmp %s: the library was not loaded (the dynamic loader's message "
+            "above says why: not a shared library of this architecture?)", want);
+  return -1;
+}
+
+static void
+on_visit (void *ctx, size_t done, const char *name, double left)
+{
+  (void) ctx, (void) done, (void) name;
+  seconds_left = left;
+}
+
+static int
+reply (const struct gmp_proto_msg *m)
+{
+  return gmp_proto_write (GMP_PROTO_REPLY_FD, m, sizeof *m);
+}
+
+enum runner_status
+gmp_worker_measure (const struct bench_test *const *tests, const struct bench_ops *const *ops,
+                    size_t n, const struct harness_config *cfg, struct test_result *r,
+                    size_t *failed, volatile sig_atomic_t *stop)
+{
+  struct runner_progress hooks = { .visit = on_visit };
+  struct runner_batch b;
+  struct gmp_proto_msg m = { .kind = GMP_PROTO_READY };
+  enum runner_status st = runner_batch_start (&b, tests, ops, n, cfg, r, failed, stop, &hooks);
+  if (st != RUNNER_OK)
+    return st;
+  if (reply (&m) != 0)
+    st = RUNNER_INTERRUPTED;
+  while (st == RUNNER_OK && gmp_proto_read (GMP_PROTO_COMMAND_FD, &m, sizeof m) == 0
+         && (m.kind == GMP_PROTO_VISIT || m.kind == GMP_PROTO_END) && m.index < n)
+    {
+      int finished = 1;
+      st = m.kind == GMP_PROTO_END ? runner_batch_end (&b, m.index, failed, stop)
+        : runner_batch_visit (&b, m.index, &finished, failed, stop);
+      if (st != RUNNER_OK)
+        break;
+      memset (&m.result, 0, sizeof m.result);
+      m.kind = GMP_PROTO_VISITED;
+      m.finished = (uint32_t) finished;
+      m.seconds_left = seconds_left;
+      if (finished)
+        m.result = r[m.index];
+      if (reply (&m) != 0)
+        st = RUNNER_INTERRUPTED;
+    }
+  /* The loop ends on FINISH, or on a closed pipe: the run is gone. */
+  if (st == RUNNER_OK && m.kind != GMP_PROTO_FINISH)
+    st = RUNNER_INTERRUPTED;
+  runner_batch_abandon (&b);
+  return st;
+}
+
+int
+gmp_worker_send_document (const char *json)
+{
+  struct gmp_proto_msg m = { .kind = GMP_PROTO_DOCUMENT, .length = strlen (json) };
+  if (reply (&m) == 0 && gmp_proto_write (GMP_PROTO_REPLY_FD, json, m.length) == 0)
+    return 0;
+  gb_error ("run", "cannot hand the result to the run: %s", strerror (errno));
+  return 1;
+}
