@@ -12,7 +12,8 @@
  * SHA-256 of all its numbers (p, q, n, e, d and the CRT values), which the
  * digest covers; the timed operations then make that key and the next
  * ones from the same stream, as before.  Check verifies the last key made:
- * n has BITS bits and is p*q, and m^d^e = m mod n for a fixed m. */
+ * n has BITS bits and is p*q, m^d^e = m mod n for a fixed m, and the CRT
+ * values are inverses of e and q. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <gmp.h>
@@ -61,7 +62,22 @@ keygen_run (void *state, unsigned long reps)
     generate (state);
 }
 
-/* Whether the key of S has its size, is p*q, and signs and verifies. */
+/* Whether X * Y = 1 mod M, with 0 <= X < M. */
+static int
+inverse_mod (const mpz_t x, const mpz_t y, const mpz_t m)
+{
+  mpz_t r;
+  mpz_init (r);
+  mpz_mul (r, x, y);
+  mpz_mod (r, r, m);
+  int ok = mpz_sgn (x) >= 0 && mpz_cmp (x, m) < 0 && mpz_cmp_ui (r, 1) == 0;
+  mpz_clear (r);
+  return ok;
+}
+
+/* Whether the key of S has its size, is p*q, signs and verifies, and has
+ * the right CRT values: e*dp = 1 mod p-1, e*dq = 1 mod q-1, q*qinv = 1
+ * mod p. */
 static int
 key_works (const struct keygen_state *s)
 {
@@ -72,7 +88,8 @@ key_works (const struct keygen_state *s)
   mpz_powm (sig, m, s->d, s->n);
   mpz_powm (back, sig, s->e, s->n);
   int ok = mpz_sizeinbase (s->n, 2) == s->bits && mpz_cmp (pq, s->n) == 0
-    && mpz_cmp (back, m) == 0;
+    && mpz_cmp (back, m) == 0 && inverse_mod (s->dp, s->e, s->p1)
+    && inverse_mod (s->dq, s->e, s->q1) && inverse_mod (s->qinv, s->q, s->p);
   mpz_clears (pq, m, sig, back, NULL);
   return ok;
 }
@@ -108,7 +125,8 @@ keygen_setup (const struct bench_test *t, unsigned stream, struct bench_error *e
   generate (s);
   if (!key_works (s))
     {
-      bench_fail (err, "the first generated %lu-bit RSA key does not sign and verify", s->bits);
+      bench_fail (err, "the first generated %lu-bit RSA key is wrong (size, p*q, "
+                  "sign+verify or CRT values)", s->bits);
       keygen_teardown (s);
       return NULL;
     }
@@ -126,7 +144,8 @@ keygen_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
     generate (s);
   if (!key_works (s))
     {
-      bench_fail (err, "the generated %lu-bit RSA key does not sign and verify", s->bits);
+      bench_fail (err, "the generated %lu-bit RSA key is wrong (size, p*q, sign+verify or "
+                  "CRT values)", s->bits);
       return -1;
     }
   gb_sha256_update (digest, s->first_key, sizeof s->first_key);
