@@ -73,3 +73,22 @@ digest_mpz (struct gb_sha256 *h, const mpz_t z)
   gb_sha256_update (h, buf, written);
   free (buf);
 }
+
+void
+digest_gcd_witness (struct gb_sha256 *h, const mpz_t a, const mpz_t b, const mpz_t g,
+                    const mpz_t s)
+{
+  mpz_t qa, qb, u;
+  mpz_inits (qa, qb, u, NULL);
+  mpz_divexact (qa, a, g);
+  mpz_divexact (qb, b, g);
+  if (mpz_sgn (qb) != 0)
+    mpz_mod (u, s, qb);
+  else
+    mpz_set (u, s);
+  digest_mpz (h, g);
+  digest_mpz (h, qa);
+  digest_mpz (h, qb);
+  digest_mpz (h, u);
+  mpz_clears (qa, qb, u, NULL);
+}

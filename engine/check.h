@@ -24,4 +24,14 @@ int check_gcd_bezout (const mpz_t a, const mpz_t b, const mpz_t g,
 
 void digest_mpz (struct gb_sha256 *h, const mpz_t z);
 
+/* Feeds the gcd G of A and B into H with its witness: the quotients A/G
+ * and B/G, and S mod B/G, where S is a cofactor of A (G = S*A + T*B), that
+ * is the inverse of A/G modulo B/G.  The gcd of random operands is nearly
+ * always 1 or another small number, the same for every size; with its
+ * witness the digest depends on the operands and on the gcd computation,
+ * and it is the same for every cofactor S a correct library can return.
+ * The caller has checked G = S*A + T*B with G > 0 dividing A and B. */
+void digest_gcd_witness (struct gb_sha256 *h, const mpz_t a, const mpz_t b, const mpz_t g,
+                         const mpz_t s);
+
 #endif

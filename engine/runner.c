@@ -3,10 +3,12 @@
 #include "engine/runner.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engine/guard.h"
 #include "engine/verify.h"
+#include "model/reference.h"
 
 /* Sets T up with OPS into R; NULL when it is skipped or its setup failed,
  * with the outcome and message in R. */
@@ -65,6 +67,24 @@ check_test (const struct bench_ops *ops, void *state, const struct harness_confi
   gb_hex (md, 32, r->digest);
   r->outcome = BENCH_OK;
   return RUNNER_OK;
+}
+
+/* Where the reference table has T's digest (model/reference.h), R's must
+ * be it: the single-threaded run's operands are the same everywhere, and
+ * so are the outputs of a correct library and their witnesses (a gcd's
+ * quotients, a generated key).  A digest the checks let through but the
+ * reference does not is a wrong result too. */
+static enum runner_status
+check_reference (struct test_result *r)
+{
+  const char *want = reference_digest (r->test->name);
+  if (!want || strcmp (want, r->digest) == 0)
+    return RUNNER_OK;
+  r->outcome = BENCH_FAILED;
+  snprintf (r->message, sizeof r->message,
+            "its digest %.16s... differs from the reference digest %.16s... that every "
+            "correct library computes (model/reference.c)", r->digest, want);
+  return RUNNER_FAILED;
 }
 
 enum runner_status
@@ -232,6 +252,8 @@ finish_active (struct runner_batch *b, size_t k, size_t *failed, volatile sig_at
   harness_finish (&t->h, &res->m);
   choose_estimator (res);
   enum runner_status checked = check_test (t->ops, t->state, b->cfg, res, stop);
+  if (checked == RUNNER_OK)
+    checked = check_reference (res);
   if (checked != RUNNER_OK)
     {
       *failed = t->index;

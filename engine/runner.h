@@ -13,7 +13,9 @@
  * wholly (docs/timing.md has the measurements).
  *
  * A check that fails makes the result BENCH_FAILED: the caller must stop
- * and report it, never score it. */
+ * and report it, never score it.  So does, in runner_run_tests (the
+ * single-threaded run, operand stream 0), a digest other than the test's
+ * reference digest (model/reference.h). */
 #ifndef GB_RUNNER_H
 #define GB_RUNNER_H
 

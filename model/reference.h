@@ -30,4 +30,10 @@ const char *reference_digest (const char *test_name);
  * (model/registry.h) where it differs from reference_digest's, else NULL. */
 const char *reference_previous_digest (const char *test_name);
 
+/* The digest TEST_NAME had under the current registry before its digest
+ * covered a witness of the work (model/reference_superseded.c), where it
+ * differs from reference_digest's, else NULL: documents of the current or
+ * the previous registry may carry it instead. */
+const char *reference_superseded_digest (const char *test_name);
+
 #endif

@@ -149,6 +149,8 @@ compute_id (void)
   gb_sha256_init (&h);
   snprintf (line, sizeof line, "definitions %d\n", REGISTRY_DEFINITIONS);
   gb_sha256_update (&h, line, strlen (line));
+  snprintf (line, sizeof line, "digests %d\n", REGISTRY_DIGESTS);
+  gb_sha256_update (&h, line, strlen (line));
   for (size_t i = 0; i < n; i++)
     {
       const struct bench_test *t = registry_find (names[i]);

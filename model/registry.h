@@ -10,9 +10,9 @@
  * docs/result-format.md), and the server refuses a document whose registry
  * differs from its own (docs/protocol.md), since it could neither
  * recognise all the tests nor recompute the same scores.  It is the first
- * 16 hex digits of a SHA-256 over what scoring depends on: the generation
- * of the tests' definitions, every test's name, its flags, and the weight
- * of each node on its path.  The optional
+ * 16 hex digits of a SHA-256 over what scoring and checking depend on: the
+ * generation of the tests' definitions and of their digests, every test's
+ * name, its flags, and the weight of each node on its path.  The optional
  * suites (those only some clients have: libgcrypt's and Nettle's) are left
  * out, so that builds with and without them agree; their tests live in
  * hierarchies of their own.
@@ -90,6 +90,20 @@ int registry_match (const char *pattern, const char *name);
 /* The identity of the registry before this one (generation 1), whose
  * documents the server still accepts and shows apart (docs/protocol.md). */
 #define REGISTRY_PREVIOUS_ID "2b9fafb1342435ad"
+
+/* The generation of the tests' digests, raised whenever what a test's
+ * digest covers changes while what it measures does not, so that the
+ * server knows which digests a document carries.  2: the gcd tests' digests
+ * cover their witness, GMP's RSA key generation the stream's first key,
+ * OpenSSL's DSA signing its public key (model/reference_superseded.c
+ * keeps what they were before).  1 was every registry before it. */
+#define REGISTRY_DIGESTS 2
+
+/* The identity of the registry with the current definitions and the
+ * digests of generation 1, whose documents measured what the current ones
+ * measure: the server accepts them with those digests and pools them with
+ * the current ones. */
+#define REGISTRY_PREVIOUS_DIGESTS_ID "74fb001f7eeaca50"
 
 /* 16 lower-case hex digits, computed once. */
 const char *registry_id (void);

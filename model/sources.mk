@@ -12,6 +12,7 @@ MODEL_SRCS += \
 	model/order_stats.c \
 	model/reference.c \
 	model/reference_previous.c \
+	model/reference_superseded.c \
 	model/registry.c \
 	model/registry_table.c \
 	model/schema.c \

@@ -209,18 +209,22 @@ compare_versions (const char *a, const char *b)
 
 /* The document's registry is this server's, or the previous one
  * (registry.h), whose documents were measured with the previous
- * definitions of some tests: *PREVIOUS says so.  A document without one
- * comes from a client older than registry ids, so from the previous
- * definitions too, and its tests are checked one by one as before.  When
- * the registries differ otherwise, the client's version against the
- * server's says which side is behind. */
+ * definitions of some tests: *PREVIOUS says so; or the one with the
+ * current definitions and the previous digests.  Documents of those two
+ * may carry the digests of before digests generation 2: *OLD_DIGESTS says
+ * so.  A document without one comes from a client older than registry ids,
+ * so from the previous definitions too, and its tests are checked one by
+ * one as before.  When the registries differ otherwise, the client's
+ * version against the server's says which side is behind. */
 static int
-check_registry (const cJSON *doc, int *previous, struct validate_error *err)
+check_registry (const cJSON *doc, int *previous, int *old_digests,
+                struct validate_error *err)
 {
   const cJSON *item = schema_get (doc, DOC_REGISTRY);
   const char *client = text (doc, DOC_CLIENT "." DOC_CLIENT_VERSION);
 
   *previous = 1;
+  *old_digests = 1;
   if (!item)
     return 0;
   if (!lower_hex (item->valuestring, REGISTRY_ID_LEN))
@@ -232,6 +236,9 @@ check_registry (const cJSON *doc, int *previous, struct validate_error *err)
   if (strcmp (item->valuestring, REGISTRY_PREVIOUS_ID) == 0)
     return 0;
   *previous = 0;
+  if (strcmp (item->valuestring, REGISTRY_PREVIOUS_DIGESTS_ID) == 0)
+    return 0;
+  *old_digests = 0;
   if (strcmp (item->valuestring, registry_id ()) == 0)
     return 0;
   int order = compare_versions (client, GB_VERSION);
@@ -438,11 +445,26 @@ check_scores (const cJSON *doc, struct doc_summary *out, struct validate_error *
   return rc;
 }
 
-/* Only the single-threaded results have reference digests: the threads
- * of a multi-threaded run work on operand streams of their own.  A
- * document of the previous definitions has the previous digests. */
+/* Whether DIGEST is test NAME's reference digest, or NAME has none.  A
+ * document of the previous definitions (PREVIOUS) has the previous digests
+ * where those differ; one of digests generation 1 (OLD_DIGESTS) those the
+ * tests had before their digests covered a witness of the work
+ * (reference.h). */
 static int
-check_digests (const cJSON *doc, int previous, struct validate_error *err)
+digest_accepted (const char *name, const char *digest, int previous, int old_digests)
+{
+  const char *ref = previous ? reference_previous_digest (name) : NULL;
+  if (!ref && old_digests)
+    ref = reference_superseded_digest (name);
+  if (!ref)
+    ref = reference_digest (name);
+  return !ref || strcmp (ref, digest) == 0;
+}
+
+/* Only the single-threaded results have reference digests: the threads
+ * of a multi-threaded run work on operand streams of their own. */
+static int
+check_digests (const cJSON *doc, int previous, int old_digests, struct validate_error *err)
 {
   const cJSON *results = schema_get (doc, DOC_RESULTS);
   int i = 0, first = -1;
@@ -450,10 +472,7 @@ check_digests (const cJSON *doc, int previous, struct validate_error *err)
   for (const cJSON *r = results->child; r; r = r->next, i++)
     {
       const char *name = text (r, DOC_RESULT_NAME);
-      const char *ref = previous ? reference_previous_digest (name) : NULL;
-      if (!ref)
-        ref = reference_digest (name);
-      if (!ref || strcmp (ref, text (r, DOC_RESULT_DIGEST)) == 0)
+      if (digest_accepted (name, text (r, DOC_RESULT_DIGEST), previous, old_digests))
         continue;
       if (first < 0)
         {
@@ -587,7 +606,7 @@ validate_document (const char *body, size_t len, struct doc_summary *out,
                    struct validate_error *err)
 {
   cJSON *doc;
-  int rc = -1;
+  int rc = -1, old_digests;
 
   memset (out, 0, sizeof *out);
   memset (err, 0, sizeof *err);
@@ -597,11 +616,11 @@ validate_document (const char *body, size_t len, struct doc_summary *out,
   if (schema_check_duplicates (doc, "", err) == 0
       && check_structure (doc, err) == 0
       && check_forms (doc, err) == 0
-      && check_registry (doc, &out->previous_definitions, err) == 0
+      && check_registry (doc, &out->previous_definitions, &old_digests, err) == 0
       && check_tests (doc, err) == 0
       && check_public_key (doc, out, err) == 0
       && check_scores (doc, out, err) == 0
-      && check_digests (doc, out->previous_definitions, err) == 0)
+      && check_digests (doc, out->previous_definitions, old_digests, err) == 0)
     {
       summarise (doc, out);
       rc = 0;

@@ -8,7 +8,9 @@
  *                            GMP's pub^y mod p, and so does the digest
  *   openssl.dsa.sign.L       EVP_PKEY_sign of a 32-byte digest (OpenSSL
  *                            draws its own nonces); every signature is
- *                            verified with GMP (dsa_math.h)
+ *                            verified with GMP (dsa_math.h); the nonces
+ *                            make the signatures random, so the digest
+ *                            covers the public key and the messages
  *   openssl.dsa.verify.L     EVP_PKEY_verify of GMP's signatures; all must be
  *                            accepted and one for another digest rejected
  *
@@ -323,6 +325,8 @@ dsa_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
     if (!s->done[j])
       dsa_one (s, j);
   mpz_inits (r, sv, NULL);
+  if (!s->verify)
+    digest_mpz (digest, s->key->y);
   for (unsigned j = 0; j < DSA_MESSAGES && bad < 0; j++)
     if (s->verify ? !s->good[j] || !dsa_sig_decode (s, j, r, sv) : !gmp_accepts (s, j, r, sv))
       bad = (int) j;

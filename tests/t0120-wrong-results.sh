@@ -70,6 +70,27 @@ WRONG_GMP_RATE=100 wrong_run mpz_powm gmpbench.app.rsa.512
 WRONG_GMP_RATE=100 WRONG_GMP_MODE=garbage wrong_run mpz_powm gmpbench.app.rsa.512
 WRONG_GMP_MODE=skip wrong_run mpz_mul gmpbench.base.multiply.8192
 
+# Wrong answers the checks cannot see are caught by the digest, which
+# covers the work (the gcd's witness, the cofactors) and which the run
+# compares with the reference (model/reference.c).  A GMP that draws other
+# operands than GMPbench's: the gcd of gcd.131072's stays 1, and its digest
+# was that of the gcd 1 alone.  An extended gcd whose cofactors satisfy
+# G = S*A + T*B but are not the ones GMP documents.  A gcd of 1 where the
+# gcd is not 1 stays a case for the check.
+reference_run () {
+  wrong_run "$@"
+  check "... and says its digest differs from the reference" \
+    grep -q "$2 computed a wrong result: its digest .* differs from the reference digest" err.txt
+}
+reference_run mpz_urandomb gmpbench.base.gcd.131072,131072
+reference_run mpz_urandomb openssl.base.gcd.512,512
+WRONG_GMP_MODE=plausible reference_run mpz_gcdext gmpbench.base.gcdext.512,512
+WRONG_GMP_MODE=plausible WRONG_GMP_RATE=1000 wrong_run mpz_gcdext gmpbench.base.gcdext.128,128
+WRONG_GMP_MODE=plausible wrong_run mpz_gcd gmpbench.base.gcd.512,512
+# Key generation: the digest covers the stream's first key, and the check
+# every key's CRT values (mpz_invert's second call makes q^-1 mod p).
+WRONG_GMP_RATE=2 wrong_run mpz_invert ext.rsa.keygen.1024
+
 # Broken low-level products inside GMP: RSA key setup searches for primes
 # that a wrong mpn_sqr never lets it find, and a skipped mpz_mul leaves the
 # modulus 0, below which a message is to be drawn.

@@ -7,7 +7,8 @@
 # previous registry (model/registry.h), and those from before registry ids,
 # were measured with the previous definitions of some tests: they are
 # accepted against the previous digests and flagged previous-definitions,
-# which keeps them out of the aggregates.
+# which keeps them out of the aggregates.  Documents of the registry before
+# the digests covered a witness of the work are accepted with those digests.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/server-lib.sh"
 need_server
@@ -51,6 +52,42 @@ expect_status "a document of the previous registry, with its digests, is accepte
 check "... flagged previous-definitions" sh -c "echo '$(flags)' | grep -q previous-definitions"
 st=$(upload mixed --set "registry=\"$registry\"" --set "results.0.digest=\"$PREVIOUS_DIGEST\"")
 expect_rule "the current registry with a previous digest: 422 digest-mismatch" 422 \
+  digest-mismatch "$st"
+
+# The registry with the current definitions and the digests of before
+# digests generation 2 (model/registry.h): its documents measured what the
+# current ones measure and carry the digests the tests had before they
+# covered a witness of the work (model/reference_superseded.c); they are
+# accepted with those and not flagged.  The current registry must carry
+# the current digests.  The gcd tests hashed the gcd alone then: the same
+# digest for 128 and 8192 bits, the digest of the gcd 1 for the largest.
+PREVIOUS_DIGESTS_REGISTRY=74fb001f7eeaca50
+superseded_gcd () {
+  grep '^gmpbench\.base\.' "$SRCDIR/tests/fixtures/server-digests.txt" | awk '{ print NR - 1, $1 }' |
+    while read -r i name; do
+      case $name in
+        gmpbench.base.gcd.128,128|gmpbench.base.gcd.8192,8192)
+          d=f609a0fff70acfd2f1abd954212bd04fbf7af38231187a3a2ce7b3142f015ba9 ;;
+        gmpbench.base.gcd.512,512)
+          d=6d86e9b94fed5a4af8415b63b40da2a5cdead84e01d8e6aba4eddbd6a9215145 ;;
+        gmpbench.base.gcd.*)
+          d=3529e43060694f80de1d32222fab163a53fb784d047aca9144811ad4bd34ee2b ;;
+        *) continue ;;
+      esac
+      printf ' --set results.%s.digest="%s"' "$i" "$d"
+    done
+}
+# shellcheck disable=SC2046 # the --set options are words
+expect_status "the registry of the previous digests, with its gcd digests, is accepted" 201 \
+  "$(upload superseded --base --set "registry=\"$PREVIOUS_DIGESTS_REGISTRY\"" $(superseded_gcd))"
+check "... and not flagged previous-definitions" \
+  sh -c "! echo '$(flags)' | grep -q previous-definitions"
+# shellcheck disable=SC2046
+st=$(upload witnessless --base --set "registry=\"$registry\"" $(superseded_gcd))
+expect_rule "the current registry with the gcd digests of before: 422 digest-mismatch" 422 \
+  digest-mismatch "$st"
+st=$(upload current --base --set "registry=\"$PREVIOUS_DIGESTS_REGISTRY\"")
+expect_rule "the registry of the previous digests with the current gcd digests: 422" 422 \
   digest-mismatch "$st"
 
 st=$(upload older --set 'registry="0123456789abcdef"' --set 'client.version="0.0.1"')

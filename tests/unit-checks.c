@@ -8,6 +8,40 @@
 #include "tests/check.h"
 #include "suites/programs.h"
 
+/* The digest of the gcd of A and B with its witness, S a cofactor of A. */
+static void
+witness_digest (unsigned char md[32], const mpz_t a, const mpz_t b, const mpz_t g,
+                const mpz_t s)
+{
+  struct gb_sha256 h;
+  gb_sha256_init (&h);
+  digest_gcd_witness (&h, a, b, g, s);
+  gb_sha256_final (&h, md);
+}
+
+/* The gcd's witness depends on the operands, not only on the gcd, and not
+ * on which cofactor a right library returns. */
+static void
+gcd_witness (const mpz_t a, const mpz_t b)
+{
+  mpz_t g, s, q, a2;
+  unsigned char d1[32], d2[32];
+  mpz_inits (g, s, q, a2, NULL);
+  mpz_gcdext (g, s, NULL, a, b);
+  witness_digest (d1, a, b, g, s);
+  mpz_divexact (q, b, g);
+  mpz_add (s, s, q);
+  witness_digest (d2, a, b, g, s);
+  check (memcmp (d1, d2, 32) == 0,
+         "the gcd's witness is the same for the cofactors S and S + B/G");
+  mpz_add (a2, a, b);
+  mpz_gcdext (q, s, NULL, a2, b);
+  witness_digest (d2, a2, b, q, s);
+  check (mpz_cmp (q, g) == 0 && memcmp (d1, d2, 32) != 0,
+         "operands with the same gcd have another digest with the witness");
+  mpz_clears (g, s, q, a2, NULL);
+}
+
 int
 main (void)
 {
@@ -33,6 +67,7 @@ main (void)
   check (check_gcd_bezout (a, b, g, s, t), "a right gcd with its cofactors passes");
   mpz_mul_ui (g, g, 3);
   check (!check_gcd_bezout (a, b, g, s, t), "a wrong gcd is caught");
+  gcd_witness (a, b);
 
   /* A wrong digest source: different numbers give different digests, the
    * same number the same digest. */

@@ -1,5 +1,6 @@
 /* unit-reference.c: the reference digests (model/reference.c) are what
- * the tests compute.  Every test of the registry has one, and the tests
+ * the tests compute.  Every test of the registry has one, no two related
+ * tests share one, and the tests
  * cheap enough to run here (the 39 of GMPbench and the fast extensions)
  * reproduce theirs.  If this fails after a deliberate change of operands,
  * run scripts/update-reference. */
@@ -15,6 +16,54 @@ static const char *const fast[] = {
   "ext.prime.random.512", "ext.prime.prime.512", "ext.rsa.verify.1024",
   "ext.rsa.sign-sec.1024",
 };
+
+/* Whether tests A and B (registry indexes) share a reference digest. */
+static int
+share_digest (size_t a, size_t b)
+{
+  const char *da = reference_digest (registry_test (a)->name);
+  const char *db = reference_digest (registry_test (b)->name);
+  return da && db && strcmp (da, db) == 0;
+}
+
+/* Whether tests A and B lie in one tree (gmpbench, ext, openssl...). */
+static int
+same_tree (const struct bench_test *a, const struct bench_test *b)
+{
+  size_t n = strcspn (a->name, ".");
+  return strncmp (a->name, b->name, n + 1) == 0;
+}
+
+/* No two of GMPbench's tests share a digest, nor two tests of one program
+ * in one tree: each digest depends on its test's own operands (the gcd
+ * tests' through their witness, engine/check.h).  Other tests may share
+ * one by design: OpenSSL's mirror GMP's results (engine/mirror.h), and
+ * ext.rsa.sign.N signs what gmpbench.app.rsa.N signs. */
+static void
+digests_distinct (void)
+{
+  size_t n = registry_count (), compat = 0, shared = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      const struct bench_test *a = registry_test (i);
+      compat += (a->flags & BENCH_COMPAT) != 0;
+      for (size_t j = i + 1; j < n; j++)
+        {
+          const struct bench_test *b = registry_test (j);
+          int related = ((a->flags & b->flags) & BENCH_COMPAT)
+            || (strcmp (a->program, b->program) == 0 && same_tree (a, b));
+          if (related && share_digest (i, j))
+            {
+              check (0, "%s and %s share a reference digest", a->name, b->name);
+              shared++;
+            }
+        }
+    }
+  check (compat == 39 && shared == 0,
+         "no two of the %zu compatible tests, nor two tests of one program in one "
+         "tree, share a digest",
+         compat);
+}
 
 static void
 reproduce (const struct bench_test *t)
@@ -48,6 +97,7 @@ main (void)
       }
   check (missing == 0, "every test that runs here has a reference digest (of %zu)", n);
   check (reference_digest ("gmpbench.no.such.test") == NULL, "unknown names have none");
+  digests_distinct ();
 
   for (size_t i = 0; i < n; i++)
     if (runnable_test (i)->flags & BENCH_COMPAT)

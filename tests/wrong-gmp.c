@@ -14,8 +14,15 @@
  *                      primality answer flipped; for mpn the low bit flipped),
  *                      "skip" (the work is not done: the result keeps what
  *                      it held before), "garbage" (the result's limbs are
- *                      overwritten with arbitrary bits) or "hang" (the call
- *                      never returns).
+ *                      overwritten with arbitrary bits), "hang" (the call
+ *                      never returns) or "plausible" (a wrong answer that
+ *                      looks right: mpz_gcd gives 1, as it nearly always
+ *                      does for random operands; mpz_gcdext gives cofactors
+ *                      that still satisfy G = S*A + T*B, S + B/G and
+ *                      T - A/G, but not the smallest ones GMP documents).
+ *
+ * mpz_urandomb can be spoiled too ("off-by-one"): the library then draws
+ * other operands than GMPbench's.
  *
  * A benchmark that trusts its library would report a "fast but wrong"
  * score; gmpbench must refuse to, and must not hang. */
@@ -26,7 +33,7 @@
 #include <unistd.h>
 #include <gmp.h>
 
-enum mode { OFF_BY_ONE, SKIP, GARBAGE, HANG };
+enum mode { OFF_BY_ONE, SKIP, GARBAGE, HANG, PLAUSIBLE };
 
 static void *
 real (const char *symbol)
@@ -44,6 +51,8 @@ mode (void)
     return GARBAGE;
   if (m && strcmp (m, "hang") == 0)
     return HANG;
+  if (m && strcmp (m, "plausible") == 0)
+    return PLAUSIBLE;
   return OFF_BY_ONE;
 }
 
@@ -138,7 +147,37 @@ spoil (mpz_ptr r)
 
 WRAP3 (__gmpz_mul, "__gmpz_mul")
 WRAP3 (__gmpz_tdiv_q, "__gmpz_tdiv_q")
-WRAP3 (__gmpz_gcd, "__gmpz_gcd")
+
+void
+__gmpz_gcd (mpz_ptr g, mpz_srcptr a, mpz_srcptr b)
+{
+  void (*f) (mpz_ptr, mpz_srcptr, mpz_srcptr) = real ("__gmpz_gcd");
+  if (mode () != PLAUSIBLE)
+    SPOILED ("mpz_gcd", g, f (g, a, b));
+  else
+    {
+      f (g, a, b);
+      if (wrong ("mpz_gcd"))
+        __gmpz_set_ui (g, 1);
+    }
+}
+
+/* Moves the cofactors S and T of A and B (G = S*A + T*B) to S + B/G and
+ * T - A/G, which satisfy the identity too. */
+static void
+shift_cofactors (mpz_ptr s, mpz_ptr t, mpz_srcptr g, mpz_srcptr a, mpz_srcptr b)
+{
+  mpz_t q;
+  __gmpz_init (q);
+  __gmpz_divexact (q, b, g);
+  __gmpz_add (s, s, q);
+  if (t)
+    {
+      __gmpz_divexact (q, a, g);
+      __gmpz_sub (t, t, q);
+    }
+  __gmpz_clear (q);
+}
 
 void
 __gmpz_gcdext (mpz_ptr g, mpz_ptr s, mpz_ptr t, mpz_srcptr a, mpz_srcptr b)
@@ -146,7 +185,19 @@ __gmpz_gcdext (mpz_ptr g, mpz_ptr s, mpz_ptr t, mpz_srcptr a, mpz_srcptr b)
   void (*f) (mpz_ptr, mpz_ptr, mpz_ptr, mpz_srcptr, mpz_srcptr) = real ("__gmpz_gcdext");
   f (g, s, t, a, b);
   if (s && wrong ("mpz_gcdext"))
-    spoil (s);
+    {
+      if (mode () == PLAUSIBLE)
+        shift_cofactors (s, t, g, a, b);
+      else
+        spoil (s);
+    }
+}
+
+void
+__gmpz_urandomb (mpz_ptr r, gmp_randstate_t state, mp_bitcnt_t bits)
+{
+  void (*f) (mpz_ptr, __gmp_randstate_struct *, mp_bitcnt_t) = real ("__gmpz_urandomb");
+  SPOILED ("mpz_urandomb", r, f (r, state, bits));
 }
 
 #define WRAP4(fn, sym)                                                  \
