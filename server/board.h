@@ -41,7 +41,7 @@ enum board_field
 {
   BF_CPU, BF_ARCH, BF_VENDOR, BF_OS, BF_GMP, BF_COMPILER,
   BF_MODE,                      /* run.mode: full, quick, custom */
-  BF_BUILD,                     /* the GMP build kind: generic, tuned (plausible.h) */
+  BF_BUILD,                     /* the GMP build kind: distribution, fat, native, unknown */
   BF_COUNT
 };
 

@@ -1187,9 +1187,9 @@ static int
 adapt_score (void *ctx, const struct db_value *cols, int ncols)
 {
   struct score_adapter *a = ctx;
-  if (ncols < 2)
+  if (ncols < 3)
     return 1;
-  return a->fn (a->ctx, c_text (&cols[0]), c_real (&cols[1]));
+  return a->fn (a->ctx, c_text (&cols[0]), c_int (&cols[1]), c_real (&cols[2]));
 }
 
 enum store_status
@@ -1202,10 +1202,40 @@ store_node_scores (struct store *st, const char *node, int include_flagged,
   struct db_value p[] = { p_text (node), p_int (include_flagged) };
 
   /* Answered from the scores_cpu_rank index alone. */
-  if (st->drv->query (c, "SELECT s.cpu, s.score FROM scores s WHERE s.node = $1 "
+  if (st->drv->query (c, "SELECT s.cpu, s.seq, s.score FROM scores s WHERE s.node = $1 "
                       "AND s.listed = 1 AND (s.flagged = 0 OR $2 = 1) "
                       "ORDER BY s.cpu, s.score DESC, s.seq DESC", p, 2, adapt_score, &a) < 0)
     rc = failed (st, c, "aggregate");
+  release (st, c);
+  return rc;
+}
+
+struct kind_adapter
+{
+  store_kind_fn fn;
+  void *ctx;
+};
+
+static int
+adapt_kind (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct kind_adapter *a = ctx;
+  if (ncols < 3)
+    return 1;
+  return a->fn (a->ctx, c_int (&cols[0]), c_text (&cols[1]), c_text (&cols[2]));
+}
+
+enum store_status
+store_kinds (struct store *st, store_kind_fn fn, void *ctx)
+{
+  struct db_conn *c = acquire (st);
+  struct kind_adapter a = { fn, ctx };
+  enum store_status rc = STORE_OK;
+
+  /* Answered from the results_category index alone. */
+  if (st->drv->query (c, "SELECT seq, mode, build FROM results WHERE listed = 1", NULL, 0,
+                      adapt_kind, &a) < 0)
+    rc = failed (st, c, "kinds");
   release (st, c);
   return rc;
 }

@@ -111,10 +111,16 @@ enum store_status store_page (struct store *st, int dump, int64_t after, int lim
                               store_row_fn fn, void *ctx);
 
 /* The scores of NODE over listed results (unflagged ones unless
- * INCLUDE_FLAGGED), ordered by CPU identity, then best first. */
-typedef int (*store_score_fn) (void *ctx, const char *cpu, double score);
+ * INCLUDE_FLAGGED), with their results' seqs, ordered by CPU identity,
+ * then best first. */
+typedef int (*store_score_fn) (void *ctx, const char *cpu, int64_t seq, double score);
 enum store_status store_node_scores (struct store *st, const char *node, int include_flagged,
                                      store_score_fn fn, void *ctx);
+
+/* The run mode and GMP build kind of every listed result, in no useful
+ * order. */
+typedef int (*store_kind_fn) (void *ctx, int64_t seq, const char *mode, const char *build);
+enum store_status store_kinds (struct store *st, store_kind_fn fn, void *ctx);
 
 /* The name CPU is shown by, as the leaderboard chooses it (board.h), and
  * its architecture (malloc'ed); STORE_NOT_FOUND when no listed result
