@@ -78,8 +78,9 @@ struct strtab
   size_t n, cap;
   uint32_t *slots;              /* index + 1, 0 when free */
   size_t nslots;
-  const char **sorted;          /* the names sorted, with their counts */
+  const char **sorted;          /* the names with results, sorted, with their counts */
   size_t *sorted_counts;
+  size_t nsorted;
 };
 
 struct item
@@ -166,6 +167,8 @@ struct board_keeper
   atomic_int abandon;
 };
 
+static void summarize (struct board *b, const uint8_t *affected);
+
 /* ------------------------------------------------------------ interning */
 
 /* The slot of S in T: where it is, or the free one where it would go. */
@@ -237,16 +240,19 @@ static void
 sort_names (struct strtab *t)
 {
   struct named *v = gb_xmalloc ((t->n + 1) * sizeof *v);
+  size_t n = 0;
   for (size_t i = 0; i < t->n; i++)
-    v[i] = (struct named) { t->names[i], t->counts[i] };
-  qsort (v, t->n, sizeof *v, by_name);
-  t->sorted = gb_xmalloc ((t->n + 1) * sizeof *t->sorted);
-  t->sorted_counts = gb_xmalloc ((t->n + 1) * sizeof *t->sorted_counts);
-  for (size_t i = 0; i < t->n; i++)
+    if (t->counts[i])
+      v[n++] = (struct named) { t->names[i], t->counts[i] };
+  qsort (v, n, sizeof *v, by_name);
+  t->sorted = gb_xmalloc ((n + 1) * sizeof *t->sorted);
+  t->sorted_counts = gb_xmalloc ((n + 1) * sizeof *t->sorted_counts);
+  for (size_t i = 0; i < n; i++)
     {
       t->sorted[i] = v[i].name;
       t->sorted_counts[i] = v[i].count;
     }
+  t->nsorted = n;
   free (v);
 }
 
@@ -408,22 +414,21 @@ by_cpu_score (const void *pa, const void *pb)
   return a->seq > b->seq ? -1 : a->seq < b->seq;
 }
 
-/* One result's vote for its CPU's name (see name_cpus). */
+/* One result's vote for its CPU's name (see name_group). */
 struct vote
 {
-  uint32_t cpu, name, index;
+  uint32_t name;
   uint8_t verified, flagged;
+  int64_t seq;
 };
 
 static int
-by_cpu_name_index (const void *pa, const void *pb)
+by_name_seq (const void *pa, const void *pb)
 {
   const struct vote *a = pa, *b = pb;
-  if (a->cpu != b->cpu)
-    return a->cpu < b->cpu ? -1 : 1;
   if (a->name != b->name)
     return a->name < b->name ? -1 : 1;
-  return (a->index > b->index) - (a->index < b->index);
+  return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
 /* How a name ranks: by the votes of verified publishers' unflagged
@@ -431,7 +436,8 @@ by_cpu_name_index (const void *pa, const void *pb)
 struct tally
 {
   size_t verified, unflagged, all;
-  uint32_t name, first;
+  uint32_t name;
+  int64_t first;
 };
 
 static int
@@ -446,50 +452,65 @@ tally_beats (const struct tally *a, const struct tally *b)
   return a->first < b->first;
 }
 
-/* Each CPU's shown name (docs/leaderboard.md): the brand string most
+/* CPU C's shown name (docs/leaderboard.md): the brand string most
  * verified publishers' unflagged results give it, else most unflagged
  * results, else most results, ties going to the oldest.  A brand that
  * does not fit the CPU identity never counts; a CPU none of whose
- * results names it fittingly is shown by its identity (name "").  The
- * items are still in upload order. */
-static void
-name_cpus (struct board *b)
+ * results names it fittingly is shown by its identity (UNNAMED, "").
+ * V has room for the group's votes. */
+static uint32_t
+name_group (const struct board *b, size_t c, uint32_t unnamed, struct vote *v)
 {
-  size_t ncpu = b->tab[BF_CPU].n, n = 0;
-  struct vote *v = gb_xmalloc ((b->n + 1) * sizeof *v);
-  uint32_t unnamed = intern (&b->names, "");
-
-  for (size_t i = 0; i < b->n; i++)
+  size_t n = 0;
+  for (size_t k = b->group[c]; k < b->group[c + 1]; k++)
     {
-      const struct item *it = &b->items[i];
+      const struct item *it = &b->items[k];
       if (plausible_brand_fits (b->tab[BF_CPU].names[it->f[BF_CPU]],
                                 b->tab[BF_VENDOR].names[it->f[BF_VENDOR]],
                                 b->names.names[it->name]))
-        v[n++] = (struct vote) { it->f[BF_CPU], it->name, (uint32_t) i, it->verified,
-                                 it->flagged };
+        v[n++] = (struct vote) { it->name, it->verified, it->flagged, it->seq };
     }
-  qsort (v, n, sizeof *v, by_cpu_name_index);
-  b->cpu_name = gb_xmalloc ((ncpu + 1) * sizeof *b->cpu_name);
-  for (size_t c = 0; c < ncpu; c++)
-    b->cpu_name[c] = unnamed;
-  struct tally best = { 0, 0, 0, 0, 0 };
+  qsort (v, n, sizeof *v, by_name_seq);
+  struct tally best = { 0, 0, 0, unnamed, 0 };
   for (size_t k = 0; k < n;)
     {
-      struct tally t = { 0, 0, 0, v[k].name, v[k].index };
+      struct tally t = { 0, 0, 0, v[k].name, v[k].seq };
       size_t j = k;
-      for (; j < n && v[j].cpu == v[k].cpu && v[j].name == v[k].name; j++)
+      for (; j < n && v[j].name == v[k].name; j++)
         {
           t.verified += v[j].verified && !v[j].flagged;
           t.unflagged += !v[j].flagged;
           t.all++;
         }
-      if (k == 0 || v[k - 1].cpu != v[k].cpu || tally_beats (&t, &best))
-        {
-          best = t;
-          b->cpu_name[v[k].cpu] = t.name;
-        }
+      if (k == 0 || tally_beats (&t, &best))
+        best = t;
       k = j;
     }
+  return best.name;
+}
+
+/* The most results any CPU has, at least 1. */
+static size_t
+biggest_group (const struct board *b)
+{
+  size_t biggest = 1;
+  for (size_t c = 0; c < b->tab[BF_CPU].n; c++)
+    if (b->group[c + 1] - b->group[c] > biggest)
+      biggest = b->group[c + 1] - b->group[c];
+  return biggest;
+}
+
+/* Names every CPU of B (grouped) whose AFFECTED entry is set (all when
+ * AFFECTED is NULL); the others keep the name they have. */
+static void
+name_cpus (struct board *b, const uint8_t *affected)
+{
+  int64_t found = lookup (&b->names, "");
+  uint32_t unnamed = found >= 0 ? (uint32_t) found : intern (&b->names, "");
+  struct vote *v = gb_xmalloc (biggest_group (b) * sizeof *v);
+  for (size_t c = 0; c < b->tab[BF_CPU].n; c++)
+    if (!affected || affected[c])
+      b->cpu_name[c] = name_group (b, c, unnamed, v);
   free (v);
 }
 
@@ -645,9 +666,12 @@ build (struct store *st, const atomic_int *abandon)
       board_free (b);
       return NULL;
     }
-  name_cpus (b);
   group_items (b);
+  b->cpu_name = gb_xmalloc ((b->tab[BF_CPU].n + 1) * sizeof *b->cpu_name);
+  name_cpus (b, NULL);
   choose_kinds (b, 0, b->n, b->kind);
+  b->info = gb_xcalloc (b->tab[BF_CPU].n + 1, sizeof *b->info);
+  summarize (b, NULL);
   for (int f = 0; f < BF_COUNT; f++)
     sort_names (&b->tab[f]);
   return b;
@@ -667,14 +691,14 @@ board_values (const struct board *b, enum board_field field, const char *const *
 {
   *names = b->tab[field].sorted;
   *counts = b->tab[field].sorted_counts;
-  return b->tab[field].n;
+  return b->tab[field].nsorted;
 }
 
 const char *
 board_cpu_name (const struct board *b, const char *cpu)
 {
   int64_t c = lookup (&b->tab[BF_CPU], cpu);
-  return c < 0 ? NULL : b->names.names[b->cpu_name[c]];
+  return c < 0 || b->group[c] == b->group[c + 1] ? NULL : b->names.names[b->cpu_name[c]];
 }
 
 /* 0, or -1 when some value is not in the snapshot (nothing matches). */
@@ -820,43 +844,50 @@ rank_group (const struct board *b, size_t c, const struct resolved *r, const dou
 static double *
 scratch_new (const struct board *b, struct scratch *s)
 {
-  size_t biggest = 1;
-  for (size_t c = 0; c < b->tab[BF_CPU].n; c++)
-    if (b->group[c + 1] - b->group[c] > biggest)
-      biggest = b->group[c + 1] - b->group[c];
+  size_t biggest = biggest_group (b);
   double *all = gb_xmalloc (5 * biggest * sizeof *all);
   s->score = all, s->ghz = all + biggest, s->core = all + 2 * biggest;
   s->rsa = all + 3 * biggest, s->node = all + 4 * biggest;
   return all;
 }
 
-/* Fills INFO: per CPU, the values all its results share, how many are
+/* Fills CPU C's INFO: the values all its results share, how many are
  * verified, and its rows over its unflagged and over all its results. */
 static void
-summarize (struct board *b)
+summarize_group (struct board *b, size_t c, struct scratch *s)
 {
-  size_t ncpu = b->tab[BF_CPU].n;
+  struct group_info *g = &b->info[c];
+  memset (g, 0, sizeof *g);
+  if (b->group[c] == b->group[c + 1])
+    return;                     /* every result of it left; whole_group skips it */
+  memcpy (g->uniform, b->items[b->group[c]].f, sizeof g->uniform);
+  for (size_t k = b->group[c]; k < b->group[c + 1]; k++)
+    {
+      for (int f = 0; f < BF_COUNT; f++)
+        if (b->items[k].f[f] != g->uniform[f])
+          g->uniform[f] = UINT32_MAX;
+      g->verified += b->items[k].verified;
+    }
+  for (int flagged = 0; flagged < 2; flagged++)
+    {
+      struct resolved r;
+      for (int f = 0; f < BF_COUNT; f++)
+        r.f[f] = -1;
+      r.verified_only = 0;
+      r.include_flagged = flagged;
+      rank_group (b, c, &r, NULL, s, &g->rows[flagged]);
+    }
+}
+
+/* Fills INFO for every CPU whose AFFECTED entry is set (all when NULL). */
+static void
+summarize (struct board *b, const uint8_t *affected)
+{
   struct scratch s;
   double *all = scratch_new (b, &s);
-
-  b->info = gb_xcalloc (ncpu + 1, sizeof *b->info);
-  for (size_t c = 0; c < ncpu; c++)
-    {
-      struct group_info *g = &b->info[c];
-      memcpy (g->uniform, b->items[b->group[c]].f, sizeof g->uniform);
-      for (size_t k = b->group[c]; k < b->group[c + 1]; k++)
-        {
-          for (int f = 0; f < BF_COUNT; f++)
-            if (b->items[k].f[f] != g->uniform[f])
-              g->uniform[f] = UINT32_MAX;
-          g->verified += b->items[k].verified;
-        }
-      for (int flagged = 0; flagged < 2; flagged++)
-        {
-          struct resolved r = { { -1, -1, -1, -1, -1, -1 }, 0, flagged };
-          rank_group (b, c, &r, NULL, &s, &g->rows[flagged]);
-        }
-    }
+  for (size_t c = 0; c < b->tab[BF_CPU].n; c++)
+    if (!affected || affected[c])
+      summarize_group (b, c, &s);
   free (all);
 }
 
@@ -868,7 +899,7 @@ whole_group (const struct board *b, size_t c, const struct resolved *r)
   const struct group_info *g = &b->info[c];
   int all = 1;
 
-  if (r->f[BF_CPU] >= 0 && (size_t) r->f[BF_CPU] != c)
+  if ((r->f[BF_CPU] >= 0 && (size_t) r->f[BF_CPU] != c) || b->group[c] == b->group[c + 1])
     return -1;
   for (int f = BF_ARCH; f < BF_COUNT; f++)
     if (r->f[f] >= 0 && g->uniform[f] != (uint32_t) r->f[f])
@@ -1342,7 +1373,6 @@ builder (void *arg)
       struct board *fresh = build (k->srv->store, &k->abandon);
       if (fresh)
         {
-          summarize (fresh);
           carry (fresh, k->srv->store, old, &k->abandon);
           fresh->built = begun;
           if (gb_wall_seconds () - begun >= 1)
