@@ -133,8 +133,6 @@ store_upload (struct http_request *r, const struct doc_summary *doc, const char 
           && plausible_review (r->srv->store, doc, build, id, flags, sizeof flags, notes)
           != STORE_OK)
         st = STORE_ERROR;
-      if (st == STORE_OK && !unlisted)
-        board_changed (r->srv);
       rc = st == STORE_OK || st == STORE_EXISTS ? answer_stored (r, st, id, flags)
         : api_unavailable (r);
     }
@@ -211,9 +209,9 @@ retract (struct server *srv, const char *id, const struct retract_target *t)
     return 0;
   if (store_retract (srv->store, id, (int64_t) time (NULL)) != STORE_OK)
     return -1;
-  int judged = t->unlisted || plausible_rejudge (srv->store, t->cpu, t->mode, t->build) == STORE_OK;
-  board_changed (srv);
-  return judged ? 0 : -1;
+  if (!t->unlisted && plausible_rejudge (srv->store, t->cpu, t->mode, t->build) != STORE_OK)
+    return -1;
+  return 0;
 }
 
 static void

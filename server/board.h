@@ -87,10 +87,6 @@ int board_start (struct server *srv);
  * current snapshot (freed when its last reader releases it too). */
 void board_stop (struct server *srv);
 
-/* A result was stored, or flags changed: the next page rebuilds the
- * snapshot (and waits for it, up to FRESH_WAIT_MAX results: board.c). */
-void board_changed (struct server *srv);
-
 /* The current snapshot, retained.  NULL when there is none: *PREPARING
  * is then set when the first one is still being built (the caller waited
  * a few seconds for it), clear when building it failed. */
