@@ -1,5 +1,5 @@
-/* board.c: the leaderboard snapshot and the thread that rebuilds it (see
- * board.h).
+/* board.c: the leaderboard snapshot, and the threads that build it and
+ * keep it up to date (see board.h).
  *
  * Strings are interned per field in open-addressing hash tables, so an
  * entry holds small integers and a filter is resolved to integers once.
@@ -27,15 +27,25 @@
  * columns and views under the snapshot's lock and copy what they need,
  * so a view can be dropped while a page is being written.
  *
- * The keeper holds the current snapshot and the builder thread.  Under
- * its mutex: the pointer to the current snapshot (swapped, never
- * modified), whether a build is wanted or under way, when the last build
- * that finished began, and how many failed.  A reader retains the
- * snapshot under the mutex and releases it when done; the last release
- * frees it.  The builder works without the mutex on a snapshot nobody
- * else sees, and the abandon flag is checked in every row callback, so
- * stopping the server does not wait for a whole build.  It runs at a
- * lower priority (Linux), so that pages go first on a busy machine.
+ * An update (derive) copies the string tables (their indexes stay
+ * valid), takes the changed results' entries out (their counts too),
+ * merges the changed results as they are now into the sorted entries in
+ * one pass, indexes the seqs again, carries the node columns over by
+ * where each entry came from, and names and summarizes again only the
+ * CPUs it touched; a CPU left without results keeps its index, with an
+ * empty group, and is shown nowhere.
+ *
+ * The keeper holds the current snapshot, the journal and the two
+ * threads.  Under its mutex: the pointer to the current snapshot
+ * (swapped, never modified) and the journal position it includes, the
+ * journal, whether an update or a full build is wanted or under way, a
+ * full build done and not yet brought up to date, and how many builds
+ * failed.  A reader retains the snapshot under the mutex and releases it
+ * when done; the last release frees it.  The threads work without the
+ * mutex on snapshots nobody else sees, and the abandon flag is checked in
+ * every row callback, so stopping the server does not wait for a whole
+ * build.  They run at a lower priority (Linux), so that pages go first on
+ * a busy machine.
  */
 #include "server/board.h"
 
@@ -960,6 +970,24 @@ whole_group (const struct board *b, size_t c, const struct resolved *r)
   return all;
 }
 
+/* The row of CPU C under R with the median of NODE (a column, or NULL),
+ * into ROW: from C's summary when all its results match and NODE is not
+ * needed, else by a scan; 0 when none matches. */
+static int
+group_row (const struct board *b, size_t c, const struct resolved *r, const double *node,
+           struct scratch *s, struct board_row *row)
+{
+  int whole = whole_group (b, c, r);
+  if (whole < 0)
+    return 0;
+  if (whole > 0 && !node)
+    {
+      *row = b->info[c].rows[r->include_flagged];
+      return row->n > 0;
+    }
+  return rank_group (b, c, r, node, s, row);
+}
+
 /* The rows of every CPU some result of which matches R, by CPU, with the
  * median of NODE (a column, or NULL); *ROWS is malloc'ed.  A CPU whose
  * results all match (a tab, a vendor, flagged results included) takes
@@ -974,16 +1002,7 @@ compute_rows (const struct board *b, const struct resolved *r, const double *nod
 
   *rows = gb_xcalloc (ncpu + 1, sizeof **rows);
   for (size_t c = 0; c < ncpu; c++)
-    {
-      int whole = whole_group (b, c, r);
-      if (whole > 0 && !node)
-        {
-          if (b->info[c].rows[r->include_flagged].n)
-            (*rows)[n++] = b->info[c].rows[r->include_flagged];
-        }
-      else if (whole == 0 || (whole > 0 && node))
-        n += (size_t) rank_group (b, c, r, node, &s, &(*rows)[n]);
-    }
+    n += (size_t) group_row (b, c, r, node, &s, &(*rows)[n]);
   free (all);
   return n;
 }
@@ -1534,10 +1553,11 @@ delta_free (struct delta *d)
  * OLD), without views; NULL on a database error or when abandoned.  Its
  * cost is a pass over OLD's items (copied, merged with the changes,
  * indexed again) and the CPUs the changes touch (named and summarized
- * again); OLD's node columns are carried over. */
+ * again; *TOUCHED, malloc'ed, says which); OLD's node columns are
+ * carried over. */
 static struct board *
 derive (struct board *old, struct store *st, const char *const *ids, size_t nids,
-        const atomic_int *abandon)
+        const atomic_int *abandon, uint8_t **touched)
 {
   struct board *b = board_new ();
   const char *nodes[MAX_COLUMNS];
@@ -1591,7 +1611,7 @@ derive (struct board *old, struct store *st, const char *const *ids, size_t nids
         name_row (b, c, &b->info[c].rows[1]);
       }
   summarize (b, affected);
-  free (affected);
+  *touched = affected;
   for (int f = 0; f < BF_COUNT; f++)
     sort_names (&b->tab[f]);
   return b;
@@ -1621,6 +1641,8 @@ struct spec
   char *value[BF_COUNT];
   char *node;
   unsigned long hits;
+  struct board_row *rows;       /* its rows, for update_view */
+  size_t nrows;
 };
 
 static int
@@ -1647,11 +1669,49 @@ make_view (struct board *b, const struct board_filter *f, const char *node)
   add_view (b, f, &r, node, rows, n);
 }
 
+/* Like make_view, for a snapshot derived from another whose view of F
+ * and NODE had the NPREV rows PREV: the rows of the CPUs AFFECTED
+ * (AFFECTED[c]) are computed, the others copied. */
+static void
+update_view (struct board *b, const struct board_filter *f, const char *node,
+             const struct board_row *prev, size_t nprev, const uint8_t *affected)
+{
+  struct resolved r;
+  const double *column = NULL;
+  struct scratch s;
+
+  if (node)
+    column = find_column (b, node);
+  if (resolve (b, f, &r) < 0 || (node && !column))
+    return;
+  size_t ncpu = b->tab[BF_CPU].n, n = 0, j = 0;
+  struct board_row *rows = gb_xcalloc (ncpu + 1, sizeof *rows);
+  double *all = scratch_new (b, &s);
+  for (size_t c = 0; c < ncpu; c++)
+    {
+      int64_t at = -1;          /* the CPU of the next previous row */
+      while (j < nprev && (at = lookup (&b->tab[BF_CPU], prev[j].cpu)) < (int64_t) c)
+        j++;
+      if (affected[c])
+        n += (size_t) group_row (b, c, &r, column, &s, &rows[n]);
+      else if (j < nprev && at == (int64_t) c)
+        {
+          rows[n] = prev[j];
+          name_row (b, c, &rows[n++]);
+        }
+    }
+  free (all);
+  add_view (b, f, &r, node, rows, n);
+}
+
 /* Gives B (not yet published) the most asked-for views of OLD, with the
  * node columns they need, and the default view.  A view nobody asked for
- * while OLD was current is not carried, nor its column. */
+ * while OLD was current is not carried, nor its column.  When B was
+ * derived from OLD, AFFECTED says which CPUs changed, and the views'
+ * rows of the others are copied; otherwise (NULL) they are computed. */
 static void
-carry (struct board *b, struct store *st, struct board *old, const atomic_int *abandon)
+carry (struct board *b, struct store *st, struct board *old, const uint8_t *affected,
+       const atomic_int *abandon)
 {
   struct board_filter none = { { NULL }, 0, 0 };
   struct spec specs[MAX_VIEWS];
@@ -1672,6 +1732,13 @@ carry (struct board *b, struct store *st, struct board *old, const atomic_int *a
           s->filter.include_flagged = v->r.include_flagged;
           s->node = v->node ? gb_xstrdup (v->node) : NULL;
           s->hits = v->hits;
+          s->rows = NULL;
+          s->nrows = affected ? v->nrows : 0;
+          if (affected)
+            {
+              s->rows = gb_xmalloc ((v->nrows + 1) * sizeof *s->rows);
+              memcpy (s->rows, v->rows, v->nrows * sizeof *s->rows);
+            }
         }
       pthread_mutex_unlock (&old->lock);
     }
@@ -1681,6 +1748,7 @@ carry (struct board *b, struct store *st, struct board *old, const atomic_int *a
       for (int k = 0; k < BF_COUNT; k++)
         free (specs[nspecs - 1].value[k]);
       free (specs[nspecs - 1].node);
+      free (specs[nspecs - 1].rows);
     }
   for (size_t i = 0; i < nspecs; i++)
     {
@@ -1698,11 +1766,17 @@ carry (struct board *b, struct store *st, struct board *old, const atomic_int *a
   make_view (b, &none, NULL);
   for (size_t i = 0; i < nspecs; i++)
     {
-      if (!abandoned (abandon))
+      if (abandoned (abandon))
+        ;
+      else if (affected)
+        update_view (b, &specs[i].filter, specs[i].node, specs[i].rows, specs[i].nrows,
+                     affected);
+      else
         make_view (b, &specs[i].filter, specs[i].node);
       for (int k = 0; k < BF_COUNT; k++)
         free (specs[i].value[k]);
       free (specs[i].node);
+      free (specs[i].rows);
     }
 }
 
@@ -1810,13 +1884,12 @@ ids_free (char **ids, size_t n)
 
 /* The updater: brings the newest snapshot (a full build just done, else
  * the current one) up to date with the journal whenever asked, and makes
- * the result current. */
+ * the result current.  Pages wait for it, so it runs at their priority. */
 static void *
 updater (void *arg)
 {
   struct board_keeper *k = arg;
 
-  lower_priority ();
   pthread_mutex_lock (&k->lock);
   for (;;)
     {
@@ -1850,13 +1923,16 @@ updater (void *arg)
       if (nids)
         {
           board_release (next);
-          next = derive (start, k->srv->store, (const char *const *) ids, nids, &k->abandon);
+          uint8_t *touched = NULL;
+          next = derive (start, k->srv->store, (const char *const *) ids, nids, &k->abandon,
+                         &touched);
           if (next)
             {
               next->built = begun;
               next->base_built = start->base_built;
-              carry (next, k->srv->store, start, &k->abandon);
+              carry (next, k->srv->store, start, touched, &k->abandon);
             }
+          free (touched);
         }
       ids_free (ids, nids);
 
@@ -1909,7 +1985,7 @@ full_builder (void *arg)
       struct board *fresh = build (k->srv->store, &k->abandon);
       if (fresh)
         {
-          carry (fresh, k->srv->store, old, &k->abandon);
+          carry (fresh, k->srv->store, old, NULL, &k->abandon);
           fresh->built = fresh->base_built = begun;
           if (gb_wall_seconds () - begun >= 1)
             log_info ("leaderboard snapshot of %zu results built in %.1f s", fresh->n,

@@ -620,8 +620,15 @@ test_update (struct store *st)
   srv.aggregate_ttl = 3600;
   check (board_start (&srv) == 0, "the builder starts (updates)");
   struct board *b1 = board_acquire (&srv, &preparing);
-  rank (b1, st, &f, BK_NODE, "gmpbench.base", &rows);   /* a node column to carry */
-  free (rows);
+  for (int flagged = 0; flagged < 2; flagged++)         /* views to carry, a node column */
+    for (int os = 0; os < 2; os++)
+      for (int key = BK_SCORE; key <= BK_NODE; key += BK_NODE - BK_SCORE)
+        {
+          f.include_flagged = flagged;
+          f.value[BF_OS] = os ? "Debian" : NULL;
+          rank (b1, st, &f, key, "gmpbench.base", &rows);
+          free (rows);
+        }
   struct fake d = { "x86:GenuineIntel:family=6:model=9:stepping=0", "Intel Delta", "x86_64",
                     "Intel", "Gentoo", "6.3.0", "gcc", NULL, NULL, 0, 0, 2500, 6, 250, 12, 800,
                     900 };
