@@ -75,6 +75,9 @@
 /* Ids the journal keeps at most; beyond, they are dropped and a full
  * build brings the snapshot up to date. */
 #define JOURNAL_MAX 1000000
+/* A full build merges the changes made while it ran itself until this
+ * few are left for the updater. */
+#define CATCH_UP_LEFT 1000
 #define BUILDER_NICE 10         /* pages before snapshots, on a busy machine */
 #define SCORE_NODE "gmpbench"
 #define RSA_GMP "gmpbench.app.rsa.2048"
@@ -151,6 +154,8 @@ struct board
   uint32_t *newest;             /* per CPU: its newest item */
   uint32_t *cpu_name;           /* per CPU: the name shown (index into NAMES) */
   int64_t kind[2];              /* the most common mode, and build kind among them, or -1 */
+  size_t *pairs;                /* results per run mode (row) and build kind (column) */
+  size_t pair_builds;           /* its columns */
   struct group_info *info;      /* per CPU */
   pthread_mutex_t lock;         /* guards the columns and the views */
   pthread_cond_t loaded;        /* a column loaded by a request */
@@ -632,6 +637,7 @@ board_free (struct board *b)
   free (b->newest);
   free (b->cpu_name);
   free (b->info);
+  free (b->pairs);
   free (b);
 }
 
@@ -694,6 +700,47 @@ choose_kinds (const struct board *b, size_t from, size_t to, int64_t kind[2])
   kind[1] = kind[0] < 0 ? -1 : most_common (b, from, to, BF_BUILD, kind[0]);
 }
 
+/* B's PAIRS for its string tables as they are, with OLD's counts (OLD may
+ * be NULL: none). */
+static void
+pairs_new (struct board *b, const struct board *old)
+{
+  size_t modes = b->tab[BF_MODE].n, builds = b->tab[BF_BUILD].n;
+  b->pair_builds = builds;
+  b->pairs = gb_xcalloc (modes * builds + 1, sizeof *b->pairs);
+  for (size_t m = 0; old && m < old->tab[BF_MODE].n; m++)
+    for (size_t k = 0; k < old->pair_builds; k++)
+      b->pairs[m * builds + k] = old->pairs[m * old->pair_builds + k];
+}
+
+static void
+pair_add (struct board *b, const struct item *it, int delta)
+{
+  b->pairs[it->f[BF_MODE] * b->pair_builds + it->f[BF_BUILD]] += (size_t) delta;
+}
+
+/* KIND as choose_kinds gives it over all of B's results, from PAIRS: the
+ * most common mode, then build kind among its results, the first
+ * interned winning ties. */
+static void
+kinds_of_pairs (struct board *b)
+{
+  size_t modes = b->tab[BF_MODE].n, builds = b->pair_builds, best = 0;
+  b->kind[0] = b->kind[1] = -1;
+  for (size_t m = 0; m < modes; m++)
+    {
+      size_t n = 0;
+      for (size_t k = 0; k < builds; k++)
+        n += b->pairs[m * builds + k];
+      if (n > best)
+        best = n, b->kind[0] = (int64_t) m;
+    }
+  best = 0;
+  for (size_t k = 0; b->kind[0] >= 0 && k < builds; k++)
+    if (b->pairs[(size_t) b->kind[0] * builds + k] > best)
+      best = b->pairs[(size_t) b->kind[0] * builds + k], b->kind[1] = (int64_t) k;
+}
+
 /* A snapshot of the store, without columns or views; NULL on a database
  * error or when abandoned. */
 static struct board *
@@ -718,7 +765,10 @@ build (struct store *st, const atomic_int *abandon)
   group_items (b);
   b->cpu_name = gb_xmalloc ((b->tab[BF_CPU].n + 1) * sizeof *b->cpu_name);
   name_cpus (b, NULL);
-  choose_kinds (b, 0, b->n, b->kind);
+  pairs_new (b, NULL);
+  for (size_t k = 0; k < b->n; k++)
+    pair_add (b, &b->items[k], 1);
+  kinds_of_pairs (b);
   b->info = gb_xcalloc (b->tab[BF_CPU].n + 1, sizeof *b->info);
   summarize (b, NULL);
   for (int f = 0; f < BF_COUNT; f++)
@@ -1425,8 +1475,9 @@ by_seq_value (const void *pa, const void *pb)
   return (a > b) - (a < b);
 }
 
-/* Takes OLD's items out of B's counts where GONE says, marking their
- * CPUs AFFECTED; the arrivals (sorted) of the listed changes into *NEW. */
+/* Takes OLD's items out of B's counts (and PAIRS) where GONE says,
+ * marking their CPUs AFFECTED, and counts the arrivals of the listed
+ * changes in; those into *NEW, sorted. */
 static size_t
 sort_changes (struct board *b, const struct board *old, const struct delta *d, uint8_t *gone,
               uint8_t *affected, struct arrival **new_items)
@@ -1441,6 +1492,7 @@ sort_changes (struct board *b, const struct board *old, const struct delta *d, u
         {
           const struct item *o = &old->items[i];
           gone[i] = 1;
+          pair_add (b, o, -1);
           for (int f = 0; f < BF_COUNT; f++)
             b->tab[f].counts[o->f[f]]--;
           b->names.counts[o->name]--;
@@ -1449,6 +1501,7 @@ sort_changes (struct board *b, const struct board *old, const struct delta *d, u
       if (c->listed)
         {
           finish_item (&c->it, isnan (c->sec) ? c->gmp : c->sec, c->ossl, c->mhz, c->cores);
+          pair_add (b, &c->it, 1);
           affected[c->it.f[BF_CPU]] = 1;
           (*new_items)[n++] = (struct arrival) { c->it, (uint32_t) j };
         }
@@ -1585,6 +1638,7 @@ derive (struct board *old, struct store *st, const char *const *ids, size_t nids
   size_t old_cpus = old->tab[BF_CPU].n, ncpu = b->tab[BF_CPU].n, ngone = 0;
   uint8_t *gone = gb_xcalloc (old->n + 1, 1), *affected = gb_xcalloc (ncpu + 1, 1);
   struct arrival *add;
+  pairs_new (b, old);
   size_t nadd = sort_changes (b, old, &d, gone, affected, &add);
   for (size_t i = 0; i < old->n; i++)
     ngone += gone[i];
@@ -1601,7 +1655,7 @@ derive (struct board *old, struct store *st, const char *const *ids, size_t nids
   b->cpu_name = gb_xmalloc ((ncpu + 1) * sizeof *b->cpu_name);
   memcpy (b->cpu_name, old->cpu_name, old_cpus * sizeof *b->cpu_name);
   name_cpus (b, affected);
-  choose_kinds (b, 0, b->n, b->kind);
+  kinds_of_pairs (b);
   b->info = gb_xcalloc (ncpu + 1, sizeof *b->info);
   for (size_t c = 0; c < old_cpus; c++)
     if (!affected[c])
@@ -1958,6 +2012,43 @@ updater (void *arg)
   return NULL;
 }
 
+/* Brings the full build FRESH (begun at BEGUN) up to date with the
+ * journal while more than CATCH_UP_LEFT changes came since it began, so
+ * that the updater, which pages wait for, merges only the last ones;
+ * returns it (NULL when an update failed). */
+static struct board *
+catch_up (struct board_keeper *k, struct board *fresh, double begun)
+{
+  for (;;)
+    {
+      pthread_mutex_lock (&k->lock);
+      uint64_t end = k->first + k->njournal;
+      if (!fresh || k->full_from < k->first || end - k->full_from <= CATCH_UP_LEFT)
+        {
+          pthread_mutex_unlock (&k->lock);
+          return fresh;
+        }
+      char **ids;
+      size_t nids = journal_since (k, k->full_from, &ids);
+      pthread_mutex_unlock (&k->lock);
+      uint8_t *touched = NULL;
+      struct board *next = derive (fresh, k->srv->store, (const char *const *) ids, nids,
+                                   &k->abandon, &touched);
+      if (next)
+        {
+          next->built = next->base_built = begun;
+          carry (next, k->srv->store, fresh, touched, &k->abandon);
+        }
+      free (touched);
+      ids_free (ids, nids);
+      board_release (fresh);
+      fresh = next;
+      pthread_mutex_lock (&k->lock);
+      k->full_from = end;
+      pthread_mutex_unlock (&k->lock);
+    }
+}
+
 /* The full builder: reads every listed result from the store whenever a
  * full build is wanted (the first snapshot, --aggregate-ttl, a journal
  * that dropped entries) and hands the snapshot to the updater, which
@@ -1992,6 +2083,7 @@ full_builder (void *arg)
                       gb_wall_seconds () - begun);
         }
       board_release (old);
+      fresh = catch_up (k, fresh, begun);
 
       pthread_mutex_lock (&k->lock);
       struct board *dropped = NULL;
