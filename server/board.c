@@ -1366,11 +1366,14 @@ strtab_copy (struct strtab *to, const struct strtab *from)
   to->names = gb_xmalloc (to->cap * sizeof *to->names);
   to->counts = gb_xmalloc (to->cap * sizeof *to->counts);
   for (size_t i = 0; i < from->n; i++)
-    to->names[i] = gb_xstrdup (from->names[i]);
-  memcpy (to->counts, from->counts, from->n * sizeof *to->counts);
+    {
+      to->names[i] = gb_xstrdup (from->names[i]);
+      to->counts[i] = from->counts[i];
+    }
   to->nslots = from->nslots;
-  to->slots = gb_xmalloc ((to->nslots + 1) * sizeof *to->slots);
-  memcpy (to->slots, from->slots, to->nslots * sizeof *to->slots);
+  to->slots = gb_xcalloc (to->nslots + 1, sizeof *to->slots);
+  for (size_t i = 0; i < to->nslots; i++)
+    to->slots[i] = from->slots[i];
 }
 
 /* A changed result as the store has it now. */
@@ -1653,7 +1656,8 @@ derive (struct board *old, struct store *st, const char *const *ids, size_t nids
   delta_free (&d);
 
   b->cpu_name = gb_xmalloc ((ncpu + 1) * sizeof *b->cpu_name);
-  memcpy (b->cpu_name, old->cpu_name, old_cpus * sizeof *b->cpu_name);
+  for (size_t c = 0; c < old_cpus; c++)
+    b->cpu_name[c] = old->cpu_name[c];
   name_cpus (b, affected);
   kinds_of_pairs (b);
   b->info = gb_xcalloc (ncpu + 1, sizeof *b->info);
@@ -1849,6 +1853,8 @@ lower_priority (void)
 static void
 journal_drop (struct board_keeper *k, size_t n)
 {
+  if (n == 0)
+    return;
   for (size_t i = 0; i < n; i++)
     free (k->journal[i]);
   memmove (k->journal, k->journal + n, (k->njournal - n) * sizeof *k->journal);
