@@ -17,17 +17,24 @@
 #    connections cycling through the home page and a CPU page, and N more
 #    through a filtered and a node-sorted view and a CPU page with a
 #    filter (bench/server-load.c list), and prints p50/p99.
-# 3. Waits until the snapshot is older than the server's --aggregate-ttl
+# 3. Freshness: posts F signed one-test documents over 8 connections (as
+#    bench/server-load.sh does) and meanwhile P probes of new CPU
+#    identities, asking for each probe's CPU page right after its 201
+#    until it shows (server-load fresh): how long after its 201 a result
+#    is on the leaderboard while results keep arriving.
+# 4. Waits until the snapshot is older than the server's --aggregate-ttl
 #    (60 s), so that the next request starts a rebuild in the background,
 #    and repeats the first N requests while it runs.
 #
-# usage: bench/leaderboard-load.sh [-b BUILDDIR] [-m M] [-n N] [-c C] [-k DB]
-#   defaults: -b . -m 1000000 -n 2000 -c 4; -k keeps (and reuses) the
-#   database at DB.
+# usage: bench/leaderboard-load.sh [-b BUILDDIR] [-m M] [-n N] [-c C] [-k DB] [-f F] [-p P]
+#   defaults: -b . -m 1000000 -n 2000 -c 4 -f 3000 -p 20; -k keeps (and
+#   reuses) the database at DB (the uploads of step 3 stay in it).
 
-build=. m=1000000 n=2000 c=4 keep=
-while getopts b:m:n:c:k: opt; do
+build=. m=1000000 n=2000 c=4 keep= fresh=3000 probes=20
+while getopts b:m:n:c:k:f:p: opt; do
   case $opt in
+    f) fresh=$OPTARG ;;
+    p) probes=$OPTARG ;;
     b) build=$OPTARG ;;
     m) m=$OPTARG ;;
     n) n=$OPTARG ;;
@@ -117,6 +124,8 @@ echo "sorting by a node not loaded before: $(curl -s -o /dev/null -w '%{time_tot
 "$tmp/server-load" list $addr $c $n \
   "/?arch=aarch64&os=FreeBSD" "/?sort=gmpbench.base" "/?verified=1&sort=rsa" \
   "/cpu?cpu=x86:GenuineIntel:family=6:model=42:stepping=1&gmp=6.3.0"
+echo "freshness, $fresh uploads over 8 connections and $probes probes meanwhile:"
+"$tmp/server-load" fresh $addr "$src/tests/fixtures/server-result.json" $fresh 8 $probes
 sleep "$(echo "$ready + 61 - $(date +%s.%N)" | bc | sed 's/^-.*/0/')"
 echo "while the snapshot is rebuilt:"
 "$tmp/server-load" list $addr $c $n "/" "/cpu?cpu=$cpu"

@@ -11,6 +11,14 @@
  *   server-load list HOST:PORT C N PATH...
  *       sends N GET requests cycling through the PATHs over C
  *       connections and reports latency percentiles;
+ *   server-load fresh HOST:PORT FIXTURE N C P
+ *       posts N documents as upload does and, while they go in, P probes
+ *       one after another, each of a CPU identity of its own; after each
+ *       probe's 201 it asks for that CPU's page every 50 ms until it
+ *       answers 200 (404 while the leaderboard's snapshot lacks the CPU;
+ *       for 60 s at most), and reports
+ *       how long after the 201 each probe showed, how many showed on the
+ *       first page asked for, and the latency of those pages;
  *   server-load validate FIXTURE N
  *       times what the server does with every upload before it stores
  *       it (validate_document(), then the Ed25519 verification) N times
@@ -310,30 +318,45 @@ signed_document (struct signer *s, size_t i, size_t *len, char sig64[128])
   return doc;
 }
 
-static void
-upload (const char *hostport, const char *fixture, size_t n, int c)
-{
-  struct signer s;
-  struct request *reqs = gb_xcalloc (n, sizeof *reqs);
-  char sig64[128];
 
-  signer_init (&s, fixture);
+/* The N upload requests of documents of S. */
+static struct request *
+upload_requests (struct signer *s, const char *hostport, size_t n, size_t first)
+{
+  struct request *reqs = gb_xcalloc (n + 1, sizeof *reqs);
+  char sig64[128];
   for (size_t i = 0; i < n; i++)
     {
-      reqs[i].body = signed_document (&s, i, &reqs[i].body_len, sig64);
+      reqs[i].body = signed_document (s, first + i, &reqs[i].body_len, sig64);
       reqs[i].head = gb_xmalloc (512);
       snprintf (reqs[i].head, 512, "POST /api/v1/results HTTP/1.1\r\nHost: %s\r\n"
                 "Content-Type: application/json\r\nGmpbench-Signature: %s\r\n"
                 "Content-Length: %zu\r\n\r\n", hostport, sig64, reqs[i].body_len);
     }
-  double elapsed = run (hostport, reqs, n, c);
-  report ("upload", reqs, n, elapsed, 201);
+  return reqs;
+}
+
+static void
+requests_free (struct request *reqs, size_t n)
+{
   for (size_t i = 0; i < n; i++)
     {
       free ((char *) reqs[i].body);
       free (reqs[i].head);
     }
   free (reqs);
+}
+
+static void
+upload (const char *hostport, const char *fixture, size_t n, int c)
+{
+  struct signer s;
+
+  signer_init (&s, fixture);
+  struct request *reqs = upload_requests (&s, hostport, n, 0);
+  double elapsed = run (hostport, reqs, n, c);
+  report ("upload", reqs, n, elapsed, 201);
+  requests_free (reqs, n);
   signer_free (&s);
 }
 
@@ -366,6 +389,132 @@ list (const char *hostport, int c, size_t n, char **paths, int npaths)
   for (size_t i = 0; i < n; i++)
     free (reqs[i].head);
   free (reqs);
+}
+
+/* ------------------------------------------------------------ fresh */
+
+#define PROBE_PATIENCE 60       /* seconds a probe's CPU page is asked for */
+
+struct background
+{
+  const char *hostport;
+  struct request *reqs;
+  size_t n;
+  int c;
+  double elapsed;
+};
+
+static void *
+run_background (void *arg)
+{
+  struct background *bg = arg;
+  bg->elapsed = run (bg->hostport, bg->reqs, bg->n, bg->c);
+  return NULL;
+}
+
+/* Sends REQ on *FD (reconnecting once when the server closed it). */
+static int
+exchange (int *fd, const char *host, int port, const char *head, const char *body, size_t len)
+{
+  for (int attempt = 0; attempt < 2; attempt++)
+    {
+      send_all (*fd, head, strlen (head));
+      send_all (*fd, body, len);
+      int status = read_response (*fd);
+      if (status >= 0)
+        return status;
+      close (*fd);
+      *fd = connect_to (host, port);
+    }
+  return -1;
+}
+
+static void
+fresh (const char *hostport, const char *fixture, size_t n, int c, size_t probes)
+{
+  struct signer s;
+  char host[64], identity[96], path[160], get[512];
+  const char *colon = strrchr (hostport, ':');
+  int port = atoi (colon + 1);
+  snprintf (host, sizeof host, "%.*s", (int) (colon - hostport), hostport);
+
+  signer_init (&s, fixture);
+  struct background bg = { hostport, upload_requests (&s, hostport, n, 0), n, c, 0 };
+  cJSON *cpu = cJSON_GetObjectItemCaseSensitive (cJSON_GetObjectItemCaseSensitive
+                                                 (s.fixture, "system"), "cpu");
+  struct request *probe = gb_xcalloc (probes + 1, sizeof *probe);
+  for (size_t k = 0; k < probes; k++)
+    {
+      snprintf (identity, sizeof identity, "x86:AuthenticAMD:family=25:model=%zu:stepping=%d",
+                1000 + k, getpid () % 1000);
+      cJSON_ReplaceItemInObjectCaseSensitive (cpu, "identity", cJSON_CreateString (identity));
+      struct request *one = upload_requests (&s, hostport, 1, n + k);
+      probe[k] = *one;
+      free (one);
+    }
+  double *delay = gb_xmalloc ((probes + 1) * sizeof *delay);
+  double *page = NULL;
+  size_t npages = 0, cap = 0, first_time = 0, shown = 0;
+
+  pthread_t t;
+  pthread_create (&t, NULL, run_background, &bg);
+  usleep (300000);              /* the uploads under way */
+  int fd = connect_to (host, port);
+  double probing = gb_wall_seconds ();
+  for (size_t k = 0; k < probes; k++)
+    {
+      if (exchange (&fd, host, port, probe[k].head, probe[k].body, probe[k].body_len) != 201)
+        {
+          fprintf (stderr, "server-load: probe %zu not stored\n", k);
+          exit (1);
+        }
+      double stored = gb_wall_seconds ();
+      snprintf (identity, sizeof identity, "x86:AuthenticAMD:family=25:model=%zu:stepping=%d",
+                1000 + k, getpid () % 1000);
+      snprintf (path, sizeof path, "/cpu?cpu=%s", identity);
+      snprintf (get, sizeof get, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", path, hostport);
+      delay[k] = NAN;
+      for (int tries = 0; gb_wall_seconds () - stored < PROBE_PATIENCE; tries++)
+        {
+          double t0 = gb_wall_seconds ();
+          int status = exchange (&fd, host, port, get, "", 0);
+          double t1 = gb_wall_seconds ();
+          if (npages == cap)
+            page = gb_xrealloc (page, (cap = cap ? 2 * cap : 256) * sizeof *page);
+          page[npages++] = (t1 - t0) * 1000;
+          if (status == 200)
+            {
+              delay[k] = (t1 - stored) * 1000;
+              first_time += tries == 0;
+              shown++;
+              break;
+            }
+          usleep (50000);
+        }
+      usleep (100000);
+    }
+  double probed = gb_wall_seconds () - probing;
+  close (fd);
+  pthread_join (t, NULL);
+  report ("upload", bg.reqs, n, bg.elapsed, 201);
+  stats_sort (page, npages);
+  size_t nd = 0;
+  for (size_t k = 0; k < probes; k++)
+    if (!isnan (delay[k]))
+      delay[nd++] = delay[k];
+  stats_sort (delay, nd);
+  printf ("fresh: %zu probes in %.1f s (%s the uploads), %zu shown on their CPU page, %zu on "
+          "the first page asked for; 201 to shown: p50 %.1f ms, max %.1f ms; CPU pages: "
+          "p50 %.2f ms, p99 %.2f ms\n", probes, probed,
+          probed < bg.elapsed - 0.3 ? "during" : "partly after", shown, first_time,
+          nd ? stats_quantile_sorted (delay, nd, 0.5) : NAN, nd ? delay[nd - 1] : NAN,
+          npages ? stats_quantile_sorted (page, npages, 0.5) : NAN,
+          npages ? stats_quantile_sorted (page, npages, 0.99) : NAN);
+  requests_free (bg.reqs, n);
+  requests_free (probe, probes);
+  free (delay);
+  free (page);
+  signer_free (&s);
 }
 
 /* ------------------------------------------------------------ validate */
@@ -425,12 +574,16 @@ main (int argc, char **argv)
     upload (argv[2], argv[3], strtoul (argv[4], NULL, 10), atoi (argv[5]));
   else if (argc >= 6 && strcmp (argv[1], "list") == 0)
     list (argv[2], atoi (argv[3]), strtoul (argv[4], NULL, 10), argv + 5, argc - 5);
+  else if (argc == 7 && strcmp (argv[1], "fresh") == 0)
+    fresh (argv[2], argv[3], strtoul (argv[4], NULL, 10), atoi (argv[5]),
+           strtoul (argv[6], NULL, 10));
   else if (argc == 4 && strcmp (argv[1], "validate") == 0)
     validate (argv[2], strtoul (argv[3], NULL, 10));
   else
     {
       fputs ("usage: server-load upload HOST:PORT FIXTURE N C\n"
              "       server-load list HOST:PORT C N PATH...\n"
+             "       server-load fresh HOST:PORT FIXTURE N C P\n"
              "       server-load validate FIXTURE N\n", stderr);
       return 2;
     }

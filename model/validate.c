@@ -34,7 +34,7 @@ validate_summary_free (struct doc_summary *doc)
   free (doc->created);
   free (doc->submitter);
   free (doc->mode);
-  free (doc->gmp_cflags);
+  free (doc->gmp_build);
   free (doc->tests);
   if (doc->scores)
     score_free (doc->scores, doc->nscores);
@@ -553,7 +553,7 @@ summarise (const cJSON *doc, struct doc_summary *out)
     summarise_tests (schema_get (threads, DOC_THREADS_RESULTS),
                      (int) number_member (threads, DOC_THREADS_COUNT), out);
   out->mode = dup_member (doc, DOC_RUN "." DOC_RUN_MODE, 0);
-  out->gmp_cflags = dup_member (doc, "system.build.gmp.cflags", 0);
+  out->gmp_build = dup_member (doc, "system.build.gmp.build", 0);
 
   const cJSON *valid = schema_get (doc, "system.clock.measured.valid");
 

@@ -49,7 +49,7 @@ struct doc_summary
   size_t nscores, ninner;
   int cores;                    /* physical cores, else logical ones */
   char *mode;                   /* run.mode */
-  char *gmp_cflags;             /* system.build.gmp.cflags, "" when absent */
+  char *gmp_build;              /* system.build.gmp.build, "" when absent */
   int gmp_interposed;           /* system.build.gmp.entry_points.interposed */
   struct doc_test *tests;       /* results[], then threads.results[] */
   size_t ntests;

@@ -3,6 +3,7 @@
 #include "server/api.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "common/util.h"
 #include "server/log.h"
@@ -10,19 +11,29 @@
 
 #define PREFIX "/api/v1/"
 
+/* The parts of S between SEP characters, as an array of strings. */
+static cJSON *
+split_list (const char *s, char sep)
+{
+  cJSON *list = cJSON_CreateArray ();
+  while (s && *s)
+    {
+      const char *end = strchr (s, sep);
+      size_t len = end ? (size_t) (end - s) : strlen (s);
+      char *part = gb_xmalloc (len + 1);
+      memcpy (part, s, len);
+      part[len] = '\0';
+      cJSON_AddItemToArray (list, cJSON_CreateString (part));
+      free (part);
+      s += len + (end != NULL);
+    }
+  return list;
+}
+
 cJSON *
 api_flags_array (const char *flags)
 {
-  cJSON *list = cJSON_CreateArray ();
-  while (flags && *flags)
-    {
-      size_t len = strcspn (flags, ",");
-      char name[64];
-      snprintf (name, sizeof name, "%.*s", (int) (len < sizeof name ? len : sizeof name - 1), flags);
-      cJSON_AddItemToArray (list, cJSON_CreateString (name));
-      flags += len + (flags[len] == ',');
-    }
-  return list;
+  return split_list (flags, ',');
 }
 
 static void
@@ -52,6 +63,14 @@ api_row_summary (const struct store_row *row)
   add_string (obj, "submitter", row->submitter);
   cJSON_AddBoolToObject (obj, "unlisted", row->unlisted);
   cJSON_AddItemToObject (obj, "flags", api_flags_array (row->flags));
+  cJSON_AddItemToObject (obj, "flag_notes", split_list (row->flag_notes, '\n'));
+  if (row->flags_at > 0)
+    {
+      log_time (row->flags_at, when);
+      cJSON_AddStringToObject (obj, "flags_decided", when);
+    }
+  else
+    cJSON_AddNullToObject (obj, "flags_decided");
   cJSON *summary = cJSON_AddObjectToObject (obj, "summary");
   add_string (summary, "arch", row->arch);
   add_string (summary, "cpu", row->cpu);
@@ -59,6 +78,8 @@ api_row_summary (const struct store_row *row)
   add_string (summary, "os", row->os);
   add_string (summary, "gmp", row->gmp);
   add_string (summary, "compiler", row->compiler);
+  add_string (summary, "mode", row->mode);
+  add_string (summary, "build", row->build);
   cJSON_AddItemToObject (summary, "scores", scores ? scores : cJSON_CreateObject ());
   return obj;
 }

@@ -149,6 +149,8 @@ parse_filter (struct http_request *r, struct store_filter *f, const char **bad)
   f->os = http_arg (r, "os");
   f->gmp = http_arg (r, "gmp");
   f->compiler = http_arg (r, "compiler");
+  f->mode = http_arg (r, "mode");
+  f->build = http_arg (r, "build");
   f->sort_node = http_arg (r, "sort");
   f->limit = DEFAULT_LIMIT;
   if (f->sort_node && (strlen (f->sort_node) > 256 || !known_node (f->sort_node)))

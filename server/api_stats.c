@@ -1,13 +1,18 @@
 /* api_stats.c: aggregates per CPU identity, and the health check.
  *
  * /api/v1/cpus summarises the headline nodes (the registry's nodes of
- * depth 0 and 1: gmpbench, gmpbench.base, ext, openssl, ...).  For each
- * node the store delivers the listed scores grouped by CPU identity and
- * sorted within each group, straight from one index, so a group's median
- * and quartiles are read off as it ends and only one group is in memory
- * at a time.  The answers are cached for --aggregate-ttl seconds. */
+ * depth 0 and 1: gmpbench, gmpbench.base, ext, openssl, ...) per CPU
+ * identity, run mode and GMP build kind, which are never pooled.  The
+ * kind of every listed result is read first (from one index, kept as a
+ * sorted array of seqs); then for each node the store delivers the listed
+ * scores grouped by CPU identity and sorted within each group, straight
+ * from one index, so each kind's median and quartiles are read off as the
+ * group ends and only one group is in memory at a time.  The answers are
+ * cached for --aggregate-ttl seconds. */
 #include "server/api.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/util.h"
@@ -15,13 +20,81 @@
 #include "model/registry.h"
 #include "model/order_stats.h"
 
+/* The run mode and build kind of every listed result: KIND[i] of the
+ * result SEQ[i] (ascending), an index into MODE and BUILD. */
+struct kinds
+{
+  struct seq_kind
+  {
+    int64_t seq;
+    uint32_t kind;
+  } *of;
+  size_t n, cap;
+  char **mode, **build;
+  size_t nkinds;
+};
+
+static int
+take_kind (void *ctx, int64_t seq, const char *mode, const char *build)
+{
+  struct kinds *k = ctx;
+  size_t i = 0;
+  mode = mode ? mode : "";
+  build = build ? build : "";
+  while (i < k->nkinds && (strcmp (k->mode[i], mode) != 0 || strcmp (k->build[i], build) != 0))
+    i++;
+  if (i == k->nkinds)
+    {
+      k->mode = gb_xrealloc (k->mode, (i + 1) * sizeof *k->mode);
+      k->build = gb_xrealloc (k->build, (i + 1) * sizeof *k->build);
+      k->mode[i] = gb_xstrdup (mode);
+      k->build[i] = gb_xstrdup (build);
+      k->nkinds++;
+    }
+  if (k->n == k->cap)
+    k->of = gb_xrealloc (k->of, (k->cap = k->cap ? 2 * k->cap : 1024) * sizeof *k->of);
+  k->of[k->n++] = (struct seq_kind) { seq, (uint32_t) i };
+  return 0;
+}
+
+static int
+by_seq (const void *a, const void *b)
+{
+  int64_t x = ((const struct seq_kind *) a)->seq, y = ((const struct seq_kind *) b)->seq;
+  return (x > y) - (x < y);
+}
+
+/* The kind of the result SEQ, or -1 (stored after the kinds were read). */
+static int64_t
+kind_of (const struct kinds *k, int64_t seq)
+{
+  struct seq_kind probe = { seq, 0 };
+  const struct seq_kind *found = bsearch (&probe, k->of, k->n, sizeof *k->of, by_seq);
+  return found ? (int64_t) found->kind : -1;
+}
+
+static void
+kinds_free (struct kinds *k)
+{
+  for (size_t i = 0; i < k->nkinds; i++)
+    {
+      free (k->mode[i]);
+      free (k->build[i]);
+    }
+  free (k->mode);
+  free (k->build);
+  free (k->of);
+}
+
+/* One node's scores of one CPU, by kind, as the store delivers them. */
 struct groups
 {
-  cJSON *by_cpu;                /* cpu identity -> its object */
+  cJSON *rows;                  /* "CPU\nKIND" -> its row */
+  const struct kinds *kinds;
   const char *node;
   char *cpu;                    /* the group being read */
-  double *scores;
-  size_t n, cap;
+  double **scores;              /* per kind, best first */
+  size_t *n, *cap;
 };
 
 /* The registry's nodes of depth 0 and 1, each once, in registry order. */
@@ -52,94 +125,127 @@ headline_nodes (char ***out)
   return n;
 }
 
-/* Adds the statistics of the finished group to its CPU's object. */
+/* The row of the current CPU and KIND, made when new. */
+static cJSON *
+row_of (struct groups *g, size_t kind)
+{
+  size_t size = strlen (g->cpu) + 24;
+  char *key = gb_xmalloc (size);
+  snprintf (key, size, "%s\n%zu", g->cpu, kind);
+  cJSON *row = cJSON_GetObjectItemCaseSensitive (g->rows, key);
+  if (!row)
+    {
+      row = cJSON_AddObjectToObject (g->rows, key);
+      cJSON_AddStringToObject (row, "cpu", g->cpu);
+      cJSON_AddStringToObject (row, "mode", g->kinds->mode[kind]);
+      cJSON_AddStringToObject (row, "build", g->kinds->build[kind]);
+      cJSON_AddObjectToObject (row, "scores");
+    }
+  free (key);
+  return row;
+}
+
+/* Adds the statistics of the finished group, one per kind, to the rows. */
 static void
 flush_group (struct groups *g)
 {
-  if (!g->cpu || g->n == 0)
-    return;
-  /* Best first from the store; the quantiles want ascending order. */
-  for (size_t i = 0; i < g->n / 2; i++)
+  for (size_t kind = 0; g->cpu && kind < g->kinds->nkinds; kind++)
     {
-      double t = g->scores[i];
-      g->scores[i] = g->scores[g->n - 1 - i];
-      g->scores[g->n - 1 - i] = t;
+      double *v = g->scores[kind];
+      size_t n = g->n[kind];
+      if (n == 0)
+        continue;
+      /* Best first from the store; the quantiles want ascending order. */
+      for (size_t i = 0; i < n / 2; i++)
+        {
+          double t = v[i];
+          v[i] = v[n - 1 - i];
+          v[n - 1 - i] = t;
+        }
+      cJSON *scores = cJSON_GetObjectItemCaseSensitive (row_of (g, kind), "scores");
+      cJSON *s = cJSON_AddObjectToObject (scores, g->node);
+      double q1 = stats_quantile_sorted (v, n, 0.25);
+      double q3 = stats_quantile_sorted (v, n, 0.75);
+      cJSON_AddNumberToObject (s, "n", (double) n);
+      cJSON_AddNumberToObject (s, "median", stats_median_sorted (v, n));
+      cJSON_AddNumberToObject (s, "q1", q1);
+      cJSON_AddNumberToObject (s, "q3", q3);
+      cJSON_AddNumberToObject (s, "iqr", q3 - q1);
+      g->n[kind] = 0;
     }
-  cJSON *cpu = cJSON_GetObjectItemCaseSensitive (g->by_cpu, g->cpu);
-  if (!cpu)
-    {
-      cpu = cJSON_AddObjectToObject (g->by_cpu, g->cpu);
-      cJSON_AddObjectToObject (cpu, "scores");
-    }
-  cJSON *s = cJSON_AddObjectToObject (cJSON_GetObjectItemCaseSensitive (cpu, "scores"), g->node);
-  double q1 = stats_quantile_sorted (g->scores, g->n, 0.25);
-  double q3 = stats_quantile_sorted (g->scores, g->n, 0.75);
-  cJSON_AddNumberToObject (s, "n", (double) g->n);
-  cJSON_AddNumberToObject (s, "median", stats_median_sorted (g->scores, g->n));
-  cJSON_AddNumberToObject (s, "q1", q1);
-  cJSON_AddNumberToObject (s, "q3", q3);
-  cJSON_AddNumberToObject (s, "iqr", q3 - q1);
   free (g->cpu);
   g->cpu = NULL;
-  g->n = 0;
 }
 
 static int
-add_score (void *ctx, const char *cpu, double score)
+add_score (void *ctx, const char *cpu, int64_t seq, double score)
 {
   struct groups *g = ctx;
+  int64_t kind = kind_of (g->kinds, seq);
 
-  if (!cpu)
+  if (!cpu || kind < 0)
     return 0;
   if (!g->cpu || strcmp (g->cpu, cpu) != 0)
     {
       flush_group (g);
       g->cpu = gb_xstrdup (cpu);
     }
-  if (g->n == g->cap)
-    g->scores = gb_xrealloc (g->scores, (g->cap = g->cap ? 2 * g->cap : 64) * sizeof *g->scores);
-  g->scores[g->n++] = score;
+  size_t k = (size_t) kind;
+  if (g->n[k] == g->cap[k])
+    g->scores[k] = gb_xrealloc (g->scores[k],
+                                (g->cap[k] = g->cap[k] ? 2 * g->cap[k] : 64) * sizeof (double));
+  g->scores[k][g->n[k]++] = score;
   return 0;
 }
 
-/* The CPU objects as an array, each with its name, architecture and n
+/* The rows as an array, each with its CPU's name and architecture and n
  * (the count of its best-covered node). */
 static enum store_status
-finish (struct store *st, cJSON *by_cpu, cJSON *list)
+finish (struct store *st, cJSON *rows, cJSON *list)
 {
-  while (by_cpu->child)
+  while (rows->child)
     {
-      cJSON *cpu = cJSON_DetachItemViaPointer (by_cpu, by_cpu->child);
+      cJSON *row = cJSON_DetachItemViaPointer (rows, rows->child);
+      const char *cpu = cJSON_GetObjectItemCaseSensitive (row, "cpu")->valuestring;
       char *name, *arch;
       double n = 0;
-      if (store_cpu_info (st, cpu->string, &name, &arch) == STORE_ERROR)
+      if (store_cpu_info (st, cpu, &name, &arch) == STORE_ERROR)
         {
-          cJSON_Delete (cpu);
+          cJSON_Delete (row);
           return STORE_ERROR;
         }
-      for (cJSON *s = cJSON_GetObjectItemCaseSensitive (cpu, "scores")->child; s; s = s->next)
+      for (cJSON *s = cJSON_GetObjectItemCaseSensitive (row, "scores")->child; s; s = s->next)
         if (cJSON_GetObjectItemCaseSensitive (s, "n")->valuedouble > n)
           n = cJSON_GetObjectItemCaseSensitive (s, "n")->valuedouble;
-      cJSON *row = cJSON_CreateObject ();
-      cJSON_AddStringToObject (row, "cpu", cpu->string);
-      cJSON_AddStringToObject (row, "cpu_name", name ? name : "");
-      cJSON_AddStringToObject (row, "arch", arch ? arch : "");
-      cJSON_AddNumberToObject (row, "n", n);
-      cJSON_AddItemToObject (row, "scores", cJSON_DetachItemFromObject (cpu, "scores"));
-      cJSON_AddItemToArray (list, row);
-      cJSON_Delete (cpu);
+      cJSON *out = cJSON_CreateObject ();
+      cJSON_AddStringToObject (out, "cpu", cpu);
+      cJSON_AddStringToObject (out, "cpu_name", name ? name : "");
+      cJSON_AddStringToObject (out, "arch", arch ? arch : "");
+      cJSON_AddItemToObject (out, "mode", cJSON_DetachItemFromObject (row, "mode"));
+      cJSON_AddItemToObject (out, "build", cJSON_DetachItemFromObject (row, "build"));
+      cJSON_AddNumberToObject (out, "n", n);
+      cJSON_AddItemToObject (out, "scores", cJSON_DetachItemFromObject (row, "scores"));
+      cJSON_AddItemToArray (list, out);
+      cJSON_Delete (row);
       free (name);
       free (arch);
     }
   return STORE_OK;
 }
 
-/* The aggregates as JSON text (malloc'ed), or NULL on a database error. */
+/* The aggregates as JSON text (malloc'ed), or NULL on a database error:
+ * one row per CPU identity, run mode and GMP build kind, never pooled. */
 static char *
 aggregate (struct store *store, int include_flagged)
 {
-  struct groups g = { cJSON_CreateObject (), NULL, NULL, NULL, 0, 0 };
-  enum store_status st = STORE_OK;
+  struct kinds kinds = { 0 };
+  enum store_status st = store_kinds (store, take_kind, &kinds);
+  qsort (kinds.of, kinds.n, sizeof *kinds.of, by_seq);
+  struct groups g = {
+    cJSON_CreateObject (), &kinds, NULL, NULL,
+    gb_xcalloc (kinds.nkinds + 1, sizeof *g.scores), gb_xcalloc (kinds.nkinds + 1, sizeof *g.n),
+    gb_xcalloc (kinds.nkinds + 1, sizeof *g.cap)
+  };
   char **nodes;
   size_t nnodes = headline_nodes (&nodes);
 
@@ -152,12 +258,17 @@ aggregate (struct store *store, int include_flagged)
   for (size_t i = 0; i < nnodes; i++)
     free (nodes[i]);
   free (nodes);
+  for (size_t k = 0; k < kinds.nkinds; k++)
+    free (g.scores[k]);
   free (g.scores);
+  free (g.n);
+  free (g.cap);
   free (g.cpu);
   cJSON *list = cJSON_CreateArray ();
   if (st == STORE_OK)
-    st = finish (store, g.by_cpu, list);
-  cJSON_Delete (g.by_cpu);
+    st = finish (store, g.rows, list);
+  cJSON_Delete (g.rows);
+  kinds_free (&kinds);
   cJSON *body = cJSON_CreateObject ();
   cJSON_AddItemToObject (body, "cpus", list);
   char *text = st == STORE_OK ? cJSON_PrintUnformatted (body) : NULL;

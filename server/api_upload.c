@@ -116,7 +116,7 @@ store_upload (struct http_request *r, const struct doc_summary *doc, const char 
 {
   char sha[65], id[65], flags[PLAUSIBLE_FLAGS], notes[PLAUSIBLE_NOTES];
   char *public_key = b64_encode (doc->public_key, SIG_KEY_BYTES);
-  const char *build = plausible_build_kind (doc->gmp_cflags);
+  const char *build = plausible_build_kind (doc->gmp_build);
   enum MHD_Result rc;
 
   gb_sha256_hex (r->body, r->len, sha);
@@ -133,8 +133,6 @@ store_upload (struct http_request *r, const struct doc_summary *doc, const char 
           && plausible_review (r->srv->store, doc, build, id, flags, sizeof flags, notes)
           != STORE_OK)
         st = STORE_ERROR;
-      if (st == STORE_OK && !unlisted)
-        board_changed (r->srv);
       rc = st == STORE_OK || st == STORE_EXISTS ? answer_stored (r, st, id, flags)
         : api_unavailable (r);
     }
@@ -181,7 +179,8 @@ api_upload (struct http_request *r)
 struct retract_target
 {
   unsigned char key[SIG_KEY_BYTES];
-  int key_ok, retracted;
+  int key_ok, retracted, unlisted;
+  char *cpu, *mode, *build;     /* its category (plausible.h) */
 };
 
 static int
@@ -192,7 +191,35 @@ take_target (void *ctx, const struct store_row *row)
     && b64_decode (row->public_key, strlen (row->public_key), t->key, SIG_KEY_BYTES)
     == SIG_KEY_BYTES;
   t->retracted = row->retracted;
+  t->unlisted = row->unlisted;
+  t->cpu = gb_xstrdup (row->cpu ? row->cpu : "");
+  t->mode = gb_xstrdup (row->mode ? row->mode : "");
+  t->build = gb_xstrdup (row->build ? row->build : "");
   return 1;
+}
+
+/* Retracts the result T names (its signature checked) and judges its
+ * category again without it: 0, or -1 on a database error (a judgement
+ * that failed leaves the retraction done and the flags as they were,
+ * until the category's next upload). */
+static int
+retract (struct server *srv, const char *id, const struct retract_target *t)
+{
+  if (t->retracted)
+    return 0;
+  if (store_retract (srv->store, id, (int64_t) time (NULL)) != STORE_OK)
+    return -1;
+  if (!t->unlisted && plausible_rejudge (srv->store, t->cpu, t->mode, t->build) != STORE_OK)
+    return -1;
+  return 0;
+}
+
+static void
+target_free (struct retract_target *t)
+{
+  free (t->cpu);
+  free (t->mode);
+  free (t->build);
 }
 
 enum MHD_Result
@@ -200,7 +227,7 @@ api_retract (struct http_request *r, const char *id)
 {
   unsigned char sig[SIG_BYTES];
   char *signature = NULL, message[128], fingerprint[65];
-  struct retract_target t = { { 0 }, 0, 0 };
+  struct retract_target t = { { 0 }, 0, 0, 0, NULL, NULL, NULL };
   enum MHD_Result rc;
 
   if (signature_header (r, sig, &signature, &rc) < 0)
@@ -208,24 +235,31 @@ api_retract (struct http_request *r, const char *id)
   free (signature);
   snprintf (r->id, sizeof r->id, "%.64s", id);
   enum store_status st = store_get (r->srv->store, id, take_target, &t);
-  if (st == STORE_NOT_FOUND)
-    return http_error (r, 404, "not-found", NULL, "no such result");
-  if (st != STORE_OK || !t.key_ok)
-    return api_unavailable (r);
   snprintf (message, sizeof message, PROTOCOL_RETRACT_PREFIX "%s", id);
-  if (!sig_verify (t.key, message, strlen (message), sig))
-    return http_error (r, 403, "signature-invalid", NULL,
-                       "the signature over \"" PROTOCOL_RETRACT_PREFIX "%s\" does not verify "
-                       "against the result's key", id);
-  sig_fingerprint (t.key, fingerprint);
-  int wait = ratelimit_take (r->srv->by_key, fingerprint, gb_wall_seconds ());
-  if (wait)
-    return http_too_many (r, wait, "with this key");
-  if (!t.retracted && store_retract (r->srv->store, id, (int64_t) time (NULL)) != STORE_OK)
-    return api_unavailable (r);
-  board_changed (r->srv);
-  cJSON *body = cJSON_CreateObject ();
-  cJSON_AddStringToObject (body, "id", id);
-  cJSON_AddBoolToObject (body, "retracted", 1);
-  return http_json (r, 200, body);
+  if (st == STORE_NOT_FOUND)
+    rc = http_error (r, 404, "not-found", NULL, "no such result");
+  else if (st != STORE_OK || !t.key_ok)
+    rc = api_unavailable (r);
+  else if (!sig_verify (t.key, message, strlen (message), sig))
+    rc = http_error (r, 403, "signature-invalid", NULL,
+                     "the signature over \"" PROTOCOL_RETRACT_PREFIX "%s\" does not verify "
+                     "against the result's key", id);
+  else
+    {
+      sig_fingerprint (t.key, fingerprint);
+      int wait = ratelimit_take (r->srv->by_key, fingerprint, gb_wall_seconds ());
+      if (wait)
+        rc = http_too_many (r, wait, "with this key");
+      else if (retract (r->srv, id, &t) < 0)
+        rc = api_unavailable (r);
+      else
+        {
+          cJSON *body = cJSON_CreateObject ();
+          cJSON_AddStringToObject (body, "id", id);
+          cJSON_AddBoolToObject (body, "retracted", 1);
+          rc = http_json (r, 200, body);
+        }
+    }
+  target_free (&t);
+  return rc;
 }

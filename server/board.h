@@ -16,16 +16,20 @@
  * each key, so a page that was asked for before copies them.
  *
  * A snapshot is immutable (but for those columns and views, added under
- * its lock) and reference-counted.  A thread of its own builds the next
- * one while requests keep being served from the current one; the new one
- * replaces it under a mutex once complete, and the old one is freed when
- * its last reader releases it.  The builder starts at once when the
- * server starts, and again when a request finds the current snapshot
- * older than --aggregate-ttl; with a TTL of 0 every request waits for a
- * snapshot begun after it arrived.  A new snapshot is given the views
- * asked for while the old one was current (the most asked for), with
- * their node columns, so a rebuild does not make the next requests pay
- * for them.
+ * its lock) and reference-counted; a page holds the one it started with.
+ * Two threads of their own make the next ones.  The full builder reads
+ * every listed result from the store: at start, when a page finds the
+ * snapshot's data older than --aggregate-ttl (changes made by other
+ * processes: key commands, other servers on one PostgreSQL), and when
+ * the journal lost entries.  The updater brings the newest snapshot up to
+ * date with the journal, the ids of the results this process stored,
+ * retracted or flagged since (store_watch): it reads only those results
+ * and merges them into a copy of the snapshot, one pass over its entries
+ * and the CPUs they touch redone.  A page waits for the update that
+ * brings every change made before it arrived (so a result shows at once
+ * after its 201); with a TTL of 0 it waits for a full build begun after
+ * it arrived.  A new snapshot is given the views asked for while the old
+ * one was current (the most asked for), with their node columns.
  */
 #ifndef GB_SERVER_BOARD_H
 #define GB_SERVER_BOARD_H
@@ -41,7 +45,7 @@ enum board_field
 {
   BF_CPU, BF_ARCH, BF_VENDOR, BF_OS, BF_GMP, BF_COMPILER,
   BF_MODE,                      /* run.mode: full, quick, custom */
-  BF_BUILD,                     /* the GMP build kind: generic, tuned (plausible.h) */
+  BF_BUILD,                     /* the GMP build kind: distribution, fat, native, unknown */
   BF_COUNT
 };
 
@@ -79,17 +83,13 @@ struct board_entry
   double score;                 /* NAN without a GMPbench score */
 };
 
-/* Starts the builder of SRV's snapshots (SRV->store and
- * SRV->aggregate_ttl set); it begins the first one at once.  0, or -1
- * when the thread cannot be started. */
+/* Starts the threads that make SRV's snapshots (SRV->store and
+ * SRV->aggregate_ttl set) and watches SRV->store's changes; the first
+ * full build begins at once.  0, or -1 when a thread cannot be started. */
 int board_start (struct server *srv);
-/* Stops the builder (abandoning a build under way) and releases the
+/* Stops the threads (abandoning a build under way) and releases the
  * current snapshot (freed when its last reader releases it too). */
 void board_stop (struct server *srv);
-
-/* A result was stored, or flags changed: the next page rebuilds the
- * snapshot (and waits for it, up to FRESH_WAIT_MAX results: board.c). */
-void board_changed (struct server *srv);
 
 /* The current snapshot, retained.  NULL when there is none: *PREPARING
  * is then set when the first one is still being built (the caller waited

@@ -98,10 +98,13 @@ plausible_brand_fits (const char *identity, const char *vendor, const char *bran
 }
 
 const char *
-plausible_build_kind (const char *cflags)
+plausible_build_kind (const char *gmp_build)
 {
-  return contains_word (cflags, "-march=") || contains_word (cflags, "-mcpu=")
-    ? "tuned" : "generic";
+  static const char *const kinds[] = { "distribution", "fat", "native" };
+  for (size_t i = 0; gmp_build && i < sizeof kinds / sizeof *kinds; i++)
+    if (strcmp (gmp_build, kinds[i]) == 0)
+      return kinds[i];
+  return "unknown";
 }
 
 /* The highest clock the document allows its CPU, in MHz: the highest it
@@ -619,7 +622,7 @@ review_free (struct review *rv)
 }
 
 /* Stores the flags of the results of RV that changed; the result ID's
- * flags after the review into FLAGS. */
+ * flags after the review into FLAGS (unless ID is NULL). */
 static enum store_status
 store_judged (struct store *st, struct review *rv, const char *id, char *flags, size_t fsize)
 {
@@ -630,7 +633,7 @@ store_judged (struct store *st, struct review *rv, const char *id, char *flags, 
     {
       const struct judged *r = &rv->results[i];
       judged_flags (r, text[n][0], PLAUSIBLE_FLAGS, text[n][1], PLAUSIBLE_NOTES);
-      if (strcmp (r->id, id) == 0)
+      if (id && strcmp (r->id, id) == 0)
         snprintf (flags, fsize, "%s", text[n][0]);
       if (strcmp (text[n][0], r->flags) != 0 || strcmp (text[n][1], r->notes) != 0)
         {
@@ -734,6 +737,28 @@ category_judge (const struct store *st, const char *key, const struct doc_summar
 
 /* ------------------------------------------------------------ review */
 
+/* Judges the category KEY (CPU, MODE, BUILD) whole, stores the flags that
+ * changed and keeps its statistics; the flags of the result ID (unless
+ * NULL) after the review into FLAGS. */
+static enum store_status
+review_whole (struct store *st, const char *key, const char *cpu, const char *mode,
+              const char *build, const char *id, char *flags, size_t fsize)
+{
+  struct review rv = { 0 };
+  rv.nslots = 1024;
+  rv.slots = gb_xcalloc (rv.nslots, sizeof *rv.slots);
+  enum store_status rc = store_category (st, cpu, mode, build, PLAUSIBLE_MAX_PEERS,
+                                         take_result, take_value, &rv);
+  if (rc == STORE_OK)
+    {
+      judge_all (&rv);
+      rc = store_judged (st, &rv, id, flags, fsize);
+      category_keep (st, key, &rv);
+    }
+  review_free (&rv);
+  return rc;
+}
+
 enum store_status
 plausible_review (struct store *st, const struct doc_summary *doc, const char *build,
                   const char *id, char *flags, size_t fsize, const char *notes)
@@ -752,21 +777,16 @@ plausible_review (struct store *st, const struct doc_summary *doc, const char *b
       snprintf (flags, fsize, "%s", new_flags);
     }
   else
-    {
-      struct review rv = { 0 };
-      rv.nslots = 1024;
-      rv.slots = gb_xcalloc (rv.nslots, sizeof *rv.slots);
-      rc = store_category (st, doc->cpu, doc->mode, build, PLAUSIBLE_MAX_PEERS,
-                           take_result, take_value, &rv);
-      if (rc == STORE_OK)
-        {
-          judge_all (&rv);
-          rc = store_judged (st, &rv, id, flags, fsize);
-          category_keep (st, key, &rv);
-        }
-      review_free (&rv);
-    }
+    rc = review_whole (st, key, doc->cpu, doc->mode, build, id, flags, fsize);
   if (rc == STORE_OK && !flags[0] && board_ghz (doc) > 0)
     raise_best (st, doc, board_ghz (doc));
   return rc;
+}
+
+enum store_status
+plausible_rejudge (struct store *st, const char *cpu, const char *mode, const char *build)
+{
+  char key[768];
+  snprintf (key, sizeof key, "%s\n%s\n%s", cpu, mode, build);
+  return review_whole (st, key, cpu, mode, build, NULL, NULL, 0);
 }

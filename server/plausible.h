@@ -24,7 +24,8 @@
  *                      or slower) and level (inner node, or a test or a
  *                      node of key generation or prime search), once the
  *                      node has PLAUSIBLE_MIN_PEERS other values.  Judged
- *                      again for the whole category at every upload to it.
+ *                      again for the whole category at every upload to it
+ *                      and every retraction from it.
  */
 #ifndef GB_SERVER_PLAUSIBLE_H
 #define GB_SERVER_PLAUSIBLE_H
@@ -73,9 +74,11 @@
  * an AMD one "AMD"); an empty brand fits nothing. */
 int plausible_brand_fits (const char *identity, const char *vendor, const char *brand);
 
-/* "tuned" for a GMP built for one CPU (its cflags have -march= or
- * -mcpu=), else "generic" (a distribution's build). */
-const char *plausible_build_kind (const char *cflags);
+/* The GMP build kind the server pools and filters by: the document's
+ * system.build.gmp.build (sysinfo/gmp_build.c) when it is "distribution",
+ * "fat" or "native", else "unknown" (documents from clients before it,
+ * and any other value). */
+const char *plausible_build_kind (const char *gmp_build);
 
 /* The fewest cycles one operation of TEST can take: its operands' bits
  * (registry sizes) over PLAUSIBLE_BITS_PER_CYCLE, at least 1. */
@@ -105,5 +108,11 @@ enum store_status plausible_flags (struct store *st, const struct doc_summary *d
 enum store_status plausible_review (struct store *st, const struct doc_summary *doc,
                                     const char *build, const char *id, char *flags,
                                     size_t fsize, const char *notes);
+
+/* Judges the category of CPU, MODE and BUILD again as a whole (after a
+ * retraction took one of its results out) and stores the flags that
+ * changed. */
+enum store_status plausible_rejudge (struct store *st, const char *cpu, const char *mode,
+                                     const char *build);
 
 #endif

@@ -25,8 +25,9 @@ struct server
   pthread_mutex_t aggregate_lock;
   char *aggregate_body[2];
   double aggregate_at[2];
-  /* The leaderboard pages' snapshots and the thread that rebuilds them
-   * at most every aggregate_ttl seconds (server/board.h). */
+  /* The leaderboard pages' snapshots, kept up to date with this
+   * process's changes and read whole again every aggregate_ttl seconds
+   * (server/board.h). */
   struct board_keeper *boards;
 };
 

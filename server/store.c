@@ -66,6 +66,8 @@ struct store
   int leading;
   pthread_mutex_t count_lock;
   struct count_entry counts[COUNT_SLOTS];
+  store_change_fn watch;        /* told of every change to a listed result */
+  void *watch_ctx;
 };
 
 /* An upload waiting for, or written by, a group commit. */
@@ -725,10 +727,29 @@ insert_grouped (struct store *st, const struct store_upload *up, char id[65])
   return self.rc;
 }
 
+void
+store_watch (struct store *st, store_change_fn fn, void *ctx)
+{
+  st->watch = fn;
+  st->watch_ctx = ctx;
+}
+
+/* Tells the watcher that the result ID (NULL: any) changed. */
+static void
+changed (struct store *st, const char *id)
+{
+  if (st->watch)
+    st->watch (st->watch_ctx, id);
+}
+
 enum store_status
 store_insert (struct store *st, const struct store_upload *up, char id[65])
 {
-  return st->drv->single_writer ? insert_grouped (st, up, id) : insert_alone (st, up, id);
+  enum store_status rc = st->drv->single_writer ? insert_grouped (st, up, id)
+    : insert_alone (st, up, id);
+  if (rc == STORE_OK && !up->unlisted)
+    changed (st, id);
+  return rc;
 }
 
 /* ------------------------------------------------------------ single rows */
@@ -765,6 +786,8 @@ store_retract (struct store *st, const char *id, int64_t when)
         rc = failed (st, c, "retract");
     }
   release_writer (st, c);
+  if (rc == STORE_OK && s.found)
+    changed (st, id);
   return rc == STORE_OK && !s.found ? STORE_NOT_FOUND : rc;
 }
 
@@ -820,6 +843,8 @@ key_change (struct store *st, const char *key_sql, const struct db_value *p, int
       || st->drv->commit (c) < 0)
     rc = failed (st, c, "key change");
   release_writer (st, c);
+  if (rc == STORE_OK)
+    changed (st, NULL);
   return rc;
 }
 
@@ -1187,9 +1212,9 @@ static int
 adapt_score (void *ctx, const struct db_value *cols, int ncols)
 {
   struct score_adapter *a = ctx;
-  if (ncols < 2)
+  if (ncols < 3)
     return 1;
-  return a->fn (a->ctx, c_text (&cols[0]), c_real (&cols[1]));
+  return a->fn (a->ctx, c_text (&cols[0]), c_int (&cols[1]), c_real (&cols[2]));
 }
 
 enum store_status
@@ -1202,10 +1227,40 @@ store_node_scores (struct store *st, const char *node, int include_flagged,
   struct db_value p[] = { p_text (node), p_int (include_flagged) };
 
   /* Answered from the scores_cpu_rank index alone. */
-  if (st->drv->query (c, "SELECT s.cpu, s.score FROM scores s WHERE s.node = $1 "
+  if (st->drv->query (c, "SELECT s.cpu, s.seq, s.score FROM scores s WHERE s.node = $1 "
                       "AND s.listed = 1 AND (s.flagged = 0 OR $2 = 1) "
                       "ORDER BY s.cpu, s.score DESC, s.seq DESC", p, 2, adapt_score, &a) < 0)
     rc = failed (st, c, "aggregate");
+  release (st, c);
+  return rc;
+}
+
+struct kind_adapter
+{
+  store_kind_fn fn;
+  void *ctx;
+};
+
+static int
+adapt_kind (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct kind_adapter *a = ctx;
+  if (ncols < 3)
+    return 1;
+  return a->fn (a->ctx, c_int (&cols[0]), c_text (&cols[1]), c_text (&cols[2]));
+}
+
+enum store_status
+store_kinds (struct store *st, store_kind_fn fn, void *ctx)
+{
+  struct db_conn *c = acquire (st);
+  struct kind_adapter a = { fn, ctx };
+  enum store_status rc = STORE_OK;
+
+  /* Answered from the results_category index alone. */
+  if (st->drv->query (c, "SELECT seq, mode, build FROM results WHERE listed = 1", NULL, 0,
+                      adapt_kind, &a) < 0)
+    rc = failed (st, c, "kinds");
   release (st, c);
   return rc;
 }
@@ -1273,6 +1328,8 @@ struct board_adapter
 {
   store_board_fn fn;
   void *ctx;
+  store_value_fn value_fn;      /* for store_board_changes */
+  int64_t seq;                  /* the last row's */
 };
 
 static const char *
@@ -1285,29 +1342,70 @@ static int
 adapt_board (void *ctx, const struct db_value *c, int ncols)
 {
   struct board_adapter *a = ctx;
-  if (ncols < 14)
+  if (ncols < 15)
     return 1;
   struct store_board_row row = {
     c_int (&c[0]), c_text_or_empty (&c[1]), c_text_or_empty (&c[2]), c_text_or_empty (&c[3]),
     c_text_or_empty (&c[4]), c_text_or_empty (&c[5]), c_text_or_empty (&c[6]),
     c_text_or_empty (&c[7]), (int) c_int (&c[8]), (int) c_int (&c[9]), c_real (&c[10]),
     (int) c_int (&c[11]), c_text_or_empty (&c[12]), c_text_or_empty (&c[13]),
+    (int) c_int (&c[14]),
   };
+  a->seq = row.seq;
   return a->fn (a->ctx, &row);
 }
+
+#define BOARD_COLUMNS "seq, cpu, cpu_name, arch, vendor, os, gmp, compiler, " \
+  "CASE WHEN publisher IS NULL THEN 0 ELSE 1 END, flagged, mhz, cores, mode, build, listed"
 
 enum store_status
 store_board_rows (struct store *st, store_board_fn fn, void *ctx)
 {
   struct db_conn *c = acquire (st);
-  struct board_adapter a = { fn, ctx };
+  struct board_adapter a = { fn, ctx, NULL, -1 };
   enum store_status rc = STORE_OK;
 
-  if (st->drv->query (c, "SELECT seq, cpu, cpu_name, arch, vendor, os, gmp, compiler, "
-                      "CASE WHEN publisher IS NULL THEN 0 ELSE 1 END, flagged, mhz, cores, mode, build "
-                      "FROM results WHERE listed = 1 ORDER BY seq", NULL, 0,
-                      adapt_board, &a) < 0)
+  if (st->drv->query (c, "SELECT " BOARD_COLUMNS " FROM results WHERE listed = 1 ORDER BY seq",
+                      NULL, 0, adapt_board, &a) < 0)
     rc = failed (st, c, "board");
+  release (st, c);
+  return rc;
+}
+
+static int
+adapt_value (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct board_adapter *a = ctx;
+  if (ncols < 2)
+    return 1;
+  return a->value_fn (a->ctx, a->seq, c_text_or_empty (&cols[0]), c_real (&cols[1]));
+}
+
+enum store_status
+store_board_changes (struct store *st, const char *const *ids, size_t n, store_board_fn fn,
+                     store_value_fn value_fn, void *ctx)
+{
+  struct db_conn *c = acquire (st);
+  struct board_adapter a = { fn, ctx, value_fn, -1 };
+  enum store_status rc = STORE_OK;
+
+  for (size_t i = 0; i < n && rc == STORE_OK; i++)
+    {
+      struct db_value p = p_text (ids[i]);
+      a.seq = -1;
+      if (st->drv->query (c, "SELECT " BOARD_COLUMNS " FROM results WHERE id = $1", &p, 1,
+                          adapt_board, &a) < 0)
+        rc = failed (st, c, "board changes");
+      else if (a.seq >= 0)
+        {
+          struct db_value q = p_int (a.seq);
+          if (st->drv->query (c, "SELECT node, score FROM scores WHERE seq = $1", &q, 1,
+                              adapt_value, &a) < 0
+              || st->drv->query (c, "SELECT node, score FROM test_scores WHERE seq = $1", &q, 1,
+                                 adapt_value, &a) < 0)
+            rc = failed (st, c, "board changes");
+        }
+    }
   release (st, c);
   return rc;
 }
@@ -1426,6 +1524,8 @@ store_set_flags (struct store *st, const struct store_flags *changes, size_t n, 
   if (rc == STORE_OK && st->drv->commit (c) < 0)
     rc = failed (st, c, "flags");
   release_writer (st, c);
+  for (size_t i = 0; rc == STORE_OK && i < n; i++)
+    changed (st, changes[i].id);
   return rc;
 }
 

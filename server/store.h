@@ -52,6 +52,13 @@ struct store_upload
   int64_t received;             /* Unix time */
 };
 
+/* FN is told, after the commit, of every change this process makes to
+ * a listed result: its id, when it is stored (listed), retracted or its
+ * flags change; NULL when a key's results changed (verified, banned).
+ * Set before the store is shared between threads. */
+typedef void (*store_change_fn) (void *ctx, const char *id);
+void store_watch (struct store *st, store_change_fn fn, void *ctx);
+
 /* STORE_OK (new, *ID set) or STORE_EXISTS (*ID is the stored id). */
 enum store_status store_insert (struct store *st, const struct store_upload *up, char id[65]);
 
@@ -111,10 +118,16 @@ enum store_status store_page (struct store *st, int dump, int64_t after, int lim
                               store_row_fn fn, void *ctx);
 
 /* The scores of NODE over listed results (unflagged ones unless
- * INCLUDE_FLAGGED), ordered by CPU identity, then best first. */
-typedef int (*store_score_fn) (void *ctx, const char *cpu, double score);
+ * INCLUDE_FLAGGED), with their results' seqs, ordered by CPU identity,
+ * then best first. */
+typedef int (*store_score_fn) (void *ctx, const char *cpu, int64_t seq, double score);
 enum store_status store_node_scores (struct store *st, const char *node, int include_flagged,
                                      store_score_fn fn, void *ctx);
+
+/* The run mode and GMP build kind of every listed result, in no useful
+ * order. */
+typedef int (*store_kind_fn) (void *ctx, int64_t seq, const char *mode, const char *build);
+enum store_status store_kinds (struct store *st, store_kind_fn fn, void *ctx);
 
 /* The name CPU is shown by, as the leaderboard chooses it (board.h), and
  * its architecture (malloc'ed); STORE_NOT_FOUND when no listed result
@@ -131,6 +144,7 @@ struct store_board_row
   double mhz;                   /* 0: unknown */
   int cores;                    /* 0: unknown */
   const char *mode, *build;     /* run.mode, the GMP build kind */
+  int listed;                   /* 0: retracted, unlisted or banned since */
 };
 typedef int (*store_board_fn) (void *ctx, const struct store_board_row *row);
 enum store_status store_board_rows (struct store *st, store_board_fn fn, void *ctx);
@@ -142,13 +156,19 @@ typedef int (*store_seq_score_fn) (void *ctx, int64_t seq, double score);
 enum store_status store_node_column (struct store *st, const char *node,
                                      store_seq_score_fn fn, void *ctx);
 
+/* The rows of the results with the N ids IDS as store_board_rows gives
+ * them, listed or not (unknown ids are skipped), each followed by
+ * VALUE_FN for every score of it (inner nodes and tests). */
+typedef int (*store_value_fn) (void *ctx, int64_t seq, const char *node, double score);
+enum store_status store_board_changes (struct store *st, const char *const *ids, size_t n,
+                                       store_board_fn fn, store_value_fn value_fn, void *ctx);
+
 /* The newest (at most LIMIT) listed results of one category: a CPU
  * identity, run mode and GMP build kind.  RESULT_FN gets each result's
  * seq, id, flags and flag notes, newest first, then VALUE_FN every score
  * of them (inner nodes and tests), in no useful order. */
 typedef int (*store_flags_fn) (void *ctx, int64_t seq, const char *id, const char *flags,
                                const char *notes);
-typedef int (*store_value_fn) (void *ctx, int64_t seq, const char *node, double score);
 enum store_status store_category (struct store *st, const char *cpu, const char *mode,
                                   const char *build, int limit, store_flags_fn result_fn,
                                   store_value_fn value_fn, void *ctx);

@@ -166,6 +166,12 @@ static const char *const migrations[] = {
   "CREATE INDEX results_category ON results (cpu, mode, build, listed, seq);\n"
   "CREATE INDEX test_scores_seq ON test_scores (seq);\n"
   "DROP INDEX scores_cpu_recent;\n",
+  /* 10: the GMP build kind from what the client learnt of the loaded
+   * library (system.build.gmp.build: distribution, fat, native), no longer
+   * from the header's cflags; unknown for documents without it */
+  "UPDATE results SET build = CASE WHEN json_extract(body, '$.system.build.gmp.build') "
+  "IN ('distribution', 'fat', 'native') THEN json_extract(body, '$.system.build.gmp.build') "
+  "ELSE 'unknown' END;\n",
 };
 
 static void

@@ -156,9 +156,24 @@ print('ok' if len(p1) == 2 and len(p2) == 1 and all == sorted(all, reverse=True)
   got=$(field "'outlier' in d['flags']")
   check "$LABEL: a score far from its CPU's median is stored but flagged" \
     [ "$st $got" = "201 True" ]
+  OUTLIER=$(field "d['id']")
+  st=$(get "/api/v1/results/$OUTLIER")
+  check "$LABEL: the result's JSON has why it is flagged and when that was decided" \
+    [ "$(field "([n.split(':')[0] for n in d['flag_notes']] == d['flags'], len(d['flags_decided']))")" \
+      = "(True, 20)" ]
+  make_doc quick.json bob --base --set 'run.mode="quick"' --set 'system.build.gmp.build="fat"'
+  post quick.json "$(sign quick.json bob)" > /dev/null
+  QUICK=$(field "d['id']")
   st=$(get /api/v1/cpus)
   check "$LABEL: /cpus aggregates the unflagged results of the CPU" \
     [ "$(field "d['cpus'][0]['scores']['gmpbench.base']['n']")" = 6 ]
+  check "$LABEL: /cpus keeps run modes and build kinds apart, and says which each row is" \
+    [ "$(field "sorted((c['mode'], c['build'], c['scores']['gmpbench.base']['n']) for c in d['cpus'])")" \
+      = "[('custom', 'unknown', 6), ('quick', 'fat', 1)]" ]
+  st=$(get "/api/v1/results?build=fat&mode=quick")
+  check "$LABEL: listings filter by run mode and build kind, each result saying its own" \
+    [ "$(field "[(r['id'], r['summary']['mode'], r['summary']['build']) for r in d['results']]")" \
+      = "[('$QUICK', 'quick', 'fat')]" ]
   get "/api/v1/results?limit=500" > /dev/null
   listed=$(field "len(d['results'])")
   st=$(get /api/v1/export.csv)

@@ -4,7 +4,8 @@
 # migration 8, results without the category and flag columns of
 # migration 9) is upgraded when the server starts, on SQLite and on
 # PostgreSQL: its results keep their place in filtered, sorted listings,
-# and new uploads join them.
+# take their GMP build kind from system.build.gmp.build (migration 10;
+# unknown without it), and new uploads join them.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/server-lib.sh"
 need_server
@@ -30,10 +31,13 @@ ALTER TABLE scores DROP COLUMN compiler;
 CREATE INDEX scores_rank ON scores (node, score DESC, seq DESC);
 DELETE FROM schema_version WHERE version > 5;"
 
-# upload NAME SCALE: a signed document scoring gmpbench.base.multiply.
+# upload NAME SCALE [server-doc.py options]: a signed document scoring
+# gmpbench.base.multiply.
 upload () {
-  make_doc "$1.json" alice --name "$1" --multiply --scale "$2" &&
-    post "$1.json" "$(sign "$1.json" alice)"
+  name=$1 scale=$2
+  shift 2
+  make_doc "$name.json" alice --name "$name" --multiply --scale "$scale" "$@" &&
+    post "$name.json" "$(sign "$name.json" alice)"
 }
 
 # idof NAME: the id of NAME.json.
@@ -55,7 +59,7 @@ run_upgrade () {
   start_server "$db" --key-rate 0 || { fail "$engine: the server starts"; return; }
   upload a 1 > /dev/null
   upload b 2 > /dev/null
-  upload c 3 > /dev/null
+  upload c 3 --set 'system.build.gmp.build="fat"' > /dev/null
   get /healthz > /dev/null
   latest=$(field "d['schema']")
   tests=$(echo "SELECT count(*) FROM test_scores;" | "$@" 2> /dev/null | tr -d ' ')
@@ -76,6 +80,9 @@ run_upgrade () {
   check "$engine: ... into test_scores, whole" \
     sh -c "echo \"SELECT count(*) FROM test_scores WHERE node LIKE 'gmpbench.base.multiply.%';\" |
       $* 2> /dev/null | grep -qx ' *$tests'"
+  check "$engine: the build kinds come from system.build.gmp.build, unknown without it" \
+    sh -c "echo 'SELECT build FROM results ORDER BY seq;' | $* 2> /dev/null | tr -d ' ' |
+      grep . | tr '\\n' ' ' | grep -qx 'unknown unknown fat '"
   expect_status "$engine: the old results are listed, filtered and sorted" \
     "$(idof c) $(idof b) $(idof a)" "$(listed)"
   upload d 4 > /dev/null

@@ -3,8 +3,9 @@
 # what honest results never suffer: a CPU's name is not the last upload's,
 # tests at odds with physics or with themselves are refused naming the
 # test, an early outlier is flagged once peers arrive, five honest peers
-# within 2% are never flagged, run modes are judged and ranked apart, and the result
-# page says why a result is flagged and when that was decided.
+# within 2% are never flagged, run modes and GMP build kinds are judged and
+# ranked apart, the result page and JSON say why a result is flagged and when
+# that was decided, and a retraction judges its category again.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/server-lib.sh"
 need_server
@@ -128,18 +129,18 @@ check "a quick run is judged among quick runs only (alone, not flagged)" \
 QUICK=$(field "d['id']")
 page '/?mode=quick' > /dev/null
 check "the leaderboard shows the quick run under its own tab, and says so" \
-  sh -c "grep -q '1 of [0-9]* listed results: quick runs of generic GMP builds' page.html \
+  sh -c "grep -q '1 of [0-9]* listed results: quick runs of unknown GMP builds' page.html \
     && grep -q '$EPYC' page.html"
 page / > /dev/null
 check "... and by default the most common mode, here custom runs, without it" \
-  grep -q 'listed results: custom runs of generic GMP builds' page.html
+  grep -q 'listed results: custom runs of unknown GMP builds' page.html
 page "/cpu?cpu=$EPYC&mode=quick" > /dev/null
 check "... and so does the CPU page, its medians over the quick run alone" \
   sh -c "grep -q '1 matching results' page.html && grep -q 'Medians over the newest [0-9]* matching' page.html \
     && [ \$(grep -o 'href=\"/results/[0-9a-f]*\"' page.html | sort -u | wc -l) = 1 ]"
 page "/results/$QUICK" > /dev/null
 check "the quick result's page links to its CPU among quick runs" \
-  grep -q 'href="/cpu?cpu=[^"]*&amp;mode=quick&amp;build=generic"' page.html
+  grep -q 'href="/cpu?cpu=[^"]*&amp;mode=quick&amp;build=unknown"' page.html
 st=$(upload later bob --identity "$EPYC" --base --scale 1.005)
 check "a sixth honest peer is not flagged" \
   sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ]"
@@ -149,6 +150,47 @@ for id in $PEERS; do
 done
 check "the five honest peers within 2% were never flagged" [ $honest = 5 ]
 check "... and the early outlier stays flagged" [ "$(flags_of "$EARLY")" = outlier ]
+get "/api/v1/results/$EARLY" > /dev/null
+check "the result's JSON says why it is flagged and when that was decided" \
+  sh -c "[ '$(field "d['flag_notes'][0].startswith('outlier: gmpbench')")' = True ] \
+    && [ -n '$(field "d['flags_decided'] if d['flags_decided'].endswith('Z') else ''")' ]"
+
+st=$(upload native mallory --identity "$EPYC" --base --scale 1.3 \
+  --set 'system.build.gmp.build="native"')
+NATIVE=$(field "d['id']")
+check "a GMP built for the CPU (system.build.gmp.build native) is judged among such builds only" \
+  sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ]"
+page '/?build=native' > /dev/null
+check "... the leaderboard shows it under its own build tab, and says so" \
+  sh -c "grep -q '1 of [0-9]* listed results: custom runs of native GMP builds' page.html \
+    && grep -q 'href=\"/?build=unknown' page.html"
+page "/cpu?cpu=$EPYC" > /dev/null
+check "... and the CPU page by default shows the most common build kind, without it" \
+  sh -c "grep -q '6 matching results' page.html && ! grep -q '$NATIVE' page.html"
+page "/results/$NATIVE" > /dev/null
+check "... and its page names its build kind" grep -q 'custom run, native GMP build' page.html
+get "/api/v1/results?cpu=$EPYC&build=native" > /dev/null
+check "the API's listing filters by build kind, and each result says its mode and kind" \
+  [ "$(field "[(r['id'], r['summary']['mode'], r['summary']['build']) for r in d['results']]")" \
+    = "[('$NATIVE', 'custom', 'native')]" ]
+get "/api/v1/cpus" > /dev/null
+check "/api/v1/cpus keeps run modes and build kinds apart, and says which each row is" \
+  [ "$(field "sorted((c['mode'], c['build'], c['n']) for c in d['cpus'] if c['cpu'] == '$EPYC')")" \
+    = "[('custom', 'native', 1), ('custom', 'unknown', 6), ('quick', 'unknown', 1)]" ]
+
+# retract ID KEY: retracts the result with KEY's signature; prints the status.
+retract () {
+  printf 'gmpbench-retract:%s' "$1" > retract.msg
+  curl -sS -o resp.json -w '%{http_code}' -X POST \
+    -H "Gmpbench-Signature: $(sign retract.msg "$2")" "$URL/api/v1/results/$1/retract"
+}
+set -- $PEERS
+retract "$1" bob > /dev/null
+retract "$2" bob > /dev/null
+check "a retraction judges the category again: with 4 peers left, the early result's flag falls" \
+  [ -z "$(flags_of "$EARLY")" ]
+get "/api/v1/results/$EARLY" > /dev/null
+check "... and its JSON says so, with no reasons left" [ "$(field "len(d['flag_notes'])")" = 0 ]
 
 st=$(upload perghz mallory --identity "$LONE" --multiply --scale 20)
 check "a multiply 20 times faster per GHz than any CPU so far is stored but flagged impossible" \

@@ -4,10 +4,11 @@
  * of score per GHz, per core and of the GMP/OpenSSL RSA-2048 ratio; the
  * filters, every sort key and a node column; flagged results left out
  * unless asked for, retracted, unlisted and banned results never shown;
- * the views kept with a snapshot; and the builder thread: the first
+ * the views kept with a snapshot; and the builder threads: the first
  * snapshot, a rebuild in the background while the old snapshot stays
- * readable, the views carried to the new one, a failing database, and
- * stopping mid-build; and the writers the pages share (web_text,
+ * readable, the views carried to the new one, a snapshot brought up to
+ * date with the changes the store made (compared with a whole build), a
+ * failing database, and stopping mid-build; and the writers the pages share (web_text,
  * web_number). */
 #include <math.h>
 #include <stdlib.h>
@@ -555,6 +556,139 @@ test_keeper (struct store *st)
   check (srv.boards == NULL, "and stops at once, mid-build");
 }
 
+/* Whether A and B rank F alike by KEY (NODE for BK_NODE): the same
+ * CPUs in the same order with the same figures. */
+static int
+same_rank (struct board *a, struct board *b, struct store *st, const struct board_filter *f,
+           enum board_key key, const char *node)
+{
+  struct board_row *x, *y;
+  size_t n = rank (a, st, f, key, node, &x), m = rank (b, st, f, key, node, &y);
+  int same = n == m;
+  for (size_t i = 0; same && i < n; i++)
+    same = strcmp (x[i].cpu, y[i].cpu) == 0 && strcmp (x[i].cpu_name, y[i].cpu_name) == 0
+      && strcmp (x[i].arch, y[i].arch) == 0 && x[i].n == y[i].n && alike (x[i].median, y[i].median)
+      && alike (x[i].q1, y[i].q1) && alike (x[i].q3, y[i].q3) && alike (x[i].best, y[i].best)
+      && alike (x[i].per_ghz, y[i].per_ghz) && alike (x[i].per_core, y[i].per_core)
+      && alike (x[i].rsa, y[i].rsa) && alike (x[i].node, y[i].node);
+  free (x);
+  free (y);
+  return same;
+}
+
+/* Whether A and B have the same values of every field, with the same
+ * counts. */
+static int
+same_values (const struct board *a, const struct board *b)
+{
+  for (int f = 0; f < BF_COUNT; f++)
+    {
+      const char *const *an, *const *bn;
+      const size_t *ac, *bc;
+      size_t n = board_values (a, f, &an, &ac), m = board_values (b, f, &bn, &bc);
+      if (n != m)
+        return 0;
+      for (size_t i = 0; i < n; i++)
+        if (strcmp (an[i], bn[i]) != 0 || ac[i] != bc[i])
+          return 0;
+    }
+  return 1;
+}
+
+/* Tells the journal of ID's change the way the server's writes do: new
+ * flags for it (it may have been written with SQL just before). */
+static void
+set_flags (struct store *st, const char *id, const char *flags)
+{
+  struct store_flags change = { id, flags, "" };
+  check (store_set_flags (st, &change, 1, 1700000200) == STORE_OK, "flags of %s set", id);
+}
+
+/* A snapshot brought up to date with the journal (new results, new flags,
+ * retractions, a CPU left without results, a new CPU) ranks, names and
+ * counts exactly as a snapshot built from the store. */
+static void
+test_update (struct store *st)
+{
+  struct server srv = { 0 };
+  struct board_filter f = { { NULL }, 0, 0 };
+  struct board_row *rows;
+  int preparing;
+  char id[32];
+
+  srv.store = st;
+  srv.aggregate_ttl = 3600;
+  check (board_start (&srv) == 0, "the builder starts (updates)");
+  struct board *b1 = board_acquire (&srv, &preparing);
+  for (int flagged = 0; flagged < 2; flagged++)         /* views to carry, a node column */
+    for (int os = 0; os < 2; os++)
+      for (int key = BK_SCORE; key <= BK_NODE; key += BK_NODE - BK_SCORE)
+        {
+          f.include_flagged = flagged;
+          f.value[BF_OS] = os ? "Debian" : NULL;
+          rank (b1, st, &f, key, "gmpbench.base", &rows);
+          free (rows);
+        }
+  struct fake d = { "x86:GenuineIntel:family=6:model=9:stepping=0", "Intel Delta", "x86_64",
+                    "Intel", "Gentoo", "6.3.0", "gcc", NULL, NULL, 0, 0, 2500, 6, 250, 12, 800,
+                    900 };
+  snprintf (id, sizeof id, "%s", add (&d));
+  set_flags (st, id, "");
+  d.score = 4000;               /* an outlier of the new CPU */
+  snprintf (id, sizeof id, "%s", add (&d));
+  set_flags (st, id, "outlier");
+  struct fake a = { CPU_A, "Intel Alpha", "x86_64", "Intel", "Fedora", "6.3.0", "gcc", NULL, NULL,
+                    0, 0, 2000, 4, 350, 11, 1000, 1000 };
+  snprintf (id, sizeof id, "%s", add (&a));
+  set_flags (st, id, "");
+  set_flags (st, "0000000000000007", "outlier");        /* a result of CPU B flagged */
+  set_flags (st, "000000000000000b", "");               /* CPU C's, unflagged */
+  check (store_retract (st, "0000000000000002", 1700000300) == STORE_OK
+         && store_retract (st, "000000000000000b", 1700000300) == STORE_OK,
+         "a result of CPU A and CPU C's only one are retracted");
+  struct board *b2 = board_acquire (&srv, &preparing);
+  check (b2 && b2 != b1 && board_size (b2) == board_size (b1) + 1,
+         "a page after the changes gets a snapshot with them (%zu results, %zu before)",
+         b2 ? board_size (b2) : 0, board_size (b1));
+  board_release (b1);
+  board_stop (&srv);
+
+  check (board_start (&srv) == 0, "the builder starts again (a whole build)");
+  struct board *b3 = board_acquire (&srv, &preparing);
+  int same = b2 && b3 && board_size (b2) == board_size (b3) && same_values (b2, b3);
+  for (int flagged = 0; same && flagged < 2; flagged++)
+    for (int key = BK_SCORE; same && key <= BK_NODE; key++)
+      {
+        f.include_flagged = flagged;
+        f.value[BF_OS] = NULL;
+        same = same_rank (b2, b3, st, &f, key, "gmpbench.base");
+        f.value[BF_OS] = "Debian";
+        same = same && same_rank (b2, b3, st, &f, key, "gmpbench.base");
+      }
+  check (same, "the updated snapshot ranks every view and column as a whole build does");
+  const char *cpus[] = { CPU_A, CPU_B, CPU_C, d.cpu };
+  for (size_t i = 0; b2 && b3 && i < sizeof cpus / sizeof *cpus; i++)
+    {
+      const char *x = board_cpu_name (b2, cpus[i]), *y = board_cpu_name (b3, cpus[i]);
+      check (x ? y && strcmp (x, y) == 0 : !y, "%s is named alike (%s, %s)", cpus[i],
+             x ? x : "none", y ? y : "none");
+    }
+  f.value[BF_OS] = NULL;
+  f.value[BF_CPU] = CPU_A;
+  struct board_entry *e2 = NULL, *e3 = NULL;
+  size_t n2 = b2 ? board_cpu_entries (b2, &f, &e2) : 0, n3 = b3 ? board_cpu_entries (b3, &f, &e3) : 1;
+  same = n2 == n3;
+  for (size_t i = 0; same && i < n2; i++)
+    same = e2[i].seq == e3[i].seq && alike (e2[i].score, e3[i].score)
+      && e2[i].flagged == e3[i].flagged;
+  check (same, "... and lists a CPU's results alike (%zu, %zu)", n2, n3);
+  free (e2);
+  free (e3);
+  board_release (b2);
+  board_release (b3);
+  board_stop (&srv);
+}
+
 int
 main (void)
 {
@@ -591,6 +725,7 @@ main (void)
     }
   board_stop (&srv);
   test_keeper (st);
+  test_update (st);
   test_failure (st);
   test_writers ();
 
