@@ -550,7 +550,9 @@ by_stats_name (const void *pa, const void *pb)
 static void
 judge_all (struct review *rv)
 {
-  qsort (rv->values, rv->nvalues, sizeof *rv->values, by_node_index);
+  /* A retraction can leave a category without values (and rv->values NULL). */
+  if (rv->nvalues > 1)
+    qsort (rv->values, rv->nvalues, sizeof *rv->values, by_node_index);
   double *scratch = gb_xmalloc ((rv->nresults + 1) * sizeof *scratch);
   rv->stats = gb_xmalloc ((rv->nnames + 1) * sizeof *rv->stats);
   for (size_t k = 0; k < rv->nvalues;)
