@@ -6,6 +6,27 @@
 #endif
 #include "client/gmp_side.h"
 
+#ifdef _WIN32
+/* Windows has no fork and no preloading: a run there has no --gmp. */
+#include "client/gmpbench.h"
+
+int
+gmp_side_resolve (const char *const *given, size_t n, char **paths)
+{
+  (void) given, (void) n, (void) paths;
+  gb_error ("run", "--gmp needs worker processes with a preloaded libgmp, which the Windows "
+            "build does not have (docs/gmp-builds.md)");
+  return -1;
+}
+
+int
+gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **docs)
+{
+  (void) s, (void) stop, (void) docs;
+  return -1;
+}
+#else
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -424,3 +445,4 @@ gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **doc
   free (ws);
   return status;
 }
+#endif
