@@ -71,7 +71,7 @@ main (void)
       struct bare b;
       void *state = ops->setup (t, 0, &err);
       bare_init (&b);
-      harness_start (&h, &cfg, ops, state);
+      harness_start (&h, &cfg, ops, state, 0);
       unsigned long reps = h.reps;
       while (harness_visit (&h, &never) == 0)
         bare_batches (&b, reps);

@@ -43,6 +43,7 @@ harness_default_config (struct harness_config *cfg, double time_per_test)
   cfg->budget_min_samples = 12;
   cfg->overrun = 4;
   cfg->hard_min_samples = 3;
+  cfg->mean_time = time_per_test / 2;
   cfg->agree = 5;
   cfg->tolerance = 0.01;
   cfg->visits = 12;
@@ -83,9 +84,10 @@ calibrate (const struct harness_config *cfg, const struct bench_ops *ops, void *
 
 void
 harness_start (struct harness_run *h, const struct harness_config *cfg,
-               const struct bench_ops *ops, void *state)
+               const struct bench_ops *ops, void *state, int by_mean)
 {
   h->cfg = cfg;
+  h->by_mean = by_mean;
   h->ops = ops;
   h->state = state;
   h->times = gb_xmalloc (MAX_SAMPLES * sizeof *h->times);
@@ -98,18 +100,35 @@ harness_start (struct harness_run *h, const struct harness_config *cfg,
   h->done = 0;
 }
 
-/* Whether the samples so far are enough: the stopping rule. */
+/* Whether the fastest samples so far agree (stats.h). */
+static int
+agree (struct harness_run *h)
+{
+  const struct harness_config *cfg = h->cfg;
+  memcpy (h->sorted, h->times, h->n * sizeof *h->sorted);
+  stats_sort (h->sorted, h->n);
+  return stats_converged (h->sorted, h->n, cfg->agree, cfg->tolerance);
+}
+
+/* Whether the samples so far are enough: the stopping rule.  A mean
+ * improves with the time it covers, not with agreement, so a test scored
+ * by its mean stops at a fixed time (its agreement is still reported). */
 static int
 enough (struct harness_run *h)
 {
   const struct harness_config *cfg = h->cfg;
   if (h->n >= MAX_SAMPLES)
     return 1;
+  if (h->by_mean)
+    {
+      if (h->wall < cfg->mean_time || h->n < cfg->hard_min_samples)
+        return 0;
+      h->converged = agree (h);
+      return 1;
+    }
   if (h->n >= cfg->min_samples && h->wall >= cfg->min_time && h->visits >= cfg->min_visits)
     {
-      memcpy (h->sorted, h->times, h->n * sizeof *h->sorted);
-      stats_sort (h->sorted, h->n);
-      h->converged = stats_converged (h->sorted, h->n, cfg->agree, cfg->tolerance);
+      h->converged = agree (h);
       if (h->converged)
         return 1;
     }
@@ -181,12 +200,12 @@ harness_use_cpu_mean (struct measurement *m)
 
 int
 harness_measure (const struct harness_config *cfg, const struct bench_ops *ops,
-                 void *state, struct measurement *m,
+                 void *state, int by_mean, struct measurement *m,
                  volatile sig_atomic_t *stop)
 {
   struct harness_run h;
   int status = 0;
-  harness_start (&h, cfg, ops, state);
+  harness_start (&h, cfg, ops, state, by_mean);
   while (status == 0)
     status = harness_visit (&h, stop);
   harness_finish (&h, m);

@@ -4,7 +4,9 @@
  * about SAMPLE_TIME (long compared with the clock's resolution, short
  * compared with the noise regimes of a virtual machine), then takes
  * samples until the fastest ones agree (see stats.h) or the budget is
- * spent.  Each sample is timed with the monotonic clock; the thread's CPU
+ * spent.  A test scored by the mean of its samples (GMPbench's estimator,
+ * harness_use_cpu_mean) waits for no agreement: it takes samples for a
+ * fixed MEAN_TIME, as GMPbench times for a fixed ten seconds.  Each sample is timed with the monotonic clock; the thread's CPU
  * time is recorded alongside so that a run in which the process lost the
  * CPU (stolen time, other load) is flagged.  Only ops->run is inside the
  * timed region.
@@ -33,6 +35,8 @@ struct harness_config
   unsigned hard_min_samples;    /* even past that */
   unsigned agree;               /* fastest samples that must agree... */
   double tolerance;             /* ...within this relative tolerance */
+  double mean_time;             /* seconds of samples of a test scored by
+                                   their mean (at least hard_min_samples) */
   unsigned visits;              /* the budget is spread over this many visits */
   unsigned min_visits;          /* before stopping early */
   double (*clock) (void);       /* seconds, monotonic: gb_wall_seconds, or a
@@ -75,13 +79,15 @@ struct harness_run
   unsigned visits;
   unsigned long reps;           /* repetitions per sample */
   double wall, cpu;             /* timed seconds so far */
+  int by_mean;                  /* stops at cfg->mean_time */
   int converged;
   int done;                     /* converged, or the budget is spent */
 };
 
-/* Calibrates; the calibration runs are not counted. */
+/* Calibrates; the calibration runs are not counted.  BY_MEAN: the test
+ * will be scored by its samples' mean (harness_use_cpu_mean). */
 void harness_start (struct harness_run *h, const struct harness_config *cfg,
-                    const struct bench_ops *ops, void *state);
+                    const struct bench_ops *ops, void *state, int by_mean);
 /* Takes samples for about cfg->max_time / cfg->visits seconds, or until
  * the measurement is done.  Returns h->done, or -1 if *STOP became
  * non-zero (the measurement is then incomplete and must not be reported;
@@ -100,7 +106,7 @@ void harness_use_cpu_mean (struct measurement *m);
 
 /* All visits in a row.  Returns 0, or -1 if *STOP became non-zero. */
 int harness_measure (const struct harness_config *cfg, const struct bench_ops *ops,
-                     void *state, struct measurement *m,
+                     void *state, int by_mean, struct measurement *m,
                      volatile sig_atomic_t *stop);
 
 #endif

@@ -29,11 +29,18 @@ setup_test (const struct bench_test *t, const struct bench_ops *ops, unsigned st
   return state;
 }
 
-/* GMPbench's own tests are scored with GMPbench's estimator (harness.h). */
+/* GMPbench's own tests are scored with GMPbench's estimator, the mean of
+ * their samples (harness.h). */
+static int
+scored_by_mean (const struct bench_test *t)
+{
+  return (t->flags & BENCH_COMPAT) != 0;
+}
+
 static void
 choose_estimator (struct test_result *r)
 {
-  if (r->test->flags & BENCH_COMPAT)
+  if (scored_by_mean (r->test))
     harness_use_cpu_mean (&r->m);
 }
 
@@ -97,7 +104,7 @@ runner_run_test (const struct bench_test *t, const struct bench_ops *ops,
     return r->outcome == BENCH_SKIPPED ? RUNNER_OK : RUNNER_FAILED;
   if (cfg)
     {
-      if (harness_measure (cfg, ops, state, &r->m, stop) != 0)
+      if (harness_measure (cfg, ops, state, scored_by_mean (t), &r->m, stop) != 0)
         {
           ops->teardown (state);
           return RUNNER_INTERRUPTED;
@@ -137,11 +144,14 @@ sample_seconds (const struct runner_active *a)
  * its samples agreeing first (harness.c's rule, its cap on the number of
  * samples aside): at the budget with budget_min_samples samples, or at
  * overrun times the budget with hard_min_samples, whichever comes first,
- * in samples of SAMPLE seconds. */
+ * in samples of SAMPLE seconds; a test scored by its mean at mean_time
+ * with hard_min_samples. */
 static double
 projected_wall (const struct harness_run *h, double sample)
 {
   const struct harness_config *cfg = h->cfg;
+  if (h->by_mean)
+    return fmax (cfg->hard_min_samples, ceil (cfg->mean_time / sample)) * sample;
   double at_budget = fmax (cfg->budget_min_samples, ceil (cfg->max_time / sample));
   double at_overrun = fmax (cfg->hard_min_samples, ceil (cfg->overrun * cfg->max_time / sample));
   return fmin (at_budget, at_overrun) * sample;
@@ -201,7 +211,7 @@ prepare (const struct bench_test *const *tests, const struct bench_ops *const *o
           t->index = i;
           t->ops = ops[i];
           t->state = state;
-          harness_start (&t->h, cfg, ops[i], state);
+          harness_start (&t->h, cfg, ops[i], state, scored_by_mean (tests[i]));
           t->first_sample = fmax (cfg->clock () - before, cfg->sample_time);
         }
       else if (r[i].outcome == BENCH_SKIPPED)

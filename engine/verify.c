@@ -16,7 +16,7 @@ verify_repetitions (const struct bench_ops *ops, void *state, const unsigned cha
                     double timed_seconds, double (*clock) (void), volatile sig_atomic_t *stop,
                     struct bench_error *err)
 {
-  double limit = fmax (timed_seconds, VERIFY_MIN_SECONDS);
+  double limit = fmin (fmax (timed_seconds, VERIFY_MIN_SECONDS), VERIFY_MAX_SECONDS);
   double start = clock ();
   for (unsigned long i = 1; i <= VERIFY_REPS; i++)
     {

@@ -4,7 +4,7 @@
  * call, as a test does on a host whose speed moves.  Nothing depends on
  * how fast this machine is or on what else it is doing.  The estimate is the fast level, the median
  * is reported apart, the test is flagged noisy, and it stops within its
- * hard cap on time. */
+ * hard cap on time; a test scored by its mean stops at its fixed time. */
 #include <stdlib.h>
 #include "engine/harness.h"
 #include "tests/check.h"
@@ -71,7 +71,7 @@ main (void)
   harness_default_config (&cfg, 0.3);
   cfg.clock = clock_now;
   void *state = levels_setup (NULL, 0, &err);
-  check (harness_measure (&cfg, &levels_ops, state, &m, &stop) == 0, "the measurement completes");
+  check (harness_measure (&cfg, &levels_ops, state, 0, &m, &stop) == 0, "the measurement completes");
   levels_teardown (state);
 
   check (m.spread > 0.02 && (m.flags & MEAS_NOISY),
@@ -85,5 +85,13 @@ main (void)
   check (m.median_ops_per_sec < 0.8 * m.ops_per_sec,
          "the median over all samples is reported apart: %.3g ops/s against %.3g",
          m.median_ops_per_sec, m.ops_per_sec);
+
+  state = levels_setup (NULL, 0, &err);
+  check (harness_measure (&cfg, &levels_ops, state, 1, &m, &stop) == 0,
+         "a measurement for a mean completes");
+  levels_teardown (state);
+  check (m.wall_seconds >= cfg.mean_time && m.wall_seconds < cfg.mean_time + 2 * cfg.sample_time,
+         "scored by its mean, it stops at its fixed time whatever its samples say "
+         "(%.3f s of samples, mean_time %.3f s)", m.wall_seconds, cfg.mean_time);
   return check_exit_status ();
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/runner.h"
+#include "engine/verify.h"
 #include "tests/check.h"
 
 /* FLAKY: its check fails once, at the 1000th call; DIFFERS: its 500th
@@ -86,9 +87,13 @@ spin_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   return 0;
 }
 
+static unsigned checks_at_teardown;     /* of the last test torn down */
+
 static void
 spin_teardown (void *state)
 {
+  struct spin *s = state;
+  checks_at_teardown = s->checks;
   free (state);
   live--;
 }
@@ -268,6 +273,21 @@ main (void)
   check (seen.first_left > took / 3 && seen.first_left < took * 3,
          "the first estimate of the time left, %.2f s, is within 3x of the %.2f s taken",
          seen.first_left, took);
+
+  /* A slow test timed for longer than VERIFY_MAX_SECONDS: its checking
+   * pass stops there (one check after the samples, then the pass). */
+  const struct bench_test slow[] = { { "t.a", "unit.spin", 0, SLOW, 0 } };
+  const struct bench_test *slow_list[] = { &slow[0] };
+  const struct bench_ops *slow_ops[] = { &spin_ops };
+  struct harness_config slow_cfg;
+  harness_default_config (&slow_cfg, 3.0);
+  slow_cfg.clock = clock_now;
+  stop = 0;
+  st = runner_run_tests (slow_list, slow_ops, 1, &slow_cfg, r, &failed, &stop, NULL);
+  check (st == RUNNER_OK && r[0].m.wall_seconds > VERIFY_MAX_SECONDS
+         && checks_at_teardown <= 1 + VERIFY_MAX_SECONDS / 0.02 + 1,
+         "after %.2f s of samples the checking pass stops at %.2f s (%u checks of 20 ms)",
+         r[0].m.wall_seconds, VERIFY_MAX_SECONDS, checks_at_teardown);
 
   /* A batch visited at the caller's pace, the last test first, as a
    * --gmp run's worker is: the same outcomes as runner_run_tests. */
