@@ -67,6 +67,8 @@ static const struct schema_member system_schema[] = {
   M ("build.compiler.version", SK_STRING, SCHEMA_NULLABLE, 0, 128),
   M ("build.gmp.version", SK_STRING, SCHEMA_REQUIRED, 1, 64),
   M ("build.openssl.version", SK_STRING, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 128),
+  M (DOC_MACHINE_MODEL, SK_STRING, SCHEMA_NULLABLE, 0, 256),
+  M (DOC_MACHINE_SOC, SK_STRING, SCHEMA_NULLABLE, 0, 256),
 };
 
 #define RESULT_MEMBERS \

@@ -73,6 +73,12 @@
 #define DOC_THREADS_PINNED "pinned"
 #define DOC_THREADS_SCORES "scores"
 
+/* system: the few members outside the CPU's that readers use by name
+ * (optional: documents of older clients lack them).  The board or system
+ * model, and the SoC of a device tree board (docs/sysinfo.md). */
+#define DOC_MACHINE_MODEL "machine.model"
+#define DOC_MACHINE_SOC "machine.soc"
+
 /* skipped[] */
 #define DOC_SKIPPED_NAME "name"
 #define DOC_SKIPPED_REASON "reason"

@@ -55,6 +55,9 @@ void si_root_init (struct si_root *r, const char *root);
 /* The whole file ROOT/REL, NUL-terminated, trailing white space removed;
  * NULL when it cannot be read.  The caller frees it. */
 char *si_read (const struct si_root *r, const char *rel);
+/* The whole file ROOT/REL as it is, its length in *N (a NUL after it);
+ * NULL when it cannot be read.  The caller frees it. */
+char *si_read_bytes (const struct si_root *r, const char *rel, size_t *n);
 int si_read_long (const struct si_root *r, const char *rel, long *out);
 int si_exists (const struct si_root *r, const char *rel);
 /* Parses a kernel CPU list ("0-3,8,10-11") into SET (MAX entries, one byte

@@ -454,6 +454,7 @@ si_linux_collect (cJSON *system, const struct si_root *r)
   si_linux_kinds (L);
   si_linux_caches (L);
   si_linux_hypervisor (L);
+  si_linux_machine (L);
   put_os (L);
   si_kvfile_free (&L->cpuinfo);
   free (L);

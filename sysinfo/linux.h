@@ -1,5 +1,5 @@
 /* linux.h: state shared by the parts of the Linux reader (linux.c,
- * linux_cpuinfo.c, linux_cache.c, linux_virt.c).  The reader first loads
+ * linux_cpuinfo.c, linux_cache.c, linux_virt.c, linux_machine.c).  The reader first loads
  * /proc/cpuinfo and the per-CPU sysfs facts into this structure, then
  * each part writes its own members of the "system" object. */
 #ifndef GB_SYSINFO_LINUX_H
@@ -50,6 +50,8 @@ void si_linux_identity (struct si_linux *L);
 void si_linux_caches (struct si_linux *L);
 /* linux_virt.c: hypervisor. */
 void si_linux_hypervisor (struct si_linux *L);
+/* linux_machine.c: the board or system model. */
+void si_linux_machine (struct si_linux *L);
 /* linux_kinds.c: core kinds (big.LITTLE, P/E) and the identity of the
  * biggest kind. */
 void si_linux_kinds (struct si_linux *L);

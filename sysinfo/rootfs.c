@@ -50,7 +50,7 @@ si_exists (const struct si_root *r, const char *rel)
 }
 
 char *
-si_read (const struct si_root *r, const char *rel)
+si_read_bytes (const struct si_root *r, const char *rel, size_t *n)
 {
   char path[8192];
   FILE *f;
@@ -80,6 +80,19 @@ si_read (const struct si_root *r, const char *rel)
       return NULL;
     }
   fclose (f);
+  buf[len] = '\0';
+  *n = len;
+  return buf;
+}
+
+char *
+si_read (const struct si_root *r, const char *rel)
+{
+  size_t len;
+  char *buf = si_read_bytes (r, rel, &len);
+
+  if (buf == NULL)
+    return NULL;
   while (len > 0 && isspace ((unsigned char) buf[len - 1]))
     len--;
   buf[len] = '\0';

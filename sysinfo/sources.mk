@@ -16,6 +16,7 @@ SYSINFO_SRCS += \
 	sysinfo/linux_cache.c \
 	sysinfo/linux_cpuinfo.c \
 	sysinfo/linux_kinds.c \
+	sysinfo/linux_machine.c \
 	sysinfo/linux_virt.c \
 	sysinfo/os.c \
 	sysinfo/power.c \

@@ -1,6 +1,7 @@
 /* summary.c: the few lines that open the text output of `gmpbench run`
- * and `gmpbench sysinfo`: what the CPU is, how fast it measured, how many
- * cores, which OS, and which GMP and OpenSSL builds ran.  It reads only
+ * and `gmpbench sysinfo`: what the CPU is (and the machine it is in), how
+ * fast it measured, how many cores, which OS, and which GMP and OpenSSL
+ * builds ran.  It reads only
  * the "system" object, so it works on a stored result as well. */
 #include "sysinfo/sysinfo.h"
 #include "sysinfo/internal.h"
@@ -29,8 +30,9 @@ print_mhz (FILE *out, const char *label, const cJSON *o, const char *key)
 }
 
 static void
-print_cpu (FILE *out, const cJSON *cpu)
+print_cpu (FILE *out, const cJSON *cpu, const cJSON *machine)
 {
+  const char *model = si_get_str (machine, "model"), *soc = si_get_str (machine, "soc");
   const char *uarch = si_get_str (cpu, "microarchitecture");
   const char *hv = si_get_str (cpu, "hypervisor");
 
@@ -42,6 +44,10 @@ print_cpu (FILE *out, const cJSON *cpu)
     fprintf (out, ", hypervisor %s", hv);
   if (cJSON_IsTrue (sub (cpu, "emulated")))
     fprintf (out, ", EMULATED (%s)", str_or (cpu, "emulator", "?"));
+  if (model != NULL)
+    fprintf (out, ", in %s", model);
+  if (soc != NULL)
+    fprintf (out, " (SoC %s)", soc);
   fputc ('\n', out);
 }
 
@@ -127,7 +133,7 @@ sysinfo_print_summary (FILE *out, const cJSON *system)
 {
   const cJSON *cpu = sub (system, "cpu");
 
-  print_cpu (out, cpu);
+  print_cpu (out, cpu, sub (system, "machine"));
   print_clock (out, sub (system, "clock"));
   print_cores (out, sub (system, "cores"), cpu);
   print_os (out, sub (system, "os"));

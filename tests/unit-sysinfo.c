@@ -101,6 +101,8 @@ test_intel_hybrid (void)
   expect_bool (w, s, "cpu.features.avx512f", 0);
   expect_str (w, s, "os.name", "Fedora Linux");
   expect_str (w, s, "os.kernel", "6.5.6-300.fc39.x86_64");
+  expect_str (w, s, "machine.model", NULL);     /* DMI's "To Be Filled By O.E.M." */
+  expect_str (w, s, "machine.soc", NULL);
   cJSON_Delete (s);
 }
 
@@ -113,6 +115,7 @@ test_arm (void)
   expect_str ("graviton2", s, "cpu.name", "Neoverse-N1");
   expect_str ("graviton2", s, "cpu.vendor", "Arm");
   expect_str ("graviton2", s, "cpu.hypervisor", "KVM (AWS Nitro)");
+  expect_str ("graviton2", s, "machine.model", "Amazon EC2 m6g.xlarge");
   expect_str ("graviton2", s, "cpu.midr.3", "0x413fd0c1");
   expect_num ("graviton2", s, "cache.l3", 32 << 20);
   expect_num ("graviton2", s, "clock.max_mhz", -1);
@@ -144,6 +147,9 @@ test_arm (void)
   expect_bool ("rpi4", s, "cpu.hybrid", 0);
   expect_bool ("rpi4", s, "cpu.features.aes", 0);
   expect_num ("rpi4", s, "cache.l1i", 48 * 1024);
+  expect_str ("rpi4", s, "machine.model", "Raspberry Pi 4 Model B Rev 1.4");
+  expect_str ("rpi4", s, "machine.soc", "brcm,bcm2711");
+  expect_str ("rpi4", s, "machine.sources.model", "device tree model");
   cJSON_Delete (s);
 
   s = snapshot ("apple-m1-asahi");
@@ -185,6 +191,8 @@ test_others (void)
   expect_str ("sifive", s, "cpu.microarchitecture", "SiFive U74");
   expect_bool ("sifive", s, "cpu.features.zbb", 0);
   expect_num ("sifive", s, "cache.l2", 2 << 20);
+  expect_str ("sifive", s, "machine.model", "SiFive HiFive Unmatched A00");
+  expect_str ("sifive", s, "machine.soc", "sifive,fu740");
   cJSON_Delete (s);
 
   s = snapshot ("container-quota");
