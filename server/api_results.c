@@ -136,21 +136,36 @@ flag_arg (struct http_request *r, const char *name, int *out)
   return 0;
 }
 
-/* Fills F from the query; 0, or -1 with the offending argument in *BAD. */
-static int
-parse_filter (struct http_request *r, struct store_filter *f, const char **bad)
+int
+api_filter (struct http_request *r, struct store_filter *f, const char **bad)
 {
-  const char *limit = http_arg (r, "limit"), *cursor = http_arg (r, "cursor");
   int flagged = 1;
 
   memset (f, 0, sizeof *f);
   f->arch = http_arg (r, "arch");
   f->cpu = http_arg (r, "cpu");
+  f->vendor = http_arg (r, "vendor");
   f->os = http_arg (r, "os");
   f->gmp = http_arg (r, "gmp");
   f->compiler = http_arg (r, "compiler");
   f->mode = http_arg (r, "mode");
   f->build = http_arg (r, "build");
+  if (flag_arg (r, "verified", &f->verified_only) < 0)
+    return *bad = "verified", -1;
+  if (flag_arg (r, "flagged", &flagged) < 0)
+    return *bad = "flagged", -1;
+  f->unflagged_only = !flagged;
+  return 0;
+}
+
+/* Fills F from the query; 0, or -1 with the offending argument in *BAD. */
+static int
+parse_filter (struct http_request *r, struct store_filter *f, const char **bad)
+{
+  const char *limit = http_arg (r, "limit"), *cursor = http_arg (r, "cursor");
+
+  if (api_filter (r, f, bad) < 0)
+    return -1;
   f->sort_node = http_arg (r, "sort");
   f->limit = DEFAULT_LIMIT;
   if (f->sort_node && (strlen (f->sort_node) > 256 || !known_node (f->sort_node)))
@@ -163,11 +178,6 @@ parse_filter (struct http_request *r, struct store_filter *f, const char **bad)
         return *bad = "limit", -1;
       f->limit = (int) v;
     }
-  if (flag_arg (r, "verified", &f->verified_only) < 0)
-    return *bad = "verified", -1;
-  if (flag_arg (r, "flagged", &flagged) < 0)
-    return *bad = "flagged", -1;
-  f->unflagged_only = !flagged;
   if (cursor && parse_cursor (cursor, f) < 0)
     return *bad = "cursor", -1;
   return 0;

@@ -1,4 +1,5 @@
-/* api_stream.c: the NDJSON dump and the CSV export.
+/* api_stream.c: the NDJSON dump and the CSV export (of the results that
+ * match the listing's filters, api_filter).
  *
  * Both walk the results in upload order a page at a time (PAGE rows per
  * database round trip, no connection held between pages), so a response
@@ -20,6 +21,8 @@ static const char *const csv_nodes[] = { "gmpbench", "gmpbench.base", "gmpbench.
 struct walk
 {
   struct store *store;
+  struct store_filter filter;   /* the export's, its strings in OWNED */
+  char *owned[8];
   int64_t after;
   int rows, header_done;
   char **buf;
@@ -91,7 +94,7 @@ walk_page (struct walk *w, int dump, char **buf, size_t *len, size_t *cap,
   w->len = len;
   w->cap = cap;
   w->rows = 0;
-  if (store_page (w->store, dump, w->after, PAGE, fn, w) != STORE_OK)
+  if (store_page (w->store, dump, &w->filter, w->after, PAGE, fn, w) != STORE_OK)
     return -1;
   return *len > 0;
 }
@@ -191,8 +194,38 @@ fill_csv (void *ctx, char **buf, size_t *len, size_t *cap)
   return walk_page (w, 0, buf, len, cap, csv_row);
 }
 
+static void
+walk_free (void *ctx)
+{
+  struct walk *w = ctx;
+  for (size_t i = 0; i < GB_ARRAY_SIZE (w->owned); i++)
+    free (w->owned[i]);
+  free (w);
+}
+
+/* The filter's strings copied into W: the stream's callback runs after
+ * the handler has returned. */
+static void
+own_filter (struct walk *w)
+{
+  const char **values[] = { &w->filter.arch, &w->filter.cpu, &w->filter.vendor, &w->filter.os,
+                            &w->filter.gmp, &w->filter.compiler, &w->filter.mode,
+                            &w->filter.build };
+  for (size_t i = 0; i < GB_ARRAY_SIZE (values); i++)
+    if (*values[i])
+      *values[i] = w->owned[i] = gb_xstrdup (*values[i]);
+}
+
 enum MHD_Result
 api_export (struct http_request *r)
 {
-  return http_stream (r, "text/csv; charset=utf-8", fill_csv, free, new_walk (r));
+  const char *bad = NULL;
+  struct walk *w = new_walk (r);
+  if (api_filter (r, &w->filter, &bad) < 0)
+    {
+      free (w);
+      return http_error (r, 400, "query", bad, "bad value for query parameter %s", bad);
+    }
+  own_filter (w);
+  return http_stream (r, "text/csv; charset=utf-8", fill_csv, walk_free, w);
 }

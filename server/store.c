@@ -900,6 +900,7 @@ add_filters_on (char *sql, size_t size, const struct store_filter *f, struct db_
 {
   add_filter (sql, size, on_score ? "s.arch" : "r.arch", f->arch, p, np);
   add_filter (sql, size, on_score ? "s.cpu" : "r.cpu", f->cpu, p, np);
+  add_filter (sql, size, "r.vendor", f->vendor, p, np);
   add_filter (sql, size, on_score ? "s.os" : "r.os", f->os, p, np);
   add_filter (sql, size, on_score ? "s.gmp" : "r.gmp", f->gmp, p, np);
   add_filter (sql, size, on_score ? "s.compiler" : "r.compiler", f->compiler, p, np);
@@ -1191,15 +1192,27 @@ store_list (struct store *st, const struct store_filter *f, store_list_fn fn, vo
 }
 
 enum store_status
-store_page (struct store *st, int dump, int64_t after, int limit, store_row_fn fn, void *ctx)
+store_page (struct store *st, int dump, const struct store_filter *f, int64_t after, int limit,
+            store_row_fn fn, void *ctx)
 {
   struct row_adapter a = { fn, NULL, ctx, 0 };
-  struct db_value p[] = { p_int (after), p_int (limit) };
-  return read_rows (st, dump
-                    ? "SELECT " FULL_COLUMNS " FROM results r WHERE r.seq > $1 "
-                    "AND r.unlisted = 0 ORDER BY r.seq LIMIT $2"
-                    : "SELECT " ROW_COLUMNS " FROM results r WHERE r.seq > $1 "
-                    "AND r.listed = 1 ORDER BY r.seq LIMIT $2", p, 2, &a);
+  struct db_value p[16] = { p_int (after) };
+  int np = 1;
+  char sql[2048], order[48];
+
+  if (dump)
+    {
+      p[np++] = p_int (limit);
+      return read_rows (st, "SELECT " FULL_COLUMNS " FROM results r WHERE r.seq > $1 "
+                        "AND r.unlisted = 0 ORDER BY r.seq LIMIT $2", p, np, &a);
+    }
+  snprintf (sql, sizeof sql, "SELECT " ROW_COLUMNS " FROM results r WHERE r.seq > $1 "
+            "AND r.listed = 1");
+  add_filters (sql, sizeof sql, f, p, &np);
+  p[np++] = p_int (limit);
+  snprintf (order, sizeof order, " ORDER BY r.seq LIMIT $%d", np);
+  append (sql, sizeof sql, order);
+  return read_rows (st, sql, p, np, &a);
 }
 
 struct score_adapter

@@ -97,7 +97,7 @@ enum store_status store_key_ban (struct store *st, const char *fingerprint, int6
 /* A page of the listing (listed, unretracted, not banned). */
 struct store_filter
 {
-  const char *arch, *cpu, *os, *gmp, *compiler;         /* NULL: any */
+  const char *arch, *cpu, *vendor, *os, *gmp, *compiler;        /* NULL: any */
   const char *mode, *build;     /* run mode, GMP build kind; NULL: any */
   int verified_only, unflagged_only;
   const char *sort_node;        /* NULL: newest first */
@@ -113,9 +113,10 @@ enum store_status store_list (struct store *st, const struct store_filter *f,
 
 /* Up to LIMIT rows with seq > AFTER in upload order, unlisted results
  * left out.  DUMP: with body and signature, retracted ones included (as
- * tombstones for the caller); otherwise only listed results. */
-enum store_status store_page (struct store *st, int dump, int64_t after, int limit,
-                              store_row_fn fn, void *ctx);
+ * tombstones for the caller); otherwise only listed results, those that
+ * match F (its filters; its sort, cursor and limit are not used). */
+enum store_status store_page (struct store *st, int dump, const struct store_filter *f,
+                              int64_t after, int limit, store_row_fn fn, void *ctx);
 
 /* The scores of NODE over listed results (unflagged ones unless
  * INCLUDE_FLAGGED), with their results' seqs, ordered by CPU identity,
