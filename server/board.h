@@ -70,6 +70,9 @@ struct board_row
   double median, q1, q3, best;  /* the GMPbench score */
   double per_ghz, per_core;     /* medians of score / GHz, score / core */
   double rsa;                   /* median GMP/OpenSSL ops/s for RSA-2048 sign */
+  double ghz;                   /* median clock (the one score/GHz divides by), GHz */
+  uint32_t gmp, compiler;       /* the most common GMP version and compiler name, as
+                                 * indexes for board_value (UINT32_MAX: none) */
   double node;                  /* median of the sort node, for BK_NODE */
   double key;                   /* what the rows are sorted by */
 };
@@ -106,6 +109,10 @@ int board_rank (struct board *b, struct store *st, const struct board_filter *f,
  * each; the arrays belong to the snapshot. */
 size_t board_values (const struct board *b, enum board_field field, const char *const **names,
                      const size_t **counts);
+
+/* The value of FIELD with index I (a row's gmp or compiler), or "" for
+ * UINT32_MAX; it belongs to the snapshot. */
+const char *board_value (const struct board *b, enum board_field field, uint32_t i);
 
 /* Sets F's run mode and GMP build kind, when F leaves them open, to the
  * most common among the listed results (of CPU, when not NULL), so that

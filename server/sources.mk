@@ -27,10 +27,14 @@ SERVER_LIB_SRCS += \
 	server/web_compare.c \
 	server/web_compare_cpus.c \
 	server/web_cpu.c \
+	server/web_cpu_node.c \
 	server/web_home.c \
+	server/web_home_data.c \
+	server/web_home_rows.c \
 	server/web_names.c \
 	server/web_nodes.c \
 	server/web_result.c \
+	server/web_strip.c \
 	server/web_style.c \
 	server/web_submitter.c \
 	sysinfo/arm_midr.c \

@@ -2,8 +2,10 @@
  *   web.c            the routing table, the page frame, the headers every page gets,
  *                    and the small writers pages share (links, numbers);
  *   web_style.c      the stylesheet;
- *   web_home.c       the leaderboard by architecture;
+ *   web_home*.c      the leaderboard by architecture (web_home.h);
  *   web_cpu.c        one CPU identity: distribution, medians, breakdowns;
+ *   web_cpu_node.c   one node's distribution for one CPU identity;
+ *   web_strip.c      the strip plot over a box plot of a distribution;
  *   web_result.c     one result: machine, hierarchy, comparisons, flags;
  *   web_compare.c    two or more results side by side;
  *   web_compare_cpus.c  two or more CPUs side by side (medians per node);
@@ -86,6 +88,12 @@ const char *web_cpu_kind (const char *identity, const char *name, char *buf, siz
 
 /* What a plausibility flag means, or NULL for an unknown one. */
 const char *web_flag_reason (const char *flag);
+
+/* The page of one NODE of the CPU of BF (named NAME), its filters
+ * complete (web_cpu_node.c); and a link to it, with NODE as its text. */
+enum MHD_Result web_cpu_node (struct http_request *r, const struct board_filter *bf,
+                              const char *name, const char *node);
+void web_cpu_node_link (FILE *f, const struct board_filter *bf, const char *node);
 
 /* The handlers. */
 enum MHD_Result web_home (struct http_request *r);

@@ -22,10 +22,13 @@
 #define BAR_H 12
 #define MAX_LABEL 46              /* bytes of a label that fit the width */
 
+#define LEGEND 18                 /* a legend line's height */
+#define CHECKED "\u2713"          /* the mark of a verified publisher's bar */
+
 static void
-begin (FILE *f, const char *title, size_t n, int legend)
+begin (FILE *f, const char *title, size_t n, int legends)
 {
-  int height = TOP + ROW * (int) n + 40 + (legend ? 18 : 0);
+  int height = TOP + ROW * (int) n + 40 + LEGEND * legends;
   fprintf (f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart bars\" viewBox=\"0 0 %d "
            "%d\" role=\"img\"><title>", WIDTH, height);
   web_text (f, title);
@@ -98,9 +101,12 @@ web_bars_linear (FILE *f, const char *title, const char *axis_label_text,
     }
   double step = step_for (hi > 0 ? hi : 1);
   double top = ceil ((hi > 0 ? hi : 1) / step) * step;
-  double bottom = TOP + ROW * (double) n;
+  double bottom = TOP + ROW * (double) n, legend = bottom + 42;
+  int checked = 0;
+  for (size_t i = 0; i < n; i++)
+    checked |= bars[i].verified;
 
-  begin (f, title, n, mark_legend != NULL);
+  begin (f, title, n, (mark_legend != NULL) + checked);
   for (double t = 0; t <= top + step / 2; t += step)
     tick (f, LEFT + (RIGHT - LEFT) * t / top, bottom, t, "");
   for (size_t i = 0; i < n; i++)
@@ -129,17 +135,26 @@ web_bars_linear (FILE *f, const char *title, const char *axis_label_text,
           web_number (f, b->hi);
           fputc (')', f);
         }
-      fputs ("</title></g>\n", f);
+      fputs (b->verified ? ", of verified publishers</title></g>" : "</title></g>", f);
+      if (b->verified)
+        fprintf (f, "<text class=\"checked\" x=\"%d\" y=\"%.1f\">" CHECKED "</text>", RIGHT + 8,
+                 y + BAR_TOP + BAR_H - 1);
+      fputc ('\n', f);
     }
   axis_label (f, bottom, axis_label_text);
   if (mark_legend)
     {
       fprintf (f, "<g class=\"bar marked\"><rect x=\"%d\" y=\"%.1f\" width=\"14\" "
-               "height=\"10\"/></g><text x=\"%d\" y=\"%.1f\">", LEFT, bottom + 42, LEFT + 20,
-               bottom + 51);
+               "height=\"10\"/></g><text x=\"%d\" y=\"%.1f\">", LEFT, legend, LEFT + 20,
+               legend + 9);
       web_text (f, mark_legend);
       fputs ("</text>\n", f);
+      legend += LEGEND;
     }
+  if (checked)
+    fprintf (f, "<text class=\"checked\" x=\"%d\" y=\"%.1f\">" CHECKED "</text><text x=\"%d\" "
+             "y=\"%.1f\">some results from verified publishers</text>\n", LEFT, legend + 10,
+             LEFT + 20, legend + 10);
   fputs ("</svg>\n", f);
 }
 

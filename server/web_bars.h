@@ -14,11 +14,13 @@ struct web_bar
   const char *href;             /* a link for the label (already a safe URL), or NULL */
   double value;                 /* the bar: a median, or a ratio */
   double lo, hi;                /* a range drawn over the bar (Q1-Q3), NAN for none */
-  int marked;                   /* drawn in the second colour (verified, flagged...) */
+  int marked;                   /* drawn in the second colour (flagged...) */
+  int verified;                 /* checked after the bar: of verified publishers */
 };
 
 /* Bars from 0 on a linear axis (scores).  MARK_LEGEND says what a marked
- * bar means (NULL when none is). */
+ * bar means (NULL when none is); a legend says what the check means when
+ * a bar has it. */
 void web_bars_linear (FILE *f, const char *title, const char *axis_label,
                       const char *mark_legend, const struct web_bar *bars, size_t n);
 

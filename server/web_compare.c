@@ -247,7 +247,7 @@ chart (FILE *f, const struct side *a, const struct side *b)
           if (isnan (r))
             continue;
           snprintf (names[nb], sizeof names[nb], "%.*s", (int) len, name);
-          bars[nb] = (struct web_bar) { names[nb], NULL, r, NAN, NAN, 0 };
+          bars[nb] = (struct web_bar) { names[nb], NULL, r, NAN, NAN, 0, 0 };
           nb++;
         }
       prev = name;

@@ -74,7 +74,7 @@ chart (FILE *f, const struct column *c, int k)
       double a = node_scores_median (&c[0].scores, node, &na);
       double b = node_scores_median (&c[k].scores, node, &nk);
       if (na && nk && a > 0 && b > 0)
-        bars[nb++] = (struct web_bar) { node, NULL, b / a, NAN, NAN, 0 };
+        bars[nb++] = (struct web_bar) { node, NULL, b / a, NAN, NAN, 0, 0 };
     }
   snprintf (title, sizeof title, "%c / A: ratio of the medians per node", 'A' + k);
   if (nb > 0)

@@ -1,18 +1,19 @@
 /* web_cpu.c: one CPU identity's page, /cpu?cpu=IDENTITY (with the home
  * page's filters): the headline (median GMPbench score, its spread, the
  * run mode and GMP build kind shown), the distribution of its GMPbench
- * scores as an inline SVG strip plot over a box plot, the median of
- * every node of the hierarchy as an indented tree (web_nodes.h's order:
- * the compatible score, then the extended tests, then the other
- * libraries), its results by GMP version and compiler, and its newest
+ * scores as an inline SVG strip plot over a box plot (web_strip.c), the
+ * median of every node of the hierarchy as an indented tree (web_nodes.h's
+ * order: the compatible score, then the extended tests, then the other
+ * libraries), each node linking its own distribution (&node=, in
+ * web_cpu_node.c), its results by GMP version and compiler, and its newest
  * results with the share of this CPU's results each is faster than;
  * verified publishers' results highlighted and flagged ones marked
  * throughout.
  *
  * The distribution, the breakdown and the percentiles come from the
  * snapshot (server/board.h), so they cover every result however many
- * there are; the strip plot draws at most MAX_POINTS of them (evenly
- * through the ranking, every verified one included).  The node medians
+ * there are; the strip plot draws at most 400 of them (evenly through
+ * the ranking, every verified one included).  The node medians
  * and the list come from the newest NODE_RESULTS results in the store. */
 #include "server/web.h"
 
@@ -22,111 +23,9 @@
 #include <cjson/cJSON.h>
 #include "server/api.h"
 #include "server/web_nodes.h"
+#include "server/web_strip.h"
 
-#define MAX_POINTS 400
 #define LISTED 50
-
-/* Plot geometry, in SVG units. */
-#define W 720
-#define H 220
-#define LEFT 20
-#define RIGHT 700
-#define STRIP_TOP 40
-#define STRIP_BOTTOM 120
-#define BOX_TOP 135
-#define BOX_BOTTOM 165
-#define AXIS 175
-
-/* A round step for about five ticks over SPAN. */
-static double
-tick_step (double span)
-{
-  double step = pow (10, floor (log10 (span / 5)));
-  return span / step > 25 ? 5 * step : span / step > 10 ? 2 * step : step;
-}
-
-static double
-x_of (double v, double lo, double hi)
-{
-  return LEFT + (RIGHT - LEFT) * (hi > lo ? (v - lo) / (hi - lo) : 0.5);
-}
-
-static void
-axis (FILE *f, double lo, double hi)
-{
-  double step = tick_step (hi - lo);
-  fprintf (f, "<line class=\"frame\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
-           LEFT, AXIS, RIGHT, AXIS);
-  for (double t = ceil (lo / step) * step; t <= hi; t += step)
-    {
-      double x = x_of (t, lo, hi);
-      fprintf (f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
-               "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x, STRIP_TOP, x, AXIS + 4,
-               x, AXIS + 18);
-      web_number (f, t);
-      fputs ("</text>\n", f);
-    }
-  fprintf (f, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">GMPbench score "
-           "(higher is faster)</text>\n", (LEFT + RIGHT) / 2, H - 6);
-}
-
-/* Quantile Q of E[0..N) (best first), by linear interpolation. */
-static double
-quantile (const struct board_entry *e, size_t n, double q)
-{
-  double pos = (1 - q) * (double) (n - 1);
-  size_t i = (size_t) pos;
-  double frac = pos - (double) i;
-  return i + 1 < n ? e[i].score * (1 - frac) + e[i + 1].score * frac : e[i].score;
-}
-
-static void
-point (FILE *f, const struct board_entry *e, double lo, double hi)
-{
-  unsigned jitter = (unsigned) ((uint64_t) e->seq * 2654435761u % 1000);
-  double y = STRIP_TOP + 8 + (STRIP_BOTTOM - STRIP_TOP - 16) * jitter / 1000.0;
-  fprintf (f, "<circle class=\"point%s%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%d\"><title>",
-           e->verified ? " verified" : "", e->flagged ? " flagged" : "",
-           x_of (e->score, lo, hi), y, e->verified ? 5 : 4);
-  web_number (f, e->score);
-  fputs (e->verified ? " (verified publisher)" : "", f);
-  fputs (e->flagged ? " (flagged)" : "", f);
-  fputs (", GMP ", f);
-  web_text (f, e->gmp);
-  fputs (", ", f);
-  web_text (f, e->compiler);
-  fputs ("</title></circle>\n", f);
-}
-
-/* The strip plot and box plot of the N scored entries E (best first). */
-static void
-distribution (FILE *f, const struct board_entry *e, size_t n)
-{
-  double best = e[0].score, worst = e[n - 1].score;
-  double pad = best > worst ? (best - worst) * 0.05 : fabs (best) * 0.1 + 1;
-  double lo = worst - pad, hi = best + pad;
-  double q1 = quantile (e, n, 0.25), med = quantile (e, n, 0.5), q3 = quantile (e, n, 0.75);
-  size_t every = n > MAX_POINTS ? (n + MAX_POINTS - 1) / MAX_POINTS : 1;
-
-  fprintf (f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 %d %d\" "
-           "role=\"img\" aria-labelledby=\"dist-title\"><title id=\"dist-title\">Distribution "
-           "of %zu GMPbench scores</title>\n<text class=\"title\" x=\"%d\" y=\"18\" "
-           "text-anchor=\"middle\">%zu results: each point one result (green: verified "
-           "publisher, orange: flagged)%s</text>\n", W, H, n, W / 2, n,
-           every > 1 ? ", a sample shown" : "");
-  axis (f, lo, hi);
-  for (size_t i = 0; i < n; i++)
-    if (i % every == 0 || e[i].verified)
-      point (f, &e[i], lo, hi);
-  fprintf (f, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n"
-           "<rect class=\"box\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"><title>Q1 %g, "
-           "median %g, Q3 %g</title></rect>\n"
-           "<line class=\"median\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n</svg>\n",
-           x_of (worst, lo, hi), (BOX_TOP + BOX_BOTTOM) / 2, x_of (best, lo, hi),
-           (BOX_TOP + BOX_BOTTOM) / 2, x_of (q1, lo, hi), BOX_TOP,
-           x_of (q3, lo, hi) - x_of (q1, lo, hi), BOX_BOTTOM - BOX_TOP, q1, med, q3,
-           x_of (med, lo, hi), BOX_TOP - 4, x_of (med, lo, hi), BOX_BOTTOM + 4);
-}
 
 /* Results by GMP version and compiler: count, median, best, verified
  * (the snapshot interns them: equal strings are the same pointer). */
@@ -164,7 +63,7 @@ breakdown (FILE *f, const struct board_entry *e, size_t n)
       web_text (f, e[i].compiler);
       fprintf (f, "</td><td class=\"num\" data-label=\"n\">%zu</td><td class=\"num\" "
                "data-label=\"Median\">", k);
-      web_number (f, quantile (group, k, 0.5));
+      web_number (f, web_strip_quantile (group, k, 0.5));
       fputs ("</td><td class=\"num\" data-label=\"Best\">", f);
       web_number (f, group[0].score);
       fprintf (f, "</td><td class=\"num\" data-label=\"Verified\">%zu</td></tr>\n", verified);
@@ -236,30 +135,30 @@ take_recent (void *ctx, const struct store_row *row, double score)
   return 0;
 }
 
-/* The node medians as a tree, each node linking the leaderboard sorted
- * by it. */
+/* The node medians as a tree, each node linking its distribution under
+ * the filters the URL gave (GIVEN: the same defaults apply there). */
 static void
-node_tree (FILE *f, const struct node_scores *ns)
+node_tree (FILE *f, const struct board_filter *given, const struct node_scores *ns)
 {
   fprintf (f, "<h2 id=\"nodes\">Scores by node</h2>\n<p class=\"note\">Medians over the newest "
            "%d matching results: the GMPbench score (compatible with GMPbench 0.2), then the "
-           "extended tests, then the other libraries.  A node's name sorts the leaderboard by "
-           "it.</p>\n<div class=\"scroll\"><table class=\"stack tree\">\n<thead><tr>"
+           "extended tests, then the other libraries.  A node's name opens the distribution "
+           "of its scores.</p>\n<div class=\"scroll\"><table class=\"stack tree\">\n<thead><tr>"
            "<th scope=\"col\">Node</th><th class=\"num\" scope=\"col\">n</th><th class=\"num\" "
            "scope=\"col\">Median score</th></tr></thead>\n<tbody>\n", ns->results);
   for (size_t i = 0; i < web_node_count (); i++)
     {
-      int depth, first = 1;
+      int depth;
       size_t n;
       const char *node = web_node (i, &depth);
       double median = node_scores_median (ns, node, &n);
       if (n == 0)
         continue;
-      fprintf (f, "<tr%s><td class=\"test depth%d\"><a href=\"/", depth == 0 ? " class=\"node\""
-               : "", depth > 4 ? 4 : depth);
-      web_arg (f, &first, "sort", node);
-      fprintf (f, "\">%s</a></td><td class=\"num\" data-label=\"n\">%zu</td><td class=\"num\" "
-               "data-label=\"Median\">", node, n);
+      fprintf (f, "<tr%s><td class=\"test depth%d\">", depth == 0 ? " class=\"node\"" : "",
+               depth > 4 ? 4 : depth);
+      web_cpu_node_link (f, given, node);
+      fprintf (f, "</td><td class=\"num\" data-label=\"n\">%zu</td><td class=\"num\" "
+               "data-label=\"Median\">", n);
       web_number (f, median);
       fputs ("</td></tr>\n", f);
     }
@@ -269,7 +168,7 @@ node_tree (FILE *f, const struct node_scores *ns)
 /* The node tree and the newest results from the store; -1 on error. */
 static int
 recent (FILE *f, struct http_request *r, const struct board_filter *bf,
-        const struct board_entry *e, size_t scored)
+        const struct board_filter *given, const struct board_entry *e, size_t scored)
 {
   char *list = NULL;
   size_t len = 0;
@@ -282,7 +181,7 @@ recent (FILE *f, struct http_request *r, const struct board_filter *bf,
   int closed = fclose (rc.list);
   if (loaded == 0 && closed == 0)
     {
-      node_tree (f, &ns);
+      node_tree (f, given, &ns);
       fprintf (f, "<h2 id=\"results\">Newest results</h2>\n<form method=\"get\" "
                "action=\"/compare\">\n<div class=\"scroll\"><table class=\"stack\">\n<thead><tr>"
                "<th scope=\"col\">Compare</th><th scope=\"col\">Result</th><th class=\"num\" "
@@ -307,14 +206,14 @@ headline (FILE *f, const struct board_filter *bf, const char *name,
   char kind[96];
 
   fputs ("<p class=\"headline\" id=\"headline\">Median GMPbench score <strong>", f);
-  web_number (f, scored ? quantile (e, scored, 0.5) : NAN);
+  web_number (f, scored ? web_strip_quantile (e, scored, 0.5) : NAN);
   fputs ("</strong>", f);
   if (scored)
     {
       fputs (" <span class=\"note\">IQR ", f);
-      web_number (f, quantile (e, scored, 0.25));
+      web_number (f, web_strip_quantile (e, scored, 0.25));
       fputs ("\u2013", f);
-      web_number (f, quantile (e, scored, 0.75));
+      web_number (f, web_strip_quantile (e, scored, 0.75));
       fputs (", best ", f);
       web_number (f, e[0].score);
       fputs ("</span>", f);
@@ -336,7 +235,8 @@ headline (FILE *f, const struct board_filter *bf, const char *name,
 }
 
 static enum MHD_Result
-render (struct http_request *r, struct board *b, const struct board_filter *bf, const char *name)
+render (struct http_request *r, struct board *b, const struct board_filter *bf,
+        const struct board_filter *given, const char *name)
 {
   struct page p;
   struct board_entry *e;
@@ -351,8 +251,8 @@ render (struct http_request *r, struct board *b, const struct board_filter *bf, 
     }
   headline (p.f, bf, name, e, n, scored);
   if (scored > 0)
-    distribution (p.f, e, scored);
-  if (recent (p.f, r, bf, e, scored) < 0)
+    web_strip_plot (p.f, e, scored, NULL);
+  if (recent (p.f, r, bf, given, e, scored) < 0)
     fputs ("<p>The node scores and newest results are unavailable; try again later.</p>\n", p.f);
   if (scored > 0)
     breakdown (p.f, e, scored);
@@ -373,9 +273,16 @@ web_cpu (struct http_request *r)
   if (!b)
     return page_no_board (r, preparing);
   const char *name = board_cpu_name (b, bf.value[BF_CPU]);
+  const char *node = http_arg (r, "node");
+  struct board_filter given = bf;
   board_default_kinds (b, bf.value[BF_CPU], &bf);
-  enum MHD_Result rc = name ? render (r, b, &bf, *name ? name : bf.value[BF_CPU])
-    : page_error (r, 404, "No listed result has this CPU identity.");
+  enum MHD_Result rc;
+  if (!name)
+    rc = page_error (r, 404, "No listed result has this CPU identity.");
+  else if (node && *node)
+    rc = web_cpu_node (r, &bf, *name ? name : bf.value[BF_CPU], node);
+  else
+    rc = render (r, b, &bf, &given, *name ? name : bf.value[BF_CPU]);
   board_release (b);
   return rc;
 }

@@ -1,20 +1,24 @@
 /* web_home.c: the home page, the leaderboard (see docs/leaderboard.md).
  *
  * The whole view lives in the query string (arch, vendor, os, gmp,
- * compiler, mode, build, verified, flagged, q, sort), so every filtered
- * or sorted view is a URL that can be shared, and the page needs no
- * script: architecture tabs and column headers are links to the same
- * view with one argument changed, the filters a GET form.  The rows come
- * from the snapshot of server/board.h; `q` keeps the CPUs whose name,
- * identity, or microarchitecture and code name (web_names.c) contain it
- * (any case).  `sort` is a column (score, n, iqr,
- * best, ghz, rsa, cpu) or any node or test of the hierarchy, whose median
- * then shows in an extra column; the sort menu offers the columns and the
- * nodes of the first two levels (a CPU page links every node).  The page
- * draws the rows as a bar chart (median and IQR), lists them in a form
- * whose checkboxes compare CPUs, and lists the newest uploads; with
- * format=csv or format=json it answers the same rows as data instead. */
-#include "server/web.h"
+ * compiler, mode, build, verified, flagged, q, sort, cols), so every
+ * filtered or sorted view is a URL that can be shared, and the page needs
+ * no script: tabs and column headers are links to the same view with one
+ * argument changed, the filters a GET form.  The rows come from the
+ * snapshot of server/board.h; `q` keeps the CPUs whose name, identity, or
+ * microarchitecture and code name (web_names.c) contain it (any case).
+ * `sort` is a column (score, n, iqr, best, ghz, rsa, cpu, a category) or
+ * any node or test of the hierarchy, whose median then shows in an extra
+ * column; the sort menu offers the columns and the nodes of the first two
+ * levels (a CPU page links every node).  `cols` picks one of two sets of
+ * columns, so that either fits a wide screen: the eight GMPbench
+ * categories with the clock, GMP version and compiler (gmplib.org's
+ * table), or the score's spread and the ratios.  The page draws the rows
+ * as a bar chart (median and IQR, verified publishers checked), lists
+ * them in a form whose checkboxes compare CPUs, and lists the newest
+ * uploads; with format=csv or format=json it answers the same rows, every
+ * column, as data instead. */
+#include "server/web_home.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -30,48 +34,80 @@
 #define RECENT_UPLOADS 8
 #define MAX_QUERY 100
 
-/* The view a URL asks for. */
-struct view
+static const struct
 {
-  struct board_filter filter;
-  struct board_filter shown;    /* FILTER with its run mode and build kind chosen */
-  const char *sort;             /* as in the URL, NULL for the default */
-  const char *query;            /* q: part of a CPU's name, NULL for any */
-  enum board_key key;
+  const char *arg, *label;
+} sets[] = {
+  { "categories", "Categories" },
+  { "stats", "Spread and ratios" },
 };
 
+enum cell_kind
+{
+  CELL_N, CELL_MEDIAN, CELL_IQR, CELL_BEST, CELL_CATEGORY, CELL_GHZ, CELL_RSA,
+  CELL_CLOCK, CELL_GMP, CELL_COMPILER
+};
+
+/* The columns after the CPU's name.  ARG sorts by it (NULL: it does not
+ * sort); a category's ARG and LABEL are its node's and label
+ * (home_categories), through column_arg and column_label. */
 static const struct
 {
   const char *arg, *label, *title;
   enum board_key key;
+  enum cell_kind cell;
+  int category;                 /* index into categories, for CELL_CATEGORY */
+  unsigned sets;
 } columns[] = {
-  { "n", "n", "matching results", BK_N },
-  { "score", "Median score", "median GMPbench score", BK_SCORE },
-  { "iqr", "IQR", "interquartile range of the score (Q1\u2013Q3)", BK_IQR },
-  { "best", "Best", "best GMPbench score", BK_BEST },
-  { "ghz", "Score/GHz", "median of score divided by the clock in GHz", BK_GHZ },
+  { "n", "n", "matching results", BK_N, CELL_N, 0, SET_BOTH },
+  { "score", "Median score", "median GMPbench score", BK_SCORE, CELL_MEDIAN, 0, SET_BOTH },
+  { "iqr", "IQR", "interquartile range of the score (Q1\u2013Q3)", BK_IQR, CELL_IQR, 0,
+    SET_STATS },
+  { "best", "Best", "best GMPbench score", BK_BEST, CELL_BEST, 0, SET_STATS },
+  { NULL, NULL, "median of the base category's score (multiply, divide, gcd, gcdext)", BK_NODE,
+    CELL_CATEGORY, 0, SET_BOTH },
+  { NULL, NULL, "median of the application category's score (rsa, pi)", BK_NODE,
+    CELL_CATEGORY, 1, SET_BOTH },
+  { NULL, NULL, "median of the multiply category's score", BK_NODE, CELL_CATEGORY, 2,
+    SET_CATEGORIES },
+  { NULL, NULL, "median of the divide category's score", BK_NODE, CELL_CATEGORY, 3,
+    SET_CATEGORIES },
+  { NULL, NULL, "median of the gcd category's score", BK_NODE, CELL_CATEGORY, 4,
+    SET_CATEGORIES },
+  { NULL, NULL, "median of the gcdext category's score", BK_NODE, CELL_CATEGORY, 5,
+    SET_CATEGORIES },
+  { NULL, NULL, "median of the rsa category's score", BK_NODE, CELL_CATEGORY, 6,
+    SET_CATEGORIES },
+  { NULL, NULL, "median of the pi category's score", BK_NODE, CELL_CATEGORY, 7,
+    SET_CATEGORIES },
+  { "ghz", "Score/GHz", "median of score divided by the clock in GHz", BK_GHZ, CELL_GHZ, 0,
+    SET_STATS },
   { "rsa", "GMP/OpenSSL RSA-2048", "median ratio of GMP's to OpenSSL's RSA-2048 "
     "signatures per second, GMP's constant-time signature when the result has it, as in "
-    "each result's comparison table (above 1: GMP faster)", BK_RSA },
+    "each result's comparison table (above 1: GMP faster)", BK_RSA, CELL_RSA, 0, SET_STATS },
+  { NULL, "Clock", "median clock of the results, the one Score/GHz divides by: the maximum "
+    "the system reports, else the nominal, else the measured clock", BK_COUNT, CELL_CLOCK, 0,
+    SET_CATEGORIES },
+  { NULL, "GMP", "the GMP version most of the results used; every row is of the GMP build "
+    "kind of the tab", BK_COUNT, CELL_GMP, 0, SET_CATEGORIES },
+  { NULL, "Compiler", "the compiler most of the results' gmpbench was built with", BK_COUNT,
+    CELL_COMPILER, 0, SET_CATEGORIES },
 };
 
-/* The category nodes shown as columns, as gmplib.org's table has them. */
-static const struct
+/* Column I's sort argument, NULL when it does not sort. */
+static const char *
+column_arg (size_t i)
 {
-  const char *node, *label, *title;
-} categories[] = {
-  { "gmpbench.base", "Base", "median of the base category's score (multiply, divide, gcd, gcdext)" },
-  { "gmpbench.app", "App", "median of the application category's score (rsa, pi)" },
-};
-#define NCATEGORIES (sizeof categories / sizeof categories[0])
+  return columns[i].cell == CELL_CATEGORY ? home_categories[columns[i].category].node
+    : columns[i].arg;
+}
 
-/* What a row shows besides the board's row: how many of its results are
- * flagged (with flagged=1), and the category medians. */
-struct extra
+static const char *
+column_label (size_t i)
 {
-  size_t flagged;
-  double category[NCATEGORIES];
-};
+  return columns[i].cell == CELL_CATEGORY ? home_categories[columns[i].category].label
+    : columns[i].label;
+}
 
 /* Whether NODE is a test or an inner node of the registry. */
 static int
@@ -84,6 +120,36 @@ known_node (const char *node)
       if (strncmp (name, node, len) == 0 && (name[len] == '\0' || name[len] == '.'))
         return 1;
     }
+  return 0;
+}
+
+/* Whether SET is a set of columns showing the sort KEY (NODE's column). */
+static int
+shows_sort (unsigned set, enum board_key key, const char *node)
+{
+  for (size_t i = 0; i < GB_ARRAY_SIZE (columns); i++)
+    if ((columns[i].sets & set) && columns[i].key == key
+        && (key != BK_NODE || strcmp (column_arg (i), node) == 0))
+      return 1;
+  return 0;
+}
+
+/* V's column set: `cols` when given, else the categories unless only the
+ * other set shows the sort column.  0, or -1 for an unknown set. */
+static int
+parse_set (struct http_request *r, struct view *v)
+{
+  const char *cols = http_arg (r, "cols");
+  v->set = SET_CATEGORIES;
+  if (cols && *cols)
+    {
+      for (size_t i = 0; i < GB_ARRAY_SIZE (sets); i++)
+        if (strcmp (cols, sets[i].arg) == 0)
+          return v->set = (enum column_set) (i + 1), v->set_chosen = 1, 0;
+      return -1;
+    }
+  if (!shows_sort (SET_CATEGORIES, v->key, v->sort) && shows_sort (SET_STATS, v->key, v->sort))
+    v->set = SET_STATS;
   return 0;
 }
 
@@ -102,19 +168,19 @@ parse_view (struct http_request *r, struct view *v)
   v->sort = http_arg (r, "sort");
   v->key = BK_SCORE;
   if (!v->sort || !*v->sort || strcmp (v->sort, "gmpbench") == 0)
+    v->sort = NULL;
+  else if (strcmp (v->sort, "cpu") == 0)
+    v->key = BK_NAME;
+  else
     {
-      v->sort = NULL;
-      return 0;
+      v->key = BK_NODE;
+      for (size_t i = 0; i < GB_ARRAY_SIZE (columns); i++)
+        if (columns[i].arg && columns[i].key != BK_NODE && strcmp (v->sort, columns[i].arg) == 0)
+          v->key = columns[i].key;
+      if (v->key == BK_NODE && (strlen (v->sort) > 256 || !known_node (v->sort)))
+        return -1;
     }
-  if (strcmp (v->sort, "cpu") == 0)
-    return v->key = BK_NAME, 0;
-  for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
-    if (strcmp (v->sort, columns[i].arg) == 0)
-      return v->key = columns[i].key, 0;
-  if (strlen (v->sort) > 256 || !known_node (v->sort))
-    return -1;
-  v->key = BK_NODE;
-  return 0;
+  return parse_set (r, v);
 }
 
 /* The filter arguments of V (but FIELD, unless FIELD is BF_CPU), into a
@@ -145,6 +211,8 @@ view_url (FILE *f, const struct view *v, int field, const char *value, const cha
     web_arg (f, &first, web_field_arg[field], value);
   if (field >= 0 ? v->sort != NULL : sort != NULL)
     web_arg (f, &first, "sort", field >= 0 ? v->sort : sort);
+  if (v->set_chosen)
+    web_arg (f, &first, "cols", sets[v->set - 1].arg);
 }
 
 /* A tab setting FIELD to NAME (COUNT results), marked when CURRENT. */
@@ -227,8 +295,9 @@ sort_select (FILE *f, const struct view *v)
   int listed = 0;
   fputs ("<label>Sort by <select name=\"sort\">\n", f);
   for (size_t i = 0; i < GB_ARRAY_SIZE (columns); i++)
-    fprintf (f, "<option value=\"%s\"%s>%s</option>\n", columns[i].arg,
-             v->key == columns[i].key ? " selected" : "", columns[i].label);
+    if (columns[i].arg && columns[i].key != BK_NODE)
+      fprintf (f, "<option value=\"%s\"%s>%s</option>\n", columns[i].arg,
+               v->key == columns[i].key ? " selected" : "", columns[i].label);
   for (size_t i = 0; i < web_node_count (); i++)
     {
       int depth;
@@ -263,6 +332,8 @@ filter_form (FILE *f, const struct board *b, const struct view *v)
         web_text (f, v->filter.value[hidden[i]]);
         fputs ("\">\n", f);
       }
+  if (v->set_chosen)
+    fprintf (f, "<input type=\"hidden\" name=\"cols\" value=\"%s\">\n", sets[v->set - 1].arg);
   fputs ("<label>CPU name <input type=\"search\" name=\"q\" maxlength=\"100\" "
          "placeholder=\"e.g. EPYC, Zen 4, Neoverse\" value=\"", f);
   web_text (f, v->query ? v->query : "");
@@ -303,37 +374,69 @@ header_cell (FILE *f, const struct view *v, const char *arg, const char *label,
   fputs (sorted ? " \u25be</a></th>" : "</a></th>", f);
 }
 
+/* Whether column I is the sort. */
 static int
-is_category (const char *sort, size_t k)
+sorted_by (const struct view *v, size_t i)
 {
-  return sort && strcmp (sort, categories[k].node) == 0;
+  return columns[i].key == v->key && (v->key != BK_NODE || strcmp (column_arg (i), v->sort) == 0);
 }
 
-/* The index of the category SORT names, or -1. */
+/* Whether the sort node needs a column of its own (no shown column is it). */
 static int
-category_of (const char *sort)
+node_column (const struct view *v)
 {
-  for (size_t k = 0; k < NCATEGORIES; k++)
-    if (is_category (sort, k))
-      return (int) k;
-  return -1;
+  return v->key == BK_NODE && !shows_sort (v->set, v->key, v->sort);
+}
+
+/* The tabs choosing the set of columns. */
+static void
+set_tabs (FILE *f, const struct view *v)
+{
+  fputs ("<nav aria-label=\"Columns\"><ul class=\"tabs\">\n<li>Columns</li>\n", f);
+  for (size_t i = 0; i < GB_ARRAY_SIZE (sets); i++)
+    {
+      int first = 1;
+      fprintf (f, "<li><a%s href=\"/", v->set == i + 1 ? " class=\"current\" aria-current=\"page\""
+               : "");
+      filter_args (f, &first, v, -1);
+      if (v->sort)
+        web_arg (f, &first, "sort", v->sort);
+      web_arg (f, &first, "cols", sets[i].arg);
+      fprintf (f, "\">%s</a></li>\n", sets[i].label);
+    }
+  fputs ("</ul></nav>\n", f);
 }
 
 static void
 table_head (FILE *f, const struct view *v)
 {
-  fputs ("<div class=\"scroll\"><table id=\"leaderboard\" class=\"stack\">\n<thead><tr><th scope=\"col\">"
-         "Compare</th><th scope=\"col\">#</th>", f);
+  fprintf (f, "<div class=\"scroll\"><table id=\"leaderboard\" class=\"stack %s\">\n<thead><tr>"
+           "<th scope=\"col\">Compare</th><th scope=\"col\">#</th>", sets[v->set - 1].arg);
   header_cell (f, v, "cpu", "CPU", "sort by name", v->key == BK_NAME, 0);
   for (size_t i = 0; i < GB_ARRAY_SIZE (columns); i++)
     {
-      header_cell (f, v, columns[i].arg, columns[i].label, columns[i].title,
-                   v->key == columns[i].key, 1);
-      for (size_t k = 0; columns[i].key == BK_BEST && k < NCATEGORIES; k++)
-        header_cell (f, v, categories[k].node, categories[k].label, categories[k].title,
-                     is_category (v->sort, k), 1);
+      if (!(columns[i].sets & v->set))
+        continue;
+      if (column_arg (i))
+        header_cell (f, v, column_arg (i), column_label (i), columns[i].title, sorted_by (v, i),
+                     1);
+      else
+        {
+          fprintf (f, "<th scope=\"col\"%s title=\"", columns[i].cell == CELL_CLOCK
+                   ? " class=\"num\"" : "");
+          web_text (f, columns[i].title);
+          fputs ("\">", f);
+          web_text (f, columns[i].label);
+          if (columns[i].cell == CELL_GMP)
+            {
+              fputs (" <span class=\"note\">", f);
+              web_text (f, v->shown.value[BF_BUILD] ? v->shown.value[BF_BUILD] : "");
+              fputs ("</span>", f);
+            }
+          fputs ("</th>", f);
+        }
     }
-  if (v->key == BK_NODE && category_of (v->sort) < 0)
+  if (node_column (v))
     header_cell (f, v, v->sort, v->sort, "median of this node", 1, 1);
   fputs ("</tr></thead>\n<tbody>\n", f);
 }
@@ -347,15 +450,74 @@ cell (FILE *f, const char *label, double v)
   fputs ("</td>", f);
 }
 
+/* A text cell labelled LABEL. */
 static void
-table_row (FILE *f, const struct view *v, size_t rank, const struct board_row *row,
-           const struct extra *x)
+text_cell (FILE *f, const char *label, const char *text)
+{
+  fprintf (f, "<td data-label=\"%s\">", label);
+  web_text (f, text);
+  fputs ("</td>", f);
+}
+
+/* Column I of ROW. */
+static void
+column_cell (FILE *f, const struct board *b, size_t i, const struct board_row *row,
+             const struct extra *x)
+{
+  const char *label = column_label (i);
+  switch (columns[i].cell)
+    {
+    case CELL_N:
+      fprintf (f, "<td class=\"num\" data-label=\"n\">%zu</td>", row->n);
+      break;
+    case CELL_MEDIAN:
+      cell (f, "Median", row->median);
+      break;
+    case CELL_IQR:
+      fputs ("<td class=\"num\" data-label=\"IQR\">", f);
+      web_number (f, row->q1);
+      fputs ("\u2013", f);
+      web_number (f, row->q3);
+      fputs ("</td>", f);
+      break;
+    case CELL_BEST:
+      cell (f, label, row->best);
+      break;
+    case CELL_CATEGORY:
+      cell (f, label, x->category[columns[i].category]);
+      break;
+    case CELL_GHZ:
+      cell (f, label, row->per_ghz);
+      break;
+    case CELL_RSA:
+      cell (f, "GMP/OpenSSL RSA", row->rsa);
+      break;
+    case CELL_CLOCK:
+      fputs ("<td class=\"num\" data-label=\"Clock\">", f);
+      if (!isnan (row->ghz))
+        fprintf (f, "%.2f GHz", row->ghz);
+      else
+        web_number (f, NAN);
+      fputs ("</td>", f);
+      break;
+    case CELL_GMP:
+      text_cell (f, label, board_value (b, BF_GMP, row->gmp));
+      break;
+    case CELL_COMPILER:
+      text_cell (f, label, board_value (b, BF_COMPILER, row->compiler));
+      break;
+    }
+}
+
+static void
+table_row (FILE *f, const struct board *b, const struct view *v, size_t rank,
+           const struct board_row *row, const struct extra *x)
 {
   size_t flagged = x->flagged;
   int first = 1;
   const char *name = *row->cpu_name ? row->cpu_name : row->cpu;
   char kind[96];
-  fputs (flagged ? "<tr class=\"flagged\">" : "<tr>", f);
+  fputs (flagged ? "<tr class=\"flagged\">" : x->verified ? "<tr class=\"verified\">" : "<tr>", f);
   fputs ("<td class=\"pick\"><input type=\"checkbox\" name=\"cpu\" value=\"", f);
   web_text (f, row->cpu);
   fputs ("\" aria-label=\"compare ", f);
@@ -367,6 +529,8 @@ table_row (FILE *f, const struct view *v, size_t rank, const struct board_row *r
   fputs ("\">", f);
   web_text (f, name);
   fputs ("</a>", f);
+  if (x->verified)
+    fprintf (f, " <span class=\"badge\">\u2713 %zu verified</span>", x->verified);
   if (flagged)
     fprintf (f, " <span class=\"badge flag\">%zu flagged</span>", flagged);
   fputs ("<br>", f);
@@ -380,26 +544,19 @@ table_row (FILE *f, const struct view *v, size_t rank, const struct board_row *r
   web_text (f, row->arch);
   fputs ("</span> <code class=\"note\">", f);
   web_text (f, row->cpu);
-  fprintf (f, "</code></td><td class=\"num\" data-label=\"n\">%zu</td>", row->n);
-  cell (f, "Median", row->median);
-  fputs ("<td class=\"num\" data-label=\"IQR\">", f);
-  web_number (f, row->q1);
-  fputs ("\u2013", f);
-  web_number (f, row->q3);
-  fputs ("</td>", f);
-  cell (f, "Best", row->best);
-  for (size_t k = 0; k < NCATEGORIES; k++)
-    cell (f, categories[k].label, x->category[k]);
-  cell (f, "Score/GHz", row->per_ghz);
-  cell (f, "GMP/OpenSSL RSA", row->rsa);
-  if (v->key == BK_NODE && category_of (v->sort) < 0)
+  fputs ("</code></td>", f);
+  for (size_t i = 0; i < GB_ARRAY_SIZE (columns); i++)
+    if (columns[i].sets & v->set)
+      column_cell (f, b, i, row, x);
+  if (node_column (v))
     cell (f, "Node", row->node);
   fputs ("</tr>\n", f);
 }
 
 /* The first CHARTED rows as bars: the median with the IQR over it (the
  * sort node's median when sorting by a node), marked when some of the
- * row's results are flagged (X). */
+ * row's results are flagged (X), checked when some are of verified
+ * publishers. */
 static void
 chart (FILE *f, const struct view *v, const struct board_row *rows, size_t n,
        const struct extra *x)
@@ -433,10 +590,10 @@ chart (FILE *f, const struct view *v, const struct board_row *rows, size_t n,
         snprintf (labels[i], sizeof labels[i], "%s", name);
       if (v->key == BK_NODE)
         bars[i] = (struct web_bar) { labels[i], links[i], rows[i].node, NAN, NAN,
-                                     x[i].flagged > 0 };
+                                     x[i].flagged > 0, x[i].verified > 0 };
       else
         bars[i] = (struct web_bar) { labels[i], links[i], rows[i].median, rows[i].q1, rows[i].q3,
-                                     x[i].flagged > 0 };
+                                     x[i].flagged > 0, x[i].verified > 0 };
       any |= x[i].flagged > 0;
     }
   char title[320];
@@ -469,15 +626,17 @@ compare_inputs (FILE *f, const struct view *v)
     fputs ("<input type=\"hidden\" name=\"flagged\" value=\"1\">\n", f);
 }
 
-/* Links to this view as data. */
+/* Links to this view as data, and to its results as the API exports
+ * them (/api/v1/export.csv has the filters, not the search). */
 static void
 data_links (FILE *f, const struct view *v)
 {
   static const char *const formats[] = { "csv", "json" };
+  int first = 1;
   fputs ("<p class=\"note\" id=\"data\">This view as ", f);
   for (size_t i = 0; i < GB_ARRAY_SIZE (formats); i++)
     {
-      int first = 1;
+      first = 1;
       fputs (i ? " or <a href=\"/" : "<a href=\"/", f);
       filter_args (f, &first, v, -1);
       if (v->sort)
@@ -485,12 +644,22 @@ data_links (FILE *f, const struct view *v)
       web_arg (f, &first, "format", formats[i]);
       fprintf (f, "\">%s</a>", i ? "JSON" : "CSV");
     }
-  fputs (" (the same rows, filters and order).</p>\n", f);
+  fputs (" (the same rows, filters and order, every column); its results one per line: "
+         "<a href=\"/api/v1/export.csv", f);
+  first = 1;
+  for (int k = BF_ARCH; k < BF_COUNT; k++)
+    if (v->shown.value[k] && *v->shown.value[k])
+      web_arg (f, &first, web_field_arg[k], v->shown.value[k]);
+  if (v->filter.verified_only)
+    web_arg (f, &first, "verified", "1");
+  web_arg (f, &first, "flagged", v->filter.include_flagged ? "1" : "0");
+  fputs (v->query ? "\">CSV</a> (not narrowed by the CPU name searched for).</p>\n"
+         : "\">CSV</a>.</p>\n", f);
 }
 
 static void
-leaderboard (FILE *f, const struct view *v, const struct board_row *rows, size_t n,
-             size_t total, size_t hidden_flagged, const struct extra *x)
+leaderboard (FILE *f, const struct board *b, const struct view *v, const struct board_row *rows,
+             size_t n, size_t total, size_t hidden_flagged, const struct extra *x)
 {
   size_t results = 0;
   for (size_t i = 0; i < n; i++)
@@ -523,26 +692,13 @@ leaderboard (FILE *f, const struct view *v, const struct board_row *rows, size_t
     }
   fputs ("<form method=\"get\" action=\"/compare\">\n", f);
   compare_inputs (f, v);
+  set_tabs (f, v);
   table_head (f, v);
   for (size_t i = 0; i < n; i++)
-    table_row (f, v, i + 1, &rows[i], &x[i]);
+    table_row (f, b, v, i + 1, &rows[i], &x[i]);
   fputs ("</tbody></table></div>\n<button type=\"submit\">Compare the checked CPUs</button>\n"
          "</form>\n", f);
   data_links (f, v);
-}
-
-/* Keeps the rows whose CPU name, identity, or microarchitecture and code
- * name contain QUERY (any case). */
-static size_t
-keep_matching (struct board_row *rows, size_t n, const char *query)
-{
-  size_t kept = 0;
-  char kind[96];
-  for (size_t i = 0; i < n; i++)
-    if (web_contains (rows[i].cpu_name, query) || web_contains (rows[i].cpu, query)
-        || web_contains (web_cpu_kind (rows[i].cpu, NULL, kind, sizeof kind), query))
-      rows[kept++] = rows[i];
-  return kept;
 }
 
 /* ------------------------------------------------------------ newest uploads */
@@ -604,195 +760,6 @@ recent_uploads (FILE *f, struct http_request *r, const struct board *b, const st
     fputs ("<p>None yet.</p>\n", f);
 }
 
-/* ------------------------------------------------------------ as data */
-
-static void
-csv_field (FILE *f, const char *s)
-{
-  fputc ('"', f);
-  for (; *s; s++)
-    {
-      if (*s == '"')
-        fputc ('"', f);
-      fputc (*s, f);
-    }
-  fputc ('"', f);
-}
-
-static void
-csv_number (FILE *f, double x)
-{
-  if (!isnan (x))
-    fprintf (f, "%.6g", x);
-}
-
-static void
-json_number (cJSON *o, const char *name, double x)
-{
-  if (isnan (x))
-    cJSON_AddNullToObject (o, name);
-  else
-    cJSON_AddNumberToObject (o, name, x);
-}
-
-static enum MHD_Result
-export_csv (struct http_request *r, const struct view *v, const struct board_row *rows,
-            size_t n, const struct extra *x)
-{
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream (&buf, &len);
-  if (!f)
-    return MHD_NO;
-  fputs ("rank,cpu,name,arch,n,median,q1,q3,best,base,app,per_ghz,rsa_2048", f);
-  if (v->key == BK_NODE)
-    fprintf (f, ",%s", v->sort);
-  fputs ("\r\n", f);
-  for (size_t i = 0; i < n; i++)
-    {
-      const struct board_row *w = &rows[i];
-      double values[] = { w->median, w->q1, w->q3, w->best, x[i].category[0],
-                          x[i].category[1], w->per_ghz, w->rsa, w->node };
-      fprintf (f, "%zu,", i + 1);
-      csv_field (f, w->cpu);
-      fputc (',', f);
-      csv_field (f, w->cpu_name);
-      fputc (',', f);
-      csv_field (f, w->arch);
-      fprintf (f, ",%zu", w->n);
-      for (size_t k = 0; k < GB_ARRAY_SIZE (values) - (v->key != BK_NODE); k++)
-        {
-          fputc (',', f);
-          csv_number (f, values[k]);
-        }
-      fputs ("\r\n", f);
-    }
-  if (fclose (f) != 0)
-    {
-      free (buf);
-      return MHD_NO;
-    }
-  return http_bytes_owned (r, 200, "text/csv; charset=utf-8", buf, len);
-}
-
-static enum MHD_Result
-export_json (struct http_request *r, const struct view *v, const struct board_row *rows,
-             size_t n, const struct extra *x)
-{
-  cJSON *body = cJSON_CreateObject ();
-  cJSON *view = cJSON_AddObjectToObject (body, "view");
-  cJSON *list = cJSON_AddArrayToObject (body, "rows");
-  for (int k = BF_ARCH; k < BF_COUNT; k++)
-    if (v->shown.value[k] && *v->shown.value[k])
-      cJSON_AddStringToObject (view, web_field_arg[k], v->shown.value[k]);
-  cJSON_AddBoolToObject (view, "verified_only", v->filter.verified_only);
-  cJSON_AddBoolToObject (view, "include_flagged", v->filter.include_flagged);
-  if (v->query)
-    cJSON_AddStringToObject (view, "q", v->query);
-  cJSON_AddStringToObject (view, "sort", v->sort ? v->sort : "score");
-  for (size_t i = 0; i < n; i++)
-    {
-      const struct board_row *w = &rows[i];
-      cJSON *o = cJSON_CreateObject ();
-      cJSON_AddNumberToObject (o, "rank", (double) (i + 1));
-      cJSON_AddStringToObject (o, "cpu", w->cpu);
-      cJSON_AddStringToObject (o, "name", w->cpu_name);
-      cJSON_AddStringToObject (o, "arch", w->arch);
-      cJSON_AddNumberToObject (o, "n", (double) w->n);
-      json_number (o, "median", w->median);
-      json_number (o, "q1", w->q1);
-      json_number (o, "q3", w->q3);
-      json_number (o, "best", w->best);
-      json_number (o, "base", x[i].category[0]);
-      json_number (o, "app", x[i].category[1]);
-      json_number (o, "per_ghz", w->per_ghz);
-      json_number (o, "rsa_2048", w->rsa);
-      if (v->key == BK_NODE)
-        json_number (o, "node", w->node);
-      cJSON_AddItemToArray (list, o);
-    }
-  return http_json (r, 200, body);
-}
-
-static int
-by_cpu (const void *a, const void *b)
-{
-  return strcmp (((const struct board_row *) a)->cpu, ((const struct board_row *) b)->cpu);
-}
-
-/* The rows of F under V's search, by KEY (NODE), sorted by CPU for
- * find_cpu; -1 when the board fails. */
-static int
-rank_by_cpu (struct board *b, struct store *st, const struct view *v,
-             const struct board_filter *f, enum board_key key, const char *node,
-             struct board_row **rows, size_t *n)
-{
-  if (board_rank (b, st, f, key, node, rows, n) < 0)
-    {
-      free (*rows);
-      *rows = NULL;
-      return -1;
-    }
-  if (v->query)
-    *n = keep_matching (*rows, *n, v->query);
-  qsort (*rows, *n, sizeof **rows, by_cpu);
-  return 0;
-}
-
-static const struct board_row *
-find_cpu (const struct board_row *rows, size_t n, const char *cpu)
-{
-  struct board_row key;
-  memset (&key, 0, sizeof key);
-  key.cpu = cpu;
-  return n ? bsearch (&key, rows, n, sizeof *rows, by_cpu) : NULL;
-}
-
-/* The flagged results of V's rows, from the difference between V with
- * flagged results included and without: with ROWS (N of them, flagged
- * included), how many of each row's are flagged, into X; without (V
- * excludes them), how many results V would show with them, returned. */
-static size_t
-count_flagged (struct board *b, struct store *st, const struct view *v,
-               const struct board_row *rows, size_t n, struct extra *x)
-{
-  struct board_filter other = v->shown;
-  struct board_row *more;
-  size_t nmore, hidden = 0;
-
-  other.include_flagged = !other.include_flagged;
-  if (rank_by_cpu (b, st, v, &other, BK_SCORE, NULL, &more, &nmore) < 0)
-    return 0;
-  for (size_t i = 0; i < nmore; i++)
-    hidden += more[i].n;
-  for (size_t i = 0; i < n; i++)
-    {
-      const struct board_row *clean = find_cpu (more, nmore, rows[i].cpu);
-      x[i].flagged = rows[i].n - (clean ? clean->n : 0);
-    }
-  free (more);
-  return hidden;
-}
-
-/* The category medians of V's rows into X (NAN where unknown). */
-static void
-category_medians (struct board *b, struct store *st, const struct view *v,
-                  const struct board_row *rows, size_t n, struct extra *x)
-{
-  for (size_t k = 0; k < NCATEGORIES; k++)
-    {
-      struct board_row *cat;
-      size_t ncat;
-      int ok = rank_by_cpu (b, st, v, &v->shown, BK_NODE, categories[k].node, &cat, &ncat) == 0;
-      for (size_t i = 0; i < n; i++)
-        {
-          const struct board_row *c = ok ? find_cpu (cat, ncat, rows[i].cpu) : NULL;
-          x[i].category[k] = c ? c->node : NAN;
-        }
-      free (cat);
-    }
-}
-
 enum MHD_Result
 web_home (struct http_request *r)
 {
@@ -820,22 +787,23 @@ web_home (struct http_request *r)
       return page_error (r, 503, "The database is unavailable; try again later.");
     }
   if (v.query)
-    n = keep_matching (rows, n, v.query);
+    n = home_keep_matching (rows, n, v.query);
   struct extra *x = gb_xcalloc (n + 1, sizeof *x);
-  category_medians (b, r->srv->store, &v, rows, n, x);
+  home_category_medians (b, r->srv->store, &v, rows, n, x);
   if (format)
     {
-      enum MHD_Result rc = format[0] == 'c' ? export_csv (r, &v, rows, n, x)
-        : export_json (r, &v, rows, n, x);
+      home_count_verified (b, r->srv->store, &v, rows, n, x);
+      enum MHD_Result rc = home_export (r, b, &v, rows, n, x, format);
       free (x);
       free (rows);
       board_release (b);
       return rc;
     }
   if (n == 0 && !v.filter.include_flagged)
-    hidden_flagged = count_flagged (b, r->srv->store, &v, NULL, 0, x);
+    hidden_flagged = home_count_flagged (b, r->srv->store, &v, NULL, 0, x);
   else if (v.filter.include_flagged)
-    count_flagged (b, r->srv->store, &v, rows, n, x);
+    home_count_flagged (b, r->srv->store, &v, rows, n, x);
+  home_count_verified (b, r->srv->store, &v, rows, n, x);
   if (page_begin (&p, r, "Leaderboard") < 0)
     {
       free (x);
@@ -848,7 +816,7 @@ web_home (struct http_request *r)
   kind_tabs (p.f, b, &v, BF_BUILD, "GMP builds");
   chart (p.f, &v, rows, n, x);
   filter_form (p.f, b, &v);
-  leaderboard (p.f, &v, rows, n, board_size (b), hidden_flagged, x);
+  leaderboard (p.f, b, &v, rows, n, board_size (b), hidden_flagged, x);
   recent_uploads (p.f, r, b, &v);
   free (x);
   free (rows);

@@ -136,27 +136,35 @@ or_null (const char *s)
   return s && *s ? s : NULL;
 }
 
+void
+node_store_filter (const struct board_filter *f, struct store_filter *sf)
+{
+  memset (sf, 0, sizeof *sf);
+  sf->cpu = or_null (f->value[BF_CPU]);
+  sf->arch = or_null (f->value[BF_ARCH]);
+  sf->vendor = or_null (f->value[BF_VENDOR]);
+  sf->os = or_null (f->value[BF_OS]);
+  sf->gmp = or_null (f->value[BF_GMP]);
+  sf->compiler = or_null (f->value[BF_COMPILER]);
+  sf->mode = or_null (f->value[BF_MODE]);
+  sf->build = or_null (f->value[BF_BUILD]);
+  sf->verified_only = f->verified_only;
+  sf->unflagged_only = !f->include_flagged;
+  sf->limit = NODE_RESULTS;
+}
+
 int
 node_scores_load (struct store *st, const struct board_filter *f, store_list_fn also,
                   void *ctx, struct node_scores *s)
 {
-  struct store_filter sf = { 0 };
+  struct store_filter sf;
   struct load l = { s, also, ctx };
 
   s->results = 0;
   s->values = cJSON_CreateObject ();
   if (!s->values)
     return -1;
-  sf.cpu = or_null (f->value[BF_CPU]);
-  sf.arch = or_null (f->value[BF_ARCH]);
-  sf.os = or_null (f->value[BF_OS]);
-  sf.gmp = or_null (f->value[BF_GMP]);
-  sf.compiler = or_null (f->value[BF_COMPILER]);
-  sf.mode = or_null (f->value[BF_MODE]);
-  sf.build = or_null (f->value[BF_BUILD]);
-  sf.verified_only = f->verified_only;
-  sf.unflagged_only = !f->include_flagged;
-  sf.limit = NODE_RESULTS;
+  node_store_filter (f, &sf);
   return store_list (st, &sf, take_row, &l) == STORE_OK ? 0 : -1;
 }
 

@@ -27,6 +27,9 @@ struct node_scores
   int results;
 };
 
+/* The store's filter of the newest NODE_RESULTS results under F. */
+void node_store_filter (const struct board_filter *f, struct store_filter *sf);
+
 /* Loads S; ALSO (when not NULL) is called with every row too.  0, or -1
  * when the store fails or memory runs out (S is then empty but valid). */
 int node_scores_load (struct store *st, const struct board_filter *f, store_list_fn also,

@@ -133,6 +133,34 @@ cpu_string (const cJSON *doc, const char *name)
   return cJSON_IsString (v) ? v->valuestring : "";
 }
 
+/* The machine member PATH of DOC's system (DOC_MACHINE_*), or "". */
+static const char *
+machine_string (const cJSON *doc, const char *path)
+{
+  const cJSON *v = schema_get (cJSON_GetObjectItemCaseSensitive (doc, DOC_SYSTEM), path);
+  return cJSON_IsString (v) ? v->valuestring : "";
+}
+
+/* ", in MODEL (SoC SOC)" for the machine DOC names, if any. */
+static void
+machine_text (FILE *f, const cJSON *doc)
+{
+  const char *model = machine_string (doc, DOC_MACHINE_MODEL);
+  const char *soc = machine_string (doc, DOC_MACHINE_SOC);
+  if (*model)
+    {
+      fputs (" in <span id=\"machine-model\">", f);
+      web_text (f, model);
+      fputs ("</span>", f);
+    }
+  if (*soc)
+    {
+      fputs (" (SoC ", f);
+      web_text (f, soc);
+      fputs (")", f);
+    }
+}
+
 /* The score, how the run was made and on what, before anything else. */
 static void
 headline (FILE *f, const struct store_row *row, const cJSON *doc)
@@ -166,6 +194,7 @@ headline (FILE *f, const struct store_row *row, const cJSON *doc)
       web_text (f, codename);
       fputs (")", f);
     }
+  machine_text (f, doc);
   fputs (" \u00b7 GMP ", f);
   web_text (f, row->gmp);
   fputs (", ", f);

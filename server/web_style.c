@@ -3,7 +3,7 @@
  * Hand-written and small: system fonts, one column that widens up to
  * 80em, tables that scroll sideways on a phone instead of squeezing, and
  * the classes the inline SVG charts use (model/svg_chart.c's and the
- * strip plot's of web_cpu.c).  Colours come from the same colour-blind-
+ * strip plot of web_strip.c).  Colours come from the same colour-blind-
  * safe palette as the charts. */
 #include "server/web.h"
 
@@ -87,6 +87,10 @@ static const char style[] =
   "svg.chart .bar.marked rect{fill:var(--warn)}\n"
   "svg.chart .range{stroke:#16324f;stroke-width:3}\n"
   "svg.chart .point.flagged{fill:var(--warn);fill-opacity:1}\n"
+  "svg.chart text.checked{fill:#00664a;font-weight:700}\n"
+  "table.categories{font-size:.9em}\n"
+  "table.categories th,table.categories td{padding:.3em .4em}\n"
+  "table.categories td[data-label]:not(.num){overflow-wrap:anywhere}\n"
   "@media (max-width:40em){body{font-size:15px}main{padding:.6em}th,td{padding:.25em .4em}\n"
   " table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}\n"
   " table.stack,table.stack tbody{display:block}\n"

@@ -6,10 +6,12 @@
 # times OpenSSL's RSA-2048 rate, so that sorting by that test puts it
 # first), a hostile Intel one whose CPU name, OS name, compiler name
 # and flags and submitter name hold HTML and script, and an Intel one
-# named as an AMD part (flagged brand-mismatch, so hidden by default).  Checks: the
-# leaderboard by architecture, filters and sorts (and their URLs), the
-# CPU, result, compare, submitter and about pages, the security headers,
-# escaping; then in Chromium: no console message on any page (a CSP
+# named as an AMD part (flagged brand-mismatch, so hidden by default);
+# the Arm one names its machine (system.machine).  Checks: the
+# leaderboard by architecture, filters, sorts and sets of columns (and
+# their URLs), the export of a view's results, the CPU, node, result,
+# compare, submitter and about pages, the security headers, escaping;
+# then in Chromium: no console message on any page (a CSP
 # violation or a running script would be one), no hostile element in the
 # DOM, screenshots in $BUILDDIR/tests/artifacts/, and at 1280 and 390 px
 # (tests/site-layout.py): no value beyond the window, the headline on the
@@ -21,6 +23,7 @@ need_server
 
 FULL="$SRCDIR/tests/fixtures/server-full.json"
 AMD='x86:AuthenticAMD:family=25:model=1:stepping=1'
+AMD_ARG='x86%3AAuthenticAMD%3Afamily%3D25%3Amodel%3D1%3Astepping%3D1'
 ARM='arm:0x41:0xd0c:r3p1'
 INTEL='x86:GenuineIntel:family=6:model=85:stepping=7'
 HOSTILE_CPU='Intel <script>alert(1)</script><img src=x onerror=alert(2)> Xeon'
@@ -37,7 +40,8 @@ make_doc amd2.json alice --from "$FULL" --name alice --scale 1.8
 make_doc arm.json bob --from "$FULL" --name bob --scale-test openssl.rsa.sign.2048=10 \
   --set system.cpu.arch='"aarch64"' --set system.cpu.identity="\"$ARM\"" \
   --set system.cpu.vendor='"ARM"' --set system.cpu.name='"Neoverse-N1"' \
-  --set system.os.name='"Ubuntu"'
+  --set system.os.name='"Ubuntu"' \
+  --set system.machine='{"model": "Amazon EC2 m6g.xlarge", "soc": null}'
 make_doc evil.json mallory --from "$FULL" --scale 0.5 \
   --set system.cpu.identity="\"$INTEL\"" --set system.cpu.vendor='"Intel"' \
   --set system.cpu.name="$($PY -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$HOSTILE_CPU")" \
@@ -49,7 +53,11 @@ make_doc odd.json bob --from "$FULL" --scale 0.7 \
   --set system.cpu.identity='"x86:GenuineIntel:family=6:model=143:stepping=8"' \
   --set system.cpu.vendor='"Intel"' --set system.cpu.name='"AMD Ryzen Pretender"'
 
+make_doc machine.json bob --from "$FULL" --set system.machine='{"model": 5}'
+
 start_server web.db --aggregate-ttl 0 || { fail "the server starts"; exit 0; }
+status=$(post machine.json "$(sign machine.json bob)")
+expect_status "a machine model that is not a string is refused" 422 "$status"
 for pair in amd1:alice amd2:alice arm:bob evil:mallory odd:bob; do
   doc=${pair%%:*} key=${pair#*:}
   status=$(post $doc.json "$(sign $doc.json $key)")
@@ -96,6 +104,29 @@ check "the sort menu lists the first two levels only" \
 check "the newest uploads are listed" sh -c "grep -q 'id=\"recent\"' page.html && grep -q '/results/$ID_amd1' page.html"
 check "the stylesheet's URL has a version" grep -q 'href="/style.css?v=[0-9a-f]\{16\}"' page.html
 check "the GMP/OpenSSL RSA-2048 ratio is shown" grep -q 'GMP/OpenSSL RSA-2048' page.html
+check "the six categories are columns too, as on gmplib.org" \
+  sh -c "grep -q 'data-label=\"Multiply\">' page.html && grep -q 'data-label=\"GCDext\">' page.html && grep -q 'data-label=\"Pi\">' page.html"
+check "with the clock, the GMP version and the compiler" \
+  grep -q '<td class="num" data-label="Clock">2.99 GHz</td><td data-label="GMP">6.2.1</td><td data-label="Compiler">gcc</td>' page.html
+check "the GMP column's header says the build kind of the tab" grep -q '>GMP <span class="note">unknown</span></th>' page.html
+check "the categories' set leaves out the spread" sh -c "! grep -q 'data-label=\"IQR\"' page.html"
+check "a verified publisher's row says how many of its results are theirs" \
+  grep -q '<tr class="verified">.*family=25.*<span class="badge">✓ 2 verified</span>' page.html
+check "and its bar is checked, with a legend" \
+  sh -c "grep -q '<text class=\"checked\"' page.html && grep -q 'some results from verified publishers' page.html"
+check "the view's results link the API's export with its filters" \
+  grep -q 'href="/api/v1/export.csv?mode=custom&amp;build=unknown&amp;flagged=0"' page.html
+size=$(wc -c < page.html)
+check "the home page stays small ($size bytes)" test "$size" -lt 20000
+page '/?cols=stats' > /dev/null
+check "the other set: IQR, Best, Score/GHz and the RSA ratio" \
+  sh -c "grep -q 'data-label=\"IQR\"' page.html && grep -q 'data-label=\"Score/GHz\"' page.html && ! grep -q 'data-label=\"Multiply\"' page.html"
+check "its tab is current and its links keep it" \
+  sh -c "grep -q 'class=\"current\" aria-current=\"page\" href=\"/?cols=stats\"' page.html && grep -q 'href=\"/?sort=best&amp;cols=stats\"' page.html"
+page '/?sort=ghz' > /dev/null
+check "sorting by a column of the other set shows that set" grep -q 'aria-sort="descending"><a href="/?sort=ghz">Score/GHz' page.html
+status=$(page '/?cols=everything')
+expect_status "an unknown set of columns is a 400 page" 400 "$status"
 
 status=$(page '/?arch=aarch64')
 check "the aarch64 tab lists the Arm CPU only" test "$status $(rows page.html)" = "200 $ARM"
@@ -121,7 +152,7 @@ check "sorting by a category marks its column instead of adding one" \
 page '/?sort=cpu' > /dev/null
 check "sorting by name" test "$(rows page.html | cut -d' ' -f1)" = "$AMD"
 check "sorted views keep their filters in links" \
-  sh -c "curl -s '$URL/?os=Ubuntu&sort=n' | grep -q 'href=\"/?os=Ubuntu&amp;sort=best\"'"
+  sh -c "curl -s '$URL/?os=Ubuntu&sort=n' | grep -q 'href=\"/?os=Ubuntu&amp;sort=gmpbench.app.pi\"'"
 page '/?sort=ext.rsa.verify' > /dev/null
 sed -n '/<select name="sort">/,/<\/select>/p' page.html | grep -o '<option value="[^"]*"' | sort | uniq -d > dup.txt
 check "the sort select lists every node once (twice: $(tr '\n' ' ' < dup.txt))" test ! -s dup.txt
@@ -134,8 +165,8 @@ expect_status "the CPU page answers" 200 "$status"
 check "with its distribution as inline SVG" grep -q '<svg xmlns="http://www.w3.org/2000/svg" class="chart"' page.html
 check "an axis label with the unit" grep -q 'GMPbench score (higher is faster)' page.html
 check "verified results highlighted" sh -c "grep -q 'class=\"point verified\"' page.html && grep -q '<tr class=\"verified\">' page.html"
-check "the node medians as a tree, each node linking the leaderboard sorted by it" \
-  grep -q '<td class="test depth2"><a href="/?sort=gmpbench.app.rsa">gmpbench.app.rsa</a></td><td class="num" data-label="n">2</td>' page.html
+check "the node medians as a tree, each node linking its distribution" \
+  grep -q "<td class=\"test depth2\"><a href=\"/cpu?cpu=$AMD_ARG&amp;node=gmpbench.app.rsa\">gmpbench.app.rsa</a></td><td class=\"num\" data-label=\"n\">2</td>" page.html
 check "the headline score comes first, before the distribution" $PY -c "
 d = open('page.html').read()
 assert d.index('id=\"headline\">Median GMPbench score <strong>6963</strong>') < d.index('<svg'), 'order'
@@ -146,6 +177,16 @@ check "each result says how many of this CPU's it is faster than" \
 check "results by GMP version and compiler" grep -q 'id="by-build"' page.html
 status=$(page "/cpu?cpu=nope")
 expect_status "an unknown CPU is a 404 page" 404 "$status"
+status=$(page "/cpu?cpu=$AMD_ARG&node=gmpbench.app.rsa")
+expect_status "a node's distribution has a page of its own" 200 "$status"
+check "headed by the node's median over the CPU's results" \
+  grep -q 'id="headline">Median score of gmpbench.app.rsa <strong>[0-9]' page.html
+check "drawn as a strip plot over a box plot, labelled with the node" \
+  sh -c "grep -q 'Distribution of 2 scores of gmpbench.app.rsa' page.html && grep -q '<rect class=\"box\"' page.html && grep -q 'score of gmpbench.app.rsa (higher is faster)' page.html"
+check "linking back and to the leaderboard by the node" \
+  sh -c "grep -q '>every node of this CPU</a>' page.html && grep -q 'href=\"/?sort=gmpbench.app.rsa\">the leaderboard by this node' page.html"
+status=$(page "/cpu?cpu=$AMD_ARG&node=gmpbench.base.multiply.128%2C128")
+expect_status "a test is no inner node: 400" 400 "$status"
 
 status=$(page "/results/$ID_amd1")
 expect_status "the result page answers" 200 "$status"
@@ -155,6 +196,9 @@ check "the publisher and fingerprint" sh -c "grep -q 'ACME &lt;Labs&gt;' page.ht
 check "the whole hierarchy with spreads" sh -c "grep -q 'gmpbench.base.multiply.128' page.html && grep -q '&#177;\\|±' page.html"
 check "the GMP-vs-OpenSSL table" grep -q 'id="comparisons"' page.html
 check "the machine" grep -q 'AuthenticAMD' page.html
+page "/results/$ID_arm" > /dev/null
+check "a result names the machine it ran in, when its document does" \
+  grep -q ' in <span id="machine-model">Amazon EC2 m6g.xlarge</span>' page.html
 status=$(page "/results/0000000000000000")
 expect_status "an unknown result is a 404 page" 404 "$status"
 
@@ -188,7 +232,7 @@ page '/?q=zen%203' > /dev/null
 check "which the search box finds too" test "$(rows page.html)" = "$AMD"
 page '/?q=neoverse' > /dev/null
 check "the search box finds a CPU by part of its name, any case" test "$(rows page.html)" = "$ARM"
-check "and keeps the search in the sort links" grep -q 'href="/?q=neoverse&amp;sort=best"' page.html
+check "and keeps the search in the sort links" grep -q 'href="/?q=neoverse&amp;sort=gmpbench.app"' page.html
 curl -s "$URL/?arch=x86_64&sort=cpu&format=csv" > view.csv
 check "the CSV of a view holds exactly its rows, in its order, with its columns" $PY -c "
 import csv
@@ -196,6 +240,35 @@ rows = list(csv.DictReader(open('view.csv')))
 assert [r['cpu'] for r in rows] == ['$AMD', '$INTEL'], rows
 assert rows[0]['n'] == '2' and rows[0]['median'] == '6963.44' and rows[0]['base'] == '41991.8', rows[0]
 "
+check "with every column of both sets" $PY -c "
+import csv
+rows = list(csv.DictReader(open('view.csv')))
+cols = ['verified', 'multiply', 'divide', 'gcd', 'gcdext', 'rsa', 'pi', 'per_ghz', 'rsa_2048', 'clock_ghz', 'gmp', 'compiler']
+assert all(c in rows[0] for c in cols), list(rows[0])
+assert rows[0]['verified'] == '2' and rows[0]['gmp'] == '6.2.1' and rows[0]['clock_ghz'] == '2.992', rows[0]
+"
+# The API's export of the results: the home page's filters select exactly.
+export_ids () {
+  curl -s "$URL/api/v1/export.csv$1" | $PY -c "
+import csv, sys
+print(' '.join(sorted(r['id'] for r in csv.DictReader(sys.stdin))))"
+}
+sorted_ids () {
+  echo "$@" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//'
+}
+check "the export filters by architecture" test "$(export_ids '?arch=aarch64')" = "$ID_arm"
+check "an architecture without results exports none" test "$(export_ids '?arch=s390x')" = ""
+check "by vendor" test "$(export_ids '?vendor=Intel')" = "$(sorted_ids $ID_evil $ID_odd)"
+check "by verified publishers" test "$(export_ids '?verified=1')" = "$(sorted_ids $ID_amd1 $ID_amd2)"
+check "by CPU, OS, GMP version, compiler, run mode and build kind together" \
+  test "$(export_ids "?cpu=$ARM&os=Ubuntu&gmp=6.2.1&compiler=gcc&mode=custom&build=unknown")" = "$ID_arm"
+flagged_ids=$(export_ids '?flagged=0')
+check "flagged=0 leaves flagged results out" \
+  sh -c "test -n '$flagged_ids' && test '$(export_ids '')' != '$flagged_ids' && ! echo '$flagged_ids' | grep -q '$ID_odd'"
+check "without filters, every listed result" \
+  test "$(export_ids '')" = "$(sorted_ids $ID_amd1 $ID_amd2 $ID_arm $ID_evil $ID_odd)"
+status=$(curl -s -o export.err -w '%{http_code}' "$URL/api/v1/export.csv?verified=yes")
+check "a bad verified= is a 400 in JSON" sh -c "test $status = 400 && grep -q '\"rule\"' export.err"
 curl -s "$URL/?arch=aarch64&format=json" > view.json
 check "and the JSON" $PY -c "
 import json
@@ -333,7 +406,8 @@ done
 # Layout, keyboard and contrast at 1280 and 390 px (tests/site-layout.py,
 # screenshots in $ARTIFACTS/site-*.png).
 $PY "$SRCDIR/tests/site-layout.py" "$CHROMIUM" "$ARTIFACTS" "$URL" \
-  "home=/" "flagged=/?flagged=1&sort=openssl.rsa.sign.2048" "cpu=/cpu?cpu=$AMD" \
+  "home=/" "flagged=/?flagged=1&sort=openssl.rsa.sign.2048" "home-stats=/?cols=stats" \
+  "cpu=/cpu?cpu=$AMD" "cpu-node=/cpu?cpu=$AMD_ARG&node=gmpbench.base" \
   "result=/results/$ID_amd1" "hostile=/results/$ID_evil" \
   "compare-results=/compare?id=$ID_amd1&id=$ID_arm" "compare-cpus=/compare?cpu=$AMD&cpu=$ARM" \
   "submitter=/submitters/$(fingerprint mallory)" "about=/about" 2> site-layout.err

@@ -216,6 +216,10 @@ test_aggregates (struct board *b, struct store *st)
          alpha->per_core);
   check (near (alpha->rsa, 1.2), "Alpha: GMP/OpenSSL RSA-2048 ratio median 1.2 (%g)",
          alpha->rsa);
+  check (near (alpha->ghz, 2) && strcmp (board_value (b, BF_GMP, alpha->gmp), "6.3.0") == 0
+         && strcmp (board_value (b, BF_COMPILER, alpha->compiler), "gcc") == 0,
+         "Alpha: clock 2 GHz, GMP 6.3.0, gcc (%g)", alpha->ghz);
+  check (strcmp (board_value (b, BF_GMP, UINT32_MAX), "") == 0, "no value is \"\"");
   check (beta->n == 5, "Beta: 5 results, the partial run counted (%zu)", beta->n);
   check (near (beta->median, 2500) && near (beta->q1, 1750) && near (beta->q3, 3250)
          && near (beta->best, 4000),
@@ -224,6 +228,9 @@ test_aggregates (struct board *b, struct store *st)
   check (near (beta->per_ghz, 2500) && isnan (beta->per_core) && isnan (beta->rsa),
          "Beta: per GHz 2500; no cores and no RSA tests give no value (%g %g %g)",
          beta->per_ghz, beta->per_core, beta->rsa);
+  check (near (beta->ghz, 1)
+         && strcmp (board_value (b, BF_COMPILER, beta->compiler), "clang") == 0,
+         "Beta: clock 1 GHz (its scored results'), clang (%g)", beta->ghz);
   free (rows);
 
   const char *cpu_name = board_cpu_name (b, CPU_B);
@@ -371,19 +378,18 @@ test_views (struct board *b, struct store *st)
   check (board_views (b) == views + 1 && n == 1,
          "another sort of the same filter uses the same view");
   free (first);
-  for (int i = 0; i < 40; i++)
+  for (int i = 0; i < 80; i++)
     {
-      char os[16];
-      snprintf (os, sizeof os, "%d", i);
       f.value[BF_OS] = i % 2 ? "Debian" : "Ubuntu";
       f.value[BF_GMP] = i % 4 < 2 ? "6.3.0" : "6.2.1";
       f.verified_only = i % 8 < 4;
       f.include_flagged = i % 16 < 8;
-      f.value[BF_COMPILER] = i < 16 ? "gcc" : i < 32 ? "clang" : NULL;
+      f.value[BF_COMPILER] = i % 40 < 16 ? "gcc" : i % 40 < 32 ? "clang" : NULL;
+      f.value[BF_ARCH] = i < 40 ? NULL : "x86_64";
       rank (b, st, &f, i % 3 ? BK_SCORE : BK_NODE, "gmpbench.base", &first);
       free (first);
     }
-  check (board_views (b) <= 32, "a snapshot keeps 32 views at most (%zu)", board_views (b));
+  check (board_views (b) == 64, "a snapshot keeps 64 views at most (%zu)", board_views (b));
 }
 
 /* A database that fails: the current snapshot stays; without one, pages
