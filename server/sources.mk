@@ -31,6 +31,7 @@ SERVER_LIB_SRCS += \
 	server/web_home.c \
 	server/web_home_data.c \
 	server/web_home_rows.c \
+	server/web_machine.c \
 	server/web_names.c \
 	server/web_nodes.c \
 	server/web_result.c \

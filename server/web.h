@@ -6,6 +6,7 @@
  *   web_cpu.c        one CPU identity: distribution, medians, breakdowns;
  *   web_cpu_node.c   one node's distribution for one CPU identity;
  *   web_strip.c      the strip plot over a box plot of a distribution;
+ *   web_machine.c    the machine a result ran in, and the one a CPU's agree on;
  *   web_result.c     one result: machine, hierarchy, comparisons, flags;
  *   web_compare.c    two or more results side by side;
  *   web_compare_cpus.c  two or more CPUs side by side (medians per node);
@@ -85,6 +86,18 @@ void web_read_filter (struct http_request *r, struct board_filter *f);
  * "Neoverse-N1") into BUF, leaving out what NAME (the brand string shown,
  * or NULL) already says; "" when the tables do not know it.  Returns BUF. */
 const char *web_cpu_kind (const char *identity, const char *name, char *buf, size_t size);
+
+/* The machine of a result (system.machine): " in MODEL (SoC SOC)", each
+ * part left out when "" (web_machine.c). */
+struct web_machine
+{
+  char model[257], soc[257];
+};
+void web_machine_text (FILE *f, const char *model, const char *soc);
+/* The machine the newest few unflagged results of F (a CPU's view) all
+ * name, into M: 1, or 0 (M empty) when they do not agree, name none, or
+ * the store fails. */
+int web_machine_agreed (struct store *st, const struct board_filter *f, struct web_machine *m);
 
 /* What a plausibility flag means, or NULL for an unknown one. */
 const char *web_flag_reason (const char *flag);

@@ -201,7 +201,7 @@ recent (FILE *f, struct http_request *r, const struct board_filter *bf,
  * what the CPU is (NAME is the brand string shown as the title). */
 static void
 headline (FILE *f, const struct board_filter *bf, const char *name,
-          const struct board_entry *e, size_t n, size_t scored)
+          const struct board_entry *e, size_t n, size_t scored, const struct web_machine *m)
 {
   char kind[96];
 
@@ -223,8 +223,11 @@ headline (FILE *f, const struct board_filter *bf, const char *name,
     {
       fputs ("<span class=\"kind\">", f);
       web_text (f, kind);
-      fputs ("</span> \u00b7 ", f);
+      fputs ("</span>", f);
     }
+  web_machine_text (f, m->model, m->soc);
+  if (*kind || *m->model)
+    fputs (" \u00b7 ", f);
   fputs ("<code>", f);
   web_text (f, bf->value[BF_CPU]);
   fprintf (f, "</code> \u00b7 %zu matching results, %zu with a GMPbench score \u00b7 ", n, scored);
@@ -249,7 +252,9 @@ render (struct http_request *r, struct board *b, const struct board_filter *bf,
       free (e);
       return MHD_NO;
     }
-  headline (p.f, bf, name, e, n, scored);
+  struct web_machine machine;
+  web_machine_agreed (r->srv->store, bf, &machine);
+  headline (p.f, bf, name, e, n, scored, &machine);
   if (scored > 0)
     web_strip_plot (p.f, e, scored, NULL);
   if (recent (p.f, r, bf, given, e, scored) < 0)

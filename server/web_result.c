@@ -141,26 +141,6 @@ machine_string (const cJSON *doc, const char *path)
   return cJSON_IsString (v) ? v->valuestring : "";
 }
 
-/* ", in MODEL (SoC SOC)" for the machine DOC names, if any. */
-static void
-machine_text (FILE *f, const cJSON *doc)
-{
-  const char *model = machine_string (doc, DOC_MACHINE_MODEL);
-  const char *soc = machine_string (doc, DOC_MACHINE_SOC);
-  if (*model)
-    {
-      fputs (" in <span id=\"machine-model\">", f);
-      web_text (f, model);
-      fputs ("</span>", f);
-    }
-  if (*soc)
-    {
-      fputs (" (SoC ", f);
-      web_text (f, soc);
-      fputs (")", f);
-    }
-}
-
 /* The score, how the run was made and on what, before anything else. */
 static void
 headline (FILE *f, const struct store_row *row, const cJSON *doc)
@@ -194,7 +174,8 @@ headline (FILE *f, const struct store_row *row, const cJSON *doc)
       web_text (f, codename);
       fputs (")", f);
     }
-  machine_text (f, doc);
+  web_machine_text (f, machine_string (doc, DOC_MACHINE_MODEL),
+                    machine_string (doc, DOC_MACHINE_SOC));
   fputs (" \u00b7 GMP ", f);
   web_text (f, row->gmp);
   fputs (", ", f);

@@ -199,6 +199,11 @@ check "the machine" grep -q 'AuthenticAMD' page.html
 page "/results/$ID_arm" > /dev/null
 check "a result names the machine it ran in, when its document does" \
   grep -q ' in <span id="machine-model">Amazon EC2 m6g.xlarge</span>' page.html
+page "/cpu?cpu=$ARM" > /dev/null
+check "and so does its CPU's page, its newest unflagged results agreeing" \
+  grep -q '<p class="note">.*in <span id="machine-model">Amazon EC2 m6g.xlarge</span> · <code>' page.html
+page "/cpu?cpu=$AMD_ARG" > /dev/null
+check "a CPU whose results name no machine names none" sh -c "! grep -q 'machine-model' page.html"
 status=$(page "/results/0000000000000000")
 expect_status "an unknown result is a 404 page" 404 "$status"
 
