@@ -418,8 +418,43 @@ compare_scores (const cJSON *scores, const char *path, const struct score_node *
   return 0;
 }
 
+/* Whether the multi-threaded run THREADS ran a copy on every CPU the
+ * system could use (`--threads all`): its count is system.cores.usable,
+ * or the logical count where the document has no usable one. */
+static int
+ran_on_all_cores (const cJSON *doc, const cJSON *threads)
+{
+  const cJSON *system = schema_get (doc, DOC_SYSTEM);
+  const cJSON *cores = cJSON_GetObjectItemCaseSensitive (system, "cores");
+  const cJSON *usable = cJSON_GetObjectItemCaseSensitive (cores, "usable");
+  const cJSON *all = cJSON_IsNumber (usable) ? usable
+    : cJSON_GetObjectItemCaseSensitive (cores, "logical");
+  const cJSON *count = schema_get (threads, DOC_THREADS_COUNT);
+  return cJSON_IsNumber (all) && cJSON_IsNumber (count) && count->valueint == all->valueint;
+}
+
+/* Appends to OUT's inner nodes the all-core GMPbench score, named
+ * VALIDATE_ALLCORE_NODE, from the multi-threaded run's nodes (N of them),
+ * when they have one. */
+static void
+add_allcore (struct doc_summary *out, const struct score_node *nodes, size_t n)
+{
+  const struct score_node *root = find_node (nodes, n, "gmpbench");
+  if (!root)
+    return;
+  out->scores = gb_xrealloc (out->scores, (out->nscores + 1) * sizeof *out->scores);
+  memmove (out->scores + out->ninner + 1, out->scores + out->ninner,
+           (out->nscores - out->ninner) * sizeof *out->scores);
+  out->scores[out->ninner].name = gb_xstrdup (VALIDATE_ALLCORE_NODE);
+  out->scores[out->ninner].score = root->score;
+  out->scores[out->ninner].depth = 1;
+  out->ninner++;
+  out->nscores++;
+}
+
 /* Recomputes the scores of the run (and of its multi-threaded run) and
- * compares; keeps the run's recomputed nodes in OUT. */
+ * compares; keeps the run's recomputed nodes in OUT, and the all-core
+ * score of a run on every CPU (add_allcore). */
 static int
 check_scores (const cJSON *doc, struct doc_summary *out, struct validate_error *err)
 {
@@ -441,6 +476,8 @@ check_scores (const cJSON *doc, struct doc_summary *out, struct validate_error *
   n = recompute (schema_get (threads, DOC_THREADS_RESULTS), not_required, &nodes, &ninner);
   int rc = compare_scores (schema_get (threads, DOC_THREADS_SCORES),
                            DOC_THREADS "." DOC_THREADS_SCORES, nodes, ninner, n, err);
+  if (rc == 0 && ran_on_all_cores (doc, threads))
+    add_allcore (out, nodes, ninner);
   score_free (nodes, n);
   return rc;
 }
@@ -599,6 +636,21 @@ parse (const char *body, size_t len, struct validate_error *err)
   if (!doc)
     validate_fail (err, 400, "json-syntax", NULL, "the JSON parser rejected the document");
   return doc;
+}
+
+int
+validate_known_node (const char *node)
+{
+  size_t len = strlen (node), n = registry_count ();
+  if (strcmp (node, VALIDATE_ALLCORE_NODE) == 0)
+    return 1;
+  for (size_t i = 0; i < n; i++)
+    {
+      const char *name = registry_test (i)->name;
+      if (strncmp (name, node, len) == 0 && (name[len] == '\0' || name[len] == '.'))
+        return 1;
+    }
+  return 0;
 }
 
 int

@@ -22,6 +22,10 @@
 #define VALIDATE_MAX_BODY (1024 * 1024)
 #define VALIDATE_MAX_DEPTH 16
 
+/* The node the all-core GMPbench score is stored and ranked under: the
+ * `gmpbench` score of a multi-threaded run with a copy on every CPU. */
+#define VALIDATE_ALLCORE_NODE "allcore.gmpbench"
+
 /* One measurement as the document states it (results[] and
  * threads.results[]), for the plausibility checks (plausible.h). */
 struct doc_test
@@ -43,8 +47,10 @@ struct doc_summary
   /* The strings above are "" for null members.  Clocks are 0 when not
    * reported (the measured one also when the client marked it invalid). */
   double mhz_measured, mhz_nominal, mhz_max;
-  /* Every complete inner node (as score_compute gives them), then one
-   * entry per test with its ops/s (depth = dots in the test name). */
+  /* Every complete inner node (as score_compute gives them; after them
+   * VALIDATE_ALLCORE_NODE when the multi-threaded run used every CPU),
+   * then one entry per test with its ops/s (depth = dots in the test
+   * name). */
   struct score_node *scores;
   size_t nscores, ninner;
   int cores;                    /* physical cores, else logical ones */
@@ -56,6 +62,10 @@ struct doc_summary
   int previous_definitions;     /* measured with the previous registry's
                                  * definitions (model/registry.h) */
 };
+
+/* Whether NODE names a node a document's scores can have: a test or an
+ * inner node of the registry, or VALIDATE_ALLCORE_NODE. */
+int validate_known_node (const char *node);
 
 /* 0 and *DOC filled when BODY[0..LEN) is valid; -1 and *ERR filled
  * otherwise.  Free *DOC with validate_summary_free, *ERR with

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/registry.h"
+#include "model/validate.h"
 
 #define DEFAULT_LIMIT 50
 #define MAX_LIMIT 500
@@ -89,20 +89,6 @@ api_result (struct http_request *r, const char *id, const char *part)
 
 /* ------------------------------------------------------------ listings */
 
-/* Whether NODE names a test or an inner node of the registry. */
-static int
-known_node (const char *node)
-{
-  size_t len = strlen (node), n = registry_count ();
-  for (size_t i = 0; i < n; i++)
-    {
-      const char *name = registry_test (i)->name;
-      if (strncmp (name, node, len) == 0 && (name[len] == '\0' || name[len] == '.'))
-        return 1;
-    }
-  return 0;
-}
-
 static int
 parse_cursor (const char *text, struct store_filter *f)
 {
@@ -168,7 +154,7 @@ parse_filter (struct http_request *r, struct store_filter *f, const char **bad)
     return -1;
   f->sort_node = http_arg (r, "sort");
   f->limit = DEFAULT_LIMIT;
-  if (f->sort_node && (strlen (f->sort_node) > 256 || !known_node (f->sort_node)))
+  if (f->sort_node && (strlen (f->sort_node) > 256 || !validate_known_node (f->sort_node)))
     return *bad = "sort", -1;
   if (limit)
     {

@@ -267,6 +267,14 @@ best_per_ghz (struct store *st, const char *node, double *best)
   return STORE_OK;
 }
 
+/* Whether NODE's best per GHz bounds every CPU's: not the all-core
+ * score, which grows with the number of cores. */
+static int
+bounded_per_ghz (const char *node)
+{
+  return strcmp (node, VALIDATE_ALLCORE_NODE) != 0;
+}
+
 /* An unflagged result raises the best of its nodes. */
 static void
 raise_best (const struct store *st, const struct doc_summary *doc, double ghz)
@@ -274,6 +282,8 @@ raise_best (const struct store *st, const struct doc_summary *doc, double ghz)
   pthread_mutex_lock (&best_lock);
   for (size_t i = 0; i < doc->ninner; i++)
     {
+      if (!bounded_per_ghz (doc->scores[i].name))
+        continue;
       struct best_slot *s = best_slot (st, doc->scores[i].name);
       double v = doc->scores[i].score / ghz;
       if (s->node && s->store == st && strcmp (s->node, doc->scores[i].name) == 0
@@ -331,6 +341,8 @@ plausible_flags (struct store *st, const struct doc_summary *doc, char *flags, s
     }
   for (size_t i = 0; ghz > 0 && i < doc->ninner; i++)
     {
+      if (!bounded_per_ghz (doc->scores[i].name))
+        continue;
       if (best_per_ghz (st, doc->scores[i].name, &best) != STORE_OK)
         return STORE_ERROR;
       double v = doc->scores[i].score / ghz;

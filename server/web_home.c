@@ -26,6 +26,7 @@
 #include <string.h>
 #include "common/util.h"
 #include "model/registry.h"
+#include "model/validate.h"
 #include "server/log.h"
 #include "server/web_bars.h"
 #include "server/web_nodes.h"
@@ -82,6 +83,9 @@ static const struct
     SET_CATEGORIES },
   { "ghz", "Score/GHz", "median of score divided by the clock in GHz", BK_GHZ, CELL_GHZ, 0,
     SET_STATS },
+  { NULL, NULL, "median all-core GMPbench score of the results run with a copy of each test "
+    "on every CPU (--threads all); the other scores are single-threaded", BK_NODE,
+    CELL_CATEGORY, 8, SET_STATS },
   { "rsa", "GMP/OpenSSL RSA-2048", "median ratio of GMP's to OpenSSL's RSA-2048 "
     "signatures per second, GMP's constant-time signature when the result has it, as in "
     "each result's comparison table (above 1: GMP faster)", BK_RSA, CELL_RSA, 0, SET_STATS },
@@ -107,20 +111,6 @@ column_label (size_t i)
 {
   return columns[i].cell == CELL_CATEGORY ? home_categories[columns[i].category].label
     : columns[i].label;
-}
-
-/* Whether NODE is a test or an inner node of the registry. */
-static int
-known_node (const char *node)
-{
-  size_t len = strlen (node);
-  for (size_t i = 0; i < registry_count (); i++)
-    {
-      const char *name = registry_test (i)->name;
-      if (strncmp (name, node, len) == 0 && (name[len] == '\0' || name[len] == '.'))
-        return 1;
-    }
-  return 0;
 }
 
 /* Whether SET is a set of columns showing the sort KEY (NODE's column). */
@@ -177,7 +167,7 @@ parse_view (struct http_request *r, struct view *v)
       for (size_t i = 0; i < GB_ARRAY_SIZE (columns); i++)
         if (columns[i].arg && columns[i].key != BK_NODE && strcmp (v->sort, columns[i].arg) == 0)
           v->key = columns[i].key;
-      if (v->key == BK_NODE && (strlen (v->sort) > 256 || !known_node (v->sort)))
+      if (v->key == BK_NODE && (strlen (v->sort) > 256 || !validate_known_node (v->sort)))
         return -1;
     }
   return parse_set (r, v);

@@ -30,8 +30,9 @@ struct view
 };
 
 /* The category nodes, as gmplib.org's table has them: the two of the
- * GMPbench score, then the six of theirs.  KEY names them in the data. */
-#define HOME_CATEGORIES 8
+ * GMPbench score, then the six of theirs; then the all-core score of
+ * `--threads all` runs.  KEY names them in the data. */
+#define HOME_CATEGORIES 9
 struct home_category
 {
   const char *node, *label, *key;

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/validate.h"
 
 const struct home_category home_categories[HOME_CATEGORIES] = {
   { "gmpbench.base", "Base", "base" },
@@ -19,6 +20,7 @@ const struct home_category home_categories[HOME_CATEGORIES] = {
   { "gmpbench.base.gcdext", "GCDext", "gcdext" },
   { "gmpbench.app.rsa", "RSA", "rsa" },
   { "gmpbench.app.pi", "Pi", "pi" },
+  { VALIDATE_ALLCORE_NODE, "All-core", "allcore" },
 };
 
 size_t

@@ -26,6 +26,9 @@
 #                      JSON value
 #   --drop NAME        remove the top-level member NAME (--drop registry: a
 #                      document from a client older than registry ids)
+#   --threads N        add a multi-threaded run of N copies (N times each
+#                      test's ops/s, perfect efficiency) on a system of N
+#                      usable CPUs (--threads all)
 import json, math, os, sys
 
 # The program nodes of gmpbench.base and their weights (model/registry_table.c).
@@ -90,6 +93,22 @@ def node_scores(doc):
     return scores
 
 
+def add_threads(doc, n):
+    """A multi-threaded run of N copies of every test, each as fast as the
+    single one, on a system with N usable CPUs."""
+    results = []
+    for r in doc["results"]:
+        t = dict(r)
+        t["ops_per_sec"] *= n
+        consistent(t)
+        t["efficiency"] = 1.0
+        results.append(t)
+    doc["threads"] = {"count": n, "results": results, "pinned": True,
+                      "scores": {k: v * n for k, v in doc["scores"].items()}}
+    doc["run"]["threads"] = n
+    doc["system"]["cores"]["usable"] = n
+
+
 def main(argv):
     pub, out = argv[1], argv[2]
     args = argv[3:]
@@ -104,6 +123,7 @@ def main(argv):
     prefix = None
     sets = []
     test_scales = []
+    threads = 0
     i = 0
     while i < len(args):
         a = args[i]
@@ -131,6 +151,8 @@ def main(argv):
             sets.append((path, json.loads(value))); i += 1
         elif a == "--drop":
             doc.pop(args[i + 1], None); i += 1
+        elif a == "--threads":
+            threads = int(args[i + 1]); i += 1
         else:
             sys.exit("server-doc.py: unknown option " + a)
         i += 1
@@ -151,6 +173,8 @@ def main(argv):
         doc["scores"] = node_scores(doc)
         if bad_score:
             doc["scores"]["gmpbench.base.multiply"] *= 1.01
+    if threads:
+        add_threads(doc, threads)
     for path, value in sets:
         parts = path.split(".")
         o = doc

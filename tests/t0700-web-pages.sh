@@ -2,7 +2,8 @@
 # docs/leaderboard.md) over HTTP and in headless Chromium.
 #
 # Five documents, made from a real run (fixtures/server-full.json):
-# an AMD x86-64 CPU twice (scores x2 and x1.8), an Arm CPU (x1, but ten
+# an AMD x86-64 CPU twice (scores x2, with a run on both its CPUs, and
+# x1.8), an Arm CPU (x1, but ten
 # times OpenSSL's RSA-2048 rate, so that sorting by that test puts it
 # first), a hostile Intel one whose CPU name, OS name, compiler name
 # and flags and submitter name hold HTML and script, and an Intel one
@@ -35,7 +36,7 @@ HOSTILE_NAME='<img src=x onerror=alert(5)>'
 make_key alice > /dev/null
 make_key bob > /dev/null
 make_key mallory > /dev/null
-make_doc amd1.json alice --from "$FULL" --name alice --scale 2
+make_doc amd1.json alice --from "$FULL" --name alice --scale 2 --threads 2
 make_doc amd2.json alice --from "$FULL" --name alice --scale 1.8
 make_doc arm.json bob --from "$FULL" --name bob --scale-test openssl.rsa.sign.2048=10 \
   --set system.cpu.arch='"aarch64"' --set system.cpu.identity="\"$ARM\"" \
@@ -125,6 +126,29 @@ check "its tab is current and its links keep it" \
   sh -c "grep -q 'class=\"current\" aria-current=\"page\" href=\"/?cols=stats\"' page.html && grep -q 'href=\"/?sort=best&amp;cols=stats\"' page.html"
 page '/?sort=ghz' > /dev/null
 check "sorting by a column of the other set shows that set" grep -q 'aria-sort="descending"><a href="/?sort=ghz">Score/GHz' page.html
+allcore=$($PY -c "import json; print(json.load(open('amd1.json'))['threads']['scores']['gmpbench'])")
+page '/?cols=stats' > /dev/null
+check "the all-core score of a --threads all run is a column of its own ($allcore)" \
+  $PY - "$allcore" << 'EOF2'
+import re, sys
+html = open('page.html').read()
+amd = [r for r in re.findall(r'<tr[^>]*>.*?</tr>', html, re.S) if 'family=25:model=1' in r]
+cell = re.search(r'data-label="All-core">([0-9.]+)<', amd[0]) if amd else None
+sys.exit(not ('>All-core</a></th>' in html and cell
+              and abs(float(cell.group(1)) / float(sys.argv[1]) - 1) < 1e-3))
+EOF2
+check "a CPU without such a run shows none, never a score divided by cores" \
+  $PY - << 'EOF2'
+import re, sys
+rows = re.findall(r'<tr[^>]*>.*?</tr>', open('page.html').read(), re.S)
+arm = [r for r in rows if 'Neoverse-N1' in r]
+sys.exit(not arm or not re.search(r'data-label="All-core">[^0-9<]*</td>', arm[0]))
+EOF2
+status=$(page '/?sort=allcore.gmpbench')
+check "the leaderboard sorts by it ($status)" test "$status $(rows page.html | cut -d' ' -f1)" = "200 $AMD"
+status=$(get '/api/v1/results?sort=allcore.gmpbench')
+check "and so does the API, the run on both CPUs first ($status)" \
+  test "$status $(field "d['results'][0]['id']")" = "200 $ID_amd1"
 status=$(page '/?cols=everything')
 expect_status "an unknown set of columns is a 400 page" 400 "$status"
 
