@@ -5,7 +5,10 @@
 #  1. time: the compatible hierarchy (gmpbench.*, 39 tests) over two
 #     builds side by side against one build alone (target: at most 2.2x);
 #  2. noise: the same library given twice, so that every ratio would be 1
-#     on a quiet machine; each node's ratio (target: within +-1.5% of 1).
+#     on a quiet machine; each node's ratio from the paired samples (the
+#     run's report, client/pairs.h) with its spread, and beside it the
+#     ratio of the two builds' own scores (gmpbench compare of the two
+#     results) (target: every node within +-1.5% of 1).
 #
 #   sh bench/two-gmp.sh [BUILDDIR [LIB [TIME_PER_TEST]]]
 #
@@ -39,26 +42,31 @@ echo "load average after one build: $(load)"
 start=$(date +%s.%N)
 # shellcheck disable=SC2086
 "$G" run -q --only gmpbench $T --gmp "$LIB" --gmp "$LIB" --format json -o "$W/two.json" \
-  > "$W/ratios.json" || exit 1
+  > "$W/paired.json" || exit 1
 two=$(elapsed "$start")
 echo "load average after two builds: $(load)"
+"$G" compare --format json "$W/two.gmp1.json" "$W/two.gmp2.json" > "$W/scores.json" || exit 1
 
-python3 - "$W/ratios.json" "$one" "$two" << 'EOF'
+python3 - "$W/paired.json" "$W/scores.json" "$one" "$two" << 'EOF'
 import json, sys
-c = json.load(open(sys.argv[1]))
-one, two = float(sys.argv[2]), float(sys.argv[3])
+paired, scores = (json.load(open(f))["lines"] for f in sys.argv[1:3])
+one, two = float(sys.argv[3]), float(sys.argv[4])
 print(f"time: one build {one:.0f} s, two side by side {two:.0f} s: {two / one:.2f}x (target <= 2.2x)")
-worst = 0
 print("node ratios, the same library twice (target: within +-1.5% of 1):")
-for line in c["lines"]:
-    r = line["ratios"][0]
-    if not line["node"] or r is None:
+print(f"  {'node':32} {'paired':>8} {'off by':>7} {'spread':>7} {'pairs':>6}   {'scores':>8} {'off by':>7}")
+worst = {"paired": 0, "scores": 0}
+for p, s in zip(paired, scores):
+    rp, rs = p["ratios"][0], s["ratios"][0]
+    if not p["node"] or rp is None:
         continue
-    dev = r["ratio"] - 1
-    worst = max(worst, abs(dev))
-    print(f"  {line['name']:40} {r['ratio']:.4f}  {100 * dev:+.2f}%  ({r['tests']} tests)")
-print(f"worst node: {100 * worst:.2f}% from 1 ({'within' if worst <= 0.015 else 'outside'} +-1.5%)")
-tests = [l["ratios"][0]["ratio"] for l in c["lines"] if not l["node"] and l["ratios"][0]]
-devs = sorted(abs(t - 1) for t in tests)
-print(f"tests: {len(tests)}, median |ratio - 1| {100 * devs[len(devs) // 2]:.2f}%, worst {100 * devs[-1]:.2f}%")
+    worst["paired"] = max(worst["paired"], abs(rp["ratio"] - 1))
+    worst["scores"] = max(worst["scores"], abs(rs["ratio"] - 1))
+    print(f"  {p['name']:32} {rp['ratio']:8.4f} {100 * (rp['ratio'] - 1):+6.2f}% {100 * rp['spread']:6.2f}% "
+          f"{rp['pairs']:6}   {rs['ratio']:8.4f} {100 * (rs['ratio'] - 1):+6.2f}%")
+for k, w in worst.items():
+    print(f"worst node, {k}: {100 * w:.2f}% from 1 ({'within' if w <= 0.015 else 'outside'} +-1.5%)")
+for name, lines in (("paired", paired), ("scores", scores)):
+    devs = sorted(abs(l["ratios"][0]["ratio"] - 1) for l in lines if not l["node"] and l["ratios"][0])
+    print(f"tests, {name}: {len(devs)}, median |ratio - 1| {100 * devs[len(devs) // 2]:.2f}%, "
+          f"worst {100 * devs[-1]:.2f}%")
 EOF

@@ -10,9 +10,17 @@
  * by no more than the mean of those tests' spreads.  Lines are computed
  * once (struct line) and then printed in the chosen format.
  *
+ * `gmpbench run --gmp A --gmp B` prints its builds through the same code
+ * with the ratios of their paired samples instead (client/pairs.h), where
+ * it has them: a test's the median of its pairs' ratios, a node's the
+ * geometric mean of those, each with two standard errors as its spread.
+ *
  * What the ratios cannot show is said on stderr, as notes: tests another
  * run measured that BASE lacks (left out), and runs made in another mode
- * or with another budget per test, or on another CPU, than BASE. */
+ * or with another budget per test, or on another CPU, than BASE.
+ *
+ * The lines are built here and rendered here, but for HTML
+ * (compare_html.c, which shares struct comparison through compare_runs.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +28,8 @@
 #include "model/escape.h"
 #include "model/si_format.h"
 #include "client/gmpbench.h"
+#include "client/compare_runs.h"
 #include "client/output.h"
-#include "client/report.h"
 #include "client/tree.h"
 #include "common/util.h"
 #include "model/doc_schema.h"
@@ -37,33 +45,6 @@ static const char compare_usage[] =
 static const char compare_epilogue[] =
   "\n"
   "Exit status: 0 success, 1 a file cannot be read, 2 usage error.\n";
-
-struct cell
-{
-  double ratio;                 /* NAN when not measured in both */
-  double spread;                /* the noise bound: the two runs' relative
-                                   spreads together; a node's, its tests' mean */
-  int within;
-  size_t tests;                 /* tests behind the ratio */
-};
-
-struct line
-{
-  int node, depth;
-  char name[256], label[128];
-  const struct report_row *row; /* the baseline's test, for a leaf */
-  struct cell *cells;           /* one per other run */
-};
-
-struct comparison
-{
-  const char *cmd;              /* whose notes: "compare", "run" */
-  const char *const *files;
-  struct report *runs;          /* runs[0] is the baseline */
-  size_t nruns;
-  struct line *lines;
-  size_t nlines;
-};
 
 /* The row of the test NAME in R, or NULL. */
 static const struct report_row *
@@ -103,7 +84,18 @@ on_node (void *ctx, int depth, const char *path, size_t pathlen, const char *lab
   snprintf (l->label, sizeof l->label, "%.*s", (int) labellen, label);
 }
 
-/* A test: its ratio in each other run. */
+/* The paired ratio of the test NAME in run K, or NULL. */
+static const struct pair_ratio *
+find_pair (const struct comparison *c, size_t k, const char *name)
+{
+  const struct pair_ratio *p = c->paired ? c->paired + (k - 1) * c->npaired : NULL;
+  for (size_t i = 0; p && i < c->npaired; i++)
+    if (strcmp (p[i].test, name) == 0)
+      return isnan (p[i].ratio) ? NULL : &p[i];
+  return NULL;
+}
+
+/* A test: its ratio in each other run, paired where the run has it. */
 static void
 on_leaf (void *ctx, int depth, size_t index, const char *label)
 {
@@ -115,6 +107,13 @@ on_leaf (void *ctx, int depth, size_t index, const char *label)
   for (size_t k = 1; k < c->nruns; k++)
     {
       const cJSON *b = l->row->result, *o = find_result (&c->runs[k], l->row->name);
+      const struct pair_ratio *p = find_pair (c, k, l->name);
+      if (p && b && o)
+        {
+          l->cells[k] = (struct cell) { p->ratio, p->spread, fabs (p->ratio - 1) <= p->spread,
+                                        1, p->pairs };
+          continue;
+        }
       double ratio = report_num (o, DOC_RESULT_OPS_PER_SEC) / report_num (b, DOC_RESULT_OPS_PER_SEC);
       l->cells[k].ratio = NAN;
       if (!b || !o || !(ratio > 0) || !isfinite (ratio))
@@ -126,26 +125,33 @@ on_leaf (void *ctx, int depth, size_t index, const char *label)
     }
 }
 
-/* A node: the geometric mean of the ratios of the tests under it. */
+/* A node: the geometric mean of the ratios of the tests under it; its
+ * spread the mean of theirs, or for paired ratios (all of them paired)
+ * their root sum of squares over their number (pairs.h). */
 static void
 summarise (struct comparison *c, struct line *node, size_t run)
 {
   double logs = 0, noise = 0;
-  size_t n = 0;
+  double *spreads = gb_xmalloc (c->nlines * sizeof *spreads);
+  size_t n = 0, paired = 0, pairs = 0;
   for (size_t i = 0; i < c->nlines; i++)
     {
       const struct line *l = &c->lines[i];
       if (l->node || l->cells[run].tests == 0 || !tree_under (l->name, node->name, strlen (node->name)))
         continue;
       logs += log (l->cells[run].ratio);
-      noise += report_num (l->row->result, DOC_RESULT_SPREAD)
-        + report_num (find_result (&c->runs[run], l->name), DOC_RESULT_SPREAD);
-      n++;
+      noise += l->cells[run].spread;
+      spreads[n++] = l->cells[run].spread;
+      paired += l->cells[run].pairs > 0;
+      pairs += l->cells[run].pairs;
     }
   node->cells[run].ratio = n ? exp (logs / (double) n) : NAN;
-  node->cells[run].spread = n ? noise / (double) n : NAN;
+  node->cells[run].spread = !n ? NAN : paired == n ? pairs_node_spread (spreads, n)
+    : noise / (double) n;
   node->cells[run].within = n && fabs (node->cells[run].ratio - 1) <= node->cells[run].spread;
   node->cells[run].tests = n;
+  node->cells[run].pairs = paired == n ? pairs : 0;
+  free (spreads);
 }
 
 static void
@@ -190,9 +196,15 @@ print_text (FILE *f, const struct comparison *c, const struct palette *p)
         }
       fputc ('\n', f);
     }
-  fputs ("ratio = ops/s of the run / ops/s of the base (above 1: faster), ± the two spreads\n"
-         "together; ~ = within them; nodes: geometric mean of their tests' ratios, ± their\n"
-         "mean spread (tests counted)\n\n", f);
+  if (c->paired)
+    fputs ("ratio = the run's speed / the base's, the median of the ratios of their samples\n"
+           "taken in pairs moments apart (above 1: faster), ± two standard errors of it; ~ =\n"
+           "within them; nodes: geometric mean of their tests' ratios, ± two standard errors\n"
+           "(tests counted)\n\n", f);
+  else
+    fputs ("ratio = ops/s of the run / ops/s of the base (above 1: faster), ± the two spreads\n"
+           "together; ~ = within them; nodes: geometric mean of their tests' ratios, ± their\n"
+           "mean spread (tests counted)\n\n", f);
   fprintf (f, "%-44s %16s", "", "base ops/s");
   for (size_t k = 1; k < c->nruns; k++)
     fprintf (f, "                  run %-2zu", k);
@@ -232,7 +244,8 @@ print_text (FILE *f, const struct comparison *c, const struct palette *p)
     }
 }
 
-/* JSON: {"base": FILE, "runs": [FILE...], "lines": [{name, node, ratios}]}. */
+/* JSON: {"base": FILE, "runs": [FILE...], "lines": [{name, node, ratios}]};
+ * a ratio's pairs is 0 unless it comes from paired samples. */
 static void
 print_json (FILE *f, const struct comparison *c)
 {
@@ -256,6 +269,7 @@ print_json (FILE *f, const struct comparison *c)
               cJSON_AddNumberToObject (r, "spread", x->spread);
               cJSON_AddBoolToObject (r, "within_spread", x->within);
               cJSON_AddNumberToObject (r, "tests", (double) x->tests);
+              cJSON_AddNumberToObject (r, "pairs", (double) x->pairs);
             }
           cJSON_AddItemToArray (ratios, r);
         }
@@ -317,25 +331,15 @@ print_markdown (FILE *f, const struct comparison *c)
   fputc ('\n', f);
 }
 
-/* --format: the report formats but HTML. */
-static enum option_result
-format_option (const struct gb_option *opt, const char *cmd, const char *arg)
-{
-  enum report_format *format = opt->value;
-  if (report_parse_format (arg, format) == 0 && *format != REPORT_HTML)
-    return OPTIONS_OK;
-  gb_error (cmd, "unknown format '%s' (use text, json, csv or markdown)", arg);
-  return OPTIONS_BAD;
-}
-
 /* OPTIONS_OK with *FILES the index of BASE.json, else the exit:
  * OPTIONS_DONE after --help, OPTIONS_BAD on a usage error. */
 static enum option_result
 parse_options (int argc, char **argv, enum report_format *format, int *files)
 {
   const struct gb_option options[] = {
-    OPT_CALLBACK (0, "format", "FORMAT", format, format_option,
-                  "text (default), json, csv or markdown"),
+    OPT_CALLBACK (0, "format", "FORMAT", format, report_format_option,
+                  "text (default), json, html (a self-contained page with\n"
+                  "every run's scores side by side), csv or markdown"),
     OPT_END
   };
   const struct option_table table = { "compare", compare_usage, compare_epilogue, options,
@@ -432,10 +436,11 @@ note_differences (const struct comparison *c, size_t k)
 
 int
 compare_print (FILE *f, const char *cmd, const char *const *names, const cJSON *const *docs,
-               size_t n, enum report_format format, int color)
+               size_t n, const struct pair_ratio *paired, size_t npaired,
+               enum report_format format, int color)
 {
   char err[512];
-  struct comparison c = { cmd, names, NULL, n, NULL, 0 };
+  struct comparison c = { cmd, names, NULL, n, paired, npaired, NULL, 0 };
   int status = 0;
   c.runs = gb_xcalloc (n, sizeof *c.runs);
   for (size_t k = 0; k < n && status == 0; k++)
@@ -455,6 +460,8 @@ compare_print (FILE *f, const char *cmd, const char *const *names, const cJSON *
         print_csv (f, &c);
       else if (format == REPORT_MARKDOWN)
         print_markdown (f, &c);
+      else if (format == REPORT_HTML)
+        compare_html (f, &c);
       else
         print_text (f, &c, color_palette (color));
     }
@@ -486,7 +493,8 @@ cmd_compare (int argc, char **argv)
       }
   if (status == 0)
     status = compare_print (stdout, "compare", (const char *const *) argv + files,
-                            (const cJSON *const *) docs, n, format, color_wanted (stdout));
+                            (const cJSON *const *) docs, n, NULL, 0, format,
+                            color_wanted (stdout));
   for (size_t k = 0; k < n; k++)
     cJSON_Delete (docs[k]);
   free (docs);

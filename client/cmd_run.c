@@ -473,9 +473,11 @@ build_output (const char *file, size_t k)
 }
 
 /* The comparison of the builds' documents DOCS on stdout, the first the
- * base, each named by its library and output file. */
+ * base, each named by its library and output file, with the RATIOS of
+ * their paired samples (gmp_side_run's). */
 static void
-print_builds (const struct run_options *o, char **paths, char **outputs, cJSON **docs)
+print_builds (const struct run_options *o, char **paths, char **outputs, cJSON **docs,
+              const struct pair_ratio *ratios)
 {
   char **names = gb_xcalloc (o->gmp.n, sizeof *names);
   for (size_t k = 0; k < o->gmp.n; k++)
@@ -486,7 +488,7 @@ print_builds (const struct run_options *o, char **paths, char **outputs, cJSON *
                 outputs[k] ? outputs[k] : "", outputs[k] ? ")" : "");
     }
   compare_print (stdout, "run", (const char *const *) names, (const cJSON *const *) docs,
-                 o->gmp.n, o->format, color_wanted (stdout));
+                 o->gmp.n, ratios, o->sel.ntests, o->format, color_wanted (stdout));
   fflush (stdout);
   for (size_t k = 0; k < o->gmp.n; k++)
     free (names[k]);
@@ -502,13 +504,8 @@ run_builds (struct run_options *o, int argc, char **argv)
   size_t n = o->gmp.n;
   char **paths = gb_xcalloc (n, sizeof *paths), **outputs = gb_xcalloc (n, sizeof *outputs);
   cJSON **docs = gb_xcalloc (n, sizeof *docs);
+  struct pair_ratio *ratios = gb_xcalloc ((n - 1) * o->sel.ntests + 1, sizeof *ratios);
   int status = gmp_side_resolve (o->gmp.names, n, paths) == 0 ? 0 : EXIT_USAGE;
-  if (status == 0 && o->format == REPORT_HTML)
-    {
-      gb_error ("run", "--format html shows one result: with --gmp, use 'gmpbench show "
-                "FILE.gmpN.json --format html' on each build's result (-o)");
-      status = EXIT_USAGE;
-    }
   for (size_t k = 0; k < n && status == 0 && o->output; k++)
     {
       outputs[k] = build_output (o->output, k);
@@ -523,13 +520,13 @@ run_builds (struct run_options *o, int argc, char **argv)
     {
       struct gmp_side side = { argc, argv, paths, n, &o->sel, o->quiet, o->verbose };
       interrupt_install ();
-      status = gmp_side_run (&side, &interrupt_signal, docs);
+      status = gmp_side_run (&side, &interrupt_signal, docs, ratios);
     }
   if (status == 0)
     {
       interrupt_disarm ();
       if (n > 1)
-        print_builds (o, paths, outputs, docs);
+        print_builds (o, paths, outputs, docs, ratios);
       for (size_t k = 0; k < n; k++)
         {
           int st = emit (o, docs[k], outputs[k], n == 1);
@@ -548,6 +545,7 @@ run_builds (struct run_options *o, int argc, char **argv)
       free (outputs[k]);
     }
   free (docs);
+  free (ratios);
   free (paths);
   free (outputs);
   return status;

@@ -7,7 +7,8 @@
  * the same binary, so messages are plain structs:
  *
  *   worker: READY                      its tests are set up and calibrated
- *   run:    VISIT i    worker: VISITED i (finished, result, seconds left)
+ *   run:    VISIT i    worker: VISITED i (what the visit measured: one
+ *                      sample; finished, result, seconds left)
  *   run:    END i      worker: VISITED i, finished with the samples it has
  *   run:    FINISH     worker: DOCUMENT (length, then that many bytes of
  *                      its result document, unsigned JSON), and exits 0
@@ -42,6 +43,7 @@ struct gmp_proto_msg
   uint32_t index;               /* VISIT, END, VISITED: the test */
   uint32_t finished;            /* VISITED: the test is done (result holds it) */
   double seconds_left;          /* VISITED: the worker's estimate */
+  struct runner_visit visit;    /* VISITED: the visit's sample, if any */
   uint64_t length;              /* DOCUMENT: bytes that follow */
   struct test_result result;    /* VISITED and finished; result.test is the
                                    worker's pointer, meaningless to the run */

@@ -20,9 +20,10 @@ gmp_side_resolve (const char *const *given, size_t n, char **paths)
 }
 
 int
-gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **docs)
+gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **docs,
+              struct pair_ratio *ratios)
 {
-  (void) s, (void) stop, (void) docs;
+  (void) s, (void) stop, (void) docs, (void) ratios;
   return -1;
 }
 #else
@@ -38,6 +39,7 @@ gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **doc
 #include "client/gmp_proto.h"
 #include "client/gmpbench.h"
 #include "client/interrupt.h"
+#include "client/pairs.h"
 #include "client/progress.h"
 #include "common/util.h"
 #include "model/schema.h"
@@ -54,6 +56,7 @@ struct worker
   pid_t pid;
   int to, from;                 /* command and reply pipes, -1 when closed */
   double seconds_left;
+  struct pair_samples *samples; /* per test, one per visit */
 };
 
 #if defined(__linux__) || defined(__FreeBSD__)
@@ -354,6 +357,9 @@ visit (const struct gmp_side *s, struct worker *ws, uint32_t kind, size_t k, siz
   if (ask (&ws[k], kind, i, &m) != 0 || m.kind != GMP_PROTO_VISITED)
     return -1;
   ws[k].seconds_left = m.seconds_left;
+  if (kind == GMP_PROTO_VISIT)
+    pair_samples_add (&ws[k].samples[i], m.visit.ops > 0
+                      ? (m.visit.cpu > 0 ? m.visit.cpu : m.visit.wall) / m.visit.ops : 0);
   if (!m.finished)
     return 0;
   m.result.test = s->sel->tests[i];
@@ -403,8 +409,27 @@ interleave (const struct gmp_side *s, struct worker *ws, struct progress *prog,
   return 0;
 }
 
+/* The ratios of every build after the first to it, from their paired
+ * samples, into RATIOS ((S->n - 1) * the tests), and the samples freed. */
+static void
+pair_up (const struct gmp_side *s, struct worker *ws, struct pair_ratio *ratios)
+{
+  size_t n = s->sel->ntests;
+  for (size_t k = 1; k < s->n; k++)
+    for (size_t i = 0; i < n; i++)
+      ratios[(k - 1) * n + i] = pairs_ratio (s->sel->tests[i]->name, &ws[0].samples[i],
+                                             &ws[k].samples[i]);
+  for (size_t k = 0; k < s->n; k++)
+    {
+      for (size_t i = 0; i < n; i++)
+        pair_samples_free (&ws[k].samples[i]);
+      free (ws[k].samples);
+    }
+}
+
 int
-gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **docs)
+gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **docs,
+              struct pair_ratio *ratios)
 {
   struct worker *ws = gb_xcalloc (s->n, sizeof *ws);
   struct progress prog;
@@ -414,6 +439,7 @@ gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **doc
     {
       ws[k].path = s->paths[k];
       ws[k].to = ws[k].from = -1;
+      ws[k].samples = gb_xcalloc (s->sel->ntests ? s->sel->ntests : 1, sizeof *ws[k].samples);
       docs[k] = NULL;
     }
   progress_init (&prog, !s->quiet && isatty (STDERR_FILENO),
@@ -422,6 +448,7 @@ gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **doc
   if (status == 0)
     status = interleave (s, ws, &prog, stop);
   progress_clear (&prog);
+  pair_up (s, ws, ratios);
   for (size_t k = 0; k < s->n && status == 0; k++)
     {
       docs[k] = collect (&ws[k]);

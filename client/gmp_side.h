@@ -9,19 +9,23 @@
  * entry_points).  The run (gmp_side.c) sets every worker's tests up one
  * worker after the other, then visits the tests round after round, each
  * test in each worker in turn (A, B, then B, A in the next round), one
- * process measuring at a time, so that every build sees the same stretches
- * of a noisy machine; a test ends in all workers in the round its stopping
- * rule ends it in one, so that all are measured over the same visits.  Each worker writes an ordinary result document with
- * its own system section; the run checks that the library that ran is the
- * file given (its SHA-256) and that nothing interposed, then signs, saves
- * and uploads each document like a single run's.  gmp_worker.c is the
- * worker's side, gmp_proto.h the pipe protocol between them. */
+ * process measuring at a time and a visit one sample long, so that the
+ * builds' samples of a test come in pairs taken moments apart, on the same
+ * stretch of a noisy machine (pairs.h makes their ratio); a test ends in
+ * all workers in the round its stopping rule ends it in one, so that all
+ * are measured over the same visits.  Each worker writes an ordinary
+ * result document with its own system section; the run checks that the
+ * library that ran is the file given (its SHA-256) and that nothing
+ * interposed, then signs, saves and uploads each document like a single
+ * run's.  gmp_worker.c is the worker's side, gmp_proto.h the pipe
+ * protocol between them. */
 #ifndef GB_GMP_SIDE_H
 #define GB_GMP_SIDE_H
 
 #include <cjson/cJSON.h>
 #include <signal.h>
 #include "client/output.h"
+#include "client/pairs.h"
 #include "engine/runner.h"
 
 struct gmp_side
@@ -41,11 +45,15 @@ struct gmp_side
 int gmp_side_resolve (const char *const *given, size_t n, char **paths);
 
 /* Measures S->sel's tests against every library into DOCS[0..S->n)
- * (unsigned result documents, checked as above).  0, or the run's exit
+ * (unsigned result documents, checked as above), and each test's ratio
+ * of every library after the first to the first, from their paired
+ * samples (pairs.h), into RATIOS[(K - 1) * S->sel->ntests + I] for library
+ * K and test I (set when the run measured them).  0, or the run's exit
  * status after a message: that of a worker whose test failed (3) or
  * which was interrupted (130, 143), 1 when a worker could not run or its
  * library is not the one given. */
-int gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **docs);
+int gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **docs,
+                  struct pair_ratio *ratios);
 
 /* The worker's side.  Whether this process is a worker. */
 int gmp_worker_active (void);

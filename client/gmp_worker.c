@@ -1,7 +1,7 @@
 /* gmp_worker.c: a worker of `gmpbench run --gmp` (gmp_proto.h), the
  * gmpbench executable run again with one libgmp preloaded: it measures the
- * selected tests one visit at a time, when the run says, and hands its
- * result document back unsigned. */
+ * selected tests one visit of a single sample at a time, when the run
+ * says, and hands its result document back unsigned. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -62,6 +63,25 @@ reply (const struct gmp_proto_msg *m)
   return gmp_proto_write (GMP_PROTO_REPLY_FD, m, sizeof *m);
 }
 
+/* A visit lasts this share of a sample's target length: any sample
+ * (calibrated to that length, or a single operation that takes longer)
+ * fills it unless it runs this many times faster than it was calibrated. */
+#define VISIT_PER_SAMPLE 0.125
+
+/* CFG with visits of a single sample, so that the builds take turns sample
+ * by sample and a pair of their samples sees the same moment of the
+ * machine (gmp_side.h). */
+static struct harness_config
+single_sample_visits (const struct harness_config *cfg)
+{
+  struct harness_config c = *cfg;
+  c.visits = (unsigned) fmin (ceil (cfg->max_time / (VISIT_PER_SAMPLE * cfg->sample_time)),
+                              UINT_MAX);
+  if (c.visits < cfg->visits)
+    c.visits = cfg->visits;
+  return c;
+}
+
 enum runner_status
 gmp_worker_measure (const struct bench_test *const *tests, const struct bench_ops *const *ops,
                     size_t n, const struct harness_config *cfg, struct test_result *r,
@@ -70,7 +90,9 @@ gmp_worker_measure (const struct bench_test *const *tests, const struct bench_op
   struct runner_progress hooks = { .visit = on_visit };
   struct runner_batch b;
   struct gmp_proto_msg m = { .kind = GMP_PROTO_READY };
-  enum runner_status st = runner_batch_start (&b, tests, ops, n, cfg, r, failed, stop, &hooks);
+  struct harness_config single = single_sample_visits (cfg);
+  enum runner_status st = runner_batch_start (&b, tests, ops, n, &single, r, failed, stop,
+                                              &hooks);
   if (st != RUNNER_OK)
     return st;
   if (reply (&m) != 0)
@@ -80,9 +102,11 @@ gmp_worker_measure (const struct bench_test *const *tests, const struct bench_op
     {
       int finished = 1;
       st = m.kind == GMP_PROTO_END ? runner_batch_end (&b, m.index, failed, stop)
-        : runner_batch_visit (&b, m.index, &finished, failed, stop);
+        : runner_batch_visit (&b, m.index, &finished, &m.visit, failed, stop);
       if (st != RUNNER_OK)
         break;
+      if (m.kind == GMP_PROTO_END)
+        memset (&m.visit, 0, sizeof m.visit);
       memset (&m.result, 0, sizeof m.result);
       m.kind = GMP_PROTO_VISITED;
       m.finished = (uint32_t) finished;

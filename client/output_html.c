@@ -42,6 +42,7 @@ static const char style[] =
   "svg.chart{max-width:100%;height:auto;font-size:11px;fill:#333}"
   "svg .title{font-size:13px;font-weight:600}svg .axis{font-size:12px}"
   "svg .grid{stroke:#e3e3e3}svg .frame{fill:none;stroke:#999}"
+  ".faster{color:#1a7f37}.slower{color:#b3261e}"
   "footer{margin-top:36px;color:#777;font-size:12px}";
 
 struct html_ctx
@@ -50,18 +51,20 @@ struct html_ctx
   const struct report *r;
 };
 
-static void
-head (FILE *f, const struct report *r)
+void
+html_page_open (FILE *f, const char *title, const struct report *r)
 {
   const cJSON *cpu = cJSON_GetObjectItemCaseSensitive (r->system, "cpu");
   fputs ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
          "style-src 'unsafe-inline'\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-         "<title>GMPbench result: ", f);
+         "<title>", f);
+  fputs (title, f);
+  fputs (": ", f);
   escape_html (f, *report_str (cpu, "name") ? report_str (cpu, "name") : "unknown CPU");
-  fprintf (f, "</title>\n<style>%s</style>\n</head>\n<body>\n<header><h1>GMPbench result</h1>\n"
-           "<p class=\"sub\">", style);
+  fprintf (f, "</title>\n<style>%s</style>\n</head>\n<body>\n<header><h1>%s</h1>\n"
+           "<p class=\"sub\">", style, title);
   escape_html (f, report_str (cpu, "name"));
   fputs (" &middot; ", f);
   escape_html (f, report_str (r->doc, "created"));
@@ -304,7 +307,7 @@ threads (FILE *f, const cJSON *t)
 void
 report_html (FILE *f, const struct report *r)
 {
-  head (f, r);
+  html_page_open (f, "GMPbench result", r);
   headline (f, r);
   fputs ("<section id=\"machine\"><h2>Machine</h2>\n<table class=\"kv\">\n", f);
   report_machine (r, machine_row, f);

@@ -102,10 +102,14 @@ void report_markdown (FILE *f, const struct report *r);
 void report_write (FILE *f, const struct report *r, enum report_format fmt, int color);
 
 /* The comparison of DOCS[1..N) with DOCS[0], named NAMES (gmpbench compare,
- * client/cmd_compare.c), on F in FORMAT (not HTML), notes on stderr as
- * "gmpbench CMD: note: ..."; 0, or 1 after a message on a document that
- * cannot be read. */
+ * client/cmd_compare.c), on F in FORMAT, notes on stderr as "gmpbench CMD:
+ * note: ..."; PAIRED, unless NULL, NPAIRED ratios from paired samples per
+ * other document (client/pairs.h), which replace the ratios of their
+ * tests' ops/s.  0, or 1 after a message on a document that cannot be
+ * read. */
+struct pair_ratio;
 int compare_print (FILE *f, const char *cmd, const char *const *names,
-                   const cJSON *const *docs, size_t n, enum report_format format, int color);
+                   const cJSON *const *docs, size_t n, const struct pair_ratio *paired,
+                   size_t npaired, enum report_format format, int color);
 
 #endif

@@ -8,6 +8,7 @@ CLIENT_SRCS += \
 	client/cmd_sysinfo.c \
 	client/color.c \
 	client/compare.c \
+	client/compare_html.c \
 	client/gmp_proto.c \
 	client/gmp_side.c \
 	client/gmp_worker.c \
@@ -19,6 +20,7 @@ CLIENT_SRCS += \
 	client/output_html.c \
 	client/output_markdown.c \
 	client/output_text.c \
+	client/pairs.c \
 	client/progress.c \
 	client/report.c \
 	client/report_format.c \

@@ -278,19 +278,29 @@ finish_active (struct runner_batch *b, size_t k, size_t *failed, volatile sig_at
   return RUNNER_OK;
 }
 
-/* Visits the K-th active test of B (runner_batch_visit). */
+/* Visits the K-th active test of B (runner_batch_visit), saying what the
+ * visit measured into *VISIT unless it is NULL. */
 static enum runner_status
-visit_active (struct runner_batch *b, size_t k, size_t *failed, volatile sig_atomic_t *stop)
+visit_active (struct runner_batch *b, size_t k, struct runner_visit *visit, size_t *failed,
+              volatile sig_atomic_t *stop)
 {
   struct runner_active *t = &b->a[k];
   const struct runner_progress *progress = b->progress;
   if (progress && progress->visit)
     progress->visit (progress->ctx, b->done, b->tests[t->index]->name,
                      seconds_left (b->a, b->nactive, b->timed, b->cfg->clock () - b->started));
-  double before = t->h.wall;
+  double before = t->h.wall, cpu_before = t->h.cpu;
+  unsigned samples_before = t->h.n;
   guard_enter (b->tests[t->index]->name);
   int v = harness_visit (&t->h, stop);
   b->timed += t->h.wall - before;
+  if (visit)
+    {
+      visit->samples = t->h.n - samples_before;
+      visit->ops = (double) visit->samples * (double) t->h.reps;
+      visit->wall = t->h.wall - before;
+      visit->cpu = t->h.cpu - cpu_before;
+    }
   if (v < 0)
     {
       runner_batch_abandon (b);
@@ -300,15 +310,17 @@ visit_active (struct runner_batch *b, size_t k, size_t *failed, volatile sig_ato
 }
 
 enum runner_status
-runner_batch_visit (struct runner_batch *b, size_t i, int *finished, size_t *failed,
-                    volatile sig_atomic_t *stop)
+runner_batch_visit (struct runner_batch *b, size_t i, int *finished,
+                    struct runner_visit *visit, size_t *failed, volatile sig_atomic_t *stop)
 {
   *finished = 1;
+  if (visit)
+    memset (visit, 0, sizeof *visit);
   for (size_t k = 0; k < b->nactive; k++)
     if (b->a[k].index == i)
       {
         size_t before = b->nactive;
-        enum runner_status st = visit_active (b, k, failed, stop);
+        enum runner_status st = visit_active (b, k, visit, failed, stop);
         *finished = st == RUNNER_OK && b->nactive < before;
         return st;
       }
@@ -358,7 +370,7 @@ runner_run_tests (const struct bench_test *const *tests, const struct bench_ops 
     for (size_t k = 0; status == RUNNER_OK && k < b.nactive;)
       {
         size_t before = b.nactive;
-        status = visit_active (&b, k, failed, stop);
+        status = visit_active (&b, k, NULL, failed, stop);
         if (b.nactive == before)
           k++;
       }

@@ -78,11 +78,19 @@ enum runner_status runner_run_tests (const struct bench_test *const *tests,
  * runner_run_tests would on a failed setup or an interrupt, the batch then
  * empty), each visited when the caller says (runner_batch_visit: *FINISHED
  * set once the test I, an index into the caller's arrays, is done, checked
- * and torn down, or was not active), so that a caller can interleave the
- * tests of several batches, or of several processes (client/gmp_side.c).
+ * and torn down, or was not active; *VISIT, unless NULL, what the visit
+ * measured), so that a caller can interleave the tests of several
+ * batches, or of several processes (client/gmp_side.c), and pair their
+ * visits.
  * A visit that fails or is interrupted abandons the whole batch, as
  * runner_run_tests does.  runner_batch_abandon tears down what is left. */
 struct runner_active;
+struct runner_visit
+{
+  unsigned samples;             /* taken in the visit; 0 when none was */
+  double ops;                   /* operations timed in them */
+  double wall, cpu;             /* their seconds: wall clock, thread CPU time */
+};
 struct runner_batch
 {
   const struct bench_test *const *tests;
@@ -102,7 +110,8 @@ enum runner_status runner_batch_start (struct runner_batch *b,
                                        volatile sig_atomic_t *stop,
                                        const struct runner_progress *progress);
 enum runner_status runner_batch_visit (struct runner_batch *b, size_t i, int *finished,
-                                       size_t *failed, volatile sig_atomic_t *stop);
+                                       struct runner_visit *visit, size_t *failed,
+                                       volatile sig_atomic_t *stop);
 /* Finishes the test I of B now, with the samples it has, as a visit that
  * ends it would (checked, torn down); nothing if it is not active. */
 enum runner_status runner_batch_end (struct runner_batch *b, size_t i, size_t *failed,

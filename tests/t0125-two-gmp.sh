@@ -32,12 +32,63 @@ check "the system libgmp twice ('system' and its path): exit 0, two results" \
   sh -c "[ $status -eq 0 ] && [ -s r.gmp1.json ] && [ -s r.gmp2.json ] && [ -s r.gmp2.json.sig ]"
 check "the ratios are printed for every test and node" \
   sh -c "grep -q '^run 1 ' out.txt && grep -q '^gmpbench ' out.txt && grep -q '512,512' out.txt"
+check "they are the paired samples' ratios, said so" grep -q 'taken in pairs moments apart' out.txt
 for k in 1 2; do
   check "result $k verifies offline" sh -c "'$GMPBENCH' verify r.gmp$k.json > /dev/null"
   check "result $k names the library that ran, its hash that of the file, nothing interposed" \
     [ "$(json_get r.gmp$k.json "(d['system']['build']['gmp']['library']['sha256'], d['system']['build']['gmp']['entry_points']['interposed'], len(d['results']))")" \
       = "('$(sha256sum "$system" | cut -c1-64)', False, 2)" ]
 done
+
+# The same library twice, two tests: the ratios from paired samples in
+# JSON (pairs counted, a spread, the node's over both tests), and the
+# combined HTML page with each build's figures and the ratios.
+run_status "$GMPBENCH" run $tiny --gmp system --gmp system --format json -o p.json
+check "--format json: every test's ratio from its sample pairs, with a spread; the root's over both" \
+  python3 -c "
+import json, sys
+assert sys.argv[1] == '0', sys.argv
+lines = {l['name']: l['ratios'][0] for l in json.load(open('out.txt'))['lines']}
+tests = [r for n, r in lines.items() if n.count('.') == 3]
+assert len(tests) == 2 and all(r['pairs'] >= 3 and r['spread'] > 0 for r in tests), tests
+root = lines['gmpbench']
+assert root['tests'] == 2 and root['pairs'] == sum(r['pairs'] for r in tests), root
+assert abs(root['spread'] - (sum(r['spread'] ** 2 for r in tests)) ** 0.5 / 2) < 1e-9, root
+" "$status"
+samples=$(json_get p.gmp1.json "d['results'][0]['samples']")
+pairs=$(python3 -c "
+import json
+print([l for l in json.load(open('out.txt'))['lines'] if l['name'] == '$(json_get p.gmp1.json "d['results'][0]['name']")'][0]['ratios'][0]['pairs'])")
+check "a test's pairs are its samples: the builds took turns sample by sample" \
+  sh -c "[ $pairs -ge $((samples - 1)) ] && [ $pairs -le $samples ]"
+run_status "$GMPBENCH" run $tiny --gmp system --gmp system --format html
+check "--format html with two builds: one page, each build's scores and the ratios with their spread" \
+  sh -c "[ $status -eq 0 ] && head -1 out.txt | grep -q '^<!DOCTYPE html>' && tail -1 out.txt | grep -q '</html>' \
+         && grep -q '<h1>GMPbench: GMP builds side by side</h1>' out.txt \
+         && [ \$(grep -c '<tr><td>\\(base\\|run 1\\)</td>' out.txt) -eq 2 ] \
+         && grep -q '<th>ratio run 1 / base</th>' out.txt \
+         && grep -Eq 'sample pairs\">[01]\\.[0-9]{4} ±[0-9.]+%' out.txt"
+check "the page parses with balanced elements and loads nothing" \
+  python3 -c "
+from html.parser import HTMLParser
+class P(HTMLParser):
+    stack = []
+    def handle_starttag(self, t, attrs):
+        assert t not in ('script', 'link', 'iframe', 'img', 'object', 'embed'), t
+        assert not any(k in ('src', 'href') or k.startswith('on') for k, v in attrs), (t, attrs)
+        if t != 'meta': self.stack.append(t)
+    def handle_endtag(self, t):
+        assert self.stack and self.stack[-1] == t, (t, self.stack[-5:])
+        self.stack.pop()
+p = P(); p.feed(open('out.txt').read()); p.close()
+assert p.stack == [], p.stack
+"
+python3 "$SRCDIR/tests/report-hostile.py" p.gmp1.json hostile.json
+run_status "$GMPBENCH" compare --format html hostile.json p.gmp2.json
+check "compare --format html: the runs' page, unpaired ratios said so, hostile strings escaped" \
+  sh -c "[ $status -eq 0 ] && grep -q '<h1>GMPbench comparison</h1>' out.txt \
+         && grep -q 'the two runs. spreads together' out.txt \
+         && grep -q '&lt;script&gt;' out.txt && ! grep -q '<script' out.txt"
 
 if start_server; then
   run_status "$GMPBENCH" submit --server "$SERVER_URL" r.gmp1.json r.gmp2.json

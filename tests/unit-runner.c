@@ -309,20 +309,25 @@ main (void)
     for (size_t i = 4; i-- > 0 && st == RUNNER_OK;)
       if (runner_batch_active (&b, i))
         {
-          st = runner_batch_visit (&b, i, &finished, &failed, &stop);
+          st = runner_batch_visit (&b, i, &finished, NULL, &failed, &stop);
           visits++;
         }
   check (st == RUNNER_OK && !active_b && r[0].outcome == BENCH_OK && r[3].outcome == BENCH_OK
          && r[1].outcome == BENCH_SKIPPED && r[0].digest[0] != '\0',
          "a batch visited test by test measures the working tests, skips the skipped one");
-  st = runner_batch_visit (&b, 0, &finished, &failed, &stop);
-  check (st == RUNNER_OK && finished, "a test no longer active is reported finished");
+  struct runner_visit visit;
+  st = runner_batch_visit (&b, 0, &finished, &visit, &failed, &stop);
+  check (st == RUNNER_OK && finished && visit.samples == 0 && visit.ops == 0,
+         "a test no longer active is reported finished, the visit taking no sample");
   runner_batch_abandon (&b);
   check (live == 0, "after the batch every test is torn down (%d left)", live);
 
   st = runner_batch_start (&b, list, ops, 4, &cfg, r, &failed, &stop, NULL);
-  st = runner_batch_visit (&b, 2, &finished, &failed, &stop);
+  st = runner_batch_visit (&b, 2, &finished, &visit, &failed, &stop);
   check (st == RUNNER_OK && !finished && live == 3, "one visit leaves the batch's tests set up");
+  check (visit.samples >= 1 && visit.ops >= visit.samples && visit.wall > 0,
+         "the visit says what it measured (%u samples, %g operations, %g s)", visit.samples,
+         visit.ops, visit.wall);
   runner_batch_abandon (&b);
   check (live == 0, "abandoning a batch tears its tests down (%d left)", live);
   return check_exit_status ();
