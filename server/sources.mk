@@ -27,6 +27,7 @@ SERVER_LIB_SRCS += \
 	server/web_compare.c \
 	server/web_compare_cpus.c \
 	server/web_cpu.c \
+	server/web_cpu_builds.c \
 	server/web_cpu_node.c \
 	server/web_home.c \
 	server/web_home_data.c \

@@ -5,7 +5,8 @@
  * median of every node of the hierarchy as an indented tree (web_nodes.h's
  * order: the compatible score, then the extended tests, then the other
  * libraries), each node linking its own distribution (&node=, in
- * web_cpu_node.c), its results by GMP version and compiler, and its newest
+ * web_cpu_node.c), its results by GMP version and compiler and by GMP
+ * build kind side by side (web_cpu_builds.c), and its newest
  * results with the share of this CPU's results each is faster than;
  * verified publishers' results highlighted and flagged ones marked
  * throughout.
@@ -22,6 +23,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "server/api.h"
+#include "server/web_cpu_builds.h"
 #include "server/web_nodes.h"
 #include "server/web_strip.h"
 
@@ -261,6 +263,8 @@ render (struct http_request *r, struct board *b, const struct board_filter *bf,
     fputs ("<p>The node scores and newest results are unavailable; try again later.</p>\n", p.f);
   if (scored > 0)
     breakdown (p.f, e, scored);
+  if (web_cpu_builds (p.f, r->srv->store, b, bf) < 0)
+    fputs ("<p>The medians by GMP build kind are unavailable; try again later.</p>\n", p.f);
   free (e);
   return page_end (&p, 200);
 }
