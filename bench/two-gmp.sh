@@ -5,7 +5,7 @@
 #  1. time: the compatible hierarchy (gmpbench.*, 39 tests) over two
 #     builds side by side against one build alone (target: at most 2.2x);
 #  2. noise: the same library given twice, so that every ratio would be 1
-#     on a quiet machine; each node's ratio from the paired samples (the
+#     on a quiet machine; each node's ratio from the paired visits (the
 #     run's report, client/pairs.h) with its spread, and beside it the
 #     ratio of the two builds' own scores (gmpbench compare of the two
 #     results) (target: every node within +-1.5% of 1).

@@ -11,7 +11,7 @@
  * once (struct line) and then printed in the chosen format.
  *
  * `gmpbench run --gmp A --gmp B` prints its builds through the same code
- * with the ratios of their paired samples instead (client/pairs.h), where
+ * with the ratios of their paired visits instead (client/pairs.h), where
  * it has them: a test's the median of its pairs' ratios, a node's the
  * geometric mean of those, each with two standard errors as its spread.
  *
@@ -197,10 +197,10 @@ print_text (FILE *f, const struct comparison *c, const struct palette *p)
       fputc ('\n', f);
     }
   if (c->paired)
-    fputs ("ratio = the run's speed / the base's, the median of the ratios of their samples\n"
-           "taken in pairs moments apart (above 1: faster), ± two standard errors of it; ~ =\n"
-           "within them; nodes: geometric mean of their tests' ratios, ± two standard errors\n"
-           "(tests counted)\n\n", f);
+    fputs ("ratio = the run's speed / the base's, the median of the ratios of their visits\n"
+           "(a few samples each) made in pairs moments apart (above 1: faster), ± two standard\n"
+           "errors of it; ~ = within them; nodes: geometric mean of their tests' ratios, ± two\n"
+           "standard errors (tests counted)\n\n", f);
   else
     fputs ("ratio = ops/s of the run / ops/s of the base (above 1: faster), ± the two spreads\n"
            "together; ~ = within them; nodes: geometric mean of their tests' ratios, ± their\n"
@@ -245,7 +245,7 @@ print_text (FILE *f, const struct comparison *c, const struct palette *p)
 }
 
 /* JSON: {"base": FILE, "runs": [FILE...], "lines": [{name, node, ratios}]};
- * a ratio's pairs is 0 unless it comes from paired samples. */
+ * a ratio's pairs is 0 unless it comes from paired visits. */
 static void
 print_json (FILE *f, const struct comparison *c)
 {

@@ -474,7 +474,7 @@ build_output (const char *file, size_t k)
 
 /* The comparison of the builds' documents DOCS on stdout, the first the
  * base, each named by its library and output file, with the RATIOS of
- * their paired samples (gmp_side_run's). */
+ * their paired visits (gmp_side_run's). */
 static void
 print_builds (const struct run_options *o, char **paths, char **outputs, cJSON **docs,
               const struct pair_ratio *ratios)

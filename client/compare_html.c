@@ -103,7 +103,7 @@ ratio_cell (FILE *f, const struct cell *x)
            : x->ratio > 1 ? "faster" : "slower", x->tests, x->tests == 1 ? "" : "s",
            x->pairs ? ", " : "");
   if (x->pairs)
-    fprintf (f, "%zu sample pairs", x->pairs);
+    fprintf (f, "%zu pairs of visits", x->pairs);
   fprintf (f, "\">%.4f ±%.2f%%%s</td>", x->ratio, 100 * x->spread, x->within ? " ~" : "");
 }
 
@@ -113,7 +113,8 @@ tree_table (FILE *f, const struct comparison *c)
   fputs ("<section id=\"tests\"><h2>Scores, tests and ratios</h2>\n<p>", f);
   if (c->paired)
     fputs ("A run's ratio is its speed over the base's: for a test the median of the ratios "
-           "of their samples, taken in pairs moments apart as the builds took turns, for a "
+           "of their visits of a few samples, made in pairs moments apart as the builds took "
+           "turns, for a "
            "node the geometric mean of its tests' ratios; &plusmn; two standard errors of it. "
            "A ratio marked ~ (grey) lies within them: it is noise, not a result. Each build's "
            "scores and ops/s are its own result's (GMPbench's estimator).", f);

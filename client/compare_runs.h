@@ -15,7 +15,7 @@ struct cell
                                    mean; for paired ratios, pairs.h's */
   int within;
   size_t tests;                 /* tests behind the ratio */
-  size_t pairs;                 /* sample pairs behind it; 0: not paired */
+  size_t pairs;                 /* pairs of visits behind it; 0: not paired */
 };
 
 struct line

@@ -7,8 +7,8 @@
  * the same binary, so messages are plain structs:
  *
  *   worker: READY                      its tests are set up and calibrated
- *   run:    VISIT i    worker: VISITED i (what the visit measured: one
- *                      sample; finished, result, seconds left)
+ *   run:    VISIT i    worker: VISITED i (what the visit measured: its
+ *                      samples; finished, result, seconds left)
  *   run:    END i      worker: VISITED i, finished with the samples it has
  *   run:    FINISH     worker: DOCUMENT (length, then that many bytes of
  *                      its result document, unsigned JSON), and exits 0

@@ -56,7 +56,7 @@ struct worker
   pid_t pid;
   int to, from;                 /* command and reply pipes, -1 when closed */
   double seconds_left;
-  struct pair_samples *samples; /* per test, one per visit */
+  struct pair_visits *visits;   /* per test */
 };
 
 #if defined(__linux__) || defined(__FreeBSD__)
@@ -358,7 +358,7 @@ visit (const struct gmp_side *s, struct worker *ws, uint32_t kind, size_t k, siz
     return -1;
   ws[k].seconds_left = m.seconds_left;
   if (kind == GMP_PROTO_VISIT)
-    pair_samples_add (&ws[k].samples[i], m.visit.ops > 0
+    pair_visits_add (&ws[k].visits[i], m.visit.ops > 0
                       ? (m.visit.cpu > 0 ? m.visit.cpu : m.visit.wall) / m.visit.ops : 0);
   if (!m.finished)
     return 0;
@@ -417,13 +417,13 @@ pair_up (const struct gmp_side *s, struct worker *ws, struct pair_ratio *ratios)
   size_t n = s->sel->ntests;
   for (size_t k = 1; k < s->n; k++)
     for (size_t i = 0; i < n; i++)
-      ratios[(k - 1) * n + i] = pairs_ratio (s->sel->tests[i]->name, &ws[0].samples[i],
-                                             &ws[k].samples[i]);
+      ratios[(k - 1) * n + i] = pairs_ratio (s->sel->tests[i]->name, &ws[0].visits[i],
+                                             &ws[k].visits[i]);
   for (size_t k = 0; k < s->n; k++)
     {
       for (size_t i = 0; i < n; i++)
-        pair_samples_free (&ws[k].samples[i]);
-      free (ws[k].samples);
+        pair_visits_free (&ws[k].visits[i]);
+      free (ws[k].visits);
     }
 }
 
@@ -439,7 +439,7 @@ gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **doc
     {
       ws[k].path = s->paths[k];
       ws[k].to = ws[k].from = -1;
-      ws[k].samples = gb_xcalloc (s->sel->ntests ? s->sel->ntests : 1, sizeof *ws[k].samples);
+      ws[k].visits = gb_xcalloc (s->sel->ntests ? s->sel->ntests : 1, sizeof *ws[k].visits);
       docs[k] = NULL;
     }
   progress_init (&prog, !s->quiet && isatty (STDERR_FILENO),

@@ -9,8 +9,8 @@
  * entry_points).  The run (gmp_side.c) sets every worker's tests up one
  * worker after the other, then visits the tests round after round, each
  * test in each worker in turn (A, B, then B, A in the next round), one
- * process measuring at a time and a visit one sample long, so that the
- * builds' samples of a test come in pairs taken moments apart, on the same
+ * process measuring at a time and a visit a few samples long, so that the
+ * builds' visits of a test come in pairs taken moments apart, on the same
  * stretch of a noisy machine (pairs.h makes their ratio); a test ends in
  * all workers in the round its stopping rule ends it in one, so that all
  * are measured over the same visits.  Each worker writes an ordinary
@@ -47,7 +47,7 @@ int gmp_side_resolve (const char *const *given, size_t n, char **paths);
 /* Measures S->sel's tests against every library into DOCS[0..S->n)
  * (unsigned result documents, checked as above), and each test's ratio
  * of every library after the first to the first, from their paired
- * samples (pairs.h), into RATIOS[(K - 1) * S->sel->ntests + I] for library
+ * visits (pairs.h), into RATIOS[(K - 1) * S->sel->ntests + I] for library
  * K and test I (set when the run measured them).  0, or the run's exit
  * status after a message: that of a worker whose test failed (3) or
  * which was interrupted (130, 143), 1 when a worker could not run or its

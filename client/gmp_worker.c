@@ -1,6 +1,6 @@
 /* gmp_worker.c: a worker of `gmpbench run --gmp` (gmp_proto.h), the
  * gmpbench executable run again with one libgmp preloaded: it measures the
- * selected tests one visit of a single sample at a time, when the run
+ * selected tests one short visit (a few samples) at a time, when the run
  * says, and hands its result document back unsigned. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -63,19 +63,21 @@ reply (const struct gmp_proto_msg *m)
   return gmp_proto_write (GMP_PROTO_REPLY_FD, m, sizeof *m);
 }
 
-/* A visit lasts this share of a sample's target length: any sample
- * (calibrated to that length, or a single operation that takes longer)
- * fills it unless it runs this many times faster than it was calibrated. */
-#define VISIT_PER_SAMPLE 0.125
+/* A visit lasts about this many sample lengths (a sample is calibrated to
+ * one, or is a single operation that takes longer): short enough that the
+ * builds' visits of a test see the same stretch of the machine, long
+ * enough that switching between the workers costs little (at one sample a
+ * visit, two builds took 2.31 times one build's time here, docs/gmp-builds.md). */
+#define VISIT_SAMPLES 3.5
 
-/* CFG with visits of a single sample, so that the builds take turns sample
- * by sample and a pair of their samples sees the same moment of the
- * machine (gmp_side.h). */
+/* CFG with short visits, so that the builds take turns every few samples
+ * and a pair of their visits sees the same moment of the machine
+ * (gmp_side.h); never fewer visits than CFG has. */
 static struct harness_config
-single_sample_visits (const struct harness_config *cfg)
+short_visits (const struct harness_config *cfg)
 {
   struct harness_config c = *cfg;
-  c.visits = (unsigned) fmin (ceil (cfg->max_time / (VISIT_PER_SAMPLE * cfg->sample_time)),
+  c.visits = (unsigned) fmin (ceil (cfg->max_time / (VISIT_SAMPLES * cfg->sample_time)),
                               UINT_MAX);
   if (c.visits < cfg->visits)
     c.visits = cfg->visits;
@@ -90,8 +92,8 @@ gmp_worker_measure (const struct bench_test *const *tests, const struct bench_op
   struct runner_progress hooks = { .visit = on_visit };
   struct runner_batch b;
   struct gmp_proto_msg m = { .kind = GMP_PROTO_READY };
-  struct harness_config single = single_sample_visits (cfg);
-  enum runner_status st = runner_batch_start (&b, tests, ops, n, &single, r, failed, stop,
+  struct harness_config visits = short_visits (cfg);
+  enum runner_status st = runner_batch_start (&b, tests, ops, n, &visits, r, failed, stop,
                                               &hooks);
   if (st != RUNNER_OK)
     return st;

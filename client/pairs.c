@@ -1,4 +1,4 @@
-/* pairs.c: ratios of two builds from their paired samples (pairs.h). */
+/* pairs.c: ratios of two builds from their paired visits (pairs.h). */
 #include "client/pairs.h"
 
 #include <math.h>
@@ -12,7 +12,7 @@
 #define MEDIAN_EFFICIENCY 1.2533
 
 void
-pair_samples_add (struct pair_samples *s, double per_op)
+pair_visits_add (struct pair_visits *s, double per_op)
 {
   if (s->n == s->cap)
     {
@@ -23,7 +23,7 @@ pair_samples_add (struct pair_samples *s, double per_op)
 }
 
 void
-pair_samples_free (struct pair_samples *s)
+pair_visits_free (struct pair_visits *s)
 {
   free (s->per_op);
   s->per_op = NULL;
@@ -31,7 +31,7 @@ pair_samples_free (struct pair_samples *s)
 }
 
 struct pair_ratio
-pairs_ratio (const char *test, const struct pair_samples *a, const struct pair_samples *b)
+pairs_ratio (const char *test, const struct pair_visits *a, const struct pair_visits *b)
 {
   struct pair_ratio r = { test, NAN, NAN, 0 };
   size_t n = a->n < b->n ? a->n : b->n;

@@ -103,7 +103,7 @@ void report_write (FILE *f, const struct report *r, enum report_format fmt, int 
 
 /* The comparison of DOCS[1..N) with DOCS[0], named NAMES (gmpbench compare,
  * client/cmd_compare.c), on F in FORMAT, notes on stderr as "gmpbench CMD:
- * note: ..."; PAIRED, unless NULL, NPAIRED ratios from paired samples per
+ * note: ..."; PAIRED, unless NULL, NPAIRED ratios from paired visits per
  * other document (client/pairs.h), which replace the ratios of their
  * tests' ops/s.  0, or 1 after a message on a document that cannot be
  * read. */

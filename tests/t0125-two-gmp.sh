@@ -32,7 +32,7 @@ check "the system libgmp twice ('system' and its path): exit 0, two results" \
   sh -c "[ $status -eq 0 ] && [ -s r.gmp1.json ] && [ -s r.gmp2.json ] && [ -s r.gmp2.json.sig ]"
 check "the ratios are printed for every test and node" \
   sh -c "grep -q '^run 1 ' out.txt && grep -q '^gmpbench ' out.txt && grep -q '512,512' out.txt"
-check "they are the paired samples' ratios, said so" grep -q 'taken in pairs moments apart' out.txt
+check "they are the paired visits' ratios, said so" grep -q 'made in pairs moments apart' out.txt
 for k in 1 2; do
   check "result $k verifies offline" sh -c "'$GMPBENCH' verify r.gmp$k.json > /dev/null"
   check "result $k names the library that ran, its hash that of the file, nothing interposed" \
@@ -40,11 +40,11 @@ for k in 1 2; do
       = "('$(sha256sum "$system" | cut -c1-64)', False, 2)" ]
 done
 
-# The same library twice, two tests: the ratios from paired samples in
+# The same library twice, two tests: the ratios from paired visits in
 # JSON (pairs counted, a spread, the node's over both tests), and the
 # combined HTML page with each build's figures and the ratios.
 run_status "$GMPBENCH" run $tiny --gmp system --gmp system --format json -o p.json
-check "--format json: every test's ratio from its sample pairs, with a spread; the root's over both" \
+check "--format json: every test's ratio from its pairs of visits, with a spread; the root's over both" \
   python3 -c "
 import json, sys
 assert sys.argv[1] == '0', sys.argv
@@ -59,15 +59,15 @@ samples=$(json_get p.gmp1.json "d['results'][0]['samples']")
 pairs=$(python3 -c "
 import json
 print([l for l in json.load(open('out.txt'))['lines'] if l['name'] == '$(json_get p.gmp1.json "d['results'][0]['name']")'][0]['ratios'][0]['pairs'])")
-check "a test's pairs are its samples: the builds took turns sample by sample" \
-  sh -c "[ $pairs -ge $((samples - 1)) ] && [ $pairs -le $samples ]"
+check "a test's pairs are its visits: no more than its samples" \
+  sh -c "[ $pairs -ge 3 ] && [ $pairs -le $samples ]"
 run_status "$GMPBENCH" run $tiny --gmp system --gmp system --format html
 check "--format html with two builds: one page, each build's scores and the ratios with their spread" \
   sh -c "[ $status -eq 0 ] && head -1 out.txt | grep -q '^<!DOCTYPE html>' && tail -1 out.txt | grep -q '</html>' \
          && grep -q '<h1>GMPbench: GMP builds side by side</h1>' out.txt \
          && [ \$(grep -c '<tr><td>\\(base\\|run 1\\)</td>' out.txt) -eq 2 ] \
          && grep -q '<th>ratio run 1 / base</th>' out.txt \
-         && grep -Eq 'sample pairs\">[01]\\.[0-9]{4} ±[0-9.]+%' out.txt"
+         && grep -Eq 'pairs of visits\">[01]\\.[0-9]{4} ±[0-9.]+%' out.txt"
 check "the page parses with balanced elements and loads nothing" \
   python3 -c "
 from html.parser import HTMLParser
