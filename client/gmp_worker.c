@@ -63,12 +63,15 @@ reply (const struct gmp_proto_msg *m)
   return gmp_proto_write (GMP_PROTO_REPLY_FD, m, sizeof *m);
 }
 
-/* A visit lasts about this many sample lengths (a sample is calibrated to
- * one, or is a single operation that takes longer): short enough that the
- * builds' visits of a test see the same stretch of the machine, long
+/* A visit lasts about VISIT_SAMPLES sample lengths (a sample is calibrated
+ * to one, or is a single operation that takes longer): short enough that
+ * the builds' visits of a test see the same stretch of the machine, long
  * enough that switching between the workers costs little (at one sample a
- * visit, two builds took 2.31 times one build's time here, docs/gmp-builds.md). */
+ * visit, two builds took 2.31 times one build's time here,
+ * docs/gmp-builds.md); shorter where a test measured for its mean
+ * (harness.h) would otherwise get fewer than MIN_PAIRS visits. */
 #define VISIT_SAMPLES 3.5
+#define MIN_PAIRS 12
 
 /* CFG with short visits, so that the builds take turns every few samples
  * and a pair of their visits sees the same moment of the machine
@@ -77,8 +80,9 @@ static struct harness_config
 short_visits (const struct harness_config *cfg)
 {
   struct harness_config c = *cfg;
-  c.visits = (unsigned) fmin (ceil (cfg->max_time / (VISIT_SAMPLES * cfg->sample_time)),
-                              UINT_MAX);
+  double visit = fmin (VISIT_SAMPLES * cfg->sample_time,
+                       fmin (cfg->mean_time, cfg->max_time) / MIN_PAIRS);
+  c.visits = (unsigned) fmin (ceil (cfg->max_time / visit), UINT_MAX);
   if (c.visits < cfg->visits)
     c.visits = cfg->visits;
   return c;
