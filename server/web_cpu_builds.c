@@ -62,6 +62,15 @@ kinds_of (const struct board *b, const struct board_filter *bf, struct kind *k)
   return nk;
 }
 
+/* "native / distribution": the name of kind J's ratio to K[0]'s. */
+static void
+ratio_name (FILE *f, const struct kind *k, size_t j)
+{
+  web_text (f, k[j].bf.value[BF_BUILD]);
+  fputs (" / ", f);
+  web_text (f, k[0].bf.value[BF_BUILD]);
+}
+
 static void
 table (FILE *f, const struct kind *k, size_t nk)
 {
@@ -82,9 +91,7 @@ table (FILE *f, const struct kind *k, size_t nk)
   for (size_t j = 1; j < nk; j++)
     {
       fputs ("<th class=\"num\" scope=\"col\">", f);
-      web_text (f, k[j].bf.value[BF_BUILD]);
-      fputs (" / ", f);
-      web_text (f, k[0].bf.value[BF_BUILD]);
+      ratio_name (f, k, j);
       fputs ("</th>", f);
     }
   fputs ("</tr></thead>\n<tbody>\n", f);
@@ -113,9 +120,7 @@ table (FILE *f, const struct kind *k, size_t nk)
       for (size_t j = 1; j < nk; j++)
         {
           fputs ("<td class=\"num\" data-label=\"", f);
-          web_text (f, k[j].bf.value[BF_BUILD]);
-          fputs (" / ", f);
-          web_text (f, k[0].bf.value[BF_BUILD]);
+          ratio_name (f, k, j);
           fputs ("\">", f);
           if (median[0] > 0 && median[j] > 0)
             fprintf (f, "%.3f", median[j] / median[0]);
