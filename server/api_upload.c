@@ -179,8 +179,7 @@ api_upload (struct http_request *r)
 struct retract_target
 {
   unsigned char key[SIG_KEY_BYTES];
-  int key_ok, retracted, unlisted;
-  char *cpu, *mode, *build;     /* its category (plausible.h) */
+  int key_ok, retracted;
 };
 
 static int
@@ -191,35 +190,18 @@ take_target (void *ctx, const struct store_row *row)
     && b64_decode (row->public_key, strlen (row->public_key), t->key, SIG_KEY_BYTES)
     == SIG_KEY_BYTES;
   t->retracted = row->retracted;
-  t->unlisted = row->unlisted;
-  t->cpu = gb_xstrdup (row->cpu ? row->cpu : "");
-  t->mode = gb_xstrdup (row->mode ? row->mode : "");
-  t->build = gb_xstrdup (row->build ? row->build : "");
   return 1;
 }
 
 /* Retracts the result T names (its signature checked) and judges its
- * category again without it: 0, or -1 on a database error (a judgement
- * that failed leaves the retraction done and the flags as they were,
- * until the category's next upload). */
+ * category again without it, both or neither (plausible_retract): 0, or
+ * -1 on a database error, when nothing changed. */
 static int
 retract (struct server *srv, const char *id, const struct retract_target *t)
 {
   if (t->retracted)
     return 0;
-  if (store_retract (srv->store, id, (int64_t) time (NULL)) != STORE_OK)
-    return -1;
-  if (!t->unlisted && plausible_rejudge (srv->store, t->cpu, t->mode, t->build) != STORE_OK)
-    return -1;
-  return 0;
-}
-
-static void
-target_free (struct retract_target *t)
-{
-  free (t->cpu);
-  free (t->mode);
-  free (t->build);
+  return plausible_retract (srv->store, id, (int64_t) time (NULL)) == STORE_ERROR ? -1 : 0;
 }
 
 enum MHD_Result
@@ -227,7 +209,7 @@ api_retract (struct http_request *r, const char *id)
 {
   unsigned char sig[SIG_BYTES];
   char *signature = NULL, message[128], fingerprint[65];
-  struct retract_target t = { { 0 }, 0, 0, 0, NULL, NULL, NULL };
+  struct retract_target t = { { 0 }, 0, 0 };
   enum MHD_Result rc;
 
   if (signature_header (r, sig, &signature, &rc) < 0)
@@ -260,6 +242,5 @@ api_retract (struct http_request *r, const char *id)
           rc = http_json (r, 200, body);
         }
     }
-  target_free (&t);
   return rc;
 }

@@ -35,8 +35,9 @@
  * CPUs it touched; a CPU left without results keeps its index, with an
  * empty group, and is shown nowhere.
  *
- * The keeper holds the current snapshot, the journal and the two
- * threads.  Under its mutex: the pointer to the current snapshot
+ * The keeper holds the current snapshot, the journal and the three
+ * threads (the updater, the full builder, and the follower, which puts
+ * other processes' changes in the journal).  Under its mutex: the pointer to the current snapshot
  * (swapped, never modified) and the journal position it includes, the
  * journal, whether an update or a full build is wanted or under way, a
  * full build done and not yet brought up to date, and how many builds
@@ -44,8 +45,8 @@
  * when done; the last release frees it.  The threads work without the
  * mutex on snapshots nobody else sees, and the abandon flag is checked in
  * every row callback, so stopping the server does not wait for a whole
- * build.  They run at a lower priority (Linux), so that pages go first on
- * a busy machine.
+ * build.  The full builder runs at a lower priority (Linux), so that
+ * pages go first on a busy machine.
  */
 #include "server/board.h"
 
@@ -81,6 +82,10 @@
  * few are left for the updater. */
 #define CATCH_UP_LEFT 1000
 #define BUILDER_NICE 10         /* pages before snapshots, on a busy machine */
+/* Milliseconds the follower waits at most for other processes' changes
+ * at a time (store_follow), and after the store failed. */
+#define FOLLOW_WAIT_MS 200
+#define FOLLOW_RETRY_MS 1000
 #define SCORE_NODE "gmpbench"
 #define RSA_GMP "gmpbench.app.rsa.2048"
 #define RSA_GMP_SEC "ext.rsa.sign-sec.2048"
@@ -176,7 +181,7 @@ struct board_keeper
   pthread_cond_t wake;          /* the updater waits for work */
   pthread_cond_t full_wake;     /* the full builder waits for work */
   pthread_cond_t done;          /* pages wait for a snapshot (monotonic clock) */
-  pthread_t updater, full;
+  pthread_t updater, full, follower;
   struct board *current;
   /* The journal: the ids of the results changed, entry i at position
    * FIRST + i, kept from the oldest position a snapshot may still need. */
@@ -2165,6 +2170,26 @@ full_builder (void *arg)
   return NULL;
 }
 
+/* The follower: puts the changes other processes make (key commands,
+ * other servers on the database) in the journal as the store learns of
+ * them; when some may have been missed, asks for a full build. */
+static void *
+follower (void *arg)
+{
+  struct board_keeper *k = arg;
+  while (!atomic_load (&k->abandon))
+    if (store_follow (k->srv->store, FOLLOW_WAIT_MS, journal_add, k) != STORE_OK)
+      {
+        pthread_mutex_lock (&k->lock);
+        want_full (k);
+        pthread_mutex_unlock (&k->lock);
+        for (int waited = 0; waited < FOLLOW_RETRY_MS && !atomic_load (&k->abandon);
+             waited += FOLLOW_WAIT_MS)
+          nanosleep (&(struct timespec) { 0, FOLLOW_WAIT_MS * 1000000L }, NULL);
+      }
+  return NULL;
+}
+
 static void
 keeper_free (struct board_keeper *k)
 {
@@ -2179,9 +2204,10 @@ keeper_free (struct board_keeper *k)
   free (k);
 }
 
-/* Stops K's threads (those started: UPDATER, FULL). */
+/* Stops K's threads (those started: UPDATER, FULL, FOLLOWER). */
 static void
-stop_threads (struct board_keeper *k, int updater_started, int full_started)
+stop_threads (struct board_keeper *k, int updater_started, int full_started,
+              int follower_started)
 {
   pthread_mutex_lock (&k->lock);
   atomic_store (&k->abandon, 1);
@@ -2193,6 +2219,8 @@ stop_threads (struct board_keeper *k, int updater_started, int full_started)
     pthread_join (k->updater, NULL);
   if (full_started)
     pthread_join (k->full, NULL);
+  if (follower_started)
+    pthread_join (k->follower, NULL);
 }
 
 int
@@ -2212,12 +2240,15 @@ board_start (struct server *srv)
   pthread_cond_init (&k->done, &attr);
   pthread_condattr_destroy (&attr);
   store_watch (srv->store, journal_add, k);
+  store_follow_start (srv->store);      /* else the follower tries again */
   int updater_started = pthread_create (&k->updater, NULL, updater, k) == 0;
   int full_started = updater_started && pthread_create (&k->full, NULL, full_builder, k) == 0;
-  if (!full_started)
+  int follower_started = full_started
+    && pthread_create (&k->follower, NULL, follower, k) == 0;
+  if (!follower_started)
     {
       store_watch (srv->store, NULL, NULL);
-      stop_threads (k, updater_started, 0);
+      stop_threads (k, updater_started, full_started, 0);
       keeper_free (k);
       return -1;
     }
@@ -2232,7 +2263,7 @@ board_stop (struct server *srv)
 
   if (!k)
     return;
-  stop_threads (k, 1, 1);
+  stop_threads (k, 1, 1, 1);
   store_watch (srv->store, NULL, NULL);
   keeper_free (k);
   srv->boards = NULL;

@@ -19,15 +19,18 @@
  * its lock) and reference-counted; a page holds the one it started with.
  * Two threads of their own make the next ones.  The full builder reads
  * every listed result from the store: at start, when a page finds the
- * snapshot's data older than --aggregate-ttl (changes made by other
- * processes: key commands, other servers on one PostgreSQL), and when
- * the journal lost entries.  The updater brings the newest snapshot up to
- * date with the journal, the ids of the results this process stored,
- * retracted or flagged since (store_watch): it reads only those results
- * and merges them into a copy of the snapshot, one pass over its entries
- * and the CPUs they touch redone.  A page waits for the update that
- * brings every change made before it arrived (so a result shows at once
- * after its 201); with a TTL of 0 it waits for a full build begun after
+ * snapshot's data older than --aggregate-ttl, and when the journal lost
+ * entries.  The updater brings the newest snapshot up to date with the
+ * journal, the ids of the results changed (stored, retracted, flagged,
+ * their key verified or banned) since: by this process (store_watch), or
+ * by another (key commands, other servers on the database), which a third
+ * thread, the follower, learns from the store (store_follow) within a
+ * fraction of a second.  It reads only those results and makes a new
+ * snapshot that shares the old one's entries of the CPUs they do not
+ * touch (each CPU's entries are a block of their own) and makes the
+ * touched CPUs' again.  A page waits for the update that brings every
+ * change made before it arrived (so a result shows at once after its
+ * 201); with a TTL of 0 it waits for a full build begun after
  * it arrived.  A new snapshot is given the views asked for while the old
  * one was current (the most asked for), with their node columns.
  */

@@ -635,13 +635,13 @@ review_free (struct review *rv)
   free (rv->stats);
 }
 
-/* Stores the flags of the results of RV that changed; the result ID's
- * flags after the review into FLAGS (unless ID is NULL). */
-static enum store_status
-store_judged (struct store *st, struct review *rv, const char *id, char *flags, size_t fsize)
+/* The flags and notes of RV's results after the review, in TEXT; those
+ * that changed into CHANGES (both with room for every result), their
+ * number returned; the result ID's flags into FLAGS (unless ID is NULL). */
+static size_t
+judged_changes (const struct review *rv, char (*text)[2][PLAUSIBLE_NOTES],
+                struct store_flags *changes, const char *id, char *flags, size_t fsize)
 {
-  struct store_flags *changes = gb_xmalloc ((rv->nresults + 1) * sizeof *changes);
-  char (*text)[2][PLAUSIBLE_NOTES] = gb_xmalloc ((rv->nresults + 1) * sizeof *text);
   size_t n = 0;
   for (size_t i = 0; i < rv->nresults; i++)
     {
@@ -655,6 +655,17 @@ store_judged (struct store *st, struct review *rv, const char *id, char *flags, 
           n++;
         }
     }
+  return n;
+}
+
+/* Stores the flags of the results of RV that changed; the result ID's
+ * flags after the review into FLAGS (unless ID is NULL). */
+static enum store_status
+store_judged (struct store *st, struct review *rv, const char *id, char *flags, size_t fsize)
+{
+  struct store_flags *changes = gb_xmalloc ((rv->nresults + 1) * sizeof *changes);
+  char (*text)[2][PLAUSIBLE_NOTES] = gb_xmalloc ((rv->nresults + 1) * sizeof *text);
+  size_t n = judged_changes (rv, text, changes, id, flags, fsize);
   enum store_status rc = n ? store_set_flags (st, changes, n, (int64_t) time (NULL)) : STORE_OK;
   free (changes);
   free (text);
@@ -797,10 +808,42 @@ plausible_review (struct store *st, const struct doc_summary *doc, const char *b
   return rc;
 }
 
-enum store_status
-plausible_rejudge (struct store *st, const char *cpu, const char *mode, const char *build)
+/* A review inside a retraction's transaction (store_rejudge). */
+struct retraction
 {
-  char key[768];
-  snprintf (key, sizeof key, "%s\n%s\n%s", cpu, mode, build);
-  return review_whole (st, key, cpu, mode, build, NULL, NULL, 0);
+  struct review rv;
+  char key[768];                /* the category's, once decided */
+  struct store_flags *changes;
+  char (*text)[2][PLAUSIBLE_NOTES];
+};
+
+static void
+decide_retraction (void *ctx, const char *cpu, const char *mode, const char *build,
+                   const struct store_flags **changes, size_t *n)
+{
+  struct retraction *r = ctx;
+  snprintf (r->key, sizeof r->key, "%s\n%s\n%s", cpu, mode, build);
+  judge_all (&r->rv);
+  r->changes = gb_xmalloc ((r->rv.nresults + 1) * sizeof *r->changes);
+  r->text = gb_xmalloc ((r->rv.nresults + 1) * sizeof *r->text);
+  *n = judged_changes (&r->rv, r->text, r->changes, NULL, NULL, 0);
+  *changes = r->changes;
+}
+
+enum store_status
+plausible_retract (struct store *st, const char *id, int64_t when)
+{
+  struct retraction r = { { 0 }, "", NULL, NULL };
+  r.rv.nslots = 1024;
+  r.rv.slots = gb_xcalloc (r.rv.nslots, sizeof *r.rv.slots);
+  struct store_rejudge rj = {
+    PLAUSIBLE_MAX_PEERS, take_result, take_value, decide_retraction, &r
+  };
+  enum store_status rc = store_retract (st, id, when, &rj);
+  if (rc == STORE_OK && r.key[0])
+    category_keep (st, r.key, &r.rv);
+  review_free (&r.rv);
+  free (r.changes);
+  free (r.text);
+  return rc;
 }

@@ -25,7 +25,8 @@
  *                      node of key generation or prime search), once the
  *                      node has PLAUSIBLE_MIN_PEERS other values.  Judged
  *                      again for the whole category at every upload to it
- *                      and every retraction from it.
+ *                      and every retraction from it (in the
+ *                      retraction's transaction).
  */
 #ifndef GB_SERVER_PLAUSIBLE_H
 #define GB_SERVER_PLAUSIBLE_H
@@ -109,10 +110,10 @@ enum store_status plausible_review (struct store *st, const struct doc_summary *
                                     const char *build, const char *id, char *flags,
                                     size_t fsize, const char *notes);
 
-/* Judges the category of CPU, MODE and BUILD again as a whole (after a
- * retraction took one of its results out) and stores the flags that
- * changed. */
-enum store_status plausible_rejudge (struct store *st, const char *cpu, const char *mode,
-                                     const char *build);
+/* Retracts the result ID at WHEN and, when it was listed, judges its
+ * category again as a whole without it, storing the flags that change,
+ * in one transaction (store_retract): on STORE_ERROR nothing changed.
+ * STORE_NOT_FOUND for an unknown id. */
+enum store_status plausible_retract (struct store *st, const char *id, int64_t when);
 
 #endif

@@ -13,6 +13,14 @@
  * the driver asks for it, a thread that moves the write-ahead log into
  * the database (checkpoints) while the writer goes on, and refreshes the
  * query planner's statistics now and then.
+ *
+ * Every transaction that changes a listed result also announces it to
+ * the other processes on the database (key commands, other servers):
+ * PostgreSQL's NOTIFY, delivered at commit in commit order, or else a row
+ * in the table changes, whose positions follow the commits (one writer
+ * at a time).  A server follows them (store_follow) on a connection of
+ * its own, skipping its own announcements (by ORIGIN, a token of this
+ * store), which it tells its watcher directly.
  */
 #include "server/store.h"
 
@@ -20,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <cjson/cJSON.h>
 #include "common/util.h"
 #include "server/log.h"
@@ -68,6 +78,13 @@ struct store
   struct count_entry counts[COUNT_SLOTS];
   store_change_fn watch;        /* told of every change to a listed result */
   void *watch_ctx;
+  char origin[48];              /* this store's token in announcements */
+  char *target;                 /* what store_open was given */
+  /* Following the other processes' changes (store_follow). */
+  struct db_conn *follow_conn;
+  int64_t follow_pos;           /* the last entry of changes read */
+  int64_t prune_pos;            /* an entry read PRUNE_AFTER ago or more */
+  double prune_marked;          /* when PRUNE_POS was read */
 };
 
 /* An upload waiting for, or written by, a group commit. */
@@ -93,6 +110,13 @@ struct pending
  * is copied already. */
 #define CHECKPOINT_PAGES 16384
 #define STATS_INTERVAL 600.0     /* seconds between statistics refreshes */
+/* A follower deletes the entries of changes it read this long ago
+ * (seconds); another process that falls behind by that much learns it
+ * lost some (store_follow). */
+#define PRUNE_AFTER 60.0
+/* The most entries of changes store_follow reads at once. */
+#define FOLLOW_BATCH 10000
+#define CHANNEL "gmpbench_changes"
 
 /* Parameter constructors. */
 static struct db_value
@@ -269,6 +293,33 @@ failed (struct store *st, struct db_conn *c, const char *what)
   return STORE_ERROR;
 }
 
+/* ------------------------------------------------------------ announcements */
+
+/* Announces on C, in its open transaction, that the listed result ID
+ * changed (see the top of the file): 0, or -1. */
+static int
+announce (struct store *st, struct db_conn *c, const char *id)
+{
+  struct db_value p[] = { p_text (st->origin), p_text (id) };
+  return st->drv->query (c, st->drv->notifications
+                         ? "SELECT pg_notify('" CHANNEL "', $1::text || ' ' || $2::text)"
+                         : "INSERT INTO changes (origin, id) VALUES ($1, $2)", p, 2, NULL, NULL);
+}
+
+/* Likewise for every result of the key FINGERPRINT that its submitter
+ * listed and did not retract. */
+static int
+announce_key (struct store *st, struct db_conn *c, const char *fingerprint)
+{
+  struct db_value p[] = { p_text (st->origin), p_text (fingerprint) };
+  return st->drv->query (c, st->drv->notifications
+                         ? "SELECT pg_notify('" CHANNEL "', $1::text || ' ' || id) FROM results "
+                         "WHERE fingerprint = $2 AND unlisted = 0 AND retracted = 0"
+                         : "INSERT INTO changes (origin, id) SELECT $1, id FROM results "
+                         "WHERE fingerprint = $2 AND unlisted = 0 AND retracted = 0", p, 2,
+                         NULL, NULL);
+}
+
 /* ------------------------------------------------------------ migrations */
 
 static int
@@ -336,6 +387,9 @@ store_open (const char *target, unsigned connections, char *err, size_t errlen)
   pthread_cond_init (&st->ckpt_wake, NULL);
   pthread_mutex_init (&st->count_lock, NULL);
   st->queue_end = &st->queue;
+  st->target = gb_xstrdup (target);
+  snprintf (st->origin, sizeof st->origin, "%ld.%.0f.%p", (long) getpid (),
+            gb_wall_seconds () * 1e6, (void *) st);
   for (st->n = 0; st->n < total; st->n++)
     {
       struct db_conn *c = st->drv->connect (target, err, errlen);
@@ -382,6 +436,9 @@ store_close (struct store *st)
     }
   for (unsigned i = 0; i < st->n; i++)
     st->drv->disconnect (st->conns[i]);
+  if (st->follow_conn)
+    st->drv->disconnect (st->follow_conn);
+  free (st->target);
   pthread_mutex_destroy (&st->lock);
   pthread_cond_destroy (&st->freed);
   pthread_mutex_destroy (&st->write_lock);
@@ -630,7 +687,7 @@ insert_one (struct store *st, struct db_conn *c, const struct store_upload *up, 
     rc = STORE_ERROR;
   else if (!seq.found)
     rc = STORE_EXISTS;
-  else if (insert_scores (st, c, seq.seq, up) < 0)
+  else if (insert_scores (st, c, seq.seq, up) < 0 || (!up->unlisted && announce (st, c, id) < 0))
     rc = STORE_ERROR;
   free (scores);
   return rc;
@@ -764,33 +821,6 @@ store_get (struct store *st, const char *id, store_row_fn fn, void *ctx)
   return rc == STORE_OK && !a.found ? STORE_NOT_FOUND : rc;
 }
 
-enum store_status
-store_retract (struct store *st, const char *id, int64_t when)
-{
-  struct db_conn *c = acquire_writer (st);
-  struct seq_result s = { 0, 0 };
-  struct db_value p[] = { p_text (id), p_int (when) };
-  enum store_status rc = STORE_OK;
-
-  if (st->drv->begin (c, 1) < 0
-      || st->drv->query (c, "UPDATE results SET retracted = 1, listed = 0, "
-                         "retracted_at = COALESCE(retracted_at, $2) "
-                         "WHERE id = $1 RETURNING seq", p, 2, take_seq, &s) < 0)
-    rc = failed (st, c, "retract");
-  else
-    {
-      struct db_value q = p_int (s.seq);
-      if ((s.found && st->drv->query (c, "UPDATE scores SET listed = 0 WHERE seq = $1",
-                                      &q, 1, NULL, NULL) < 0)
-          || st->drv->commit (c) < 0)
-        rc = failed (st, c, "retract");
-    }
-  release_writer (st, c);
-  if (rc == STORE_OK && s.found)
-    changed (st, id);
-  return rc == STORE_OK && !s.found ? STORE_NOT_FOUND : rc;
-}
-
 struct key_result
 {
   int banned;
@@ -840,6 +870,7 @@ key_change (struct store *st, const char *key_sql, const struct db_value *p, int
       || st->drv->query (c, key_sql, p, np, NULL, NULL) < 0
       || st->drv->query (c, results_sql, p, nr, NULL, NULL) < 0
       || (scores_sql && st->drv->query (c, scores_sql, p, 1, NULL, NULL) < 0)
+      || announce_key (st, c, c_text (&p[0])) < 0
       || st->drv->commit (c) < 0)
     rc = failed (st, c, "key change");
   release_writer (st, c);
@@ -1484,43 +1515,51 @@ adapt_category_value (void *ctx, const struct db_value *cols, int ncols)
   return a->value_fn (a->ctx, c_int (&cols[0]), c_text_or_empty (&cols[1]), c_real (&cols[2]));
 }
 
+/* Reads the category of CPU, MODE and BUILD (store_category) on C, in
+ * its open transaction: 0, or -1 on an error. */
+static int
+read_category (struct store *st, struct db_conn *c, const char *cpu, const char *mode,
+               const char *build, int limit, store_flags_fn result_fn, store_value_fn value_fn,
+               void *ctx)
+{
+  struct category_adapter a = { result_fn, value_fn, ctx };
+  struct db_value p[] = { p_text (cpu), p_text (mode), p_text (build), p_int (limit) };
+
+  if (st->drv->query (c, "SELECT seq, id, flags, flag_notes FROM results WHERE cpu = $1 "
+                      "AND mode = $2 AND build = $3 AND listed = 1 ORDER BY seq DESC "
+                      "LIMIT $4", p, 4, adapt_category_result, &a) < 0
+      || st->drv->query (c, "WITH c AS (SELECT seq FROM results WHERE cpu = $1 AND mode = $2 "
+                         "AND build = $3 AND listed = 1 ORDER BY seq DESC LIMIT $4) "
+                         "SELECT s.seq, s.node, s.score FROM scores s JOIN c ON c.seq = s.seq "
+                         "UNION ALL SELECT t.seq, t.node, t.score FROM test_scores t "
+                         "JOIN c ON c.seq = t.seq", p, 4, adapt_category_value, &a) < 0)
+    return -1;
+  return 0;
+}
+
 enum store_status
 store_category (struct store *st, const char *cpu, const char *mode, const char *build, int limit,
                 store_flags_fn result_fn, store_value_fn value_fn, void *ctx)
 {
   struct db_conn *c = acquire (st);
-  struct category_adapter a = { result_fn, value_fn, ctx };
-  struct db_value p[] = { p_text (cpu), p_text (mode), p_text (build), p_int (limit) };
   enum store_status rc = STORE_OK;
 
   /* One read transaction, so that the values are those of the results. */
   if (st->drv->begin (c, 0) < 0
-      || st->drv->query (c, "SELECT seq, id, flags, flag_notes FROM results WHERE cpu = $1 "
-                         "AND mode = $2 AND build = $3 AND listed = 1 ORDER BY seq DESC "
-                         "LIMIT $4", p, 4, adapt_category_result, &a) < 0
-      || st->drv->query (c, "WITH c AS (SELECT seq FROM results WHERE cpu = $1 AND mode = $2 "
-                         "AND build = $3 AND listed = 1 ORDER BY seq DESC LIMIT $4) "
-                         "SELECT s.seq, s.node, s.score FROM scores s JOIN c ON c.seq = s.seq "
-                         "UNION ALL SELECT t.seq, t.node, t.score FROM test_scores t "
-                         "JOIN c ON c.seq = t.seq", p, 4, adapt_category_value, &a) < 0
+      || read_category (st, c, cpu, mode, build, limit, result_fn, value_fn, ctx) < 0
       || st->drv->commit (c) < 0)
-    {
-      st->drv->rollback (c);
-      rc = failed (st, c, "category");
-    }
+    rc = failed (st, c, "category");
   release (st, c);
   return rc;
 }
 
-enum store_status
-store_set_flags (struct store *st, const struct store_flags *changes, size_t n, int64_t when)
+/* Sets the N results' flags (store_set_flags) on C, in its open
+ * transaction: 0, or -1 on an error. */
+static int
+write_flags (struct store *st, struct db_conn *c, const struct store_flags *changes, size_t n,
+             int64_t when)
 {
-  struct db_conn *c = acquire_writer (st);
-  enum store_status rc = STORE_OK;
-
-  if (st->drv->begin (c, 1) < 0)
-    rc = failed (st, c, "flags");
-  for (size_t i = 0; rc == STORE_OK && i < n; i++)
+  for (size_t i = 0; i < n; i++)
     {
       int flagged = changes[i].flags[0] != '\0';
       struct db_value p[] = {
@@ -1531,15 +1570,107 @@ store_set_flags (struct store *st, const struct store_flags *changes, size_t n, 
                           "flag_notes = $5 WHERE id = $1", p, 5, NULL, NULL) < 0
           || st->drv->query (c, "UPDATE scores SET flagged = $2 WHERE seq = "
                              "(SELECT seq FROM results WHERE id = $1)",
-                             (struct db_value[]) { p[0], p[2] }, 2, NULL, NULL) < 0)
-        rc = failed (st, c, "flags");
+                             (struct db_value[]) { p[0], p[2] }, 2, NULL, NULL) < 0
+          || announce (st, c, changes[i].id) < 0)
+        return -1;
     }
-  if (rc == STORE_OK && st->drv->commit (c) < 0)
+  return 0;
+}
+
+enum store_status
+store_set_flags (struct store *st, const struct store_flags *changes, size_t n, int64_t when)
+{
+  struct db_conn *c = acquire_writer (st);
+  enum store_status rc = STORE_OK;
+
+  if (st->drv->begin (c, 1) < 0 || write_flags (st, c, changes, n, when) < 0
+      || st->drv->commit (c) < 0)
     rc = failed (st, c, "flags");
   release_writer (st, c);
   for (size_t i = 0; rc == STORE_OK && i < n; i++)
     changed (st, changes[i].id);
   return rc;
+}
+
+/* The row a retraction finds. */
+struct retract_target
+{
+  const char *id;
+  int64_t seq;
+  int found, listed;
+  char *cpu, *mode, *build;
+};
+
+static int
+take_retract_target (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct retract_target *t = ctx;
+  if (ncols < 5)
+    return 1;
+  t->found = 1;
+  t->seq = c_int (&cols[0]);
+  t->listed = (int) c_int (&cols[1]);
+  t->cpu = gb_xstrdup (c_text_or_empty (&cols[2]));
+  t->mode = gb_xstrdup (c_text_or_empty (&cols[3]));
+  t->build = gb_xstrdup (c_text_or_empty (&cols[4]));
+  return 1;
+}
+
+/* The retraction of T (found) and its category's judgement on C, in its
+ * open transaction; the flags changed into *CHANGES, *N.  0, or -1. */
+static int
+retract_judged (struct store *st, struct db_conn *c, const struct retract_target *t,
+                int64_t when, const struct store_rejudge *rj,
+                const struct store_flags **changes, size_t *n)
+{
+  struct db_value p[] = { p_int (t->seq), p_int (when) };
+  *changes = NULL;
+  *n = 0;
+  if (st->drv->query (c, "UPDATE results SET retracted = 1, listed = 0, "
+                      "retracted_at = COALESCE(retracted_at, $2) WHERE seq = $1", p, 2,
+                      NULL, NULL) < 0
+      || st->drv->query (c, "UPDATE scores SET listed = 0 WHERE seq = $1", p, 1, NULL, NULL) < 0)
+    return -1;
+  if (!t->listed)
+    return 0;
+  if (announce (st, c, t->id) < 0)
+    return -1;
+  if (!rj)
+    return 0;
+  if (read_category (st, c, t->cpu, t->mode, t->build, rj->limit, rj->result_fn, rj->value_fn,
+                     rj->ctx) < 0)
+    return -1;
+  rj->decide (rj->ctx, t->cpu, t->mode, t->build, changes, n);
+  return write_flags (st, c, *changes, *n, when);
+}
+
+enum store_status
+store_retract (struct store *st, const char *id, int64_t when, const struct store_rejudge *rj)
+{
+  struct db_conn *c = acquire_writer (st);
+  struct retract_target t = { id, 0, 0, 0, NULL, NULL, NULL };
+  struct db_value p = p_text (id);
+  const struct store_flags *changes = NULL;
+  size_t n = 0;
+  enum store_status rc = STORE_OK;
+
+  if (st->drv->begin (c, 1) < 0
+      || st->drv->query (c, "SELECT seq, listed, cpu, mode, build FROM results WHERE id = $1",
+                         &p, 1, take_retract_target, &t) < 0
+      || (t.found && retract_judged (st, c, &t, when, rj, &changes, &n) < 0)
+      || st->drv->commit (c) < 0)
+    rc = failed (st, c, "retract");
+  release_writer (st, c);
+  if (rc == STORE_OK && t.listed)
+    {
+      changed (st, id);
+      for (size_t i = 0; i < n; i++)
+        changed (st, changes[i].id);
+    }
+  free (t.cpu);
+  free (t.mode);
+  free (t.build);
+  return rc == STORE_OK && !t.found ? STORE_NOT_FOUND : rc;
 }
 
 enum store_status
@@ -1580,4 +1711,141 @@ store_ping (struct store *st)
     rc = failed (st, c, "ping");
   release (st, c);
   return rc;
+}
+
+/* ------------------------------------------------------------ following */
+
+/* What store_follow tells of the changes it reads. */
+struct follow
+{
+  struct store *st;
+  store_change_fn fn;
+  void *ctx;
+  int lost;                     /* a position was skipped */
+  size_t rows;
+};
+
+/* Tells F's function of ID, changed by the store ORIGIN (LEN bytes),
+ * unless that is this store. */
+static void
+tell_other (struct follow *f, const char *origin, size_t len, const char *id)
+{
+  if (len != strlen (f->st->origin) || memcmp (origin, f->st->origin, len) != 0)
+    f->fn (f->ctx, id);
+}
+
+static void
+pause_ms (int ms)
+{
+  struct timespec t = { ms / 1000, (long) (ms % 1000) * 1000000L };
+  nanosleep (&t, NULL);
+}
+
+/* A notification's payload: "ORIGIN ID". */
+static void
+take_notification (void *ctx, const char *payload)
+{
+  const char *space = strchr (payload, ' ');
+  if (space)
+    tell_other (ctx, payload, (size_t) (space - payload), space + 1);
+}
+
+static int
+take_change_entry (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct follow *f = ctx;
+  if (ncols < 3)
+    return 1;
+  int64_t pos = c_int (&cols[0]);
+  if (pos != f->st->follow_pos + 1)
+    f->lost = 1;
+  f->st->follow_pos = pos;
+  f->rows++;
+  tell_other (f, c_text_or_empty (&cols[1]), strlen (c_text_or_empty (&cols[1])),
+              c_text_or_empty (&cols[2]));
+  return 0;
+}
+
+/* Deletes the entries of changes read PRUNE_AFTER ago or more. */
+static void
+prune_changes (struct store *st)
+{
+  double now = gb_wall_seconds ();
+  if (now - st->prune_marked < PRUNE_AFTER)
+    return;
+  if (st->prune_pos > 0)
+    {
+      struct db_conn *c = acquire_writer (st);
+      struct db_value p = p_int (st->prune_pos);
+      if (st->drv->begin (c, 1) < 0
+          || st->drv->query (c, "DELETE FROM changes WHERE pos <= $1", &p, 1, NULL, NULL) < 0
+          || st->drv->commit (c) < 0)
+        failed (st, c, "prune changes");
+      release_writer (st, c);
+    }
+  st->prune_pos = st->follow_pos;
+  st->prune_marked = now;
+}
+
+enum store_status
+store_follow_start (struct store *st)
+{
+  char err[256];
+  if (st->follow_conn)
+    return STORE_OK;
+  st->follow_conn = st->drv->connect (st->target, err, sizeof err);
+  if (!st->follow_conn)
+    {
+      log_error ("database (%s) follow: %s", st->drv->name, err);
+      return STORE_ERROR;
+    }
+  /* The position of the last change ever made, even if deleted since. */
+  st->follow_pos = 0;
+  if (st->drv->notifications ? st->drv->exec (st->follow_conn, "LISTEN " CHANNEL) < 0
+      : st->drv->query (st->follow_conn, "SELECT COALESCE((SELECT seq FROM sqlite_sequence "
+                        "WHERE name = 'changes'), 0)", NULL, 0, first_int, &st->follow_pos) < 0)
+    {
+      failed (st, st->follow_conn, "follow");
+      st->drv->disconnect (st->follow_conn);
+      st->follow_conn = NULL;
+      return STORE_ERROR;
+    }
+  st->prune_pos = st->follow_pos;
+  st->prune_marked = gb_wall_seconds ();
+  return STORE_OK;
+}
+
+enum store_status
+store_follow (struct store *st, int wait_ms, store_change_fn fn, void *ctx)
+{
+  struct follow f = { st, fn, ctx, 0, 0 };
+  struct db_value p[] = { p_int (0), p_int (FOLLOW_BATCH) };
+
+  if (!st->follow_conn)
+    {
+      store_follow_start (st);
+      return STORE_ERROR;       /* what happened before is unknown */
+    }
+  if (st->drv->notifications)
+    {
+      if (st->drv->notifications (st->follow_conn, wait_ms, take_notification, &f) == 0)
+        return STORE_OK;
+      log_error ("database (%s) %s", st->drv->name, st->drv->error (st->follow_conn));
+      st->drv->disconnect (st->follow_conn);
+      st->follow_conn = NULL;
+      store_follow_start (st);
+      return STORE_ERROR;
+    }
+  p[0] = p_int (st->follow_pos);
+  if (st->drv->query (st->follow_conn, "SELECT pos, origin, id FROM changes WHERE pos > $1 "
+                      "ORDER BY pos LIMIT $2", p, 2, take_change_entry, &f) < 0)
+    {
+      failed (st, st->follow_conn, "follow");
+      pause_ms (wait_ms);
+      return STORE_ERROR;
+    }
+  prune_changes (st);
+  if (f.rows == 0)
+    pause_ms (wait_ms);
+  return f.lost ? STORE_ERROR : STORE_OK;
 }

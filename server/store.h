@@ -59,6 +59,18 @@ struct store_upload
 typedef void (*store_change_fn) (void *ctx, const char *id);
 void store_watch (struct store *st, store_change_fn fn, void *ctx);
 
+/* The changes other processes make to listed results (key commands,
+ * other servers on the database), which every writing transaction
+ * announces.  store_follow_start() begins following them: those
+ * committed from then on are told by store_follow(), which waits at most
+ * WAIT_MS for some and tells FN of each changed result's id (the
+ * changes of this store are not told: store_watch has them).
+ * STORE_ERROR when some may have been missed (the database failed, or
+ * the follower fell behind by a minute on SQLite): whatever the caller
+ * keeps must be read again.  One thread follows. */
+enum store_status store_follow_start (struct store *st);
+enum store_status store_follow (struct store *st, int wait_ms, store_change_fn fn, void *ctx);
+
 /* STORE_OK (new, *ID set) or STORE_EXISTS (*ID is the stored id). */
 enum store_status store_insert (struct store *st, const struct store_upload *up, char id[65]);
 
@@ -84,8 +96,6 @@ typedef int (*store_row_fn) (void *ctx, const struct store_row *row);
 
 enum store_status store_get (struct store *st, const char *id, store_row_fn fn, void *ctx);
 
-/* Marks the result retracted (idempotent); STORE_NOT_FOUND if unknown. */
-enum store_status store_retract (struct store *st, const char *id, int64_t when);
 
 /* Keys the operator marked.  *PUBLISHER is malloc'ed or NULL. */
 enum store_status store_key_status (struct store *st, const char *fingerprint,
@@ -179,6 +189,28 @@ struct store_flags
 {
   const char *id, *flags, *notes;
 };
+
+/* How a category is judged again inside the transaction that changed it
+ * (server/plausible.h): RESULT_FN and VALUE_FN get its newest LIMIT
+ * listed results as store_category gives them, read in that transaction,
+ * then DECIDE the category (CPU, MODE, BUILD) and returns the flags that
+ * change in *CHANGES (owned by CTX, kept until store_retract returns). */
+struct store_rejudge
+{
+  int limit;
+  store_flags_fn result_fn;
+  store_value_fn value_fn;
+  void (*decide) (void *ctx, const char *cpu, const char *mode, const char *build,
+                  const struct store_flags **changes, size_t *n);
+  void *ctx;
+};
+
+/* Marks the result retracted and, when it was listed, judges its
+ * category again without it through RJ (unless NULL), in one
+ * transaction: on STORE_ERROR neither happened.  Idempotent;
+ * STORE_NOT_FOUND if unknown. */
+enum store_status store_retract (struct store *st, const char *id, int64_t when,
+                                 const struct store_rejudge *rj);
 /* Sets the N results' flags, decided at WHEN (Unix time), in one
  * transaction. */
 enum store_status store_set_flags (struct store *st, const struct store_flags *changes, size_t n,

@@ -76,6 +76,14 @@ struct store_driver
    * autovacuum).  Without statistics SQLite may sort a million score
    * rows in a temporary tree instead of reading the index in order. */
   const char *refresh_stats;
+  /* For engines that tell other sessions of changes by notification
+   * (PostgreSQL's LISTEN and NOTIFY; NULL for the others, whose changes
+   * the store keeps in a table: store.c, "Following"): waits at most
+   * WAIT_MS for notifications on C (which exec()'d LISTEN) and gives each
+   * one's payload to FN.  0, or -1 when the connection broke (the
+   * notifications sent meanwhile are lost with it). */
+  int (*notifications) (struct db_conn *c, int wait_ms,
+                        void (*fn) (void *ctx, const char *payload), void *ctx);
 };
 
 extern const struct store_driver store_sqlite_driver;

@@ -13,6 +13,7 @@
 #include "server/store_driver.h"
 
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,9 +354,36 @@ pg_error (struct db_conn *c)
   return c->error;
 }
 
+static int
+pg_notifications (struct db_conn *c, int wait_ms, void (*fn) (void *ctx, const char *payload),
+                  void *ctx)
+{
+  for (int waited = 0;; waited = 1)
+    {
+      if (!PQconsumeInput (c->pg))
+        {
+          set_error (c, "notifications", PQerrorMessage (c->pg));
+          return -1;
+        }
+      PGnotify *n;
+      int got = 0;
+      while ((n = PQnotifies (c->pg)) != NULL)
+        {
+          fn (ctx, n->extra);
+          PQfreemem (n);
+          got = 1;
+        }
+      if (got || waited)
+        return 0;
+      struct pollfd p = { PQsocket (c->pg), POLLIN, 0 };
+      if (poll (&p, 1, wait_ms) == 0)
+        return 0;
+    }
+}
+
 const struct store_driver store_pg_driver = {
   "postgresql", migrations, GB_ARRAY_SIZE (migrations),
   "SELECT pg_advisory_xact_lock(7261001)", 0,
   pg_connect, pg_disconnect, pg_begin, pg_commit, pg_rollback,
-  pg_query, pg_exec, pg_error, NULL, NULL, NULL,
+  pg_query, pg_exec, pg_error, NULL, NULL, NULL, pg_notifications,
 };

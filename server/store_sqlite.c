@@ -172,6 +172,14 @@ static const char *const migrations[] = {
   "UPDATE results SET build = CASE WHEN json_extract(body, '$.system.build.gmp.build') "
   "IN ('distribution', 'fat', 'native') THEN json_extract(body, '$.system.build.gmp.build') "
   "ELSE 'unknown' END;\n",
+  /* 11: the changes every process makes to listed results, in commit
+   * order (the single writer makes POS follow it, without gaps), so that
+   * other processes on the database learn of them (store.c, "Following");
+   * each server deletes the entries it read a minute or more ago */
+  "CREATE TABLE changes (\n"
+  "  pos INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+  "  origin TEXT NOT NULL,\n"
+  "  id TEXT NOT NULL);\n",
 };
 
 static void
@@ -423,5 +431,5 @@ const struct store_driver store_sqlite_driver = {
   sqlite_query, sqlite_exec, sqlite_error, sqlite_log_pages, sqlite_checkpoint,
   /* ANALYZE reading at most 1000 rows of each index: milliseconds even at
    * a million results, and enough to choose between indexes. */
-  "PRAGMA analysis_limit=1000; ANALYZE;",
+  "PRAGMA analysis_limit=1000; ANALYZE;", NULL,
 };

@@ -29,6 +29,7 @@ ALTER TABLE scores DROP COLUMN os;
 ALTER TABLE scores DROP COLUMN gmp;
 ALTER TABLE scores DROP COLUMN compiler;
 CREATE INDEX scores_rank ON scores (node, score DESC, seq DESC);
+DROP TABLE IF EXISTS changes;
 DELETE FROM schema_version WHERE version > 5;"
 
 # upload NAME SCALE [server-doc.py options]: a signed document scoring

@@ -126,7 +126,7 @@ fill (struct store *st)
   struct fake hidden = a;
   hidden.score = 8888;
   hidden.os = "Retracted OS";
-  check (store_retract (st, add (&hidden), 1700000100) == STORE_OK, "a result is retracted");
+  check (store_retract (st, add (&hidden), 1700000100, NULL) == STORE_OK, "a result is retracted");
   hidden.score = 7777;
   hidden.os = "Unlisted OS";
   hidden.unlisted = 1;
@@ -649,8 +649,8 @@ test_update (struct store *st)
   set_flags (st, id, "");
   set_flags (st, "0000000000000007", "outlier");        /* a result of CPU B flagged */
   set_flags (st, "000000000000000b", "");               /* CPU C's, unflagged */
-  check (store_retract (st, "0000000000000002", 1700000300) == STORE_OK
-         && store_retract (st, "000000000000000b", 1700000300) == STORE_OK,
+  check (store_retract (st, "0000000000000002", 1700000300, NULL) == STORE_OK
+         && store_retract (st, "000000000000000b", 1700000300, NULL) == STORE_OK,
          "a result of CPU A and CPU C's only one are retracted");
   struct board *b2 = board_acquire (&srv, &preparing);
   check (b2 && b2 != b1 && board_size (b2) == board_size (b1) + 1,
