@@ -2304,6 +2304,8 @@ board_acquire (struct server *srv, int *preparing)
              && !atomic_load (&k->abandon))
         pthread_cond_wait (&k->done, &k->lock);
     }
+  else if (!k->current && failures && !k->full_running && !k->want_full && !k->base)
+    want_full (k);              /* the first build failed: the next page may have it */
   else if (!k->current)
     {
       struct timespec until = deadline (FIRST_WAIT);
