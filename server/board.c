@@ -3,12 +3,15 @@
  *
  * Strings are interned per field in open-addressing hash tables, so an
  * entry holds small integers and a filter is resolved to integers once.
- * Entries are stored grouped by CPU, best GMPbench score first, so that
- * a scan reads memory in order; GROUP gives each CPU's range.  SEQS lists
- * the upload order and POS where each of those entries went; a score
- * row's seq is found in SEQS through BY_SEQ, a direct map, when the seqs
- * are dense (they are, but for retracted and unlisted results), else by
- * binary search.  The RSA-2048 ratio is GMP's signatures per second over
+ * Entries are stored grouped by CPU, best GMPbench score first, each
+ * CPU's in a block of its own, so that a scan reads memory in order; a
+ * block is never changed once made, and is shared (reference-counted)
+ * by the snapshots in which its CPU did not change.  GROUP numbers the
+ * entries of all blocks in CPU order, which indexes the node columns.  A
+ * score row's seq is found among the entries through a SEQ_INDEX made
+ * when a column is loaded: a direct map when the seqs are dense (they
+ * are, but for retracted and unlisted results), else a binary search.
+ * The RSA-2048 ratio is GMP's signatures per second over
  * OpenSSL's (openssl.rsa.sign.2048, constant-time) in the same result,
  * GMP's constant-time signature (ext.rsa.sign-sec.2048) when the result
  * has it, else GMPbench's (gmpbench.app.rsa.2048): the rule of the
@@ -28,12 +31,15 @@
  * so a view can be dropped while a page is being written.
  *
  * An update (derive) copies the string tables (their indexes stay
- * valid), takes the changed results' entries out (their counts too),
- * merges the changed results as they are now into the sorted entries in
- * one pass, indexes the seqs again, carries the node columns over by
- * where each entry came from, and names and summarizes again only the
- * CPUs it touched; a CPU left without results keeps its index, with an
- * empty group, and is shown nowhere.
+ * valid), shares the blocks of the CPUs the changes do not touch, and
+ * makes the touched CPUs' blocks again: the changed results' entries
+ * taken out (their counts too), the changed results as they are now
+ * merged in; it carries the node columns over (the untouched CPUs'
+ * ranges copied whole, the others' entry by entry, by where each came
+ * from), and names and summarizes again only the touched CPUs.  So it
+ * copies the entries of those CPUs and the columns, not every entry.  A
+ * CPU left without results keeps its index, with an empty block, and is
+ * shown nowhere.
  *
  * The keeper holds the current snapshot, the journal and the three
  * threads (the updater, the full builder, and the follower, which puts
@@ -145,20 +151,24 @@ struct group_info
   struct board_row rows[2];     /* over the unflagged ones, over all (n 0: none) */
 };
 
+/* The entries of one CPU, best first (see the top of the file). */
+struct block
+{
+  atomic_int refs;
+  size_t n;
+  size_t newest;                /* its newest entry (when N > 0) */
+  struct item items[];
+};
+
 struct board
 {
   atomic_int refs;
   double built;                 /* when its build or update began (wall clock) */
   double base_built;            /* when the full build it descends from began */
   struct strtab tab[BF_COUNT], names;
-  struct item *items;
-  size_t n, cap;
-  int64_t *seqs;                /* every seq, ascending */
-  uint32_t *pos;                /* the item of seqs[i] */
-  uint32_t *by_seq;             /* i of seqs[i] at seqs[i] - seqs[0], or NULL */
-  size_t span;                  /* its length */
-  size_t *group;                /* CPU i is items[group[i] .. group[i+1]) */
-  uint32_t *newest;             /* per CPU: its newest item */
+  struct block **blocks;        /* per CPU */
+  size_t n;                     /* entries */
+  size_t *group;                /* CPU i has entries group[i] .. group[i+1] (columns) */
   uint32_t *cpu_name;           /* per CPU: the name shown (index into NAMES) */
   int64_t kind[2];              /* the most common mode, and build kind among them, or -1 */
   size_t *pairs;                /* results per run mode (row) and build kind (column) */
@@ -305,7 +315,9 @@ strtab_free (struct strtab *t)
 struct build
 {
   struct board *b;
-  float *mhz;                   /* per item in upload order, until scored */
+  struct item *items;           /* in upload order, until grouped */
+  size_t n, cap;
+  float *mhz;                   /* per item, until scored */
   int32_t *cores;
   const atomic_int *abandon;    /* NULL, or set when the build is abandoned */
 };
@@ -349,83 +361,128 @@ static int
 add_item (void *ctx, const struct store_board_row *row)
 {
   struct build *bd = ctx;
-  struct board *b = bd->b;
 
   if (abandoned (bd->abandon))
     return 1;
-  if (b->n == b->cap)
+  if (bd->n == bd->cap)
     {
-      b->cap = b->cap ? 2 * b->cap : 1024;
-      b->items = gb_xrealloc (b->items, b->cap * sizeof *b->items);
-      bd->mhz = gb_xrealloc (bd->mhz, b->cap * sizeof *bd->mhz);
-      bd->cores = gb_xrealloc (bd->cores, b->cap * sizeof *bd->cores);
+      bd->cap = bd->cap ? 2 * bd->cap : 1024;
+      bd->items = gb_xrealloc (bd->items, bd->cap * sizeof *bd->items);
+      bd->mhz = gb_xrealloc (bd->mhz, bd->cap * sizeof *bd->mhz);
+      bd->cores = gb_xrealloc (bd->cores, bd->cap * sizeof *bd->cores);
     }
-  bd->mhz[b->n] = (float) row->mhz;
-  bd->cores[b->n] = row->cores;
-  fill_item (b, &b->items[b->n++], row);
+  bd->mhz[bd->n] = (float) row->mhz;
+  bd->cores[bd->n] = row->cores;
+  fill_item (bd->b, &bd->items[bd->n++], row);
   return 0;
 }
 
-/* Where SEQ is in SEQS, or -1. */
-static int64_t
-seq_slot (const struct board *b, int64_t seq)
+/* A seq and the entry (or item) it is. */
+struct seq_pair
 {
-  if (b->by_seq)
+  int64_t seq;
+  uint32_t at;
+};
+
+/* Where each seq is: DIRECT[seq - FIRST] (UINT32_MAX for none) when the
+ * seqs are dense, else PAIRS sorted by seq. */
+struct seq_index
+{
+  struct seq_pair *pairs;
+  size_t n;
+  uint32_t *direct;
+  int64_t first;
+  size_t span;
+};
+
+static int
+by_pair_seq (const void *pa, const void *pb)
+{
+  int64_t a = ((const struct seq_pair *) pa)->seq, b = ((const struct seq_pair *) pb)->seq;
+  return (a > b) - (a < b);
+}
+
+/* X over the N pairs P (malloc'ed; X takes them). */
+static void
+seq_index_make (struct seq_index *x, struct seq_pair *p, size_t n)
+{
+  memset (x, 0, sizeof *x);
+  x->pairs = p;
+  x->n = n;
+  if (n == 0)
+    return;
+  int64_t lo = p[0].seq, hi = p[0].seq;
+  for (size_t i = 1; i < n; i++)
     {
-      uint64_t i = (uint64_t) (seq - b->seqs[0]);
-      return i < b->span && b->by_seq[i] != UINT32_MAX ? (int64_t) b->by_seq[i] : -1;
+      lo = p[i].seq < lo ? p[i].seq : lo;
+      hi = p[i].seq > hi ? p[i].seq : hi;
     }
-  size_t lo = 0, hi = b->n;
+  if ((uint64_t) (hi - lo) >= 4 * (uint64_t) n + 1024)
+    {
+      qsort (p, n, sizeof *p, by_pair_seq);
+      return;
+    }
+  x->first = lo;
+  x->span = (size_t) (hi - lo) + 1;
+  x->direct = gb_xmalloc (x->span * sizeof *x->direct);
+  memset (x->direct, 0xff, x->span * sizeof *x->direct);
+  for (size_t i = 0; i < n; i++)
+    x->direct[p[i].seq - lo] = p[i].at;
+}
+
+static void
+seq_index_free (struct seq_index *x)
+{
+  free (x->pairs);
+  free (x->direct);
+}
+
+/* Where SEQ is, or -1. */
+static int64_t
+seq_find (const struct seq_index *x, int64_t seq)
+{
+  if (x->direct)
+    {
+      uint64_t i = (uint64_t) (seq - x->first);
+      return i < x->span && x->direct[i] != UINT32_MAX ? (int64_t) x->direct[i] : -1;
+    }
+  size_t lo = 0, hi = x->n;
   while (lo < hi)
     {
       size_t mid = lo + (hi - lo) / 2;
-      if (b->seqs[mid] < seq)
+      if (x->pairs[mid].seq < seq)
         lo = mid + 1;
       else
         hi = mid;
     }
-  return lo < b->n && b->seqs[lo] == seq ? (int64_t) lo : -1;
+  return lo < x->n && x->pairs[lo].seq == seq ? (int64_t) x->pairs[lo].at : -1;
 }
 
-/* The item with SEQ, or -1. */
-static int64_t
-find_seq (const struct board *b, int64_t seq)
-{
-  int64_t i = seq_slot (b, seq);
-  return i < 0 ? -1 : (int64_t) b->pos[i];
-}
-
-/* BY_SEQ for SEQS (ascending), when they are dense enough. */
+/* The index of a build's items, in upload order. */
 static void
-index_dense (struct board *b)
+seq_index_items (struct seq_index *x, const struct item *items, size_t n)
 {
-  if (b->n == 0 || (uint64_t) (b->seqs[b->n - 1] - b->seqs[0]) >= 4 * (uint64_t) b->n + 1024)
-    return;
-  b->span = (size_t) (b->seqs[b->n - 1] - b->seqs[0]) + 1;
-  b->by_seq = gb_xmalloc (b->span * sizeof *b->by_seq);
-  memset (b->by_seq, 0xff, b->span * sizeof *b->by_seq);
-  for (size_t i = 0; i < b->n; i++)
-    b->by_seq[b->seqs[i] - b->seqs[0]] = (uint32_t) i;
+  struct seq_pair *p = gb_xmalloc ((n + 1) * sizeof *p);
+  for (size_t i = 0; i < n; i++)
+    p[i] = (struct seq_pair) { items[i].seq, (uint32_t) i };
+  seq_index_make (x, p, n);
 }
 
-/* SEQS and POS for the items in upload order (before grouping), and
- * BY_SEQ. */
+/* The index of B's entries, numbered as GROUP does. */
 static void
-index_seqs (struct board *b)
+seq_index_board (struct seq_index *x, const struct board *b)
 {
-  b->seqs = gb_xmalloc ((b->n + 1) * sizeof *b->seqs);
-  b->pos = gb_xmalloc ((b->n + 1) * sizeof *b->pos);
-  for (size_t i = 0; i < b->n; i++)
-    {
-      b->seqs[i] = b->items[i].seq;
-      b->pos[i] = (uint32_t) i;
-    }
-  index_dense (b);
+  struct seq_pair *p = gb_xmalloc ((b->n + 1) * sizeof *p);
+  size_t k = 0;
+  for (size_t c = 0; c < b->tab[BF_CPU].n; c++)
+    for (size_t j = 0; j < b->blocks[c]->n; j++, k++)
+      p[k] = (struct seq_pair) { b->blocks[c]->items[j].seq, (uint32_t) k };
+  seq_index_make (x, p, k);
 }
 
 struct column_load
 {
-  const struct board *b;
+  const struct seq_index *x;
   double *v;
   const atomic_int *abandon;
 };
@@ -434,20 +491,20 @@ static int
 take_score (void *ctx, int64_t seq, double score)
 {
   struct column_load *l = ctx;
-  int64_t i = find_seq (l->b, seq);
+  int64_t i = seq_find (l->x, seq);
   if (i >= 0)
     l->v[i] = score;
   return abandoned (l->abandon);
 }
 
-/* NODE's score per item (malloc'ed), or NULL on a database error or when
- * the build is abandoned. */
+/* NODE's score per entry of X, N of them (malloc'ed), or NULL on a
+ * database error or when the build is abandoned. */
 static double *
-load_column (const struct board *b, struct store *st, const char *node,
+load_column (const struct seq_index *x, size_t n, struct store *st, const char *node,
              const atomic_int *abandon)
 {
-  struct column_load l = { b, gb_xmalloc ((b->n + 1) * sizeof (double)), abandon };
-  for (size_t i = 0; i < b->n; i++)
+  struct column_load l = { x, gb_xmalloc ((n + 1) * sizeof (double)), abandon };
+  for (size_t i = 0; i < n; i++)
     l.v[i] = NAN;
   if (store_node_column (st, node, take_score, &l) != STORE_OK || abandoned (abandon))
     {
@@ -455,6 +512,18 @@ load_column (const struct board *b, struct store *st, const char *node,
       return NULL;
     }
   return l.v;
+}
+
+/* NODE's column of B's entries, as load_column. */
+static double *
+load_board_column (const struct board *b, struct store *st, const char *node,
+                   const atomic_int *abandon)
+{
+  struct seq_index x;
+  seq_index_board (&x, b);
+  double *v = load_column (&x, b->n, st, node, abandon);
+  seq_index_free (&x);
+  return v;
 }
 
 /* An item's place in ORDER: by CPU, then best score first (none last),
@@ -527,9 +596,10 @@ static uint32_t
 name_group (const struct board *b, size_t c, uint32_t unnamed, struct vote *v)
 {
   size_t n = 0;
-  for (size_t k = b->group[c]; k < b->group[c + 1]; k++)
+  const struct block *blk = b->blocks[c];
+  for (size_t k = 0; k < blk->n; k++)
     {
-      const struct item *it = &b->items[k];
+      const struct item *it = &blk->items[k];
       if (plausible_brand_fits (b->tab[BF_CPU].names[it->f[BF_CPU]],
                                 b->tab[BF_VENDOR].names[it->f[BF_VENDOR]],
                                 b->names.names[it->name]))
@@ -579,34 +649,67 @@ name_cpus (struct board *b, const uint8_t *affected)
   free (v);
 }
 
+static struct block *
+block_new (size_t n)
+{
+  struct block *blk = gb_xmalloc (sizeof *blk + (n + 1) * sizeof *blk->items);
+  atomic_init (&blk->refs, 1);
+  blk->n = n;
+  blk->newest = 0;
+  return blk;
+}
+
+static struct block *
+block_retain (struct block *blk)
+{
+  atomic_fetch_add (&blk->refs, 1);
+  return blk;
+}
+
 static void
-group_items (struct board *b)
+block_release (struct block *blk)
+{
+  if (blk && atomic_fetch_sub (&blk->refs, 1) == 1)
+    free (blk);
+}
+
+/* Sets BLK's newest entry. */
+static void
+find_newest (struct block *blk)
+{
+  blk->newest = 0;
+  for (size_t k = 1; k < blk->n; k++)
+    if (blk->items[k].seq > blk->items[blk->newest].seq)
+      blk->newest = k;
+}
+
+/* B's blocks and GROUP from its N ITEMS (in any order). */
+static void
+group_items (struct board *b, const struct item *items, size_t n)
 {
   size_t ncpu = b->tab[BF_CPU].n;
 
-  struct place *p = gb_xmalloc ((b->n + 1) * sizeof *p);
-  for (size_t i = 0; i < b->n; i++)
-    p[i] = (struct place) { b->items[i].f[BF_CPU], (uint32_t) i, b->items[i].score,
-                            b->items[i].seq };
-  qsort (p, b->n, sizeof *p, by_cpu_score);
-  struct item *grouped = gb_xmalloc ((b->n + 1) * sizeof *grouped);
-  for (size_t k = 0; k < b->n; k++)
-    {
-      grouped[k] = b->items[p[k].item];
-      b->pos[p[k].item] = (uint32_t) k;
-    }
-  free (p);
+  struct place *p = gb_xmalloc ((n + 1) * sizeof *p);
+  for (size_t i = 0; i < n; i++)
+    p[i] = (struct place) { items[i].f[BF_CPU], (uint32_t) i, items[i].score, items[i].seq };
+  qsort (p, n, sizeof *p, by_cpu_score);
+  b->n = n;
   b->group = gb_xcalloc (ncpu + 1, sizeof *b->group);
-  b->newest = gb_xcalloc (ncpu + 1, sizeof *b->newest);
-  for (size_t i = 0; i < b->n; i++)             /* upload order: the last is newest */
-    {
-      b->group[b->items[i].f[BF_CPU] + 1]++;
-      b->newest[b->items[i].f[BF_CPU]] = b->pos[i];
-    }
+  for (size_t i = 0; i < n; i++)
+    b->group[items[i].f[BF_CPU] + 1]++;
   for (size_t c = 0; c < ncpu; c++)
     b->group[c + 1] += b->group[c];
-  free (b->items);
-  b->items = grouped;
+  b->blocks = gb_xcalloc (ncpu + 1, sizeof *b->blocks);
+  for (size_t c = 0; c < ncpu; c++)
+    b->blocks[c] = block_new (b->group[c + 1] - b->group[c]);
+  for (size_t k = 0; k < n; k++)
+    {
+      uint32_t c = p[k].cpu;
+      b->blocks[c]->items[k - b->group[c]] = items[p[k].item];
+    }
+  for (size_t c = 0; c < ncpu; c++)
+    find_newest (b->blocks[c]);
+  free (p);
 }
 
 static void
@@ -636,12 +739,10 @@ board_free (struct board *b)
     view_free (b->views[i]);
   pthread_mutex_destroy (&b->lock);
   pthread_cond_destroy (&b->loaded);
-  free (b->items);
-  free (b->seqs);
-  free (b->pos);
-  free (b->by_seq);
+  for (size_t c = 0; b->blocks && c < b->tab[BF_CPU].n; c++)
+    block_release (b->blocks[c]);
+  free (b->blocks);
   free (b->group);
-  free (b->newest);
   free (b->cpu_name);
   free (b->info);
   free (b->pairs);
@@ -649,19 +750,21 @@ board_free (struct board *b)
 }
 
 /* The scores, the RSA ratio and the scores per GHz and per core of every
- * item (still in upload order); -1 on a database error. */
+ * item of BD (in upload order); -1 on a database error. */
 static int
 load_scores (struct build *bd, struct store *st)
 {
-  struct board *b = bd->b;
-  double *score = load_column (b, st, SCORE_NODE, bd->abandon);
-  double *gmp = score ? load_column (b, st, RSA_GMP, bd->abandon) : NULL;
-  double *sec = gmp ? load_column (b, st, RSA_GMP_SEC, bd->abandon) : NULL;
-  double *ossl = sec ? load_column (b, st, RSA_OPENSSL, bd->abandon) : NULL;
-  for (size_t i = 0; ossl && i < b->n; i++)
+  struct seq_index x;
+  seq_index_items (&x, bd->items, bd->n);
+  double *score = load_column (&x, bd->n, st, SCORE_NODE, bd->abandon);
+  double *gmp = score ? load_column (&x, bd->n, st, RSA_GMP, bd->abandon) : NULL;
+  double *sec = gmp ? load_column (&x, bd->n, st, RSA_GMP_SEC, bd->abandon) : NULL;
+  double *ossl = sec ? load_column (&x, bd->n, st, RSA_OPENSSL, bd->abandon) : NULL;
+  seq_index_free (&x);
+  for (size_t i = 0; ossl && i < bd->n; i++)
     {
-      b->items[i].score = score[i];
-      finish_item (&b->items[i], isnan (sec[i]) ? gmp[i] : sec[i], ossl[i], bd->mhz[i],
+      bd->items[i].score = score[i];
+      finish_item (&bd->items[i], isnan (sec[i]) ? gmp[i] : sec[i], ossl[i], bd->mhz[i],
                    bd->cores[i]);
     }
   free (score);
@@ -682,17 +785,18 @@ board_new (void)
   return b;
 }
 
-/* The most common value of FIELD among items [FROM, TO) whose mode is
- * MODE (-1: any), ties going to the first seen; -1 when there are none. */
+/* The most common value of FIELD among the N ITEMS whose mode is MODE
+ * (-1: any), ties going to the first seen; -1 when there are none. */
 static int64_t
-most_common (const struct board *b, size_t from, size_t to, int field, int64_t mode)
+most_common (const struct board *b, const struct item *items, size_t n, int field,
+             int64_t mode)
 {
   size_t nvalues = b->tab[field].n;
   size_t *count = gb_xcalloc (nvalues + 1, sizeof *count);
   int64_t best = -1;
-  for (size_t k = from; k < to; k++)
-    if (mode < 0 || b->items[k].f[BF_MODE] == mode)
-      count[b->items[k].f[field]]++;
+  for (size_t k = 0; k < n; k++)
+    if (mode < 0 || items[k].f[BF_MODE] == mode)
+      count[items[k].f[field]]++;
   for (size_t i = 0; i < nvalues; i++)
     if (count[i] && (best < 0 || count[i] > count[best]))
       best = (int64_t) i;
@@ -701,10 +805,10 @@ most_common (const struct board *b, size_t from, size_t to, int field, int64_t m
 }
 
 static void
-choose_kinds (const struct board *b, size_t from, size_t to, int64_t kind[2])
+choose_kinds (const struct board *b, const struct item *items, size_t n, int64_t kind[2])
 {
-  kind[0] = most_common (b, from, to, BF_MODE, -1);
-  kind[1] = kind[0] < 0 ? -1 : most_common (b, from, to, BF_BUILD, kind[0]);
+  kind[0] = most_common (b, items, n, BF_MODE, -1);
+  kind[1] = kind[0] < 0 ? -1 : most_common (b, items, n, BF_BUILD, kind[0]);
 }
 
 /* B's PAIRS for its string tables as they are, with OLD's counts (OLD may
@@ -753,28 +857,26 @@ kinds_of_pairs (struct board *b)
 static struct board *
 build (struct store *st, const atomic_int *abandon)
 {
-  struct build bd = { board_new (), NULL, NULL, abandon };
+  struct build bd = { board_new (), NULL, 0, 0, NULL, NULL, abandon };
   struct board *b = bd.b;
 
-  int ok = store_board_rows (st, add_item, &bd) == STORE_OK && !abandoned (abandon);
-  if (ok)
-    {
-      index_seqs (b);
-      ok = load_scores (&bd, st) == 0;
-    }
+  int ok = store_board_rows (st, add_item, &bd) == STORE_OK && !abandoned (abandon)
+    && load_scores (&bd, st) == 0;
   free (bd.mhz);
   free (bd.cores);
   if (!ok)
     {
+      free (bd.items);
       board_free (b);
       return NULL;
     }
-  group_items (b);
+  group_items (b, bd.items, bd.n);
   b->cpu_name = gb_xmalloc ((b->tab[BF_CPU].n + 1) * sizeof *b->cpu_name);
   name_cpus (b, NULL);
   pairs_new (b, NULL);
-  for (size_t k = 0; k < b->n; k++)
-    pair_add (b, &b->items[k], 1);
+  for (size_t k = 0; k < bd.n; k++)
+    pair_add (b, &bd.items[k], 1);
+  free (bd.items);
   kinds_of_pairs (b);
   b->info = gb_xcalloc (b->tab[BF_CPU].n + 1, sizeof *b->info);
   summarize (b, NULL);
@@ -906,11 +1008,15 @@ quantile_desc (const double *v, size_t n, double q)
 static void
 name_row (const struct board *b, size_t c, struct board_row *row)
 {
-  const struct item *newest = &b->items[b->newest[c]];
+  const struct block *blk = b->blocks[c];
   row->cpu = b->tab[BF_CPU].names[c];
   row->cpu_name = b->names.names[b->cpu_name[c]];
-  row->arch = b->tab[BF_ARCH].names[newest->f[BF_ARCH]];
-  row->vendor = b->tab[BF_VENDOR].names[newest->f[BF_VENDOR]];
+  row->arch = row->vendor = "";
+  if (blk->n)
+    {
+      row->arch = b->tab[BF_ARCH].names[blk->items[blk->newest].f[BF_ARCH]];
+      row->vendor = b->tab[BF_VENDOR].names[blk->items[blk->newest].f[BF_VENDOR]];
+    }
 }
 
 /* Per-group scratch: the values of the matching results. */
@@ -959,10 +1065,13 @@ rank_group (const struct board *b, size_t c, const struct resolved *r, const dou
 {
   size_t n = 0;
   struct most gmp = { { 0 }, { 0 }, 0 }, compiler = { { 0 }, { 0 }, 0 };
+  const struct block *blk = b->blocks[c];
+  if (node)
+    node += b->group[c];
   s->nscore = s->nghz = s->ncore = s->nrsa = s->nnode = s->nclock = 0;
-  for (size_t k = b->group[c]; k < b->group[c + 1]; k++)
+  for (size_t k = 0; k < blk->n; k++)
     {
-      const struct item *it = &b->items[k];
+      const struct item *it = &blk->items[k];
       if (!matches (it, r))
         continue;
       n++;
@@ -1018,16 +1127,17 @@ static void
 summarize_group (struct board *b, size_t c, struct scratch *s)
 {
   struct group_info *g = &b->info[c];
+  const struct block *blk = b->blocks[c];
   memset (g, 0, sizeof *g);
-  if (b->group[c] == b->group[c + 1])
+  if (blk->n == 0)
     return;                     /* every result of it left; whole_group skips it */
-  memcpy (g->uniform, b->items[b->group[c]].f, sizeof g->uniform);
-  for (size_t k = b->group[c]; k < b->group[c + 1]; k++)
+  memcpy (g->uniform, blk->items[0].f, sizeof g->uniform);
+  for (size_t k = 0; k < blk->n; k++)
     {
       for (int f = 0; f < BF_COUNT; f++)
-        if (b->items[k].f[f] != g->uniform[f])
+        if (blk->items[k].f[f] != g->uniform[f])
           g->uniform[f] = UINT32_MAX;
-      g->verified += b->items[k].verified;
+      g->verified += blk->items[k].verified;
     }
   for (int flagged = 0; flagged < 2; flagged++)
     {
@@ -1303,7 +1413,7 @@ node_column (struct board *b, struct store *st, const char *node, int *owned)
   if (kept)
     return kept;
 
-  double *v = load_column (b, st, node, NULL);
+  double *v = load_board_column (b, st, node, NULL);
   pthread_mutex_lock (&b->lock);
   for (size_t i = 0; mark && i < b->nloading; i++)
     if (b->loading[i] == node)
@@ -1377,11 +1487,11 @@ board_cpu_entries (const struct board *b, const struct board_filter *f, struct b
   *out = NULL;
   if (resolve (b, f, &r) < 0 || r.f[BF_CPU] < 0)
     return 0;
-  size_t c = (size_t) r.f[BF_CPU];
-  *out = gb_xmalloc ((b->group[c + 1] - b->group[c] + 1) * sizeof **out);
-  for (size_t k = b->group[c]; k < b->group[c + 1]; k++)
+  const struct block *blk = b->blocks[r.f[BF_CPU]];
+  *out = gb_xmalloc ((blk->n + 1) * sizeof **out);
+  for (size_t k = 0; k < blk->n; k++)
     {
-      const struct item *it = &b->items[k];
+      const struct item *it = &blk->items[k];
       if (!matches (it, &r))
         continue;
       struct board_entry *e = &(*out)[n++];
@@ -1401,7 +1511,7 @@ board_default_kinds (const struct board *b, const char *cpu, struct board_filter
   int64_t kind[2] = { b->kind[0], b->kind[1] };
   int64_t c = cpu ? lookup (&b->tab[BF_CPU], cpu) : -1;
   if (c >= 0)
-    choose_kinds (b, b->group[c], b->group[c + 1], kind);
+    choose_kinds (b, b->blocks[c]->items, b->blocks[c]->n, kind);
   static const int fields[2] = { BF_MODE, BF_BUILD };
   for (int i = 0; i < 2; i++)
     if ((!f->value[fields[i]] || !*f->value[fields[i]]) && kind[i] >= 0)
@@ -1435,6 +1545,7 @@ struct change
 {
   struct item it;               /* interned in the new snapshot, when listed */
   int listed;
+  int64_t cpu;                  /* the index of its CPU, or -1 (unlisted, unknown) */
   float mhz;
   int32_t cores;
   double gmp, sec, ossl;        /* the RSA-2048 tests' ops/s, NAN when absent */
@@ -1473,6 +1584,7 @@ take_change (void *ctx, const struct store_board_row *row)
     fill_item (d->b, &c->it, row);
   else
     c->it.seq = row->seq;
+  c->cpu = c->listed ? (int64_t) c->it.f[BF_CPU] : lookup (&d->b->tab[BF_CPU], row->cpu);
   return 0;
 }
 
@@ -1532,119 +1644,98 @@ by_seq_value (const void *pa, const void *pb)
   return (a > b) - (a < b);
 }
 
-/* Takes OLD's items out of B's counts (and PAIRS) where GONE says,
- * marking their CPUs AFFECTED, and counts the arrivals of the listed
- * changes in; those into *NEW, sorted. */
+/* The arrivals of D's listed changes, counted in B's PAIRS, sorted (by
+ * CPU first) into *ADD; the CPUs of all changes marked AFFECTED; the
+ * changed seqs, sorted, into *GONE (N of them, as D's changes). */
 static size_t
-sort_changes (struct board *b, const struct board *old, const struct delta *d, uint8_t *gone,
-              uint8_t *affected, struct arrival **new_items)
+sort_changes (struct board *b, const struct delta *d, uint8_t *affected,
+              struct arrival **add, int64_t **gone)
 {
   size_t n = 0;
-  *new_items = gb_xmalloc ((d->n + 1) * sizeof **new_items);
+  *add = gb_xmalloc ((d->n + 1) * sizeof **add);
+  *gone = gb_xmalloc ((d->n + 1) * sizeof **gone);
   for (size_t j = 0; j < d->n; j++)
     {
       struct change *c = &d->ch[j];
-      int64_t i = find_seq (old, c->it.seq);
-      if (i >= 0 && !gone[i])
-        {
-          const struct item *o = &old->items[i];
-          gone[i] = 1;
-          pair_add (b, o, -1);
-          for (int f = 0; f < BF_COUNT; f++)
-            b->tab[f].counts[o->f[f]]--;
-          b->names.counts[o->name]--;
-          affected[o->f[BF_CPU]] = 1;
-        }
+      (*gone)[j] = c->it.seq;
+      if (c->cpu >= 0)
+        affected[c->cpu] = 1;
       if (c->listed)
         {
           finish_item (&c->it, isnan (c->sec) ? c->gmp : c->sec, c->ossl, c->mhz, c->cores);
           pair_add (b, &c->it, 1);
-          affected[c->it.f[BF_CPU]] = 1;
-          (*new_items)[n++] = (struct arrival) { c->it, (uint32_t) j };
+          (*add)[n++] = (struct arrival) { c->it, (uint32_t) j };
         }
     }
-  qsort (*new_items, n, sizeof **new_items, by_arrival);
+  qsort (*add, n, sizeof **add, by_arrival);
+  qsort (*gone, d->n, sizeof **gone, by_seq_value);
   return n;
 }
 
-/* B's items: OLD's but those GONE, merged in order with the N new ones;
- * ORIGIN[k] is where item k came from: OLD's index, or -1 - its change. */
+/* Takes the old entry O out of B's counts (and PAIRS). */
 static void
-merge_items (struct board *b, const struct board *old, const uint8_t *gone,
-             const struct arrival *add, size_t n, int64_t *origin)
+count_out (struct board *b, const struct item *o)
 {
-  size_t i = 0, j = 0;
-  b->items = gb_xmalloc ((b->n + 1) * sizeof *b->items);
-  b->cap = b->n;
-  for (size_t k = 0; k < b->n; k++)
+  pair_add (b, o, -1);
+  for (int f = 0; f < BF_COUNT; f++)
+    b->tab[f].counts[o->f[f]]--;
+  b->names.counts[o->name]--;
+}
+
+/* CPU C's block in B, made from OLD's (none when C is new to B): its
+ * entries but those of the NGONE changed seqs GONE (sorted; taken out of
+ * B's counts), merged in order with the N arrivals ADD of C.  ORIGIN[k]
+ * (malloc'ed) is where entry k came from: OLD's entry (numbered as its
+ * GROUP does), or -1 - its change. */
+static struct block *
+remake_block (struct board *b, const struct board *old, size_t c, const int64_t *gone,
+              size_t ngone, const struct arrival *add, size_t n, int64_t **origin)
+{
+  const struct block *ob = c < old->tab[BF_CPU].n ? old->blocks[c] : NULL;
+  size_t on = ob ? ob->n : 0, i = 0, j = 0, k = 0;
+  struct block *blk = block_new (on + n);
+  *origin = gb_xmalloc ((on + n + 1) * sizeof **origin);
+  for (;;)
     {
-      while (i < old->n && gone[i])
-        i++;
-      if (j < n && (i >= old->n || item_before (&add[j].it, &old->items[i])))
+      while (i < on && bsearch (&ob->items[i].seq, gone, ngone, sizeof *gone, by_seq_value))
+        count_out (b, &ob->items[i++]);
+      if (i >= on && j >= n)
+        break;
+      if (j < n && (i >= on || item_before (&add[j].it, &ob->items[i])))
         {
-          b->items[k] = add[j].it;
-          origin[k] = -1 - (int64_t) add[j++].change;
+          blk->items[k] = add[j].it;
+          (*origin)[k++] = -1 - (int64_t) add[j++].change;
         }
       else
         {
-          b->items[k] = old->items[i];
-          origin[k] = (int64_t) i++;
+          blk->items[k] = ob->items[i];
+          (*origin)[k++] = (int64_t) (old->group[c] + i++);
         }
     }
+  blk->n = k;
+  find_newest (blk);
+  return blk;
 }
 
-/* B's GROUP, NEWEST, SEQS, BY_SEQ and POS for its merged items; the seqs
- * are OLD's but those GONE, and those of the N arrivals ADD. */
+/* OLD's node columns (V) for B's entries, the changes' values for new
+ * ones: a CPU without ORIGIN (its block shared) copies its range whole. */
 static void
-index_merged (struct board *b, const struct board *old, const uint8_t *gone,
-              const struct arrival *add, size_t n)
-{
-  size_t ncpu = b->tab[BF_CPU].n;
-  b->group = gb_xcalloc (ncpu + 1, sizeof *b->group);
-  b->newest = gb_xcalloc (ncpu + 1, sizeof *b->newest);
-  for (size_t k = 0; k < b->n; k++)
-    b->group[b->items[k].f[BF_CPU] + 1]++;
-  for (size_t c = 0; c < ncpu; c++)
-    b->group[c + 1] += b->group[c];
-  for (size_t k = 0; k < b->n; k++)
-    {
-      uint32_t c = b->items[k].f[BF_CPU];
-      if (k == b->group[c] || b->items[k].seq > b->items[b->newest[c]].seq)
-        b->newest[c] = (uint32_t) k;
-    }
-
-  int64_t *added = gb_xmalloc ((n + 1) * sizeof *added);
-  for (size_t j = 0; j < n; j++)
-    added[j] = add[j].it.seq;
-  qsort (added, n, sizeof *added, by_seq_value);
-  b->seqs = gb_xmalloc ((b->n + 1) * sizeof *b->seqs);
-  size_t i = 0, j = 0, k = 0;
-  while (k < b->n)
-    {
-      while (i < old->n && gone[old->pos[i]])
-        i++;
-      if (j < n && (i >= old->n || added[j] < old->seqs[i]))
-        b->seqs[k++] = added[j++];
-      else
-        b->seqs[k++] = old->seqs[i++];
-    }
-  free (added);
-  index_dense (b);
-  b->pos = gb_xmalloc ((b->n + 1) * sizeof *b->pos);
-  for (k = 0; k < b->n; k++)
-    b->pos[seq_slot (b, b->items[k].seq)] = (uint32_t) k;
-}
-
-/* OLD's node columns for B's items, the changes' values for new ones. */
-static void
-carry_columns (struct board *b, const struct delta *d, const double *const *v,
-               const int64_t *origin)
+carry_columns (struct board *b, const struct board *old, const struct delta *d,
+               const double *const *v, int64_t *const *origin)
 {
   for (size_t i = 0; i < d->ncols; i++)
     {
       double *col = gb_xmalloc ((b->n + 1) * sizeof *col);
-      for (size_t k = 0; k < b->n; k++)
-        col[k] = origin[k] >= 0 ? v[i][origin[k]] : d->ch[-1 - origin[k]].col[i];
+      for (size_t c = 0; c < b->tab[BF_CPU].n; c++)
+        {
+          double *to = col + b->group[c];
+          const int64_t *from = origin[c];
+          if (!from)
+            memcpy (to, v[i] + old->group[c], b->blocks[c]->n * sizeof *to);
+          else
+            for (size_t k = 0; k < b->blocks[c]->n; k++)
+              to[k] = from[k] >= 0 ? v[i][from[k]] : d->ch[-1 - from[k]].col[i];
+        }
       b->cols[b->ncols].node = gb_xstrdup (d->cols[i]);
       b->cols[b->ncols++].v = col;
     }
@@ -1658,13 +1749,12 @@ delta_free (struct delta *d)
   free (d->ch);
 }
 
-/* A snapshot of OLD with the results of the N distinct ids IDS as the store has
- * them now (each stored, retracted, unlisted or with new flags since
- * OLD), without views; NULL on a database error or when abandoned.  Its
- * cost is a pass over OLD's items (copied, merged with the changes,
- * indexed again) and the CPUs the changes touch (named and summarized
- * again; *TOUCHED, malloc'ed, says which); OLD's node columns are
- * carried over. */
+/* A snapshot of OLD with the results of the N distinct ids IDS as the
+ * store has them now (each stored, retracted, unlisted or with new flags
+ * since OLD), without views; NULL on a database error or when abandoned.
+ * It shares OLD's blocks of the CPUs the changes do not touch, and makes
+ * the touched CPUs' again (*TOUCHED, malloc'ed, says which), names and
+ * summarizes them again; OLD's node columns are carried over. */
 static struct board *
 derive (struct board *old, struct store *st, const char *const *ids, size_t nids,
         const atomic_int *abandon, uint8_t **touched)
@@ -1692,18 +1782,29 @@ derive (struct board *old, struct store *st, const char *const *ids, size_t nids
       return NULL;
     }
 
-  size_t old_cpus = old->tab[BF_CPU].n, ncpu = b->tab[BF_CPU].n, ngone = 0;
-  uint8_t *gone = gb_xcalloc (old->n + 1, 1), *affected = gb_xcalloc (ncpu + 1, 1);
+  size_t old_cpus = old->tab[BF_CPU].n, ncpu = b->tab[BF_CPU].n, a = 0;
+  uint8_t *affected = gb_xcalloc (ncpu + 1, 1);
   struct arrival *add;
+  int64_t *gone, **origin = gb_xcalloc (ncpu + 1, sizeof *origin);
   pairs_new (b, old);
-  size_t nadd = sort_changes (b, old, &d, gone, affected, &add);
-  for (size_t i = 0; i < old->n; i++)
-    ngone += gone[i];
-  b->n = old->n - ngone + nadd;
-  int64_t *origin = gb_xmalloc ((b->n + 1) * sizeof *origin);
-  merge_items (b, old, gone, add, nadd, origin);
-  index_merged (b, old, gone, add, nadd);
-  carry_columns (b, &d, values, origin);
+  size_t nadd = sort_changes (b, &d, affected, &add, &gone);
+  b->blocks = gb_xcalloc (ncpu + 1, sizeof *b->blocks);
+  b->group = gb_xcalloc (ncpu + 1, sizeof *b->group);
+  for (size_t c = 0; c < ncpu; c++)
+    {
+      size_t first = a;
+      while (a < nadd && add[a].it.f[BF_CPU] == c)
+        a++;
+      if (c < old_cpus && !affected[c])
+        b->blocks[c] = block_retain (old->blocks[c]);
+      else
+        b->blocks[c] = remake_block (b, old, c, gone, d.n, add + first, a - first, &origin[c]);
+      b->group[c + 1] = b->group[c] + b->blocks[c]->n;
+    }
+  b->n = b->group[ncpu];
+  carry_columns (b, old, &d, values, origin);
+  for (size_t c = 0; c < ncpu; c++)
+    free (origin[c]);
   free (origin);
   free (add);
   free (gone);
@@ -1867,7 +1968,7 @@ carry (struct board *b, struct store *st, struct board *old, const uint8_t *affe
       const char *node = specs[i].node;
       if (node && !find_column (b, node) && b->ncols < MAX_COLUMNS && !abandoned (abandon))
         {
-          double *v = load_column (b, st, node, abandon);
+          double *v = load_board_column (b, st, node, abandon);
           if (v)
             {
               b->cols[b->ncols].node = gb_xstrdup (node);
