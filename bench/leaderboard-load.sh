@@ -26,13 +26,22 @@
 #    (60 s), so that the next request starts a rebuild in the background,
 #    and repeats the first N requests while it runs.
 #
-# usage: bench/leaderboard-load.sh [-b BUILDDIR] [-m M] [-n N] [-c C] [-k DB] [-f F] [-p P]
-#   defaults: -b . -m 1000000 -n 2000 -c 4 -f 3000 -p 20; -k keeps (and
-#   reuses) the database at DB (the uploads of step 3 stay in it).
+# With -B OTHER (another build directory, e.g. the code before a change),
+# step 2 and 4 are left out and step 3 runs R times for each build,
+# alternating (the other first), each on a server started afresh on the
+# same database, after its first snapshot and the node-sorted view of
+# step 2 (whose column every update then carries): before and after
+# side by side on a machine whose load changes.
+#
+# usage: bench/leaderboard-load.sh [-b BUILDDIR] [-B OTHER [-r R]] [-m M] [-n N] [-c C] [-k DB] [-f F] [-p P]
+#   defaults: -b . -r 2 -m 1000000 -n 2000 -c 4 -f 3000 -p 20; -k keeps
+#   (and reuses) the database at DB (the uploads of step 3 stay in it).
 
-build=. m=1000000 n=2000 c=4 keep= fresh=3000 probes=20
-while getopts b:m:n:c:k:f:p: opt; do
+build=. other= rounds=2 m=1000000 n=2000 c=4 keep= fresh=3000 probes=20
+while getopts b:B:r:m:n:c:k:f:p: opt; do
   case $opt in
+    B) other=$OPTARG ;;
+    r) rounds=$OPTARG ;;
     f) fresh=$OPTARG ;;
     p) probes=$OPTARG ;;
     b) build=$OPTARG ;;
@@ -109,13 +118,34 @@ if [ "$have" -lt "$m" ]; then
 fi
 echo "database: $(sqlite3 "$db" 'SELECT count(*) FROM results') results"
 
+# first_snapshot: waits for the server's first snapshot; sets ready.
+first_snapshot () {
+  t0=$(date +%s.%N)
+  while [ "$(curl -s -o /dev/null -w '%{http_code}' "http://$addr/")" = 503 ]; do :; done
+  ready=$(date +%s.%N)
+  printf 'first snapshot ready after %.2f s\n' "$(echo "$ready - $t0" | bc)"
+}
+
+if [ -n "$other" ]; then
+  other=$(cd "$other" && pwd)
+  for round in $(seq "$rounds"); do
+    for dir in "$other" "$build"; do
+      echo "round $round, $dir ($(cut -d' ' -f1 /proc/loadavg) load):"
+      server=$dir/gmpbench-server
+      start "$db"
+      first_snapshot
+      curl -s -o /dev/null "http://$addr/?sort=gmpbench.base"
+      "$tmp/server-load" fresh $addr "$src/tests/fixtures/server-result.json" $fresh 8 $probes
+      stop
+    done
+  done
+  exit 0
+fi
+
 echo "load average (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
 start "$db"
 cpu='x86:GenuineIntel:family=6:model=7:stepping=1'
-t0=$(date +%s.%N)
-while [ "$(curl -s -o /dev/null -w '%{http_code}' "http://$addr/")" = 503 ]; do :; done
-ready=$(date +%s.%N)
-printf 'first snapshot ready after %.2f s\n' "$(echo "$ready - $t0" | bc)"
+first_snapshot
 echo "a view not asked for before: $(curl -s -o /dev/null -w '%{time_total}' \
   "http://$addr/?os=Fedora%20Linux&compiler=clang") s"
 echo "sorting by a node not loaded before: $(curl -s -o /dev/null -w '%{time_total}' \
