@@ -21,10 +21,17 @@
  * at a time).  A server follows them (store_follow) on a connection of
  * its own, skipping its own announcements (by ORIGIN, a token of this
  * store), which it tells its watcher directly.
+ *
+ * A migration that must rewrite every result (migration 10: the GMP
+ * build kind read again from each body) leaves a row in the table
+ * backfill, and the store does the work in batches of BACKFILL_BATCH
+ * results, each its own transaction: for up to BACKFILL_AT_OPEN seconds
+ * in store_open, then in a thread of its own while the server runs.
  */
 #include "server/store.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +92,11 @@ struct store
   int64_t follow_pos;           /* the last entry of changes read */
   int64_t prune_pos;            /* an entry read PRUNE_AFTER ago or more */
   double prune_marked;          /* when PRUNE_POS was read */
+  /* The backfill thread, when store_open left work for it. */
+  pthread_t backfill_thread;
+  int backfilling;
+  atomic_int backfill_stop;
+  atomic_int backfill_done;     /* it is done: store_follow says so */
 };
 
 /* An upload waiting for, or written by, a group commit. */
@@ -117,6 +129,11 @@ struct pending
 /* The most entries of changes store_follow reads at once. */
 #define FOLLOW_BATCH 10000
 #define CHANNEL "gmpbench_changes"
+/* Results a backfill step rewrites (a few tens of milliseconds of the
+ * writer's time), and the seconds store_open spends on backfills before
+ * it leaves the rest to a thread. */
+#define BACKFILL_BATCH 2000
+#define BACKFILL_AT_OPEN 1.0
 
 /* Parameter constructors. */
 static struct db_value
@@ -367,6 +384,75 @@ fail:
   return -1;
 }
 
+/* ------------------------------------------------------------ backfills */
+
+/* One batch of the build kind's backfill, in a transaction of its own
+ * (processes sharing the database take batches in turn): 1 when more are
+ * left, 0 when it is done, -1 on an error. */
+static int
+backfill_step (struct store *st)
+{
+  struct db_conn *c = acquire_writer (st);
+  int64_t from = -1, last = 0;
+  struct db_value p[] = { p_int (BACKFILL_BATCH), p_int (0) };
+  int more = -1;
+
+  if (st->drv->begin (c, 1) == 0
+      && st->drv->query (c, "UPDATE backfill SET next = next + $1 WHERE name = 'build' "
+                         "RETURNING next - $1", p, 1, first_int, &from) == 0
+      && st->drv->query (c, "SELECT COALESCE(MAX(seq), 0) FROM results", NULL, 0,
+                         first_int, &last) == 0)
+    {
+      p[0] = p_int (from);
+      p[1] = p_int (from + BACKFILL_BATCH);
+      more = from >= 0 && from + BACKFILL_BATCH < last;
+      if ((from >= 0 && st->drv->query (c, st->drv->build_kind_sql, p, 2, NULL, NULL) < 0)
+          || (from >= 0 && !more
+              && st->drv->query (c, "DELETE FROM backfill WHERE name = 'build'", NULL, 0,
+                                 NULL, NULL) < 0)
+          || st->drv->commit (c) < 0)
+        more = -1;
+    }
+  if (more < 0)
+    failed (st, c, "backfill");
+  release_writer (st, c);
+  return more;
+}
+
+static void *
+backfiller (void *arg)
+{
+  struct store *st = arg;
+  int more = 1;
+  while (more > 0 && !atomic_load (&st->backfill_stop))
+    more = backfill_step (st);
+  if (more == 0)
+    {
+      log_info ("database: the GMP build kinds of every result read again (migration 10)");
+      atomic_store (&st->backfill_done, 1);
+    }
+  return NULL;
+}
+
+/* Runs the backfills for up to BACKFILL_AT_OPEN seconds, then starts a
+ * thread for what is left: 0, or -1 when it cannot be started. */
+static int
+start_backfills (struct store *st)
+{
+  double begun = gb_wall_seconds ();
+  int more = 1;
+  while (more > 0 && gb_wall_seconds () - begun < BACKFILL_AT_OPEN)
+    more = backfill_step (st);
+  if (more <= 0)
+    return 0;
+  log_info ("database: reading every result's GMP build kind again (migration 10) "
+            "while the server runs");
+  if (pthread_create (&st->backfill_thread, NULL, backfiller, st) != 0)
+    return -1;
+  st->backfilling = 1;
+  return 0;
+}
+
 struct store *
 store_open (const char *target, unsigned connections, char *err, size_t errlen)
 {
@@ -417,6 +503,11 @@ store_open (const char *target, unsigned connections, char *err, size_t errlen)
         }
       st->ckpt_started = 1;
     }
+  if (start_backfills (st) < 0)
+    {
+      snprintf (err, errlen, "cannot start the backfill thread");
+      goto fail;
+    }
   return st;
 fail:
   store_close (st);
@@ -426,6 +517,11 @@ fail:
 void
 store_close (struct store *st)
 {
+  if (st->backfilling)
+    {
+      atomic_store (&st->backfill_stop, 1);
+      pthread_join (st->backfill_thread, NULL);
+    }
   if (st->ckpt_started)
     {
       pthread_mutex_lock (&st->ckpt_lock);
@@ -1820,6 +1916,9 @@ store_follow (struct store *st, int wait_ms, store_change_fn fn, void *ctx)
 {
   struct follow f = { st, fn, ctx, 0, 0 };
   struct db_value p[] = { p_int (0), p_int (FOLLOW_BATCH) };
+
+  if (atomic_exchange (&st->backfill_done, 0))
+    return STORE_ERROR;         /* a backfill rewrote results since */
 
   if (!st->follow_conn)
     {

@@ -29,7 +29,9 @@ enum store_status
 };
 
 /* NULL with a message in ERR when the database cannot be opened or
- * migrated. */
+ * migrated.  A migration that rewrites every result is done in batches
+ * (store.c, "Backfills"): those of the first second before it returns,
+ * the others by a thread of the store while it is used. */
 struct store *store_open (const char *target, unsigned connections, char *err, size_t errlen);
 void store_close (struct store *st);
 /* The schema version after migration. */
@@ -65,9 +67,10 @@ void store_watch (struct store *st, store_change_fn fn, void *ctx);
  * committed from then on are told by store_follow(), which waits at most
  * WAIT_MS for some and tells FN of each changed result's id (the
  * changes of this store are not told: store_watch has them).
- * STORE_ERROR when some may have been missed (the database failed, or
- * the follower fell behind by a minute on SQLite): whatever the caller
- * keeps must be read again.  One thread follows. */
+ * STORE_ERROR when some may have been missed (the database failed, the
+ * follower fell behind by a minute on SQLite, or a backfill of store_open
+ * rewrote every result meanwhile): whatever the caller keeps must be read
+ * again.  One thread follows. */
 enum store_status store_follow_start (struct store *st);
 enum store_status store_follow (struct store *st, int wait_ms, store_change_fn fn, void *ctx);
 

@@ -76,6 +76,9 @@ struct store_driver
    * autovacuum).  Without statistics SQLite may sort a million score
    * rows in a temporary tree instead of reading the index in order. */
   const char *refresh_stats;
+  /* The backfill of migration 10 (store.c, "Backfills"): sets the GMP
+   * build kind of the results with $1 < seq <= $2 from their bodies. */
+  const char *build_kind_sql;
   /* For engines that tell other sessions of changes by notification
    * (PostgreSQL's LISTEN and NOTIFY; NULL for the others, whose changes
    * the store keeps in a table: store.c, "Following"): waits at most

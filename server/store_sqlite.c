@@ -168,18 +168,22 @@ static const char *const migrations[] = {
   "DROP INDEX scores_cpu_recent;\n",
   /* 10: the GMP build kind from what the client learnt of the loaded
    * library (system.build.gmp.build: distribution, fat, native), no longer
-   * from the header's cflags; unknown for documents without it */
-  "UPDATE results SET build = CASE WHEN json_extract(body, '$.system.build.gmp.build') "
-  "IN ('distribution', 'fat', 'native') THEN json_extract(body, '$.system.build.gmp.build') "
-  "ELSE 'unknown' END;\n",
+   * from the header's cflags; unknown for documents without it.  Every
+   * result's body is read again and its row written again, which takes
+   * minutes at a million results: done in batches by the store after
+   * the migration (store.c, "Backfills"), from where this leaves it */
+  "CREATE TABLE IF NOT EXISTS backfill (name TEXT PRIMARY KEY, next INTEGER NOT NULL);\n"
+  "INSERT INTO backfill (name, next) VALUES ('build', 0);\n",
   /* 11: the changes every process makes to listed results, in commit
    * order (the single writer makes POS follow it, without gaps), so that
    * other processes on the database learn of them (store.c, "Following");
-   * each server deletes the entries it read a minute or more ago */
+   * each server deletes the entries it read a minute or more ago; and the
+   * table of migration 10 where an earlier migration 10 ran */
   "CREATE TABLE changes (\n"
   "  pos INTEGER PRIMARY KEY AUTOINCREMENT,\n"
   "  origin TEXT NOT NULL,\n"
-  "  id TEXT NOT NULL);\n",
+  "  id TEXT NOT NULL);\n"
+  "CREATE TABLE IF NOT EXISTS backfill (name TEXT PRIMARY KEY, next INTEGER NOT NULL);\n",
 };
 
 static void
@@ -431,5 +435,9 @@ const struct store_driver store_sqlite_driver = {
   sqlite_query, sqlite_exec, sqlite_error, sqlite_log_pages, sqlite_checkpoint,
   /* ANALYZE reading at most 1000 rows of each index: milliseconds even at
    * a million results, and enough to choose between indexes. */
-  "PRAGMA analysis_limit=1000; ANALYZE;", NULL,
+  "PRAGMA analysis_limit=1000; ANALYZE;",
+  "UPDATE results SET build = CASE WHEN json_extract(body, '$.system.build.gmp.build') "
+  "IN ('distribution', 'fat', 'native') THEN json_extract(body, '$.system.build.gmp.build') "
+  "ELSE 'unknown' END WHERE seq > $1 AND seq <= $2",
+  NULL,
 };
