@@ -125,7 +125,8 @@ written=$(field "d['registry']" r.json)
 check "gmpbench run writes the registry of this build" \
   sh -c "[ $status -eq 0 ] && [ '$written' = '$registry' ]"
 run_status "$GMPBENCH" submit r.json --server "$URL" -q
-check "... and the server accepts it" sh -c "[ $status -eq 0 ]"
+check "... and the server accepts it (status $status$(head -c 400 err.txt | tr '\n' ' '))" \
+  sh -c "[ $status -eq 0 ]"
 sed "s/$registry/0123456789abcdef/" r.json > other.json
 rm -f other.json.sig
 run_status "$GMPBENCH" submit other.json --server "$URL" -q
