@@ -24,6 +24,8 @@ stats_estimate (double *x, size_t n, size_t agree, double tolerance,
         e->agreed = 1;
         break;
       }
+  if (e->time > e->median)      /* few samples: the group sat above the middle */
+    e->time = e->median;
   e->spread = k && e->time > 0
     ? (stats_quantile_sorted (x, k, 0.75) - stats_quantile_sorted (x, k, 0.25)) / e->time : 0;
 }

@@ -12,7 +12,9 @@
  *              TOLERANCE of each other, searched from the fastest sample
  *              up through the fastest quarter; where no such group exists,
  *              the median of the fastest quarter (at least 3 samples, or
- *              all of them when there are fewer);
+ *              all of them when there are fewer); never slower than the
+ *              median of all samples (with six samples the agreeing group
+ *              can start at the second and sit above the middle);
  *   spread   = the interquartile range of the fastest quarter over the
  *              estimate: how tightly the fast samples agree, blind to the
  *              single fastest and to where the quarter happens to end;
