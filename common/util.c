@@ -1,10 +1,14 @@
 /* util.c: checked allocation, hex encoding, SHA-256 and clocks (see util.h). */
+#define _GNU_SOURCE             /* RUSAGE_THREAD */
 #include "common/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifndef _WIN32
+#include <sys/resource.h>
+#endif
 #include <openssl/evp.h>
 
 static void
@@ -142,6 +146,17 @@ gb_thread_cpu_seconds (void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 #endif
   return (double) clock () / CLOCKS_PER_SEC;
+}
+
+double
+gb_thread_kernel_seconds (void)
+{
+#ifdef RUSAGE_THREAD
+  struct rusage u;
+  if (getrusage (RUSAGE_THREAD, &u) == 0)
+    return u.ru_stime.tv_sec + u.ru_stime.tv_usec * 1e-6;
+#endif
+  return 0;
 }
 
 int

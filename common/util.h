@@ -37,6 +37,11 @@ int gb_sha256_file (const char *path, char out[65]);
 /* Monotonic wall time and CPU time of the calling thread, in seconds. */
 double gb_wall_seconds (void);
 double gb_thread_cpu_seconds (void);
+/* The part of the calling thread's CPU time spent in the kernel (page
+ * faults, system calls), as the kernel divides it from user time
+ * (getrusage RUSAGE_THREAD: in proportion to the clock ticks that found
+ * the thread in each mode); 0 where the system does not tell. */
+double gb_thread_kernel_seconds (void);
 /* Whether gb_thread_cpu_seconds moves in steps too coarse to time a short
  * sample: Windows counts thread time in scheduler ticks (15.625 ms; Wine
  * 10 ms), where a sample of microseconds reads 0 or a whole tick. */

@@ -44,6 +44,7 @@ harness_default_config (struct harness_config *cfg, double time_per_test)
   cfg->overrun = 4;
   cfg->hard_min_samples = 3;
   cfg->mean_time = time_per_test / 2;
+  cfg->mean_min_visits = 0;
   cfg->agree = 5;
   cfg->tolerance = 0.01;
   cfg->visits = 12;
@@ -95,7 +96,7 @@ harness_start (struct harness_run *h, const struct harness_config *cfg,
   h->n = 0;
   h->visits = 0;
   h->reps = calibrate (cfg, ops, state);
-  h->wall = h->cpu = 0;
+  h->wall = h->cpu = h->kernel = 0;
   h->converged = 0;
   h->done = 0;
 }
@@ -121,7 +122,8 @@ enough (struct harness_run *h)
     return 1;
   if (h->by_mean)
     {
-      if (h->wall < cfg->mean_time || h->n < cfg->hard_min_samples)
+      if (h->wall < cfg->mean_time || h->n < cfg->hard_min_samples
+          || h->visits < cfg->mean_min_visits)
         return 0;
       h->converged = agree (h);
       return 1;
@@ -149,15 +151,18 @@ harness_visit (struct harness_run *h, volatile sig_atomic_t *stop)
     h->ops->run (h->state, 1);
   while (!*stop && !h->done && spent < visit_time)
     {
+      double k0 = gb_thread_kernel_seconds ();
       double c0 = gb_thread_cpu_seconds ();
       double t0 = h->cfg->clock ();
       h->ops->run (h->state, h->reps);
       double t1 = h->cfg->clock ();
       double c1 = gb_thread_cpu_seconds ();
+      double k1 = gb_thread_kernel_seconds ();
       h->times[h->n++] = (t1 - t0) / h->reps;
       spent += t1 - t0;
       h->wall += t1 - t0;
       h->cpu += c1 - c0;
+      h->kernel += k1 - k0;
       h->done = enough (h);
     }
   return *stop ? -1 : h->done;
@@ -177,6 +182,7 @@ harness_finish (struct harness_run *h, struct measurement *m)
   m->reps_per_sample = h->reps;
   m->wall_seconds = h->wall;
   m->cpu_seconds = h->cpu;
+  m->kernel_seconds = fmin (fmax (h->kernel, 0), h->cpu);
   m->converged = h->converged;
   m->flags = 0;
   if (e.spread > NOISY_SPREAD)
@@ -191,7 +197,8 @@ harness_finish (struct harness_run *h, struct measurement *m)
 void
 harness_use_cpu_mean (struct measurement *m)
 {
-  double seconds = gb_thread_cpu_coarse () ? m->wall_seconds : m->cpu_seconds;
+  double seconds = gb_thread_cpu_coarse () ? m->wall_seconds
+    : m->cpu_seconds - m->kernel_seconds;
   if (seconds <= 0 || m->samples == 0)
     return;
   m->seconds_per_op = seconds / ((double) m->samples * (double) m->reps_per_sample);

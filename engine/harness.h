@@ -37,6 +37,7 @@ struct harness_config
   double tolerance;             /* ...within this relative tolerance */
   double mean_time;             /* seconds of samples of a test scored by
                                    their mean (at least hard_min_samples) */
+  unsigned mean_min_visits;     /* and at least this many visits */
   unsigned visits;              /* the budget is spread over this many visits */
   unsigned min_visits;          /* before stopping early */
   double (*clock) (void);       /* seconds, monotonic: gb_wall_seconds, or a
@@ -63,6 +64,7 @@ struct measurement
   unsigned long reps_per_sample;
   double wall_seconds;          /* total timed wall time */
   double cpu_seconds;           /* total CPU time over the same samples */
+  double kernel_seconds;        /* the kernel's part of it (page faults) */
   int converged;
   unsigned flags;
 };
@@ -78,7 +80,7 @@ struct harness_run
   unsigned n;
   unsigned visits;
   unsigned long reps;           /* repetitions per sample */
-  double wall, cpu;             /* timed seconds so far */
+  double wall, cpu, kernel;     /* timed seconds so far */
   int by_mean;                  /* stops at cfg->mean_time */
   int converged;
   int done;                     /* converged, or the budget is spent */
@@ -97,7 +99,8 @@ int harness_visit (struct harness_run *h, volatile sig_atomic_t *stop);
 void harness_finish (struct harness_run *h, struct measurement *m);
 
 /* Makes GMPbench's estimator M's figure: the operations of all samples
- * over their CPU time, a mean, as GMPbench 0.2 counts (docs/scoring.md);
+ * over their user CPU time (their CPU time less its kernel part), a mean,
+ * as GMPbench 0.2 counts (docs/scoring.md);
  * the fast-sample estimate stays in fast_ops_per_sec.  Where the thread
  * CPU clock is coarse (gb_thread_cpu_coarse: Windows), the samples' wall
  * time stands in for their CPU time.  Nothing changes if no time was

@@ -59,6 +59,7 @@
 #define DOC_RESULT_REPS_PER_SAMPLE "reps_per_sample"
 #define DOC_RESULT_WALL_SECONDS "wall_seconds"
 #define DOC_RESULT_CPU_SECONDS "cpu_seconds"
+#define DOC_RESULT_KERNEL_SECONDS "kernel_seconds"
 #define DOC_RESULT_CONVERGED "converged"
 #define DOC_RESULT_FLAGS "flags"
 #define DOC_RESULT_DIGEST "digest"

@@ -31,6 +31,7 @@ result_json (const struct test_result *r)
   cJSON_AddNumberToObject (o, DOC_RESULT_REPS_PER_SAMPLE, (double) r->m.reps_per_sample);
   cJSON_AddNumberToObject (o, DOC_RESULT_WALL_SECONDS, r->m.wall_seconds);
   cJSON_AddNumberToObject (o, DOC_RESULT_CPU_SECONDS, r->m.cpu_seconds);
+  cJSON_AddNumberToObject (o, DOC_RESULT_KERNEL_SECONDS, r->m.kernel_seconds);
   cJSON_AddBoolToObject (o, DOC_RESULT_CONVERGED, r->m.converged);
   if (r->m.flags & MEAS_NOISY)
     cJSON_AddItemToArray (flags, cJSON_CreateString (DOC_FLAG_NOISY));

@@ -4,12 +4,15 @@
  * call, as a test does on a host whose speed moves.  Nothing depends on
  * how fast this machine is or on what else it is doing.  The estimate is the fast level, the median
  * is reported apart, the test is flagged noisy, and it stops within its
- * hard cap on time; a test scored by its mean stops at its fixed time. */
+ * hard cap on time; a test scored by its mean stops at its fixed time,
+ * or after its minimum of visits when one operation outlasts a visit. */
 #include <stdlib.h>
 #include "engine/harness.h"
 #include "tests/check.h"
 
 #define BASE_SECONDS 20e-6      /* one repetition at level 1.0 */
+
+static double base_seconds = BASE_SECONDS;
 
 struct levels
 {
@@ -38,7 +41,7 @@ levels_run (void *state, unsigned long reps)
 {
   struct levels *s = state;
   double level = 1 + 0.1 * (s->calls++ % 10);
-  now += BASE_SECONDS * level * (double) reps;
+  now += base_seconds * level * (double) reps;
 }
 
 static int
@@ -93,5 +96,15 @@ main (void)
   check (m.wall_seconds >= cfg.mean_time && m.wall_seconds < cfg.mean_time + 2 * cfg.sample_time,
          "scored by its mean, it stops at its fixed time whatever its samples say "
          "(%.3f s of samples, mean_time %.3f s)", m.wall_seconds, cfg.mean_time);
+
+  base_seconds = cfg.max_time;
+  cfg.mean_min_visits = 12;
+  state = levels_setup (NULL, 0, &err);
+  check (harness_measure (&cfg, &levels_ops, state, 1, &m, &stop) == 0,
+         "a measurement for a mean of slow operations completes");
+  levels_teardown (state);
+  check (m.samples >= cfg.mean_min_visits,
+         "an operation longer than its mean_time still gets its %u visits (%u samples)",
+         cfg.mean_min_visits, m.samples);
   return check_exit_status ();
 }
