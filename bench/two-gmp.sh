@@ -3,7 +3,10 @@
 # measured on this machine; prints ratios, asserts nothing.
 #
 #  1. time: the compatible hierarchy (gmpbench.*, 39 tests) over two
-#     builds side by side against one build alone (target: at most 2.2x);
+#     builds side by side against one build alone (target: at most 2.2x),
+#     in wall time and in CPU time (of gmpbench and its workers: what the
+#     wall time would be on an otherwise idle machine, and unlike it not
+#     moved by other load starting or ending between the two runs);
 #  2. noise: the same library given twice, so that every ratio would be 1
 #     on a quiet machine; each node's ratio from the paired visits (the
 #     run's report, client/pairs.h) with its spread, and beside it the
@@ -28,30 +31,39 @@ mkdir "$XDG_CONFIG_HOME" || exit 1
 export XDG_CONFIG_HOME
 
 load () { cut -d' ' -f1-3 /proc/loadavg 2> /dev/null; }
-elapsed () { python3 -c "import sys, time; print(time.time() - float(sys.argv[1]))" "$1"; }
+# Runs a command, its output to where the caller sends it, and writes
+# "WALL CPU" (seconds; CPU: user + system of it and its children) to FILE.
+timed () {  # FILE COMMAND...
+  python3 - "$@" << 'EOP'
+import resource, subprocess, sys, time
+start = time.time()
+status = subprocess.call(sys.argv[2:])
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write(f"{time.time() - start} {u.ru_utime + u.ru_stime}\n")
+sys.exit(status)
+EOP
+}
 # One build alone: a plain run for the system libgmp, else --gmp LIB once.
 single=
 [ "$LIB" = system ] || single="--gmp $LIB"
 
 echo "load average before: $(load)"
-start=$(date +%s.%N)
 # shellcheck disable=SC2086
-"$G" run -q --only gmpbench $T $single -o "$W/one.json" > /dev/null || exit 1
-one=$(elapsed "$start")
+timed "$W/one.time" "$G" run -q --only gmpbench $T $single -o "$W/one.json" > /dev/null || exit 1
 echo "load average after one build: $(load)"
-start=$(date +%s.%N)
 # shellcheck disable=SC2086
-"$G" run -q --only gmpbench $T --gmp "$LIB" --gmp "$LIB" --format json -o "$W/two.json" \
-  > "$W/paired.json" || exit 1
-two=$(elapsed "$start")
+timed "$W/two.time" "$G" run -q --only gmpbench $T --gmp "$LIB" --gmp "$LIB" --format json \
+  -o "$W/two.json" > "$W/paired.json" || exit 1
 echo "load average after two builds: $(load)"
 "$G" compare --format json "$W/two.gmp1.json" "$W/two.gmp2.json" > "$W/scores.json" || exit 1
 
-python3 - "$W/paired.json" "$W/scores.json" "$one" "$two" << 'EOF'
+python3 - "$W/paired.json" "$W/scores.json" "$W/one.time" "$W/two.time" << 'EOF'
 import json, sys
 paired, scores = (json.load(open(f))["lines"] for f in sys.argv[1:3])
-one, two = float(sys.argv[3]), float(sys.argv[4])
-print(f"time: one build {one:.0f} s, two side by side {two:.0f} s: {two / one:.2f}x (target <= 2.2x)")
+one, two = ([float(x) for x in open(f).read().split()] for f in sys.argv[3:5])
+for i, kind in enumerate(("wall", "CPU")):
+    print(f"time, {kind}: one build {one[i]:.0f} s, two side by side {two[i]:.0f} s: "
+          f"{two[i] / one[i]:.2f}x (target <= 2.2x)")
 print("node ratios, the same library twice (target: within +-1.5% of 1):")
 print(f"  {'node':32} {'paired':>8} {'off by':>7} {'spread':>7} {'pairs':>6}   {'scores':>8} {'off by':>7}")
 worst = {"paired": 0, "scores": 0}
