@@ -20,6 +20,8 @@
 #
 # Targets (issue 13): every category within 3%, the total within 2%, each
 # test within 5% where the official program's own spread allows it.
+# Last, each program's total score round by round: how well each repeats
+# itself on this machine.
 #
 # usage: bench/fidelity.sh [-r ROUNDS] [-g GMPBENCH] [-o FILE] [-t PATTERN]
 #                          OFFICIAL_DIR [-- RUN-OPTIONS...]
@@ -189,4 +191,24 @@ for label, sel in nodes:
     med, lo, hi = summary(level(sel, 1))
     fmed = statistics.median(level(sel, 2))
     print(f"{label:44} {pct(med):>11} {pct(lo):>8} {pct(hi):>8} {'':>15} {pct(fmed):>15}")
+
+def total(n, i):
+    """Round N's total score from figure I (0 official, 1 ours, 2 ours fast)."""
+    progs = defaultdict(list)
+    for k in tests:
+        progs[k[:2]].append(by_round[n][k][i])
+    cats = defaultdict(lambda: ([], []))
+    for (cat, prog), vals in progs.items():
+        cats[cat][0].append(geomean(vals, [1] * len(vals)))
+        cats[cat][1].append(meta[next(k for k in tests if k[:2] == (cat, prog))])
+    return geomean([geomean(v, w) for v, w in cats.values()], [1] * len(cats))
+
+# How well each program repeats itself here bounds how closely the two can
+# be compared: a total that moves 5% between rounds cannot be matched to 2%.
+print()
+for label, i in (("official", 0), ("gmpbench", 1), ("gmpbench fast", 2)):
+    t = [total(n, i) for n in rounds]
+    med = statistics.median(t)
+    print(f"total score by round, {label:13} " + ", ".join(f"{x:.0f}" for x in t)
+          + f"  (within {100 * max(abs(x / med - 1) for x in t):.1f}% of their median)")
 EOP
