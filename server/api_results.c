@@ -82,6 +82,9 @@ api_result (struct http_request *r, const char *id, const char *part)
       return o.rc;
     case STORE_NOT_FOUND:
       return http_error (r, 404, "not-found", NULL, "no such result");
+    case STORE_CORRUPT:
+      return http_error (r, 500, "corrupt", NULL, "the stored document of result %s is damaged "
+                         "(it fails its SHA-256 check) and is not served", id);
     default:
       return api_unavailable (r);
     }

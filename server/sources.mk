@@ -19,6 +19,7 @@ SERVER_LIB_SRCS += \
 	server/ratelimit.c \
 	server/stmt_cache.c \
 	server/store.c \
+	server/store_body.c \
 	server/store_pg.c \
 	server/store_sqlite.c \
 	server/web.c \

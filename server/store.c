@@ -22,11 +22,17 @@
  * its own, skipping its own announcements (by ORIGIN, a token of this
  * store), which it tells its watcher directly.
  *
+ * Documents are stored compressed (server/store_body.h), compressed by
+ * the uploading thread before it queues for the writer, and read back
+ * through one function that decompresses them and checks their SHA-256:
+ * a document that fails is not served (STORE_CORRUPT).
+ *
  * A migration that must rewrite every result (migration 10: the GMP
- * build kind read again from each body) leaves a row in the table
- * backfill, and the store does the work in batches of BACKFILL_BATCH
- * results, each its own transaction: for up to BACKFILL_AT_OPEN seconds
- * in store_open, then in a thread of its own while the server runs.
+ * build kind read again from each body; migration 12: each body
+ * compressed) leaves a row in the table backfill, and the store does the
+ * work in batches, each its own transaction, one backfill after the
+ * other: for up to BACKFILL_AT_OPEN seconds in store_open, then in a
+ * thread of its own while the server runs.
  */
 #include "server/store.h"
 
@@ -40,6 +46,7 @@
 #include <cjson/cJSON.h>
 #include "common/util.h"
 #include "server/log.h"
+#include "server/store_body.h"
 #include "server/store_driver.h"
 #include "model/registry.h"
 
@@ -95,6 +102,8 @@ struct store
   /* The backfill thread, when store_open left work for it. */
   pthread_t backfill_thread;
   int backfilling;
+  size_t backfill_at;           /* the backfill now running (backfills[]) */
+  int backfill_worked;          /* it had work */
   atomic_int backfill_stop;
   atomic_int backfill_done;     /* it is done: store_follow says so */
 };
@@ -102,7 +111,7 @@ struct store
 /* An upload waiting for, or written by, a group commit. */
 struct pending
 {
-  const struct store_upload *up;
+  const struct packed_upload *up;
   char *id;
   enum store_status rc;
   int done;
@@ -134,6 +143,11 @@ struct pending
  * it leaves the rest to a thread. */
 #define BACKFILL_BATCH 2000
 #define BACKFILL_AT_OPEN 1.0
+/* A batch of migration 12's compression takes at most PACK_ROWS results
+ * and stops after PACK_BYTES of documents (fifty whole runs), which it
+ * compresses before it waits for the writer. */
+#define PACK_ROWS 500
+#define PACK_BYTES (8u << 20)
 
 /* Parameter constructors. */
 static struct db_value
@@ -154,6 +168,13 @@ static struct db_value
 p_real (double d)
 {
   struct db_value v = { DB_REAL, 0, d, NULL, 0 };
+  return v;
+}
+
+static struct db_value
+p_blob (const unsigned char *data, size_t len)
+{
+  struct db_value v = { DB_BLOB, 0, 0, (const char *) data, len };
   return v;
 }
 
@@ -390,7 +411,7 @@ fail:
  * (processes sharing the database take batches in turn): 1 when more are
  * left, 0 when it is done, -1 on an error. */
 static int
-backfill_step (struct store *st)
+build_step (struct store *st)
 {
   struct db_conn *c = acquire_writer (st);
   int64_t from = -1, last = 0;
@@ -419,18 +440,162 @@ backfill_step (struct store *st)
   return more;
 }
 
+/* The documents of a compression batch, compressed. */
+struct pack_batch
+{
+  int64_t seq[PACK_ROWS];
+  unsigned char *packed[PACK_ROWS];
+  size_t len[PACK_ROWS];
+  size_t n, bytes;
+  int failed;                   /* zstd failed */
+};
+
+static int
+take_plain (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct pack_batch *b = ctx;
+  if (ncols < 2 || b->n == PACK_ROWS)
+    return 1;
+  b->len[b->n] = store_body_pack (cols[1].s ? cols[1].s : "", cols[1].len, &b->packed[b->n]);
+  if (!b->len[b->n])
+    {
+      b->failed = 1;
+      return 1;
+    }
+  b->seq[b->n++] = c_int (&cols[0]);
+  b->bytes += cols[1].len;
+  return b->bytes >= PACK_BYTES;
+}
+
+/* Reads the next batch of plain documents after the backfill's position
+ * into B, compressed, outside any write transaction; *FROM is -1 when the
+ * backfill is done.  0, or -1 on an error. */
+static int
+read_plain (struct store *st, struct pack_batch *b, int64_t *from)
+{
+  struct db_conn *c = acquire (st);
+  struct db_value p[] = { p_int (0), p_int (PACK_ROWS) };
+  int rc = 0;
+
+  *from = -1;
+  if (st->drv->query (c, "SELECT next FROM backfill WHERE name = 'packed'", NULL, 0,
+                      first_int, from) < 0)
+    rc = -1;
+  p[0] = p_int (*from);
+  if (rc == 0 && *from >= 0
+      && (st->drv->query (c, "SELECT seq, body FROM results WHERE seq > $1 AND packed IS NULL "
+                          "ORDER BY seq LIMIT $2", p, 2, take_plain, b) < 0 || b->failed))
+    rc = -1;
+  if (rc < 0)
+    failed (st, c, b->failed ? "compression (zstd failed)" : "compression");
+  release (st, c);
+  return rc;
+}
+
+/* One batch of migration 12's compression: the next documents still
+ * stored as plain text, compressed, then written in a transaction of its
+ * own.  Processes sharing the database may compress the same batch; the
+ * first to write it wins.  1 when more are left, 0 when it is done, -1
+ * on an error. */
+static int
+pack_step (struct store *st)
+{
+  struct pack_batch *b = gb_xcalloc (1, sizeof *b);
+  struct db_conn *c;
+  int64_t from;
+  int more = -1;
+
+  if (read_plain (st, b, &from) < 0)
+    goto done;
+  if (from < 0)
+    {
+      more = 0;
+      goto done;
+    }
+  c = acquire_writer (st);
+  more = st->drv->begin (c, 1) == 0 ? b->n > 0 : -1;
+  for (size_t i = 0; more > 0 && i < b->n; i++)
+    {
+      struct db_value p[] = { p_int (b->seq[i]), p_blob (b->packed[i], b->len[i]) };
+      if (st->drv->query (c, "UPDATE results SET packed = $2, body = '' WHERE seq = $1 "
+                          "AND packed IS NULL", p, 2, NULL, NULL) < 0)
+        more = -1;
+    }
+  if (more >= 0)
+    {
+      struct db_value p = p_int (b->n ? b->seq[b->n - 1] : 0);
+      if ((more ? st->drv->query (c, "UPDATE backfill SET next = $1 WHERE name = 'packed' "
+                                  "AND next < $1", &p, 1, NULL, NULL)
+           : st->drv->query (c, "DELETE FROM backfill WHERE name = 'packed'", NULL, 0,
+                             NULL, NULL)) < 0
+          || st->drv->commit (c) < 0)
+        more = -1;
+    }
+  if (more < 0)
+    failed (st, c, "compression");
+  release_writer (st, c);
+done:
+  for (size_t i = 0; i < b->n; i++)
+    free (b->packed[i]);
+  free (b);
+  return more;
+}
+
+/* The backfills, in the order they run (migration 12 compresses the
+ * documents that migration 10 reads in SQL): one batch of each, what the
+ * log says when one runs beside the server and when it is done, and
+ * whether what the followers keep must then be read again. */
+struct backfill
+{
+  int (*step) (struct store *st);
+  const char *running, *done;
+  int reread;
+};
+
+static const struct backfill backfills[] = {
+  { build_step, "reading every result's GMP build kind again (migration 10)",
+    "the GMP build kinds of every result read again (migration 10)", 1 },
+  { pack_step, "compressing the documents stored before (migration 12)",
+    "every stored document compressed (migration 12)", 0 },
+};
+
+/* One batch of the backfill now running, the next one starting where
+ * one is done: 1 when more are left, 0 when all are done, -1 on an
+ * error.  IN_THREAD: beside the server, whose followers may have to read
+ * again what a backfill changed. */
+static int
+backfill_step (struct store *st, int in_thread)
+{
+  while (st->backfill_at < GB_ARRAY_SIZE (backfills))
+    {
+      const struct backfill *b = &backfills[st->backfill_at];
+      int more = b->step (st);
+      if (more > 0 && in_thread && !st->backfill_worked)
+        log_info ("database: %s while the server runs", b->running);
+      if (more != 0)
+        {
+          st->backfill_worked |= more > 0;
+          return more;
+        }
+      if (st->backfill_worked && in_thread)
+        {
+          log_info ("database: %s", b->done);
+          if (b->reread)
+            atomic_store (&st->backfill_done, 1);
+        }
+      st->backfill_at++;
+      st->backfill_worked = 0;
+    }
+  return 0;
+}
+
 static void *
 backfiller (void *arg)
 {
   struct store *st = arg;
   int more = 1;
   while (more > 0 && !atomic_load (&st->backfill_stop))
-    more = backfill_step (st);
-  if (more == 0)
-    {
-      log_info ("database: the GMP build kinds of every result read again (migration 10)");
-      atomic_store (&st->backfill_done, 1);
-    }
+    more = backfill_step (st, 1);
   return NULL;
 }
 
@@ -442,11 +607,10 @@ start_backfills (struct store *st)
   double begun = gb_wall_seconds ();
   int more = 1;
   while (more > 0 && gb_wall_seconds () - begun < BACKFILL_AT_OPEN)
-    more = backfill_step (st);
+    more = backfill_step (st, 0);
   if (more <= 0)
     return 0;
-  log_info ("database: reading every result's GMP build kind again (migration 10) "
-            "while the server runs");
+  log_info ("database: %s while the server runs", backfills[st->backfill_at].running);
   if (pthread_create (&st->backfill_thread, NULL, backfiller, st) != 0)
     return -1;
   st->backfilling = 1;
@@ -560,7 +724,10 @@ store_schema_version (struct store *st)
   "r.arch, r.cpu, r.cpu_name, r.os, r.gmp, r.compiler, r.created, r.scores, r.flags, " \
   "r.unlisted, r.retracted, r.mode, r.build, r.flags_at, r.flag_notes"
 #define ROW_NCOLS 21
-#define FULL_COLUMNS ROW_COLUMNS ", r.body, r.signature, r.public_key"
+/* With the document, stored as plain text (body) or compressed (packed),
+ * and its SHA-256. */
+#define FULL_COLUMNS ROW_COLUMNS ", r.signature, r.public_key, r.body, r.packed, r.sha256"
+#define FULL_NCOLS (ROW_NCOLS + 5)
 
 static void
 decode_row (const struct db_value *c, int ncols, struct store_row *r)
@@ -587,13 +754,33 @@ decode_row (const struct db_value *c, int ncols, struct store_row *r)
   r->build = c_text (&c[18]);
   r->flags_at = c_int (&c[19]);
   r->flag_notes = c_text (&c[20]);
-  if (ncols >= ROW_NCOLS + 3)
+  if (ncols >= FULL_NCOLS)
     {
-      r->body = c_text (&c[21]);
-      r->body_len = c[21].len;
-      r->signature = c_text (&c[22]);
-      r->public_key = c_text (&c[23]);
+      r->signature = c_text (&c[21]);
+      r->public_key = c_text (&c[22]);
     }
+}
+
+/* The document of the full row C (FULL_COLUMNS) into R, through B, which
+ * the caller closes: 0, or -1 (logged) when it is not the document that
+ * was stored. */
+static int
+open_body (const struct db_value *c, struct store_row *r, struct store_body *b)
+{
+  const struct db_value *plain = &c[ROW_NCOLS + 2], *packed = &c[ROW_NCOLS + 3];
+  char err[256];
+
+  if (store_body_open (packed->type == DB_BLOB || packed->type == DB_TEXT ? packed->s : NULL,
+                       packed->len, c_text (plain), plain->len, c_text (&c[ROW_NCOLS + 4]), b,
+                       err, sizeof err) < 0)
+    {
+      log_error ("result %s (seq %lld) is not served: %s", r->id ? r->id : "?",
+                 (long long) r->seq, err);
+      return -1;
+    }
+  r->body = b->text;
+  r->body_len = b->len;
+  return 0;
 }
 
 struct row_adapter
@@ -602,6 +789,7 @@ struct row_adapter
   store_list_fn list_fn;
   void *ctx;
   int found;
+  int corrupt;                  /* a document failed its check: stopped there */
 };
 
 static int
@@ -609,6 +797,8 @@ adapt_row (void *ctx, const struct db_value *cols, int ncols)
 {
   struct row_adapter *a = ctx;
   struct store_row row;
+  struct store_body body;
+  int stop;
 
   if (ncols < ROW_NCOLS)
     return 1;
@@ -616,7 +806,16 @@ adapt_row (void *ctx, const struct db_value *cols, int ncols)
   a->found = 1;
   if (a->list_fn)
     return a->list_fn (a->ctx, &row, ncols > ROW_NCOLS ? c_real (&cols[ROW_NCOLS]) : 0);
-  return a->fn (a->ctx, &row);
+  if (ncols < FULL_NCOLS)
+    return a->fn (a->ctx, &row);
+  if (open_body (cols, &row, &body) < 0)
+    {
+      a->corrupt = 1;
+      return 1;
+    }
+  stop = a->fn (a->ctx, &row);
+  store_body_close (&body);
+  return stop;
 }
 
 /* Runs a read-only query delivering result rows through A. */
@@ -628,6 +827,8 @@ read_rows (struct store *st, const char *sql, const struct db_value *params, int
   enum store_status rc = STORE_OK;
   if (st->drv->query (c, sql, params, nparams, adapt_row, a) < 0)
     rc = failed (st, c, "read");
+  else if (a->corrupt)
+    rc = STORE_CORRUPT;
   release (st, c);
   return rc;
 }
@@ -680,10 +881,10 @@ take_seq (void *ctx, const struct db_value *cols, int ncols)
 static const char insert_sql[] =
   "INSERT INTO results (id, sha256, received, fingerprint, public_key, publisher, "
   "submitter, arch, cpu, cpu_name, os, gmp, compiler, created, scores, flags, flagged, "
-  "unlisted, listed, body, signature, vendor, mhz, cores, mode, build, flags_at, flag_notes) "
-  "VALUES ($1, $2, $3, $4, $5, (SELECT publisher FROM keys WHERE fingerprint = $4), $6, $7, "
-  "$8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, "
-  "$3, $26) ON CONFLICT DO NOTHING RETURNING seq";
+  "unlisted, listed, body, signature, vendor, mhz, cores, mode, build, flags_at, flag_notes, "
+  "packed) VALUES ($1, $2, $3, $4, $5, (SELECT publisher FROM keys WHERE fingerprint = $4), "
+  "$6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, '', $19, $20, $21, $22, $23, "
+  "$24, $3, $25, $26) ON CONFLICT DO NOTHING RETURNING seq";
 
 /* The clock the leaderboard divides by, in MHz: max, else nominal, else
  * a valid measurement; NULL when none is known. */
@@ -695,12 +896,21 @@ p_mhz (const struct doc_summary *d)
   return mhz > 0 ? p_real (mhz) : p_text (NULL);
 }
 
+/* An upload with its document compressed (store_insert). */
+struct packed_upload
+{
+  const struct store_upload *up;
+  unsigned char *packed;
+  size_t packed_len;
+};
+
 /* Inserts the row under the shortest free id; *SEQ found=0 and *ID set
  * when the same bytes are stored already. */
 static int
-insert_row (struct store *st, struct db_conn *c, const struct store_upload *up,
+insert_row (struct store *st, struct db_conn *c, const struct packed_upload *pu,
             const char *scores, char id[65], struct seq_result *seq)
 {
+  const struct store_upload *up = pu->up;
   const struct doc_summary *d = up->doc;
   int flagged = up->flags[0] != '\0';
 
@@ -713,11 +923,11 @@ insert_row (struct store *st, struct db_conn *c, const struct store_upload *up,
         p_text (up->public_key), p_text (d->submitter), p_text (d->arch), p_text (d->cpu),
         p_text (d->cpu_name), p_text (d->os), p_text (d->gmp), p_text (d->compiler),
         p_text (d->created), p_text (scores), p_text (up->flags), p_int (flagged),
-        p_int (up->unlisted), p_int (!up->unlisted), p_text (up->body), p_text (up->signature),
+        p_int (up->unlisted), p_int (!up->unlisted), p_text (up->signature),
         p_text (d->cpu_vendor), p_mhz (d), d->cores > 0 ? p_int (d->cores) : p_text (NULL),
         p_text (d->mode), p_text (up->build), p_text (up->flag_notes),
+        p_blob (pu->packed, pu->packed_len),
       };
-      p[18].len = up->len;
       seq->found = 0;
       if (st->drv->query (c, insert_sql, p, (int) GB_ARRAY_SIZE (p), take_seq, seq) < 0)
         return -1;
@@ -770,16 +980,17 @@ insert_scores (struct store *st, struct db_conn *c, int64_t seq, const struct st
   return 0;
 }
 
-/* Stores UP in the open transaction of C: STORE_OK (ID set), STORE_EXISTS
- * (ID is the stored one's, nothing written) or STORE_ERROR. */
+/* Stores PU in the open transaction of C: STORE_OK (ID set),
+ * STORE_EXISTS (ID is the stored one's, nothing written) or STORE_ERROR. */
 static enum store_status
-insert_one (struct store *st, struct db_conn *c, const struct store_upload *up, char id[65])
+insert_one (struct store *st, struct db_conn *c, const struct packed_upload *pu, char id[65])
 {
+  const struct store_upload *up = pu->up;
   char *scores = scores_json (up->doc);
   struct seq_result seq = { 0, 0 };
   enum store_status rc = STORE_OK;
 
-  if (insert_row (st, c, up, scores, id, &seq) < 0)
+  if (insert_row (st, c, pu, scores, id, &seq) < 0)
     rc = STORE_ERROR;
   else if (!seq.found)
     rc = STORE_EXISTS;
@@ -791,7 +1002,7 @@ insert_one (struct store *st, struct db_conn *c, const struct store_upload *up, 
 
 /* One transaction per upload (engines with concurrent writers). */
 static enum store_status
-insert_alone (struct store *st, const struct store_upload *up, char id[65])
+insert_alone (struct store *st, const struct packed_upload *pu, char id[65])
 {
   struct db_conn *c = acquire_writer (st);
   enum store_status rc;
@@ -800,7 +1011,7 @@ insert_alone (struct store *st, const struct store_upload *up, char id[65])
     rc = failed (st, c, "insert");
   else
     {
-      rc = insert_one (st, c, up, id);
+      rc = insert_one (st, c, pu, id);
       if (rc == STORE_ERROR)
         failed (st, c, "insert");
       else if (rc == STORE_EXISTS)
@@ -843,7 +1054,7 @@ write_batch (struct store *st, struct pending *batch, size_t n)
  * transaction in progress leads, writing everything queued so far in one
  * transaction, and wakes the others when it has committed. */
 static enum store_status
-insert_grouped (struct store *st, const struct store_upload *up, char id[65])
+insert_grouped (struct store *st, const struct packed_upload *up, char id[65])
 {
   struct pending self = { up, id, STORE_ERROR, 0, NULL };
 
@@ -898,8 +1109,19 @@ changed (struct store *st, const char *id)
 enum store_status
 store_insert (struct store *st, const struct store_upload *up, char id[65])
 {
-  enum store_status rc = st->drv->single_writer ? insert_grouped (st, up, id)
-    : insert_alone (st, up, id);
+  struct packed_upload pu = { up, NULL, 0 };
+  enum store_status rc;
+
+  /* Compressed here, in the uploader's thread, before it waits for the
+   * writer. */
+  pu.packed_len = store_body_pack (up->body, up->len, &pu.packed);
+  if (!pu.packed_len)
+    {
+      log_error ("database (%s) insert: zstd cannot compress the document", st->drv->name);
+      return STORE_ERROR;
+    }
+  rc = st->drv->single_writer ? insert_grouped (st, &pu, id) : insert_alone (st, &pu, id);
+  free (pu.packed);
   if (rc == STORE_OK && !up->unlisted)
     changed (st, id);
   return rc;
@@ -910,7 +1132,7 @@ store_insert (struct store *st, const struct store_upload *up, char id[65])
 enum store_status
 store_get (struct store *st, const char *id, store_row_fn fn, void *ctx)
 {
-  struct row_adapter a = { fn, NULL, ctx, 0 };
+  struct row_adapter a = { fn, NULL, ctx, 0, 0 };
   struct db_value p = p_text (id);
   enum store_status rc = read_rows (st, "SELECT " FULL_COLUMNS " FROM results r WHERE r.id = $1",
                                     &p, 1, &a);
@@ -1285,7 +1507,7 @@ store_list (struct store *st, const struct store_filter *f, store_list_fn fn, vo
   char sql[2048];
   struct db_value p[16];
   int np = 0, plan = 0;
-  struct row_adapter a = { NULL, fn, ctx, 0 };
+  struct row_adapter a = { NULL, fn, ctx, 0, 0 };
   struct db_conn *c = acquire (st);
   enum store_status rc = STORE_OK;
 
@@ -1322,7 +1544,7 @@ enum store_status
 store_page (struct store *st, int dump, const struct store_filter *f, int64_t after, int limit,
             store_row_fn fn, void *ctx)
 {
-  struct row_adapter a = { fn, NULL, ctx, 0 };
+  struct row_adapter a = { fn, NULL, ctx, 0, 0 };
   struct db_value p[16] = { p_int (after) };
   int np = 1;
   char sql[2048], order[48];
@@ -1791,7 +2013,7 @@ store_best_per_ghz (struct store *st, const char *node, double *best)
 enum store_status
 store_by_key (struct store *st, const char *fingerprint, int limit, store_row_fn fn, void *ctx)
 {
-  struct row_adapter a = { fn, NULL, ctx, 0 };
+  struct row_adapter a = { fn, NULL, ctx, 0, 0 };
   struct db_value p[] = { p_text (fingerprint), p_int (limit) };
   return read_rows (st, "SELECT " ROW_COLUMNS " FROM results r WHERE r.fingerprint = $1 "
                     "AND r.listed = 1 ORDER BY r.seq DESC LIMIT $2", p, 2, &a);

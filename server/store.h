@@ -10,6 +10,9 @@
  *
  * Results are returned to callers through callbacks, row by row, so that
  * large answers (the dump, the CSV export) never sit in memory whole.
+ *
+ * Documents are stored compressed; the store gives them back only as the
+ * exact bytes that were stored, checked against their SHA-256.
  */
 #ifndef GB_SERVER_STORE_H
 #define GB_SERVER_STORE_H
@@ -25,7 +28,10 @@ enum store_status
   STORE_OK = 0,
   STORE_EXISTS,                 /* insert: the same bytes are stored already */
   STORE_NOT_FOUND,
-  STORE_ERROR                   /* the database failed; logged */
+  STORE_ERROR,                  /* the database failed; logged */
+  STORE_CORRUPT                 /* a stored document is damaged (it does not
+                                 * decompress, or its SHA-256 differs), so it
+                                 * is not given out; logged */
 };
 
 /* NULL with a message in ERR when the database cannot be opened or
@@ -89,7 +95,8 @@ struct store_row
   const char *mode, *build;     /* run.mode, the GMP build kind */
   int64_t flags_at;             /* when the flags were last decided (Unix time) */
   const char *flag_notes;       /* why each flag was set, one line each */
-  /* Only from store_get and store_dump: */
+  /* Only from store_get and store_page's dump: the document as it was
+   * uploaded (checked), NUL-terminated after BODY_LEN bytes. */
   const char *body, *signature, *public_key;
   size_t body_len;
 };
@@ -97,6 +104,8 @@ struct store_row
 /* Called for each row; the strings live until it returns.  Nonzero stops. */
 typedef int (*store_row_fn) (void *ctx, const struct store_row *row);
 
+/* STORE_CORRUPT when the result's document is damaged (FN is not
+ * called). */
 enum store_status store_get (struct store *st, const char *id, store_row_fn fn, void *ctx);
 
 
@@ -126,8 +135,10 @@ enum store_status store_list (struct store *st, const struct store_filter *f,
 
 /* Up to LIMIT rows with seq > AFTER in upload order, unlisted results
  * left out.  DUMP: with body and signature, retracted ones included (as
- * tombstones for the caller); otherwise only listed results, those that
- * match F (its filters; its sort, cursor and limit are not used). */
+ * tombstones for the caller), STORE_CORRUPT at the first damaged
+ * document (after the rows before it); otherwise only listed results,
+ * those that match F (its filters; its sort, cursor and limit are not
+ * used). */
 enum store_status store_page (struct store *st, int dump, const struct store_filter *f,
                               int64_t after, int limit, store_row_fn fn, void *ctx);
 

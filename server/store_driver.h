@@ -20,7 +20,7 @@
 
 enum db_type
 {
-  DB_NULL, DB_INT, DB_REAL, DB_TEXT
+  DB_NULL, DB_INT, DB_REAL, DB_TEXT, DB_BLOB
 };
 
 struct db_value
@@ -28,7 +28,8 @@ struct db_value
   enum db_type type;
   int64_t i;
   double d;
-  const char *s;                /* DB_TEXT: LEN bytes, NUL-terminated */
+  const char *s;                /* DB_TEXT: LEN bytes, NUL-terminated;
+                                 * DB_BLOB: LEN bytes */
   size_t len;
 };
 
@@ -77,7 +78,9 @@ struct store_driver
    * rows in a temporary tree instead of reading the index in order. */
   const char *refresh_stats;
   /* The backfill of migration 10 (store.c, "Backfills"): sets the GMP
-   * build kind of the results with $1 < seq <= $2 from their bodies. */
+   * build kind of the results with $1 < seq <= $2 from their bodies,
+   * those still stored as plain text (the backfill of migration 12, which
+   * compresses them, runs after it). */
   const char *build_kind_sql;
   /* For engines that tell other sessions of changes by notification
    * (PostgreSQL's LISTEN and NOTIFY; NULL for the others, whose changes

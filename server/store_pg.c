@@ -4,7 +4,9 @@
  * with PQprepare under names gb_N the first time a connection meets them;
  * parameters and results travel in text form (PostgreSQL 12 and later
  * print float8 in the shortest form that reads back exactly, and we send
- * doubles with 17 significant digits, so no score changes on the way).
+ * doubles with 17 significant digits, so no score changes on the way),
+ * except binary parameters, sent as they are; binary results (bytea)
+ * come in hex and are decoded for the caller.
  * Several server processes may share one database: migrations take a
  * transaction-scoped advisory lock, and uniqueness is enforced by the
  * schema, not by the processes.  A connection that breaks is reset once,
@@ -167,6 +169,14 @@ static const char *const migrations[] = {
   "INSERT INTO backfill (name, next) VALUES ('build', 0);\n",
   /* 11: the table of migration 10 where an earlier migration 10 ran */
   "CREATE TABLE IF NOT EXISTS backfill (name TEXT PRIMARY KEY, next BIGINT NOT NULL);\n",
+  /* 12: result documents compressed (server/store_body.h): in packed,
+   * with body left empty (and out of TOAST's own compression, which
+   * would find nothing to gain); the results stored before keep their
+   * body as plain text until the store compresses them, in batches,
+   * after the migration (store.c, "Backfills") */
+  "ALTER TABLE results ADD COLUMN packed BYTEA;\n"
+  "ALTER TABLE results ALTER COLUMN packed SET STORAGE EXTERNAL;\n"
+  "INSERT INTO backfill (name, next) VALUES ('packed', 0);\n",
 };
 
 static void
@@ -249,29 +259,62 @@ prepare (struct db_conn *c, const char *sql, int nparams, char name[32])
   return ok ? 0 : -1;
 }
 
+/* The type of bytea columns (PostgreSQL's pg_type.h). */
+#define BYTEA_OID 17
+
+/* Column I of row R as the caller sees it; a bytea is decoded into
+ * *DECODED (freed by the caller with PQfreemem).  0, or -1 when a bytea
+ * does not decode. */
 static int
-deliver (PGresult *res, db_row_fn row, void *ctx)
+take_column (PGresult *res, int r, int i, struct db_value *v, unsigned char **decoded)
 {
-  int nrows = PQntuples (res), ncols = PQnfields (res);
+  memset (v, 0, sizeof *v);
+  *decoded = NULL;
+  if (PQgetisnull (res, r, i))
+    return 0;
+  if (PQftype (res, i) != BYTEA_OID)
+    {
+      v->type = DB_TEXT;
+      v->s = PQgetvalue (res, r, i);
+      v->len = (size_t) PQgetlength (res, r, i);
+      return 0;
+    }
+  size_t len = 0;
+  *decoded = PQunescapeBytea ((const unsigned char *) PQgetvalue (res, r, i), &len);
+  if (!*decoded)
+    return -1;
+  v->type = DB_BLOB;
+  v->s = (const char *) *decoded;
+  v->len = len;
+  return 0;
+}
+
+static int
+deliver (struct db_conn *c, PGresult *res, db_row_fn row, void *ctx)
+{
+  int nrows = PQntuples (res), ncols = PQnfields (res), rc = 0;
   struct db_value cols[32];
+  unsigned char *decoded[32];
 
   if (ncols > (int) GB_ARRAY_SIZE (cols))
     return -1;
-  for (int r = 0; r < nrows; r++)
+  for (int r = 0; r < nrows && rc == 0; r++)
     {
-      for (int i = 0; i < ncols; i++)
-        {
-          memset (&cols[i], 0, sizeof cols[i]);
-          if (PQgetisnull (res, r, i))
-            continue;
-          cols[i].type = DB_TEXT;
-          cols[i].s = PQgetvalue (res, r, i);
-          cols[i].len = (size_t) PQgetlength (res, r, i);
-        }
-      if (row (ctx, cols, ncols))
+      int i = 0, stop = 0;
+      for (; i < ncols && rc == 0; i++)
+        if (take_column (res, r, i, &cols[i], &decoded[i]) < 0)
+          {
+            set_error (c, "bytea", "a binary value does not decode");
+            rc = -1;
+          }
+      if (rc == 0)
+        stop = row (ctx, cols, ncols);
+      while (i-- > 0)
+        PQfreemem (decoded[i]);
+      if (stop)
         break;
     }
-  return 0;
+  return rc;
 }
 
 static int
@@ -280,6 +323,7 @@ pg_query (struct db_conn *c, const char *sql, const struct db_value *params, int
 {
   char name[32], text[MAX_PARAMS][32];
   const char *values[MAX_PARAMS];
+  int lengths[MAX_PARAMS], formats[MAX_PARAMS];
   int rc = -1;
 
   if (nparams > MAX_PARAMS)
@@ -296,17 +340,20 @@ pg_query (struct db_conn *c, const char *sql, const struct db_value *params, int
     {
       const struct db_value *v = &params[i];
       values[i] = NULL;
-      if (v->type == DB_INT)
+      lengths[i] = formats[i] = 0;
+      if (v->type == DB_BLOB)
+        values[i] = v->s, lengths[i] = (int) v->len, formats[i] = 1;
+      else if (v->type == DB_INT)
         snprintf (text[i], sizeof text[i], "%" PRId64, v->i), values[i] = text[i];
       else if (v->type == DB_REAL)
         snprintf (text[i], sizeof text[i], "%.17g", v->d), values[i] = text[i];
       else if (v->type == DB_TEXT)
         values[i] = v->s;
     }
-  PGresult *res = PQexecPrepared (c->pg, name, nparams, values, NULL, NULL, 0);
+  PGresult *res = PQexecPrepared (c->pg, name, nparams, values, lengths, formats, 0);
   ExecStatusType st = res ? PQresultStatus (res) : PGRES_FATAL_ERROR;
   if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK)
-    rc = row && st == PGRES_TUPLES_OK ? deliver (res, row, ctx) : 0;
+    rc = row && st == PGRES_TUPLES_OK ? deliver (c, res, row, ctx) : 0;
   else
     set_error (c, "query", res ? PQresultErrorMessage (res) : PQerrorMessage (c->pg));
   PQclear (res);
@@ -392,6 +439,6 @@ const struct store_driver store_pg_driver = {
   pg_query, pg_exec, pg_error, NULL, NULL, NULL,
   "UPDATE results SET build = CASE WHEN body::jsonb #>> '{system,build,gmp,build}' "
   "IN ('distribution', 'fat', 'native') THEN body::jsonb #>> '{system,build,gmp,build}' "
-  "ELSE 'unknown' END WHERE seq > $1 AND seq <= $2",
+  "ELSE 'unknown' END WHERE seq > $1 AND seq <= $2 AND packed IS NULL",
   pg_notifications,
 };

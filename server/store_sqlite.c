@@ -184,6 +184,12 @@ static const char *const migrations[] = {
   "  origin TEXT NOT NULL,\n"
   "  id TEXT NOT NULL);\n"
   "CREATE TABLE IF NOT EXISTS backfill (name TEXT PRIMARY KEY, next INTEGER NOT NULL);\n",
+  /* 12: result documents compressed (server/store_body.h): in packed,
+   * with body left empty; the results stored before keep their body as
+   * plain text until the store compresses them, in batches, after the
+   * migration (store.c, "Backfills") */
+  "ALTER TABLE results ADD COLUMN packed BLOB;\n"
+  "INSERT INTO backfill (name, next) VALUES ('packed', 0);\n",
 };
 
 static void
@@ -288,6 +294,9 @@ bind (sqlite3_stmt *stmt, const struct db_value *params, int nparams)
         case DB_TEXT:
           rc = sqlite3_bind_text64 (stmt, i + 1, v->s, v->len, SQLITE_STATIC, SQLITE_UTF8);
           break;
+        case DB_BLOB:
+          rc = sqlite3_bind_blob64 (stmt, i + 1, v->s, v->len, SQLITE_STATIC);
+          break;
         default:
           rc = sqlite3_bind_null (stmt, i + 1);
           break;
@@ -314,6 +323,11 @@ column (sqlite3_stmt *stmt, int i, struct db_value *v)
       break;
     case SQLITE_NULL:
       v->type = DB_NULL;
+      break;
+    case SQLITE_BLOB:
+      v->type = DB_BLOB;
+      v->s = sqlite3_column_blob (stmt, i);
+      v->len = (size_t) sqlite3_column_bytes (stmt, i);
       break;
     default:
       v->type = DB_TEXT;
@@ -438,6 +452,6 @@ const struct store_driver store_sqlite_driver = {
   "PRAGMA analysis_limit=1000; ANALYZE;",
   "UPDATE results SET build = CASE WHEN json_extract(body, '$.system.build.gmp.build') "
   "IN ('distribution', 'fat', 'native') THEN json_extract(body, '$.system.build.gmp.build') "
-  "ELSE 'unknown' END WHERE seq > $1 AND seq <= $2",
+  "ELSE 'unknown' END WHERE seq > $1 AND seq <= $2 AND packed IS NULL",
   NULL,
 };

@@ -462,6 +462,9 @@ web_result (struct http_request *r, const char *id)
       return o.rc;
     case STORE_NOT_FOUND:
       return page_error (r, 404, "There is no such result.");
+    case STORE_CORRUPT:
+      return page_error (r, 500, "This result's stored document is damaged (it fails its "
+                         "SHA-256 check), so it is not shown.");
     default:
       return page_error (r, 503, "The database is unavailable; try again later.");
     }

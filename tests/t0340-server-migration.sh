@@ -5,14 +5,18 @@
 # migration 9) is upgraded when the server starts, on SQLite and on
 # PostgreSQL: its results keep their place in filtered, sorted listings,
 # take their GMP build kind from system.build.gmp.build (migration 10;
-# unknown without it), and new uploads join them.
+# unknown without it), have their documents compressed (migration 12:
+# the downgrade puts them back as plain text) and served as the exact
+# bytes uploaded, and new uploads join them.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/server-lib.sh"
 need_server
 
 make_key alice > /dev/null
 
-DOWNGRADE="INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged, arch, os, gmp,
+DOWNGRADE="ALTER TABLE results DROP COLUMN packed;
+DELETE FROM backfill WHERE name = 'packed';
+INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged, arch, os, gmp,
   compiler)
 SELECT t.seq, t.node, length(t.node) - length(replace(t.node, '.', '')), t.score, r.cpu,
   r.listed, r.flagged, r.arch, r.os, r.gmp, r.compiler
@@ -41,6 +45,19 @@ upload () {
     post "$name.json" "$(sign "$name.json" alice)"
 }
 
+# plain_bodies NAME...: SQL (for both engines) that stores the documents
+# NAME.json as plain text again, as before migration 12.
+plain_bodies () {
+  $PY - "$@" <<'EOF'
+import hashlib, sys
+for name in sys.argv[1:]:
+    data = open(name + '.json', 'rb').read()
+    text = data.decode('utf-8').replace("'", "''")
+    print("UPDATE results SET body = '%s' WHERE sha256 = '%s';"
+          % (text, hashlib.sha256(data).hexdigest()))
+EOF
+}
+
 # idof NAME: the id of NAME.json.
 idof () {
   sha256sum "$1.json" | cut -c1-16
@@ -65,7 +82,7 @@ run_upgrade () {
   latest=$(field "d['schema']")
   tests=$(echo "SELECT count(*) FROM test_scores;" | "$@" 2> /dev/null | tr -d ' ')
   stop_server
-  echo "$DOWNGRADE" | "$@" > /dev/null 2>&1
+  { plain_bodies a b c; echo "$DOWNGRADE"; } | "$@" > /dev/null 2>&1
   check "$engine: the database is back at schema 5" \
     sh -c "echo 'SELECT max(version) FROM schema_version;' | $* 2> /dev/null | grep -qx ' *5'"
   start_server "$db" --key-rate 0 || { fail "$engine: the server starts on the old schema"; return; }
@@ -84,6 +101,14 @@ run_upgrade () {
   check "$engine: the build kinds come from system.build.gmp.build, unknown without it" \
     sh -c "echo 'SELECT build FROM results ORDER BY seq;' | $* 2> /dev/null | tr -d ' ' |
       grep . | tr '\\n' ' ' | grep -qx 'unknown unknown fat '"
+  check "$engine: the old documents were compressed (migration 12)" \
+    sh -c "echo \"SELECT count(*) FROM results WHERE packed IS NULL OR body <> '';\" |
+      $* 2> /dev/null | grep -qx ' *0'"
+  for name in a b c; do
+    st=$(get "/api/v1/results/$(idof $name)/raw")
+    check "$engine: /raw gives old result $name's exact bytes" \
+      sh -c "[ $st = 200 ] && cmp -s resp.json $name.json"
+  done
   expect_status "$engine: the old results are listed, filtered and sorted" \
     "$(idof c) $(idof b) $(idof a)" "$(listed)"
   upload d 4 > /dev/null

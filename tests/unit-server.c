@@ -1,7 +1,8 @@
 /* unit-server.c: the server's pure parts without a network or database:
  * the strict JSON scan, base64, Ed25519 verification (RFC 8032 test
  * vector), document validation on the fixture a real `gmpbench run`
- * wrote, the rate limiter, the outlier rule and the statement cache. */
+ * wrote, the rate limiter, the outlier rule, the statement cache and
+ * stored documents (compressed, checked on the way out). */
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
@@ -13,6 +14,7 @@
 #include "model/schema.h"
 #include "model/sig.h"
 #include "server/stmt_cache.h"
+#include "server/store_body.h"
 #include "model/validate.h"
 #include "model/reference.h"
 #include "tests/check.h"
@@ -365,6 +367,56 @@ test_interposed (void)
   check (strstr (flags, "interposed") == NULL, "plausible: a plain document is not (%s)", flags);
 }
 
+/* Whether store_body_open gives TEXT back from PACKED (or PLAIN) under
+ * SHA256; ERR gets its message otherwise. */
+static int
+body_opens (const unsigned char *packed, size_t packed_len, const char *plain,
+            const char *sha256, const char *text, char *err, size_t errlen)
+{
+  struct store_body b;
+  if (store_body_open (packed, packed_len, plain, plain ? strlen (plain) : 0, sha256, &b, err,
+                       errlen) < 0)
+    return 0;
+  int same = b.len == strlen (text) && memcmp (b.text, text, b.len) == 0 && b.text[b.len] == 0;
+  store_body_close (&b);
+  return same;
+}
+
+static void
+test_store_body (void)
+{
+  char *text = fixture (NULL), sha[65], other[65], err[256];
+  unsigned char *packed;
+
+  if (!text)
+    {
+      check (0, "store body: the fixture reads");
+      return;
+    }
+  size_t len = strlen (text), n = store_body_pack (text, len, &packed);
+  gb_sha256_hex (text, len, sha);
+  gb_sha256_hex ("x", 1, other);
+  check (n > 0 && n < len / 2, "store body: a document compresses to less than half (%zu bytes "
+         "to %zu)", len, n);
+  check (body_opens (packed, n, NULL, sha, text, err, sizeof err),
+         "store body: the compressed document opens as the exact bytes");
+  check (body_opens (NULL, 0, text, sha, text, err, sizeof err),
+         "store body: a document stored as plain text opens too");
+  check (!body_opens (packed, n, NULL, other, text, err, sizeof err) && strstr (err, "SHA-256"),
+         "store body: under another SHA-256 it is refused (%s)", err);
+  check (!body_opens (packed, n / 2, NULL, sha, text, err, sizeof err)
+         && strstr (err, "does not decompress"), "store body: a truncated frame is refused (%s)",
+         err);
+  packed[0] ^= 0xff;
+  check (!body_opens (packed, n, NULL, sha, text, err, sizeof err)
+         && strstr (err, "frame header"), "store body: a frame with a damaged header is "
+         "refused (%s)", err);
+  check (!body_opens (NULL, 0, "", sha, text, err, sizeof err),
+         "store body: an empty plain body is refused (%s)", err);
+  free (packed);
+  free (text);
+}
+
 static void
 test_stmt_cache (void)
 {
@@ -419,5 +471,6 @@ main (void)
   test_outlier ();
   test_interposed ();
   test_stmt_cache ();
+  test_store_body ();
   return check_exit_status ();
 }
