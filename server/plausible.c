@@ -27,6 +27,7 @@
 #include "common/util.h"
 #include "model/order_stats.h"
 #include "model/registry.h"
+#include "server/plausible_steady.h"
 
 /* ------------------------------------------------------------ flag lists */
 
@@ -213,6 +214,15 @@ plausible_refuse (const struct doc_summary *doc, struct validate_error *err)
   return 0;
 }
 
+/* Whether values of NODE vary like single tests: tests, and the nodes of
+ * key generation and prime search, which take a random time by nature. */
+static int
+test_like (const char *node)
+{
+  return registry_find (node) != NULL || steady_key_generation (node)
+    || strstr (node, ".prime");
+}
+
 /* ------------------------------------------------------------ across CPUs */
 
 /* The best score per GHz of each inner node any unflagged result reached,
@@ -346,7 +356,9 @@ plausible_flags (struct store *st, const struct doc_summary *doc, char *flags, s
       if (best_per_ghz (st, doc->scores[i].name, &best) != STORE_OK)
         return STORE_ERROR;
       double v = doc->scores[i].score / ghz;
-      if (best > 0 && v > PLAUSIBLE_BEYOND_BEST * best)
+      double beyond = PLAUSIBLE_BEYOND_BEST
+        * (test_like (doc->scores[i].name) ? exp (PLAUSIBLE_TEST_FAST) : 1);
+      if (best > 0 && v > beyond * best)
         {
           add_flag (flags, fsize, "impossible");
           add_note (notes, nsize, "impossible: %s is %.3g per GHz, %.1f times the best any "
@@ -394,12 +406,13 @@ plausible_outlier (double x, double *v, size_t n, int is_test)
   return fabs (dev) > plausible_cutoff (scale, is_test, dev > 0);
 }
 
-/* Whether values of NODE vary like single tests: tests, and the nodes of
- * key generation and prime search, which take a random time by nature. */
+/* Whether NODE is judged by its score without the key generation below it
+ * (plausible_steady.h). */
 static int
-test_like (const char *node)
+judged_steady (const char *node)
 {
-  return registry_find (node) != NULL || strstr (node, "keygen") || strstr (node, ".prime");
+  long i = steady_find (node);
+  return i >= 0 && steady_mixed ((size_t) i);
 }
 
 /* The median and scale of one node over a category, in log space. */
@@ -557,11 +570,39 @@ by_stats_name (const void *pa, const void *pb)
   return strcmp (((const struct node_stats *) pa)->node, ((const struct node_stats *) pb)->node);
 }
 
+/* Replaces the value of every mixed node of RV by its steady one
+ * (plausible_steady.h), result by result. */
+static void
+steady_values (struct review *rv)
+{
+  size_t nw = steady_count ();
+  long *index = gb_xmalloc ((rv->nnames + 1) * sizeof *index);
+  double *v = gb_xmalloc ((rv->nresults * nw + 1) * sizeof *v);
+  for (size_t i = 0; i < rv->nnames; i++)
+    index[i] = steady_find (rv->names[i]);
+  for (size_t i = 0; i < rv->nresults * nw; i++)
+    v[i] = NAN;
+  for (size_t i = 0; i < rv->nvalues; i++)
+    if (index[rv->values[i].node] >= 0)
+      v[rv->values[i].result * nw + (size_t) index[rv->values[i].node]] = rv->values[i].log_score;
+  for (size_t r = 0; r < rv->nresults; r++)
+    steady_apply (v + r * nw);
+  for (size_t i = 0; i < rv->nvalues; i++)
+    {
+      long k = index[rv->values[i].node];
+      if (k >= 0 && steady_mixed ((size_t) k))
+        rv->values[i].log_score = v[rv->values[i].result * nw + (size_t) k];
+    }
+  free (index);
+  free (v);
+}
+
 /* The statistics of every node with enough values, then each result's
  * worst excess over them. */
 static void
 judge_all (struct review *rv)
 {
+  steady_values (rv);
   /* A retraction can leave a category without values (and rv->values NULL). */
   if (rv->nvalues > 1)
     qsort (rv->values, rv->nvalues, sizeof *rv->values, by_node_index);
@@ -609,8 +650,9 @@ judged_flags (const struct judged *j, char *flags, size_t fsize, char *notes, si
   if (j->excess > 0)
     {
       add_flag (flags, fsize, "outlier");
-      add_note (notes, nsize, "outlier: %s is %.0f%% %s the median of its %zu peers "
+      add_note (notes, nsize, "outlier: %s%s is %.0f%% %s the median of its %zu peers "
                 "(same CPU, run mode and GMP build; the cutoff is %.0f%%)", j->node,
+                judged_steady (j->node) ? " without its key generation" : "",
                 100 * fabs (j->ratio - 1), j->ratio > 1 ? "above" : "below", j->peers,
                 100 * (j->ratio > 1 ? j->cutoff - 1 : 1 - 1 / j->cutoff));
     }
@@ -730,6 +772,35 @@ category_keep (const struct store *st, const char *key, const struct review *rv)
   pthread_mutex_unlock (&category_lock);
 }
 
+/* The log scores of DOC as the peers judge them, by its scores' order:
+ * each mixed node's steady one (plausible_steady.h), NAN for a score not
+ * above 0.  Free it. */
+static double *
+doc_steady (const struct doc_summary *doc)
+{
+  size_t nw = steady_count ();
+  double *v = gb_xmalloc ((nw + 1) * sizeof *v);
+  double *out = gb_xmalloc ((doc->nscores + 1) * sizeof *out);
+  for (size_t k = 0; k < nw; k++)
+    v[k] = NAN;
+  for (size_t i = 0; i < doc->nscores; i++)
+    {
+      out[i] = doc->scores[i].score > 0 ? log (doc->scores[i].score) : NAN;
+      long k = steady_find (doc->scores[i].name);
+      if (k >= 0)
+        v[k] = out[i];
+    }
+  steady_apply (v);
+  for (size_t i = 0; i < doc->nscores; i++)
+    {
+      long k = steady_find (doc->scores[i].name);
+      if (k >= 0 && steady_mixed ((size_t) k))
+        out[i] = v[k];
+    }
+  free (v);
+  return out;
+}
+
 /* Judges DOC alone against the kept statistics of KEY into *J: 1, or 0
  * when a whole review is due. */
 static int
@@ -737,6 +808,7 @@ category_judge (const struct store *st, const char *key, const struct doc_summar
                 struct judged *j)
 {
   int hit = 0;
+  double *steady = doc_steady (doc);
   pthread_mutex_lock (&category_lock);
   struct category_slot *s = category_slot (st, key);
   if (s->key && s->store == st && strcmp (s->key, key) == 0
@@ -751,12 +823,13 @@ category_judge (const struct store *st, const char *key, const struct doc_summar
                                                 by_stats_name);
           double before = j->excess;
           if (n && doc->scores[i].score > 0)
-            judge_value (j, n, log (doc->scores[i].score), n->n);
+            judge_value (j, n, steady[i], n->n);
           if (j->excess != before)
             j->node = doc->scores[i].name;     /* the slot's may go once unlocked */
         }
     }
   pthread_mutex_unlock (&category_lock);
+  free (steady);
   return hit;
 }
 

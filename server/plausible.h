@@ -16,14 +16,19 @@
  *   interposed         GMP's timed functions resolved outside the libgmp
  *                      the document names (LD_PRELOAD, a wrapper);
  *   impossible         an inner node more than PLAUSIBLE_BEYOND_BEST times
- *                      the best score per GHz any unflagged result reached;
+ *                      the best score per GHz any unflagged result reached
+ *                      (a node of key generation or prime search, whose
+ *                      time is random, exp (PLAUSIBLE_TEST_FAST) times
+ *                      more);
  *   outlier            at some node or test, farther from the median of
  *                      its category (CPU identity, run mode, GMP build
  *                      kind) than the cutoff, in log space: PLAUSIBLE_K
  *                      scaled MADs, at least the floor of its side (faster
  *                      or slower) and level (inner node, or a test or a
  *                      node of key generation or prime search), once the
- *                      node has PLAUSIBLE_MIN_PEERS other values.  Judged
+ *                      node has PLAUSIBLE_MIN_PEERS other values; a node
+ *                      above key generation by its score without it
+ *                      (plausible_steady.h).  Judged
  *                      again for the whole category at every upload to it
  *                      and every retraction from it (in the
  *                      retraction's transaction).

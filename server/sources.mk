@@ -15,6 +15,7 @@ SERVER_LIB_SRCS += \
 	server/http_request.c \
 	server/log.c \
 	server/plausible.c \
+	server/plausible_steady.c \
 	server/route.c \
 	server/ratelimit.c \
 	server/stmt_cache.c \

@@ -9,6 +9,8 @@
 #   --name NAME        submitter.name (makes otherwise equal documents differ)
 #   --multiply         all gmpbench.base.multiply tests, with the node score
 #   --base             all gmpbench.base tests, with every node score
+#   --tree NODE        all tests under NODE (e.g. openssl.rsa), with the
+#                      score of every node complete
 #   --scale X          multiply every ops_per_sec (and the scores) by X
 #   --identity ID      system.cpu.identity (a CPU of its own)
 # A test's other members are kept consistent with its ops_per_sec as the
@@ -19,7 +21,10 @@
 #                      a real run of every gmpbench test and RSA-2048 in
 #                      OpenSSL, with the GMP-vs-OpenSSL comparison)
 #   --scale-test NAME=X  multiply the ops_per_sec of test NAME by X after
-#                      --scale (only for a test no scored node covers)
+#                      --scale (with --multiply, --base or --tree the node
+#                      scores follow; else only for a test no scored node
+#                      covers)
+#   --spread X         every test's spread X (noisy above 2%)
 #   --bad-score        the node score off by 1%
 #   --digest HEX       the first test's digest
 #   --set PATH=JSON    set a member (dotted PATH, numbers index arrays) to a
@@ -29,19 +34,23 @@
 #   --threads N        add a multi-threaded run of N copies (N times each
 #                      test's ops/s, perfect efficiency) on a system of N
 #                      usable CPUs (--threads all)
-import json, math, os, sys
+import json, math, os, re, sys
 
-# The program nodes of gmpbench.base and their weights (model/registry_table.c).
-BASE_WEIGHTS = {"multiply": 1.0, "divide": 1.0, "gcd": 0.5, "gcdext": 0.5}
+# The nodes that do not weigh 1 among their siblings (model/registry_table.c).
+WEIGHTS = {"gmpbench.base.gcd": 0.5, "gmpbench.base.gcdext": 0.5}
 
 
 def reference_digests(here):
-    """name -> digest, from fixtures/server-digests.txt (gmpbench list --digests)."""
+    """name -> digest, from fixtures/server-digests.txt (gmpbench list
+    --digests), then the other deterministic tests of model/reference.c."""
     table = {}
     with open(os.path.join(here, "fixtures", "server-digests.txt")) as f:
         for line in f:
             name, digest = line.split()
             table[name] = digest
+    with open(os.path.join(here, "..", "model", "reference.c")) as f:
+        for name, digest in re.findall(r'\{\s*"([^"]+)",\s*"([0-9a-f]{64})"\s*\}', f.read()):
+            table.setdefault(name, digest)
     return table
 
 
@@ -79,18 +88,22 @@ def replace_results(doc, digests, prefix):
     doc["run"]["only"] = [prefix]
 
 
-def node_scores(doc):
-    """The scores of the complete program nodes, and of gmpbench.base when
-    every program is there."""
-    programs = {}
-    for r in doc["results"]:
-        programs.setdefault(r["name"].rsplit(".", 1)[0], []).append(r["ops_per_sec"])
-    scores = {p: geomean(v, [1] * len(v)) for p, v in programs.items()}
-    if all("gmpbench.base." + p in scores for p in BASE_WEIGHTS):
-        names = ["gmpbench.base." + p for p in BASE_WEIGHTS]
-        scores["gmpbench.base"] = geomean([scores[n] for n in names],
-                                          [BASE_WEIGHTS[p] for p in BASE_WEIGHTS])
-    return scores
+def node_scores(doc, tests):
+    """The score of every node of DOC all of whose TESTS (every test name)
+    have a result: the weighted geometric mean of its children."""
+    ops = {r["name"]: r["ops_per_sec"] for r in doc["results"]}
+
+    def score(node):
+        if node in ops:
+            return ops[node]
+        below = [t for t in tests if t.startswith(node + ".")]
+        children = sorted({t[:len(node) + 1] + t[len(node) + 1:].split(".")[0] for t in below})
+        return geomean([score(c) for c in children], [WEIGHTS.get(c, 1.0) for c in children])
+
+    nodes = {r["name"].rsplit(".", k)[0] for r in doc["results"]
+             for k in range(1, r["name"].count(".") + 1)}
+    return {n: score(n) for n in sorted(nodes)
+            if all(t in ops for t in tests if t.startswith(n + "."))}
 
 
 def add_threads(doc, n):
@@ -124,6 +137,7 @@ def main(argv):
     sets = []
     test_scales = []
     threads = 0
+    spread = None
     i = 0
     while i < len(args):
         a = args[i]
@@ -133,6 +147,10 @@ def main(argv):
             prefix = "gmpbench.base.multiply"
         elif a == "--base":
             prefix = "gmpbench.base"
+        elif a == "--tree":
+            prefix = args[i + 1]; i += 1
+        elif a == "--spread":
+            spread = float(args[i + 1]); i += 1
         elif a == "--scale":
             scale = float(args[i + 1]); i += 1
         elif a == "--from":
@@ -156,8 +174,9 @@ def main(argv):
         else:
             sys.exit("server-doc.py: unknown option " + a)
         i += 1
+    digests = reference_digests(here)
     if prefix:
-        replace_results(doc, reference_digests(here), prefix)
+        replace_results(doc, digests, prefix)
     for r in doc["results"]:
         r["ops_per_sec"] *= scale
     if scale != 1.0 and not prefix:
@@ -166,11 +185,14 @@ def main(argv):
         for r in doc["results"]:
             if r["name"] == name:
                 r["ops_per_sec"] *= factor
-    if prefix or scale != 1.0 or test_scales:
+    if spread is not None:
+        for r in doc["results"]:
+            r["spread"] = spread
+    if prefix or scale != 1.0 or test_scales or spread is not None:
         for r in doc["results"]:
             consistent(r)
     if prefix:
-        doc["scores"] = node_scores(doc)
+        doc["scores"] = node_scores(doc, list(digests))
         if bad_score:
             doc["scores"]["gmpbench.base.multiply"] *= 1.01
     if threads:

@@ -3,8 +3,9 @@
 # what honest results never suffer: a CPU's name is not the last upload's,
 # tests at odds with physics or with themselves are refused naming the
 # test, an early outlier is flagged once peers arrive, five honest peers
-# within 2% are never flagged, run modes and GMP build kinds are judged and
-# ranked apart, the result page and JSON say why a result is flagged and when
+# within 2% are never flagged, a run whose key generation (random by
+# nature) was lucky is not while a 25% fake still is, run modes and GMP
+# build kinds are judged and ranked apart, the result page and JSON say why a result is flagged and when
 # that was decided, and a retraction judges its category again.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/server-lib.sh"
@@ -195,6 +196,39 @@ check "... and its JSON says so, with no reasons left" [ "$(field "len(d['flag_n
 st=$(upload perghz mallory --identity "$LONE" --multiply --scale 20)
 check "a multiply 20 times faster per GHz than any CPU so far is stored but flagged impossible" \
   sh -c "[ '$st' = 201 ] && [ '$(field "','.join(d['flags'])")' = impossible ]"
+
+# ------------------------------------------------------------ key generation
+
+# Key generation takes a random time (a quick run of this machine made
+# OpenSSL's keys 1.9 times faster than the median of seven others): its
+# node is judged like a test, the nodes above it without it.
+KEYS='x86:AuthenticAMD:family=25:model=8:stepping=2'
+# keygen X: server-doc.py options for key generation X times faster.
+keygen () {
+  for size in 1024 2048 3072 4096; do
+    printf ' --scale-test openssl.rsa.keygen.%s=%s' $size "$1"
+  done
+}
+for scale in 1 1.01 0.99 1.02 0.98; do
+  upload "rsa$scale" bob --identity "$KEYS" --tree openssl.rsa --scale $scale > /dev/null
+done
+st=$(upload lucky bob --identity "$KEYS" --tree openssl.rsa $(keygen 2.2))
+LUCKY=$(field "d['id']")
+ratio=$(python3 -c "import json
+s = lambda f: json.load(open(f))['scores']['openssl.rsa']
+print(round(s('lucky.json') / s('rsa1.json'), 2))")
+check "a run whose key generation was 2.2 times faster (openssl.rsa 30% above) is not flagged" \
+  sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ] && [ '$ratio' = 1.3 ]"
+st=$(upload fake25 mallory --identity "$KEYS" --tree openssl.rsa --scale 1.25)
+check "a result 25% faster than five peers within 2% is still flagged outlier" \
+  sh -c "[ '$st' = 201 ] && [ '$(field "','.join(d['flags'])")' = outlier ]"
+st=$(upload spread25 mallory --identity "$KEYS" --tree openssl.rsa --scale 1.25 --spread 1)
+check "... also when every test claims a spread of 100%" \
+  sh -c "[ '$st' = 201 ] && [ '$(field "','.join(d['flags'])")' = outlier ]"
+st=$(upload keyfake mallory --identity "$KEYS" --tree openssl.rsa $(keygen 1.6) --scale 1.25)
+check "... and when its key generation is 2 times faster, the rest of openssl.rsa gives it away" \
+  sh -c "[ '$st' = 201 ] && [ '$(field "','.join(d['flags'])")' = outlier ]"
+check "... while the lucky honest run stays unflagged" [ -z "$(flags_of "$LUCKY")" ]
 
 # ------------------------------------------------------------ freshness
 

@@ -1,8 +1,10 @@
 /* unit-server.c: the server's pure parts without a network or database:
  * the strict JSON scan, base64, Ed25519 verification (RFC 8032 test
  * vector), document validation on the fixture a real `gmpbench run`
- * wrote, the rate limiter, the outlier rule, the statement cache and
- * stored documents (compressed, checked on the way out). */
+ * wrote, the rate limiter, the outlier rule, the scores judged without
+ * key generation, the statement cache and stored documents (compressed,
+ * checked on the way out). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
@@ -10,6 +12,7 @@
 #include "model/b64.h"
 #include "model/json_check.h"
 #include "server/plausible.h"
+#include "server/plausible_steady.h"
 #include "server/ratelimit.h"
 #include "model/schema.h"
 #include "model/sig.h"
@@ -332,6 +335,53 @@ test_outlier (void)
          "plausible: a brand fits the maker of the identity and of the vendor");
 }
 
+/* Sets NAME's log score in V (steady_count values) to log (SCORE). */
+static void
+set_score (double *v, const char *name, double score)
+{
+  long i = steady_find (name);
+  if (i >= 0)
+    v[i] = log (score);
+}
+
+/* NAME's score in V after steady_apply. */
+static double
+score_of (const double *v, const char *name)
+{
+  long i = steady_find (name);
+  return i >= 0 ? exp (v[i]) : 0;
+}
+
+static void
+test_steady (void)
+{
+  size_t n = steady_count ();
+  double *v = malloc ((n + 1) * sizeof *v);
+  check (steady_key_generation ("openssl.rsa.keygen") && steady_key_generation ("ext.rsa.keygen.2048")
+         && !steady_key_generation ("openssl.rsa.sign.2048") && !steady_key_generation ("x.keygens"),
+         "steady: key generation is a node or test with a keygen component");
+  check (steady_find ("openssl.rsa") >= 0 && steady_mixed ((size_t) steady_find ("openssl.rsa"))
+         && steady_mixed ((size_t) steady_find ("nettle"))
+         && steady_mixed ((size_t) steady_find ("ext"))
+         && !steady_mixed ((size_t) steady_find ("openssl.rsa.sign"))
+         && steady_find ("openssl.rsa.keygen") < 0 && steady_find ("gmpbench") < 0,
+         "steady: the nodes above key generation are mixed, their other children not");
+  for (size_t i = 0; i < n; i++)
+    v[i] = NAN;
+  /* openssl.rsa: sign 2, verify 8, keygen 1000; openssl: base 4 and rsa. */
+  set_score (v, "openssl.rsa.sign", 2);
+  set_score (v, "openssl.rsa.verify", 8);
+  set_score (v, "openssl.rsa", cbrt (2 * 8 * 1000));
+  set_score (v, "openssl.base", 4);
+  set_score (v, "openssl", sqrt (4 * cbrt (2 * 8 * 1000)));
+  steady_apply (v);
+  check (fabs (score_of (v, "openssl.rsa") - 4) < 1e-9 && fabs (score_of (v, "openssl") - 4) < 1e-9,
+         "steady: a mixed node's score leaves its key generation out, at every level (%g, %g)",
+         score_of (v, "openssl.rsa"), score_of (v, "openssl"));
+  check (isnan (v[steady_find ("gcrypt.rsa")]), "steady: a node the result lacks stays absent");
+  free (v);
+}
+
 /* The fixture with system.build.gmp.entry_points.interposed true. */
 static void
 interposed_gmp (cJSON *doc)
@@ -469,6 +519,7 @@ main (void)
   test_validate ();
   test_ratelimit ();
   test_outlier ();
+  test_steady ();
   test_interposed ();
   test_stmt_cache ();
   test_store_body ();
