@@ -374,8 +374,10 @@ plausible_flags (struct store *st, const struct doc_summary *doc, char *flags, s
 double
 plausible_cutoff (double scale, int is_test, int faster)
 {
+  if (!faster && is_test)
+    return INFINITY;
   double floor = faster ? (is_test ? PLAUSIBLE_TEST_FAST : PLAUSIBLE_NODE_FAST)
-    : (is_test ? PLAUSIBLE_TEST_SLOW : PLAUSIBLE_NODE_SLOW);
+    : PLAUSIBLE_NODE_SLOW;
   return fmax (PLAUSIBLE_K * scale, floor);
 }
 

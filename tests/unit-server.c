@@ -315,6 +315,8 @@ test_outlier (void)
   check (!outlier (240, peers, GB_ARRAY_SIZE (peers), 1)
          && outlier (260, peers, GB_ARRAY_SIZE (peers), 1),
          "plausible: a test may be faster by up to 2.5 times");
+  check (!outlier (1, peers, GB_ARRAY_SIZE (peers), 1),
+         "plausible: a test is never an outlier for being slow");
   check (!outlier (200, few, GB_ARRAY_SIZE (few), 0), "plausible: fewer than 5 peers flag nothing");
   check (!outlier (110, same, GB_ARRAY_SIZE (same), 0)
          && outlier (120, same, GB_ARRAY_SIZE (same), 0),
