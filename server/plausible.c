@@ -13,7 +13,8 @@
  * once it grew by a quarter, the uploads between against its last
  * statistics), so that an early
  * outlier is flagged once peers arrive and a flag falls when the
- * population shows it was honest. */
+ * population shows it was honest.  A node above key generation is judged
+ * by its score without it (plausible_steady.h). */
 #include "server/plausible.h"
 
 #include <math.h>
