@@ -58,8 +58,8 @@ server=$build/gmpbench-server
 [ -x "$server" ] || { echo "$server: not built (make gmpbench-server)" >&2; exit 1; }
 command -v sqlite3 > /dev/null || { echo "sqlite3 (the command) is needed" >&2; exit 1; }
 tmp=$(mktemp -d) || exit 1
-pid=
-trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+pids=
+trap '[ -n "$pids" ] && kill $pids 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 
 . "$src/bench/server-lib.sh"
 

@@ -1,13 +1,14 @@
 /* server-load.c: load generator for gmpbench-server (bench/server-load.sh
  * builds and drives it).
  *
- *   server-load upload HOST:PORT FIXTURE N C
+ *   server-load upload HOST:PORT[,HOST:PORT...] FIXTURE N C
  *       signs N distinct documents (FIXTURE with its ops/s and scores
  *       scaled by a factor of its own between 0.7 and 1.4, so that their
  *       rows land at different places in the server's ranked indexes as
  *       real results do, and a submitter added, the submitter name
  *       numbered), then posts them over C keep-alive
- *       connections and reports accepted/s and latency percentiles;
+ *       connections (spread over the servers given) and reports
+ *       accepted/s and latency percentiles;
  *   server-load list HOST:PORT C N PATH...
  *       sends N GET requests cycling through the PATHs over C
  *       connections and reports latency percentiles;
@@ -41,6 +42,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include <openssl/evp.h>
+#include "bench/bench-doc.h"
 #include "common/util.h"
 #include "model/b64.h"
 #include "model/sig.h"
@@ -151,19 +153,36 @@ work (void *arg)
   return NULL;
 }
 
-/* Runs the N requests over C connections; returns the elapsed seconds. */
+#define MAX_SERVERS 8
+
+/* Runs the N requests over C connections, connection I to the server
+ * I modulo their number in HOSTPORTS (HOST:PORT, comma-separated);
+ * returns the elapsed seconds. */
 static double
-run (const char *hostport, struct request *reqs, size_t n, int c)
+run (const char *hostports, struct request *reqs, size_t n, int c)
 {
-  char host[64];
-  const char *colon = strrchr (hostport, ':');
-  snprintf (host, sizeof host, "%.*s", (int) (colon - hostport), hostport);
+  char host[MAX_SERVERS][64];
+  int port[MAX_SERVERS], nservers = 0;
+  for (const char *p = hostports; *p && nservers < MAX_SERVERS; nservers++)
+    {
+      size_t len = strcspn (p, ",");
+      const char *colon = memrchr (p, ':', len);
+      if (!colon)
+        {
+          fprintf (stderr, "server-load: %s: not HOST:PORT\n", hostports);
+          exit (2);
+        }
+      snprintf (host[nservers], sizeof host[nservers], "%.*s", (int) (colon - p), p);
+      port[nservers] = atoi (colon + 1);
+      p += len + (p[len] == ',');
+    }
   pthread_t *t = gb_xmalloc ((size_t) c * sizeof *t);
   struct worker *w = gb_xmalloc ((size_t) c * sizeof *w);
   double t0 = gb_wall_seconds ();
   for (int i = 0; i < c; i++)
     {
-      w[i] = (struct worker) { host, atoi (colon + 1), reqs, (size_t) i, (size_t) c, n };
+      w[i] = (struct worker) { host[i % nservers], port[i % nservers], reqs, (size_t) i,
+        (size_t) c, n };
       pthread_create (&t[i], NULL, work, &w[i]);
     }
   for (int i = 0; i < c; i++)
@@ -193,57 +212,6 @@ report (const char *what, struct request *reqs, size_t n, double elapsed, int wa
 
 /* ------------------------------------------------------------ upload */
 
-static void
-scale_number (cJSON *obj, const char *name, double f)
-{
-  cJSON *item = cJSON_GetObjectItemCaseSensitive (obj, name);
-  if (cJSON_IsNumber (item))
-    cJSON_SetNumberValue (item, item->valuedouble * f);
-}
-
-/* FIXTURE with every test's ops/s and every score multiplied by F (a
- * score is a weighted geometric mean of ops/s, so it scales by F too and
- * the server's recomputation still agrees), printed as the client prints
- * documents; *LEN its length without the final '}'. */
-static char *
-scaled_document (cJSON *fixture, double f, size_t *len)
-{
-  cJSON *doc = cJSON_Duplicate (fixture, 1), *r;
-  cJSON_ArrayForEach (r, cJSON_GetObjectItemCaseSensitive (doc, "results"))
-    {
-      scale_number (r, "ops_per_sec", f);
-      scale_number (r, "median_ops_per_sec", f);
-      scale_number (r, "seconds_per_op", 1 / f);
-    }
-  cJSON_ArrayForEach (r, cJSON_GetObjectItemCaseSensitive (doc, "scores"))
-    cJSON_SetNumberValue (r, r->valuedouble * f);
-  char *text = cJSON_Print (doc);
-  cJSON_Delete (doc);
-  if (!text)
-    {
-      fprintf (stderr, "server-load: out of memory\n");
-      exit (1);
-    }
-  *len = (size_t) (strrchr (text, '}') - text);
-  return text;
-}
-
-static char *
-read_file (const char *path, size_t *len)
-{
-  FILE *f = fopen (path, "rb");
-  if (!f)
-    {
-      perror (path);
-      exit (1);
-    }
-  char *text = gb_xmalloc (1 << 20);
-  *len = fread (text, 1, (1 << 20) - 1, f);
-  text[*len] = '\0';
-  fclose (f);
-  return text;
-}
-
 /* The load generator's identity and the fixture its documents vary. */
 struct signer
 {
@@ -256,19 +224,11 @@ struct signer
 static void
 signer_init (struct signer *s, const char *fixture)
 {
-  size_t len;
-  char *text = read_file (fixture, &len);
   unsigned char pub[32];
   size_t publen = sizeof pub;
   EVP_PKEY_CTX *kctx = EVP_PKEY_CTX_new_id (EVP_PKEY_ED25519, NULL);
 
-  s->fixture = cJSON_ParseWithLength (text, len);
-  free (text);
-  if (!s->fixture)
-    {
-      fprintf (stderr, "server-load: %s: not JSON\n", fixture);
-      exit (1);
-    }
+  s->fixture = bench_load_fixture (fixture);
   s->key = NULL;
   if (!kctx || EVP_PKEY_keygen_init (kctx) <= 0 || EVP_PKEY_keygen (kctx, &s->key) <= 0
       || EVP_PKEY_get_raw_public_key (s->key, pub, &publen) <= 0)
@@ -299,7 +259,7 @@ signed_document (struct signer *s, size_t i, size_t *len, char sig64[128])
 
   s->lcg = s->lcg * 6364136223846793005ull + 1442695040888963407ull;
   double f = 0.7 * pow (2, (double) (s->lcg >> 11) / 9007199254740992.0);
-  char *doc = scaled_document (s->fixture, f, &prefix);
+  char *doc = bench_scaled_document (s->fixture, f, &prefix);
   doc = gb_xrealloc (doc, prefix + 256);
   int extra = snprintf (doc + prefix, 256, ",\n \"submitter\": {\"public_key\": \"%s\", "
                         "\"name\": \"load %zu %d\"}\n}\n", s->pub64, i, getpid ());
@@ -318,7 +278,6 @@ signed_document (struct signer *s, size_t i, size_t *len, char sig64[128])
   return doc;
 }
 
-
 /* The N upload requests of documents of S. */
 static struct request *
 upload_requests (struct signer *s, const char *hostport, size_t n, size_t first)
@@ -329,9 +288,10 @@ upload_requests (struct signer *s, const char *hostport, size_t n, size_t first)
     {
       reqs[i].body = signed_document (s, first + i, &reqs[i].body_len, sig64);
       reqs[i].head = gb_xmalloc (512);
-      snprintf (reqs[i].head, 512, "POST /api/v1/results HTTP/1.1\r\nHost: %s\r\n"
+      snprintf (reqs[i].head, 512, "POST /api/v1/results HTTP/1.1\r\nHost: %.*s\r\n"
                 "Content-Type: application/json\r\nGmpbench-Signature: %s\r\n"
-                "Content-Length: %zu\r\n\r\n", hostport, sig64, reqs[i].body_len);
+                "Content-Length: %zu\r\n\r\n", (int) strcspn (hostport, ","), hostport, sig64,
+                reqs[i].body_len);
     }
   return reqs;
 }
@@ -581,7 +541,7 @@ main (int argc, char **argv)
     validate (argv[2], strtoul (argv[3], NULL, 10));
   else
     {
-      fputs ("usage: server-load upload HOST:PORT FIXTURE N C\n"
+      fputs ("usage: server-load upload HOST:PORT[,HOST:PORT...] FIXTURE N C\n"
              "       server-load list HOST:PORT C N PATH...\n"
              "       server-load fresh HOST:PORT FIXTURE N C P\n"
              "       server-load validate FIXTURE N\n", stderr);

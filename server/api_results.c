@@ -5,7 +5,13 @@
  * listing newest first, "SCORE:SEQ" (SCORE with 17 significant digits,
  * so it reads back exactly) when sorted by a node's score.  The store
  * continues strictly after that position, so pages never repeat or skip a
- * result even when scores tie. */
+ * result even when scores tie.
+ *
+ * A listing sorted by a test is ranked in the leaderboard's snapshot
+ * (board_ranked), which keeps the test's scores in memory once asked
+ * for: the store keeps them in upload order only, so it would read and
+ * sort all of them (a second at a million results).  Only the rows shown
+ * are then read from the store, each by its seq. */
 #include "server/api.h"
 
 #include <errno.h>
@@ -14,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/registry.h"
 #include "model/validate.h"
+#include "server/board.h"
 
 #define DEFAULT_LIMIT 50
 #define MAX_LIMIT 500
@@ -176,6 +184,7 @@ struct page
 {
   cJSON *list;
   int count;
+  int more;                     /* a next page may have results */
   int64_t last_seq;
   double last_score;
 };
@@ -191,6 +200,65 @@ add_row (void *ctx, const struct store_row *row, double score)
   return 0;
 }
 
+/* One of the results board_ranked chose, read from the store. */
+struct ranked_row
+{
+  struct page *page;
+  int64_t seq;
+  double score;
+};
+
+static int
+add_ranked_row (void *ctx, const struct store_row *row)
+{
+  struct ranked_row *rr = ctx;
+  if (row->seq == rr->seq)      /* else it was retracted meanwhile */
+    add_row (rr->page, row, rr->score);
+  return 1;
+}
+
+/* F (sorted by a test) listed from the leaderboard's snapshot into P: 0,
+ * 1 when the snapshot cannot answer (none yet, or an empty filter value,
+ * which it reads as any), -1 on a database error. */
+static int
+list_from_board (struct http_request *r, const struct store_filter *f, struct page *p)
+{
+  const char *values[BF_COUNT] = {
+    [BF_CPU] = f->cpu, [BF_ARCH] = f->arch, [BF_VENDOR] = f->vendor, [BF_OS] = f->os,
+    [BF_GMP] = f->gmp, [BF_COMPILER] = f->compiler, [BF_MODE] = f->mode, [BF_BUILD] = f->build,
+  };
+  struct board_filter bf = { { NULL }, f->verified_only, !f->unflagged_only };
+  struct board_scored *best;
+  size_t n;
+  int preparing, rc = 0;
+
+  for (int i = 0; i < BF_COUNT; i++)
+    if ((bf.value[i] = values[i]) && !*values[i])
+      return 1;
+  struct board *b = board_acquire (r->srv, &preparing);
+  if (!b)
+    return 1;
+  if (board_ranked (b, r->srv->store, &bf, f->sort_node, f->has_cursor, f->cursor_score,
+                    f->cursor_seq, (size_t) f->limit, &best, &n) < 0)
+    rc = -1;
+  board_release (b);
+  for (size_t i = 0; rc == 0 && i < n; i++)
+    {
+      struct ranked_row rr = { p, best[i].seq, best[i].score };
+      if (store_page (r->srv->store, 0, f, best[i].seq - 1, 1, add_ranked_row, &rr)
+          != STORE_OK)
+        rc = -1;
+    }
+  if (rc == 0 && n > 0)
+    {
+      p->more = n == (size_t) f->limit;
+      p->last_seq = best[n - 1].seq;
+      p->last_score = best[n - 1].score;
+    }
+  free (best);
+  return rc;
+}
+
 enum MHD_Result
 api_list (struct http_request *r)
 {
@@ -200,15 +268,21 @@ api_list (struct http_request *r)
 
   if (parse_filter (r, &f, &bad) < 0)
     return http_error (r, 400, "query", bad, "bad value for query parameter %s", bad);
-  struct page p = { cJSON_CreateArray (), 0, 0, 0 };
-  if (store_list (r->srv->store, &f, add_row, &p) != STORE_OK)
+  struct page p = { cJSON_CreateArray (), 0, 0, 0, 0 };
+  int rc = f.sort_node && registry_find (f.sort_node) ? list_from_board (r, &f, &p) : 1;
+  if (rc > 0)
+    {
+      rc = store_list (r->srv->store, &f, add_row, &p) == STORE_OK ? 0 : -1;
+      p.more = p.count == f.limit;
+    }
+  if (rc < 0)
     {
       cJSON_Delete (p.list);
       return api_unavailable (r);
     }
   cJSON *body = cJSON_CreateObject ();
   cJSON_AddItemToObject (body, "results", p.list);
-  if (p.count == f.limit)
+  if (p.more)
     {
       if (f.sort_node)
         snprintf (cursor, sizeof cursor, "%.17g:%" PRId64, p.last_score, p.last_seq);

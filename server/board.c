@@ -1478,6 +1478,104 @@ board_rank (struct board *b, struct store *st, const struct board_filter *f,
   return 0;
 }
 
+/* Whether A ranks before B in board_ranked's order. */
+static int
+ranks_before (const struct board_scored *a, const struct board_scored *b)
+{
+  return a->score > b->score || (a->score == b->score && a->seq > b->seq);
+}
+
+static int
+by_rank (const void *a, const void *b)
+{
+  return ranks_before (b, a) - ranks_before (a, b);
+}
+
+static void
+swap_scored (struct board_scored *a, struct board_scored *b)
+{
+  struct board_scored t = *a;
+  *a = *b;
+  *b = t;
+}
+
+/* The heap H[0..N), the last in rank at its root, made whole again after
+ * H[I] was put below its place. */
+static void
+sift_down (struct board_scored *h, size_t n, size_t i)
+{
+  for (;;)
+    {
+      size_t last = i, left = 2 * i + 1, right = left + 1;
+      if (left < n && ranks_before (&h[last], &h[left]))
+        last = left;
+      if (right < n && ranks_before (&h[last], &h[right]))
+        last = right;
+      if (last == i)
+        return;
+      swap_scored (&h[i], &h[last]);
+      i = last;
+    }
+}
+
+/* The same after H[I] was added. */
+static void
+sift_up (struct board_scored *h, size_t i)
+{
+  while (i > 0 && ranks_before (&h[(i - 1) / 2], &h[i]))
+    {
+      swap_scored (&h[(i - 1) / 2], &h[i]);
+      i = (i - 1) / 2;
+    }
+}
+
+int
+board_ranked (struct board *b, struct store *st, const struct board_filter *f,
+              const char *node, int after, double score, int64_t seq, size_t limit,
+              struct board_scored **out, size_t *nout)
+{
+  struct resolved r;
+  int owned = 0;
+  size_t n = 0;
+
+  *out = gb_xmalloc ((limit + 1) * sizeof **out);
+  *nout = 0;
+  if (resolve (b, f, &r) < 0 || limit == 0)
+    return 0;
+  const double *column = node_column (b, st, node, &owned);
+  if (!column)
+    return -1;
+  struct board_scored *h = *out;
+  for (size_t c = 0; c < b->tab[BF_CPU].n; c++)
+    {
+      if (whole_group (b, c, &r) < 0)     /* none of its results matches */
+        continue;
+      const struct block *bl = b->blocks[c];
+      for (size_t k = 0; k < bl->n; k++)
+        {
+          struct board_scored e = { bl->items[k].seq, column[b->group[c] + k] };
+          if (isnan (e.score) || !matches (&bl->items[k], &r)
+              || (after && !(e.score < score || (e.score == score && e.seq < seq))))
+            continue;
+          if (n < limit)
+            {
+              h[n] = e;
+              sift_up (h, n++);
+            }
+          else if (ranks_before (&e, &h[0]))
+            {
+              h[0] = e;
+              sift_down (h, n, 0);
+            }
+        }
+    }
+  if (owned)
+    free ((double *) column);
+  qsort (h, n, sizeof *h, by_rank);
+  *nout = n;
+  return 0;
+}
+
 size_t
 board_cpu_entries (const struct board *b, const struct board_filter *f, struct board_entry **out)
 {

@@ -108,6 +108,22 @@ void board_release (struct board *b);
 int board_rank (struct board *b, struct store *st, const struct board_filter *f,
                 enum board_key key, const char *node, struct board_row **rows, size_t *nrows);
 
+/* A result and the score it is ranked by. */
+struct board_scored
+{
+  int64_t seq;
+  double score;
+};
+
+/* The results under F that have a score of NODE, best first (the higher
+ * score, then the newer result), only those after (SCORE, SEQ) in that
+ * order when AFTER, at most LIMIT; *OUT is malloc'ed.  What the API's
+ * listings sorted by a test read (api_results.c), where the store would
+ * read and sort every score of the test.  -1 when loading NODE fails. */
+int board_ranked (struct board *b, struct store *st, const struct board_filter *f,
+                  const char *node, int after, double score, int64_t seq, size_t limit,
+                  struct board_scored **out, size_t *nout);
+
 /* The distinct values of FIELD, sorted, and how many listed results have
  * each; the arrays belong to the snapshot. */
 size_t board_values (const struct board *b, enum board_field field, const char *const **names,

@@ -4,7 +4,8 @@
  * of score per GHz, per core and of the GMP/OpenSSL RSA-2048 ratio; the
  * filters, every sort key and a node column; flagged results left out
  * unless asked for, retracted, unlisted and banned results never shown;
- * the views kept with a snapshot; and the builder threads: the first
+ * the views kept with a snapshot; results ranked by a test or node (the
+ * API's listings sorted by a test); and the builder threads: the first
  * snapshot, a rebuild in the background while the old snapshot stays
  * readable, the views carried to the new one, a snapshot brought up to
  * date with the changes the store made (compared with a whole build), a
@@ -392,6 +393,64 @@ test_views (struct board *b, struct store *st)
   check (board_views (b) == 64, "a snapshot keeps 64 views at most (%zu)", board_views (b));
 }
 
+/* The seqs of the N results R, space-separated (static). */
+static const char *
+seqs (const struct board_scored *r, size_t n)
+{
+  static char buf[256];
+  buf[0] = '\0';
+  for (size_t i = 0; i < n; i++)
+    snprintf (buf + strlen (buf), sizeof buf - strlen (buf), "%s%lld", i ? " " : "",
+              (long long) r[i].seq);
+  return buf;
+}
+
+/* Results ranked by NODE under F (after the cursor when AFTER) are the
+ * seqs EXPECT; the last one's score in *LAST. */
+static void
+check_ranked (struct board *b, struct store *st, const struct board_filter *f, const char *node,
+              int after, double score, int64_t seq, size_t limit, const char *expect,
+              double *last, const char *what)
+{
+  struct board_scored *r;
+  size_t n;
+  int rc = board_ranked (b, st, f, node, after, score, seq, limit, &r, &n);
+  check (rc == 0 && strcmp (seqs (r, n), expect) == 0, "%s: %s (got %s)", what, expect,
+         seqs (r, n));
+  if (last && n > 0)
+    *last = r[n - 1].score;
+  free (r);
+}
+
+/* The API's listings sorted by a test (board_ranked). */
+static void
+test_ranked (struct board *b, struct store *st)
+{
+  struct board_filter all = { { NULL }, 0, 0 }, f = all;
+  double last = NAN;
+
+  check_ranked (b, st, &all, "gmpbench.app.rsa.2048", 0, 0, 0, 3, "5 4 3", &last,
+                "ranked by a test, best first; retracted, unlisted, banned and results "
+                "without the test left out");
+  check (near (last, 1200), "with the test's score (%g)", last);
+  check_ranked (b, st, &all, "gmpbench.app.rsa.2048", 1, last, 3, 3, "2 1", NULL,
+                "after the cursor, the rest");
+  check_ranked (b, st, &all, "openssl.rsa.sign.2048", 0, 0, 0, 2, "5 4", &last,
+                "equal scores: the newest first");
+  check_ranked (b, st, &all, "openssl.rsa.sign.2048", 1, last, 4, 2, "3 2", NULL,
+                "equal scores: the cursor's seq decides");
+  f.value[BF_OS] = "Debian";
+  check_ranked (b, st, &f, "gmpbench.app.rsa.2048", 0, 0, 0, 10, "3 2 1", NULL, "filtered");
+  f.value[BF_OS] = "Nowhere";
+  check_ranked (b, st, &f, "gmpbench.app.rsa.2048", 0, 0, 0, 10, "", NULL,
+                "a value no result has: none");
+  f = all;
+  f.include_flagged = 1;
+  check_ranked (b, st, &f, "gmpbench", 0, 0, 0, 2, "11 9", NULL,
+                "a node, flagged results included on request");
+  check_ranked (b, st, &all, "gmpbench", 0, 0, 0, 2, "9 8", NULL, "flagged results left out");
+}
+
 /* A database that fails: the current snapshot stays; without one, pages
  * learn that the database, not the first build, is the problem. */
 static void
@@ -727,6 +786,7 @@ main (void)
       test_filters (b, st);
       test_sorting (b, st);
       test_views (b, st);
+      test_ranked (b, st);
       board_release (b);
     }
   board_stop (&srv);
