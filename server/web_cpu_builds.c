@@ -44,7 +44,7 @@ kinds_of (const struct board *b, const struct board_filter *bf, struct kind *k)
   for (size_t i = 0; i < nnames && nk < MAX_KINDS; i++)
     {
       struct board_entry *e;
-      struct kind x = { *bf, 0, { NULL, 0 } };
+      struct kind x = { *bf, 0, { NULL, NULL, 0 } };
       x.bf.value[BF_BUILD] = names[i];
       x.n = board_cpu_entries (b, &x.bf, &e);
       free (e);

@@ -5,7 +5,6 @@
 #define GB_SERVER_WEB_NODES_H
 
 #include <stddef.h>
-#include <cjson/cJSON.h>
 #include "server/board.h"
 #include "server/store.h"
 
@@ -20,10 +19,12 @@ size_t web_node_count (void);
 const char *web_node (size_t i, int *depth);
 
 /* The node scores of the newest NODE_RESULTS results under F (F's CPU,
- * mode, build and other filters), as node -> [scores]. */
+ * mode, build and other filters): for the node at place i of the tree
+ * order, count[i] scores from values[i * NODE_RESULTS]. */
 struct node_scores
 {
-  cJSON *values;
+  double *values;
+  size_t *count;
   int results;
 };
 
@@ -31,7 +32,7 @@ struct node_scores
 void node_store_filter (const struct board_filter *f, struct store_filter *sf);
 
 /* Loads S; ALSO (when not NULL) is called with every row too.  0, or -1
- * when the store fails or memory runs out (S is then empty but valid). */
+ * when the store fails (S then holds what was read, and is valid). */
 int node_scores_load (struct store *st, const struct board_filter *f, store_list_fn also,
                       void *ctx, struct node_scores *s);
 /* The median of NODE's scores and their count in *N; NAN when none. */
