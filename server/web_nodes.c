@@ -105,24 +105,19 @@ make_nodes (void)
   qsort (by_name, nnodes, sizeof *by_name, by_node_name);
 }
 
+static int
+name_vs_node (const void *name, const void *place)
+{
+  return strcmp (name, nodes[*(const size_t *) place].name);
+}
+
 /* The place in tree order of the node NAME, or -1. */
 static long
 place (const char *name)
 {
   pthread_once (&nodes_once, make_nodes);
-  size_t lo = 0, hi = nnodes;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      int c = strcmp (name, nodes[by_name[mid]].name);
-      if (c == 0)
-        return (long) by_name[mid];
-      if (c < 0)
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-  return -1;
+  const size_t *p = bsearch (name, by_name, nnodes, sizeof *by_name, name_vs_node);
+  return p ? (long) *p : -1;
 }
 
 size_t
