@@ -4,7 +4,7 @@
  * Three kinds of check.  The document's own: its tests' members must
  * agree with each other and with physics (refused with a 422), its brand
  * string must fit the CPU and its clock the CPU's maximum (flags).  The
- * CPUs': an inner node far faster per GHz than the best any CPU has
+ * CPUs': an inner node far faster per GHz than the best any other CPU has
  * reached is flagged; the best per node is read once from the store and
  * raised in memory by each unflagged upload.  The peers': after each
  * upload, every result of its category (CPU identity, run mode, GMP build
@@ -215,19 +215,22 @@ plausible_refuse (const struct doc_summary *doc, struct validate_error *err)
   return 0;
 }
 
-/* Whether values of NODE vary like single tests: tests, and the nodes of
- * key generation and prime search, which take a random time by nature. */
-static int
-test_like (const char *node)
+enum plausible_kind
+plausible_kind_of (const char *name)
 {
-  return registry_find (node) != NULL || steady_key_generation (node)
-    || strstr (node, ".prime");
+  if (steady_key_generation (name) || strstr (name, ".prime"))
+    return PLAUSIBLE_RANDOM;
+  return registry_find (name) ? PLAUSIBLE_TEST : PLAUSIBLE_NODE;
 }
 
 /* ------------------------------------------------------------ across CPUs */
 
 /* The best score per GHz of each inner node any unflagged result reached,
- * by store and node (a hash; a collision drops the older entry). */
+ * the CPU that reached it and the best of the other CPUs, by store and
+ * node (a hash; a collision drops the older entry).  A result is held to
+ * the best of the CPUs other than its own: its own CPU's results are its
+ * peers, and on a server with one CPU the best is that CPU's (a starved
+ * first run would hold every later one to its own slowness). */
 #define BEST_SLOTS 1024
 #define BEST_TTL 600
 
@@ -235,7 +238,7 @@ struct best_slot
 {
   const struct store *store;
   char *node;
-  double per_ghz;
+  struct store_best best;
   time_t taken;
 };
 
@@ -255,26 +258,31 @@ best_slot (const struct store *st, const char *node)
   return &best_cache[slot_of (st, node, BEST_SLOTS)];
 }
 
-/* The best per GHz of NODE into *BEST (0: none yet). */
+/* The best per GHz of NODE any CPU but CPU reached into *BEST (0: none
+ * yet). */
 static enum store_status
-best_per_ghz (struct store *st, const char *node, double *best)
+best_per_ghz (struct store *st, const char *node, const char *cpu, double *best)
 {
+  struct store_best b;
   pthread_mutex_lock (&best_lock);
   struct best_slot *s = best_slot (st, node);
   int hit = s->node && s->store == st && strcmp (s->node, node) == 0
     && time (NULL) - s->taken < BEST_TTL;
-  *best = hit ? s->per_ghz : 0;
-  pthread_mutex_unlock (&best_lock);
   if (hit)
-    return STORE_OK;
-  if (store_best_per_ghz (st, node, best) != STORE_OK)
-    return STORE_ERROR;
-  char *copy = gb_xstrdup (node);
-  pthread_mutex_lock (&best_lock);
-  s = best_slot (st, node);
-  free (s->node);
-  *s = (struct best_slot) { st, copy, *best, time (NULL) };
+    b = s->best;
   pthread_mutex_unlock (&best_lock);
+  if (!hit)
+    {
+      if (store_best_per_ghz (st, node, &b) != STORE_OK)
+        return STORE_ERROR;
+      char *copy = gb_xstrdup (node);
+      pthread_mutex_lock (&best_lock);
+      s = best_slot (st, node);
+      free (s->node);
+      *s = (struct best_slot) { st, copy, b, time (NULL) };
+      pthread_mutex_unlock (&best_lock);
+    }
+  *best = strcmp (b.cpu, cpu) == 0 ? b.other_per_ghz : b.per_ghz;
   return STORE_OK;
 }
 
@@ -284,6 +292,22 @@ static int
 bounded_per_ghz (const char *node)
 {
   return strcmp (node, VALIDATE_ALLCORE_NODE) != 0;
+}
+
+/* Adds CPU's score per GHz V to the best B. */
+static void
+best_add (struct store_best *b, const char *cpu, double v)
+{
+  if (strcmp (b->cpu, cpu) == 0)
+    b->per_ghz = fmax (b->per_ghz, v);
+  else if (v > b->per_ghz)
+    {
+      b->other_per_ghz = b->per_ghz;
+      b->per_ghz = v;
+      snprintf (b->cpu, sizeof b->cpu, "%s", cpu);
+    }
+  else
+    b->other_per_ghz = fmax (b->other_per_ghz, v);
 }
 
 /* An unflagged result raises the best of its nodes. */
@@ -296,10 +320,8 @@ raise_best (const struct store *st, const struct doc_summary *doc, double ghz)
       if (!bounded_per_ghz (doc->scores[i].name))
         continue;
       struct best_slot *s = best_slot (st, doc->scores[i].name);
-      double v = doc->scores[i].score / ghz;
-      if (s->node && s->store == st && strcmp (s->node, doc->scores[i].name) == 0
-          && v > s->per_ghz)
-        s->per_ghz = v;
+      if (s->node && s->store == st && strcmp (s->node, doc->scores[i].name) == 0)
+        best_add (&s->best, doc->cpu, doc->scores[i].score / ghz);
     }
   pthread_mutex_unlock (&best_lock);
 }
@@ -354,16 +376,16 @@ plausible_flags (struct store *st, const struct doc_summary *doc, char *flags, s
     {
       if (!bounded_per_ghz (doc->scores[i].name))
         continue;
-      if (best_per_ghz (st, doc->scores[i].name, &best) != STORE_OK)
+      if (best_per_ghz (st, doc->scores[i].name, doc->cpu, &best) != STORE_OK)
         return STORE_ERROR;
       double v = doc->scores[i].score / ghz;
       double beyond = PLAUSIBLE_BEYOND_BEST
-        * (test_like (doc->scores[i].name) ? exp (PLAUSIBLE_TEST_FAST) : 1);
+        * (plausible_kind_of (doc->scores[i].name) != PLAUSIBLE_NODE ? exp (PLAUSIBLE_TEST_FAST) : 1);
       if (best > 0 && v > beyond * best)
         {
           add_flag (flags, fsize, "impossible");
           add_note (notes, nsize, "impossible: %s is %.3g per GHz, %.1f times the best any "
-                    "CPU has reached (%.3g)", doc->scores[i].name, v, v / best, best);
+                    "other CPU has reached (%.3g)", doc->scores[i].name, v, v / best, best);
           break;
         }
     }
@@ -373,13 +395,16 @@ plausible_flags (struct store *st, const struct doc_summary *doc, char *flags, s
 /* ------------------------------------------------------------ peers */
 
 double
-plausible_cutoff (double scale, int is_test, int faster)
+plausible_cutoff (double scale, enum plausible_kind kind, int faster)
 {
-  if (!faster && is_test)
+  static const double fast[] = {
+    [PLAUSIBLE_NODE] = PLAUSIBLE_NODE_FAST,
+    [PLAUSIBLE_TEST] = PLAUSIBLE_TEST_FAST,
+    [PLAUSIBLE_RANDOM] = PLAUSIBLE_RANDOM_FAST,
+  };
+  if (!faster && kind != PLAUSIBLE_NODE)
     return INFINITY;
-  double floor = faster ? (is_test ? PLAUSIBLE_TEST_FAST : PLAUSIBLE_NODE_FAST)
-    : PLAUSIBLE_NODE_SLOW;
-  return fmax (PLAUSIBLE_K * scale, floor);
+  return fmax (PLAUSIBLE_K * scale, faster ? fast[kind] : PLAUSIBLE_NODE_SLOW);
 }
 
 /* The median of V (N > 0 values, sorted in place) and its scaled MAD. */
@@ -397,7 +422,7 @@ robust (double *v, size_t n, double *median, double *scale)
 }
 
 int
-plausible_outlier (double x, double *v, size_t n, int is_test)
+plausible_outlier (double x, double *v, size_t n, enum plausible_kind kind)
 {
   double median, scale;
   if (n < PLAUSIBLE_MIN_PEERS || x <= 0)
@@ -406,7 +431,7 @@ plausible_outlier (double x, double *v, size_t n, int is_test)
     v[i] = log (v[i]);
   robust (v, n, &median, &scale);
   double dev = log (x) - median;
-  return fabs (dev) > plausible_cutoff (scale, is_test, dev > 0);
+  return fabs (dev) > plausible_cutoff (scale, kind, dev > 0);
 }
 
 /* Whether NODE is judged by its score without the key generation below it
@@ -441,7 +466,7 @@ static void
 judge_value (struct judged *j, const struct node_stats *s, double log_score, size_t peers)
 {
   double dev = log_score - s->median;
-  double cutoff = plausible_cutoff (s->scale, test_like (s->node), dev > 0);
+  double cutoff = plausible_cutoff (s->scale, plausible_kind_of (s->node), dev > 0);
   double excess = fabs (dev) - cutoff;
   if (excess > 0 && excess > j->excess)
     {

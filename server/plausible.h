@@ -16,7 +16,8 @@
  *   interposed         GMP's timed functions resolved outside the libgmp
  *                      the document names (LD_PRELOAD, a wrapper);
  *   impossible         an inner node more than PLAUSIBLE_BEYOND_BEST times
- *                      the best score per GHz any unflagged result reached
+ *                      the best score per GHz any unflagged result of
+ *                      another CPU identity reached
  *                      (a node of key generation or prime search, whose
  *                      time is random, exp (PLAUSIBLE_TEST_FAST) times
  *                      more);
@@ -24,9 +25,10 @@
  *                      its category (CPU identity, run mode, GMP build
  *                      kind) than the cutoff, in log space: PLAUSIBLE_K
  *                      scaled MADs, at least the floor of its side (faster
- *                      or slower) and level (inner node, or a test or a
- *                      node of key generation or prime search, which is
- *                      judged on the faster side only), once the
+ *                      or slower) and kind (inner node; test; test or node
+ *                      of key generation or prime search, whose time is
+ *                      random: the last two judged on the faster side
+ *                      only), once the
  *                      node has PLAUSIBLE_MIN_PEERS other values; a node
  *                      above key generation by its score without it
  *                      (plausible_steady.h).  Judged
@@ -49,10 +51,14 @@
  * result inflates nothing.  Honest runs under load (nice 10 at load 5-9)
  * were up to 2.3 times slower at an inner node, but 5.3 times at a test
  * and 9 at a key generation test: a test, or a node of key generation or
- * prime search, is never an outlier for being slow. */
+ * prime search, is never an outlier for being slow.  Among the first
+ * peers of a category, a run made when the machine was quieter than for
+ * theirs read key generation up to 4.1 times faster than their median:
+ * a quick run makes a handful of keys, each taking a random time. */
 #define PLAUSIBLE_K 6.0
 #define PLAUSIBLE_NODE_FAST 0.15        /* 16% faster */
 #define PLAUSIBLE_TEST_FAST 0.92        /* 2.5 times */
+#define PLAUSIBLE_RANDOM_FAST 1.61      /* 5 times */
 #define PLAUSIBLE_NODE_SLOW 0.92        /* 2.5 times slower */
 #define PLAUSIBLE_MIN_PEERS 5
 /* The newest this many results of a category are judged together: the
@@ -95,13 +101,25 @@ double plausible_floor_cycles (const char *test);
 /* 0, or -1 with ERR set (422 inconsistent-test or impossible). */
 int plausible_refuse (const struct doc_summary *doc, struct validate_error *err);
 
-/* The cutoff, in log space, for a node (IS_TEST 0) or a test whose
- * peers' scaled MAD (in log space) is SCALE, above the median (FASTER)
- * or below (infinite for a test). */
-double plausible_cutoff (double scale, int is_test, int faster);
+/* What a value is, for the floors of its cutoff. */
+enum plausible_kind
+{
+  PLAUSIBLE_NODE,               /* an inner node */
+  PLAUSIBLE_TEST,               /* a test */
+  PLAUSIBLE_RANDOM              /* a test or node of key generation or prime search */
+};
 
-/* Whether X is an outlier among the N values V (V is overwritten). */
-int plausible_outlier (double x, double *v, size_t n, int is_test);
+/* The kind of the node or test NAME. */
+enum plausible_kind plausible_kind_of (const char *name);
+
+/* The cutoff, in log space, for a value of KIND whose peers' scaled MAD
+ * (in log space) is SCALE, above the median (FASTER) or below (infinite
+ * but for an inner node). */
+double plausible_cutoff (double scale, enum plausible_kind kind, int faster);
+
+/* Whether X, of KIND, is an outlier among the N values V (V is
+ * overwritten). */
+int plausible_outlier (double x, double *v, size_t n, enum plausible_kind kind);
 
 /* The flags of DOC before it is stored, with a note for each in NOTES
  * (lines).  STORE_ERROR when the database fails. */

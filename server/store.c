@@ -1669,21 +1669,6 @@ store_cpu_info (struct store *st, const char *cpu, char **name, char **arch)
   return rc;
 }
 
-struct doubles
-{
-  double *v;
-  size_t n, max;
-};
-
-static int
-take_double (void *ctx, const struct db_value *cols, int ncols)
-{
-  struct doubles *d = ctx;
-  if (ncols > 0 && d->n < d->max)
-    d->v[d->n++] = c_real (&cols[0]);
-  return 0;
-}
-
 /* ------------------------------------------------------------ pages */
 
 struct board_adapter
@@ -1997,20 +1982,38 @@ store_retract (struct store *st, const char *id, int64_t when, const struct stor
   return rc == STORE_OK && !t.found ? STORE_NOT_FOUND : rc;
 }
 
+/* The rows of the best per GHz by CPU, best first: the first two. */
+static int
+take_best (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct store_best *b = ctx;
+  if (ncols < 2)
+    return 0;
+  if (!b->cpu[0])
+    {
+      snprintf (b->cpu, sizeof b->cpu, "%s", c_text_or_empty (&cols[0]));
+      b->per_ghz = c_real (&cols[1]);
+    }
+  else
+    b->other_per_ghz = c_real (&cols[1]);
+  return 0;
+}
+
 enum store_status
-store_best_per_ghz (struct store *st, const char *node, double *best)
+store_best_per_ghz (struct store *st, const char *node, struct store_best *best)
 {
   struct db_conn *c = acquire (st);
   struct db_value p = p_text (node);
-  struct doubles d = { best, 0, 1 };
   enum store_status rc = STORE_OK;
 
-  *best = 0;
-  /* The top scores by the scores_rank index, divided by their clocks. */
-  if (st->drv->query (c, "SELECT MAX(top.score / r.mhz * 1000) FROM (SELECT s.seq, s.score "
-                      "FROM scores s WHERE s.node = $1 AND s.listed = 1 AND s.flagged = 0 "
+  *best = (struct store_best) { 0, "", 0 };
+  /* The top scores by the scores_rank index, divided by their clocks,
+   * the best of each CPU. */
+  if (st->drv->query (c, "SELECT r.cpu, MAX(top.score / r.mhz * 1000) AS v FROM (SELECT s.seq, "
+                      "s.score FROM scores s WHERE s.node = $1 AND s.listed = 1 AND s.flagged = 0 "
                       "ORDER BY s.score DESC LIMIT 1000) top JOIN results r ON r.seq = top.seq "
-                      "WHERE r.mhz > 0", &p, 1, take_double, &d) < 0)
+                      "WHERE r.mhz > 0 GROUP BY r.cpu ORDER BY v DESC LIMIT 2", &p, 1, take_best,
+                      best) < 0)
     rc = failed (st, c, "best per GHz");
   release (st, c);
   return rc;

@@ -230,9 +230,18 @@ enum store_status store_retract (struct store *st, const char *id, int64_t when,
 enum store_status store_set_flags (struct store *st, const struct store_flags *changes, size_t n,
                                    int64_t when);
 
-/* The best score per GHz (score / clock in GHz) of inner node NODE among
- * the 1000 best unflagged listed scores; 0 when none has a clock. */
-enum store_status store_best_per_ghz (struct store *st, const char *node, double *best);
+/* The best score per GHz (score / clock in GHz) of an inner node among
+ * its 1000 best unflagged listed scores, the CPU identity that reached
+ * it, and the best of any other CPU: 0 (and "") when none has a clock. */
+struct store_best
+{
+  double per_ghz;
+  char cpu[256];
+  double other_per_ghz;
+};
+
+/* The best per GHz of inner node NODE into *BEST. */
+enum store_status store_best_per_ghz (struct store *st, const char *node, struct store_best *best);
 
 /* The newest (at most LIMIT) listed results of the key FINGERPRINT. */
 enum store_status store_by_key (struct store *st, const char *fingerprint, int limit,

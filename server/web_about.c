@@ -76,7 +76,7 @@ static const char about[] =
   "above it are judged on their other tests alone.  The judgement is made again for every result of the CPU each\n"
   "time one is added or retracted, so a result can gain or lose this flag later.</dd>\n"
   "<dt>impossible</dt><dd>per GHz of clock, the result is more than twice as fast as\n"
-  "the best any CPU has shown here on the same program or category.  Results that\n"
+  "the best any other CPU has shown here on the same program or category.  Results that\n"
   "are faster than their clock could allow at all are refused outright: no operation\n"
   "takes less than a cycle, nor reads more than 1024 bits of its operands in one.</dd>\n"
   "<dt>brand-mismatch</dt><dd>the CPU's name in the result does not fit its identity\n"

@@ -290,11 +290,11 @@ test_ratelimit (void)
 
 /* plausible_outlier on a copy of the N peers P (it overwrites them). */
 static int
-outlier (double x, const double *p, size_t n, int is_test)
+outlier (double x, const double *p, size_t n, enum plausible_kind kind)
 {
   double v[16];
   memcpy (v, p, n * sizeof *p);
-  return plausible_outlier (x, v, n, is_test);
+  return plausible_outlier (x, v, n, kind);
 }
 
 static void
@@ -303,23 +303,33 @@ test_outlier (void)
   double peers[] = { 100, 101, 99, 102, 98, 100.5 };
   double few[] = { 100, 101, 99 };
   double same[] = { 100, 100, 100, 100, 100 };
-  check (outlier (200, peers, GB_ARRAY_SIZE (peers), 0),
+  check (outlier (200, peers, GB_ARRAY_SIZE (peers), PLAUSIBLE_NODE),
          "plausible: a node twice the median is an outlier");
-  check (outlier (122, peers, GB_ARRAY_SIZE (peers), 0),
+  check (outlier (122, peers, GB_ARRAY_SIZE (peers), PLAUSIBLE_NODE),
          "plausible: a node 22%% faster than peers within 2%% is an outlier");
-  check (!outlier (112, peers, GB_ARRAY_SIZE (peers), 0),
+  check (!outlier (112, peers, GB_ARRAY_SIZE (peers), PLAUSIBLE_NODE),
          "plausible: a node 12%% faster than peers within 2%% is not");
-  check (!outlier (60, peers, GB_ARRAY_SIZE (peers), 0)
-         && outlier (30, peers, GB_ARRAY_SIZE (peers), 0),
+  check (!outlier (60, peers, GB_ARRAY_SIZE (peers), PLAUSIBLE_NODE)
+         && outlier (30, peers, GB_ARRAY_SIZE (peers), PLAUSIBLE_NODE),
          "plausible: a node may be slower by up to 2.5 times");
-  check (!outlier (240, peers, GB_ARRAY_SIZE (peers), 1)
-         && outlier (260, peers, GB_ARRAY_SIZE (peers), 1),
+  check (!outlier (240, peers, GB_ARRAY_SIZE (peers), PLAUSIBLE_TEST)
+         && outlier (260, peers, GB_ARRAY_SIZE (peers), PLAUSIBLE_TEST),
          "plausible: a test may be faster by up to 2.5 times");
-  check (!outlier (1, peers, GB_ARRAY_SIZE (peers), 1),
+  check (!outlier (1, peers, GB_ARRAY_SIZE (peers), PLAUSIBLE_TEST),
          "plausible: a test is never an outlier for being slow");
-  check (!outlier (200, few, GB_ARRAY_SIZE (few), 0), "plausible: fewer than 5 peers flag nothing");
-  check (!outlier (110, same, GB_ARRAY_SIZE (same), 0)
-         && outlier (120, same, GB_ARRAY_SIZE (same), 0),
+  check (!outlier (480, peers, GB_ARRAY_SIZE (peers), PLAUSIBLE_RANDOM)
+         && outlier (520, peers, GB_ARRAY_SIZE (peers), PLAUSIBLE_RANDOM)
+         && !outlier (1, peers, GB_ARRAY_SIZE (peers), PLAUSIBLE_RANDOM),
+         "plausible: key generation may be faster by up to 5 times, and slower by any");
+  check (plausible_kind_of ("openssl.rsa.keygen.2048") == PLAUSIBLE_RANDOM
+         && plausible_kind_of ("openssl.rsa.keygen") == PLAUSIBLE_RANDOM
+         && plausible_kind_of ("ext.prime") == PLAUSIBLE_RANDOM
+         && plausible_kind_of ("gmpbench.base.multiply.128") == PLAUSIBLE_TEST
+         && plausible_kind_of ("gmpbench.base.multiply") == PLAUSIBLE_NODE,
+         "plausible: key generation and prime search are random, tests tests, the rest nodes");
+  check (!outlier (200, few, GB_ARRAY_SIZE (few), PLAUSIBLE_NODE), "plausible: fewer than 5 peers flag nothing");
+  check (!outlier (110, same, GB_ARRAY_SIZE (same), PLAUSIBLE_NODE)
+         && outlier (120, same, GB_ARRAY_SIZE (same), PLAUSIBLE_NODE),
          "plausible: identical peers leave the floor as the cutoff");
   check (plausible_floor_cycles ("gmpbench.base.multiply.2097152,2097152") == 4096
          && plausible_floor_cycles ("gmpbench.base.multiply.128") == 1,
