@@ -24,6 +24,12 @@
  * architecture or vendor, flagged results included or not) takes that
  * row without scanning them; one that matches none skips the CPU.
  *
+ * A block also holds the memos of its CPU (board_cpu_memo), under a lock
+ * of their own: an update shares them with the blocks it shares, and a
+ * full build gives them to the blocks whose results (seqs, verified,
+ * flagged) it finds as the snapshot before had them, when that snapshot
+ * included every change journaled before the build began.
+ *
  * A view is the rows of one filter (and node column), by CPU; it keeps
  * the order of its rows by each key once asked.  A snapshot keeps up to
  * MAX_VIEWS, dropping the least asked for when full.  Readers find
@@ -77,6 +83,7 @@
 #define MAX_COLUMNS 12
 #define MAX_VIEWS 64
 #define CARRIED_VIEWS 24       /* the most asked for, given to the next snapshot */
+#define MAX_MEMOS 32            /* values kept per CPU (board_cpu_memo) */
 #define FIRST_WAIT 2            /* seconds a page waits for the first snapshot */
 /* Seconds a page waits at most for the update that brings the changes
  * made before it arrived (a fraction of a second at a million results). */
@@ -151,10 +158,28 @@ struct group_info
   struct board_row rows[2];     /* over the unflagged ones, over all (n 0: none) */
 };
 
+/* Values the pages computed from one CPU's results (board_cpu_memo),
+ * shared by the blocks of those same results. */
+struct memo
+{
+  char *key;
+  void *value;
+  void (*drop) (void *value);
+};
+
+struct memos
+{
+  atomic_int refs;
+  pthread_mutex_t lock;         /* guards N and M */
+  size_t n;
+  struct memo m[MAX_MEMOS];
+};
+
 /* The entries of one CPU, best first (see the top of the file). */
 struct block
 {
   atomic_int refs;
+  struct memos *memos;
   size_t n;
   size_t newest;                /* its newest entry (when N > 0) */
   struct item items[];
@@ -649,11 +674,43 @@ name_cpus (struct board *b, const uint8_t *affected)
   free (v);
 }
 
+static struct memos *
+memos_new (void)
+{
+  struct memos *ms = gb_xmalloc (sizeof *ms);
+  atomic_init (&ms->refs, 1);
+  pthread_mutex_init (&ms->lock, NULL);
+  ms->n = 0;
+  return ms;
+}
+
+static struct memos *
+memos_retain (struct memos *ms)
+{
+  atomic_fetch_add (&ms->refs, 1);
+  return ms;
+}
+
+static void
+memos_release (struct memos *ms)
+{
+  if (atomic_fetch_sub (&ms->refs, 1) != 1)
+    return;
+  for (size_t i = 0; i < ms->n; i++)
+    {
+      free (ms->m[i].key);
+      ms->m[i].drop (ms->m[i].value);
+    }
+  pthread_mutex_destroy (&ms->lock);
+  free (ms);
+}
+
 static struct block *
 block_new (size_t n)
 {
   struct block *blk = gb_xmalloc (sizeof *blk + (n + 1) * sizeof *blk->items);
   atomic_init (&blk->refs, 1);
+  blk->memos = memos_new ();
   blk->n = n;
   blk->newest = 0;
   return blk;
@@ -670,7 +727,10 @@ static void
 block_release (struct block *blk)
 {
   if (blk && atomic_fetch_sub (&blk->refs, 1) == 1)
-    free (blk);
+    {
+      memos_release (blk->memos);
+      free (blk);
+    }
 }
 
 /* Sets BLK's newest entry. */
@@ -1616,6 +1676,94 @@ board_default_kinds (const struct board *b, const char *cpu, struct board_filter
       f->value[fields[i]] = b->tab[fields[i]].names[kind[i]];
 }
 
+int64_t
+board_cpu_newest (const struct board *b, const char *cpu)
+{
+  int64_t c = lookup (&b->tab[BF_CPU], cpu);
+  const struct block *blk = c >= 0 ? b->blocks[c] : NULL;
+  return blk && blk->n ? blk->items[blk->newest].seq : 0;
+}
+
+/* The value kept in MS for KEY, or NULL; under MS's lock. */
+static void *
+memo_find (const struct memos *ms, const char *key)
+{
+  for (size_t i = 0; i < ms->n; i++)
+    if (strcmp (ms->m[i].key, key) == 0)
+      return ms->m[i].value;
+  return NULL;
+}
+
+void *
+board_cpu_memo (struct board *b, const char *cpu, const char *key, board_memo_make make,
+                void *ctx, void (*drop) (void *value), int *owned)
+{
+  int64_t c = lookup (&b->tab[BF_CPU], cpu);
+  struct memos *ms = c >= 0 ? b->blocks[c]->memos : NULL;
+  void *value = NULL, *kept = NULL;
+
+  *owned = 0;
+  if (ms)
+    {
+      pthread_mutex_lock (&ms->lock);
+      value = memo_find (ms, key);
+      pthread_mutex_unlock (&ms->lock);
+    }
+  if (value || !(value = make (ctx)))
+    return value;
+  if (ms)
+    {
+      pthread_mutex_lock (&ms->lock);
+      kept = memo_find (ms, key);       /* made meanwhile by another page */
+      if (!kept && ms->n < MAX_MEMOS)
+        {
+          ms->m[ms->n++] = (struct memo) { gb_xstrdup (key), value, drop };
+          kept = value;
+        }
+      pthread_mutex_unlock (&ms->lock);
+    }
+  if (kept == value)
+    return value;
+  if (kept)
+    {
+      drop (value);
+      return kept;
+    }
+  *owned = 1;
+  return value;
+}
+
+/* Whether blocks A and B hold the same results, as verified and flagged. */
+static int
+same_results (const struct block *a, const struct block *b)
+{
+  if (a->n != b->n)
+    return 0;
+  for (size_t k = 0; k < a->n; k++)
+    if (a->items[k].seq != b->items[k].seq || a->items[k].verified != b->items[k].verified
+        || a->items[k].flagged != b->items[k].flagged)
+      return 0;
+  return 1;
+}
+
+/* Gives the blocks of a full build B (not yet published) the values kept
+ * with OLD's blocks of the same CPUs where their results are the same.
+ * OLD must include every change the journal had when B's build began, so
+ * that the changes after are the ones B is brought up to date with. */
+static void
+carry_memos (struct board *b, const struct board *old)
+{
+  for (size_t c = 0; c < b->tab[BF_CPU].n; c++)
+    {
+      int64_t o = lookup (&old->tab[BF_CPU], b->tab[BF_CPU].names[c]);
+      if (o >= 0 && same_results (b->blocks[c], old->blocks[o]))
+        {
+          memos_release (b->blocks[c]->memos);
+          b->blocks[c]->memos = memos_retain (old->blocks[o]->memos);
+        }
+    }
+}
+
 /* ------------------------------------------------------------ deriving */
 
 /* A copy of FROM, its counts included. */
@@ -2330,12 +2478,15 @@ full_builder (void *arg)
       k->full_from = k->first + k->njournal;
       double begun = k->full_begun = gb_wall_seconds ();
       struct board *old = retain (k->current);
+      int old_current = old && k->applied == k->full_from;
       pthread_mutex_unlock (&k->lock);
 
       struct board *fresh = build (k->srv->store, &k->abandon);
       if (fresh)
         {
           carry (fresh, k->srv->store, old, NULL, &k->abandon);
+          if (old_current)
+            carry_memos (fresh, old);
           fresh->built = fresh->base_built = begun;
           if (gb_wall_seconds () - begun >= 1)
             log_info ("leaderboard snapshot of %zu results built in %.1f s", fresh->n,

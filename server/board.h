@@ -33,6 +33,11 @@
  * 201); with a TTL of 0 it waits for a full build begun after
  * it arrived.  A new snapshot is given the views asked for while the old
  * one was current (the most asked for), with their node columns.
+ *
+ * Each CPU's entries also keep what pages computed from its results in
+ * the store (board_cpu_memo: the CPU page's node medians and newest
+ * results), so that a page asked for again reads nothing from the store
+ * until one of the CPU's results changes.
  */
 #ifndef GB_SERVER_BOARD_H
 #define GB_SERVER_BOARD_H
@@ -141,6 +146,20 @@ void board_default_kinds (const struct board *b, const char *cpu, struct board_f
 /* The results of F's CPU under F, best first; *OUT is malloc'ed. */
 size_t board_cpu_entries (const struct board *b, const struct board_filter *f,
                           struct board_entry **out);
+
+/* The seq of CPU's newest listed result in B, 0 when none. */
+int64_t board_cpu_newest (const struct board *b, const char *cpu);
+
+/* A value a page computes from CPU's results (node medians, say), kept
+ * with B's entries of that CPU: the snapshots share them until one of
+ * the CPU's results changes, and a full build takes them over when it
+ * finds the CPU's results as they were.  Returns the value kept for KEY,
+ * else MAKE (CTX)'s, kept when there is room (NULL when MAKE fails); when
+ * not kept, *OWNED is set and the caller DROPs it.  A kept value is
+ * valid while B is held, and must be read only: pages share it. */
+typedef void *(*board_memo_make) (void *ctx);
+void *board_cpu_memo (struct board *b, const char *cpu, const char *key, board_memo_make make,
+                      void *ctx, void (*drop) (void *value), int *owned);
 
 /* The name CPU is shown by (docs/leaderboard.md: a verified publisher's
  * brand string for it, else the most common of its unflagged results,

@@ -95,17 +95,20 @@ struct web_machine
 };
 void web_machine_text (FILE *f, const char *model, const char *soc);
 /* The machine the newest few unflagged results of F (a CPU's view) all
- * name, into M: 1, or 0 (M empty) when they do not agree, name none, or
- * the store fails. */
-int web_machine_agreed (struct store *st, const struct board_filter *f, struct web_machine *m);
+ * name, into M (kept with the snapshot B): 1, or 0 (M empty) when they
+ * do not agree, name none, or the store fails. */
+int web_machine_agreed (struct board *b, struct store *st, const struct board_filter *f,
+                        struct web_machine *m);
 
 /* What a plausibility flag means, or NULL for an unknown one. */
 const char *web_flag_reason (const char *flag);
 
 /* The page of one NODE of the CPU of BF (named NAME), its filters
- * complete (web_cpu_node.c); and a link to it, with NODE as its text. */
-enum MHD_Result web_cpu_node (struct http_request *r, const struct board_filter *bf,
-                              const char *name, const char *node);
+ * complete, under the snapshot B (web_cpu_node.c); and a link to it,
+ * with NODE as its text. */
+enum MHD_Result web_cpu_node (struct http_request *r, const struct board *b,
+                              const struct board_filter *bf, const char *name,
+                              const char *node);
 void web_cpu_node_link (FILE *f, const struct board_filter *bf, const char *node);
 
 /* The handlers. */

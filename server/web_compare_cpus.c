@@ -161,7 +161,7 @@ web_compare_cpus (struct http_request *r)
       if (!*c[k].name)
         c[k].name = c[k].cpu;
       bf.value[BF_CPU] = c[k].cpu;
-      failed |= node_scores_load (r->srv->store, &bf, NULL, NULL, &c[k].scores) < 0;
+      failed |= node_scores_load (b, r->srv->store, &bf, &c[k].scores) < 0;
     }
   rc = k < ncpus ? page_error (r, 404, "One of these CPUs has no listed result.")
     : failed ? page_error (r, 503, "The database is unavailable; try again later.")

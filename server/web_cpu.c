@@ -15,7 +15,9 @@
  * snapshot (server/board.h), so they cover every result however many
  * there are; the strip plot draws at most 400 of them (evenly through
  * the ranking, every verified one included).  The node medians
- * and the list come from the newest NODE_RESULTS results in the store. */
+ * and the list come from the newest NODE_RESULTS results in the store,
+ * read once and kept with the snapshot until the CPU's results change
+ * (board_cpu_memo). */
 #include "server/web.h"
 
 #include <math.h>
@@ -77,13 +79,14 @@ breakdown (FILE *f, const struct board_entry *e, size_t n)
 
 /* ------------------------------------------------------------ the store */
 
-/* The newest results' rows, written while their node scores load. */
+/* What the newest results' rows are written from. */
 struct recent
 {
+  struct store *st;
+  struct store_filter sf;
   FILE *list;
   const struct board_entry *e;  /* the snapshot's scored results, best first */
   size_t scored;
-  int count;
 };
 
 /* The percentage of the SCORED entries E with a lower score than SCORE. */
@@ -106,8 +109,6 @@ take_recent (void *ctx, const struct store_row *row, double score)
   int flagged = row->flags && *row->flags;
 
   (void) score;
-  if (rc->count++ >= LISTED)
-    return 0;
   scores = row->scores ? cJSON_Parse (row->scores) : NULL;
   g = cJSON_GetObjectItemCaseSensitive (scores, "gmpbench");
   fprintf (f, "<tr%s><td class=\"pick\"><input type=\"checkbox\" name=\"id\" value=\"%s\" "
@@ -167,21 +168,45 @@ node_tree (FILE *f, const struct board_filter *given, const struct node_scores *
   fputs ("</tbody></table></div>\n", f);
 }
 
-/* The node tree and the newest results from the store; -1 on error. */
-static int
-recent (FILE *f, struct http_request *r, const struct board_filter *bf,
-        const struct board_filter *given, const struct board_entry *e, size_t scored)
+/* The rows of the newest results of CTX (a struct recent), malloc'ed;
+ * NULL when the store fails. */
+static void *
+list_make (void *ctx)
 {
+  struct recent *rc = ctx;
   char *list = NULL;
   size_t len = 0;
-  struct recent rc = { open_memstream (&list, &len), e, scored, 0 };
-  struct node_scores ns;
 
-  if (!rc.list)
-    return -1;
-  int loaded = node_scores_load (r->srv->store, bf, take_recent, &rc, &ns);
-  int closed = fclose (rc.list);
-  if (loaded == 0 && closed == 0)
+  if (!(rc->list = open_memstream (&list, &len)))
+    return NULL;
+  int listed = store_list (rc->st, &rc->sf, take_recent, rc) == STORE_OK;
+  if (fclose (rc->list) != 0 || !listed)
+    {
+      free (list);
+      return NULL;
+    }
+  return list;
+}
+
+/* The node tree and the newest results, kept with the snapshot B; -1
+ * when the store fails. */
+static int
+recent (FILE *f, struct http_request *r, struct board *b, const struct board_filter *bf,
+        const struct board_filter *given, const struct board_entry *e, size_t scored)
+{
+  struct recent rc = { r->srv->store, { 0 }, NULL, e, scored };
+  struct node_scores ns = { NULL, NULL, 0 };
+  char *key = node_memo_key ("newest", bf), *list = NULL;
+  int owned = 1, loaded = -1;
+
+  node_store_filter (b, bf, &rc.sf);
+  rc.sf.limit = LISTED;
+  if (key)
+    list = board_cpu_memo (b, bf->value[BF_CPU], key, list_make, &rc, free, &owned);
+  free (key);
+  if (list)
+    loaded = node_scores_load (b, r->srv->store, bf, &ns);
+  if (loaded == 0)
     {
       node_tree (f, given, &ns);
       fprintf (f, "<h2 id=\"results\">Newest results</h2>\n<form method=\"get\" "
@@ -192,11 +217,12 @@ recent (FILE *f, struct http_request *r, const struct board_filter *bf,
                "<th scope=\"col\">GMP</th><th scope=\"col\">Compiler</th><th scope=\"col\">"
                "OS</th><th scope=\"col\">Submitter</th></tr></thead>\n<tbody>\n%s</tbody>"
                "</table></div>\n<button type=\"submit\">Compare the checked results</button>\n"
-               "</form>\n", list ? list : "");
+               "</form>\n", list);
     }
-  free (list);
+  if (owned)
+    free (list);
   node_scores_free (&ns);
-  return loaded == 0 && closed == 0 ? 0 : -1;
+  return loaded;
 }
 
 /* The median GMPbench score and its spread, first on the page, then
@@ -255,11 +281,11 @@ render (struct http_request *r, struct board *b, const struct board_filter *bf,
       return MHD_NO;
     }
   struct web_machine machine;
-  web_machine_agreed (r->srv->store, bf, &machine);
+  web_machine_agreed (b, r->srv->store, bf, &machine);
   headline (p.f, bf, name, e, n, scored, &machine);
   if (scored > 0)
     web_strip_plot (p.f, e, scored, NULL);
-  if (recent (p.f, r, bf, given, e, scored) < 0)
+  if (recent (p.f, r, b, bf, given, e, scored) < 0)
     fputs ("<p>The node scores and newest results are unavailable; try again later.</p>\n", p.f);
   if (scored > 0)
     breakdown (p.f, e, scored);
@@ -289,7 +315,7 @@ web_cpu (struct http_request *r)
   if (!name)
     rc = page_error (r, 404, "No listed result has this CPU identity.");
   else if (node && *node)
-    rc = web_cpu_node (r, &bf, *name ? name : bf.value[BF_CPU], node);
+    rc = web_cpu_node (r, b, &bf, *name ? name : bf.value[BF_CPU], node);
   else
     rc = render (r, b, &bf, &given, *name ? name : bf.value[BF_CPU]);
   board_release (b);

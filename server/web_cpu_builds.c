@@ -134,7 +134,7 @@ table (FILE *f, const struct kind *k, size_t nk)
 }
 
 int
-web_cpu_builds (FILE *f, struct store *st, const struct board *b, const struct board_filter *bf)
+web_cpu_builds (FILE *f, struct store *st, struct board *b, const struct board_filter *bf)
 {
   struct kind k[MAX_KINDS];
   size_t nk = kinds_of (b, bf, k), loaded = 0;
@@ -142,7 +142,7 @@ web_cpu_builds (FILE *f, struct store *st, const struct board *b, const struct b
   if (nk < 2)
     return 0;
   for (; loaded < nk && status == 0; loaded++)
-    status = node_scores_load (st, &k[loaded].bf, NULL, NULL, &k[loaded].ns);
+    status = node_scores_load (b, st, &k[loaded].bf, &k[loaded].ns);
   if (status == 0)
     table (f, k, nk);
   for (size_t j = 0; j < loaded; j++)

@@ -10,7 +10,7 @@
 /* The section on F for the CPU of BF (its other filters kept, its build
  * kind set in turn to each that has results there); nothing when fewer
  * than two kinds do.  0, or -1 when the store fails. */
-int web_cpu_builds (FILE *f, struct store *st, const struct board *b,
+int web_cpu_builds (FILE *f, struct store *st, struct board *b,
                     const struct board_filter *bf);
 
 #endif

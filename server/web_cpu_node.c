@@ -145,8 +145,8 @@ headline (FILE *f, const struct board_filter *bf, const char *node, const struct
 }
 
 enum MHD_Result
-web_cpu_node (struct http_request *r, const struct board_filter *bf, const char *name,
-              const char *node)
+web_cpu_node (struct http_request *r, const struct board *b, const struct board_filter *bf,
+              const char *name, const char *node)
 {
   struct store_filter sf;
   struct node_load l = { node, NULL, 0, 0 };
@@ -155,7 +155,7 @@ web_cpu_node (struct http_request *r, const struct board_filter *bf, const char 
 
   if (strlen (node) > 256 || !inner_node (node))
     return page_error (r, 400, "The node argument names no inner node of the hierarchy.");
-  node_store_filter (bf, &sf);
+  node_store_filter (b, bf, &sf);
   if (store_list (r->srv->store, &sf, take_score, &l) != STORE_OK)
     {
       free_load (&l);

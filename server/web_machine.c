@@ -4,12 +4,16 @@
  * results agree on, for the CPU page.  The snapshot does not hold it, so
  * the CPU page reads the documents of the newest AGREEING results of its
  * view (a few lookups by id), and names a machine only when every one of
- * them names the same. */
+ * them names the same.  What it found is kept with the snapshot's entries
+ * of the CPU (board_cpu_memo) rather than read on every view: each
+ * document is decompressed and parsed whole (a whole run's is 176 KB). */
 #include "server/web.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "common/util.h"
 #include "model/doc_schema.h"
 #include "server/web_nodes.h"
 
@@ -83,26 +87,63 @@ take_document (void *ctx, const struct store_row *row)
   return 1;
 }
 
-int
-web_machine_agreed (struct store *st, const struct board_filter *f, struct web_machine *m)
+/* Where agreed reads: the store, and the filter. */
+struct machine_source
 {
+  struct store *st;
   struct store_filter sf;
+};
+
+/* The machine the results of the store filter CTX agree on (empty when
+ * none), malloc'ed; NULL when the store fails. */
+static void *
+agreed (void *ctx)
+{
+  const struct machine_source *from = ctx;
   struct newest w = { .n = 0 };
+  struct web_machine *m = gb_xcalloc (1, sizeof *m);
   struct agreement a = { m, 1, 1 };
 
-  memset (m, 0, sizeof *m);
-  node_store_filter (f, &sf);
-  sf.unflagged_only = 1;
-  sf.limit = AGREEING;
-  if (store_list (st, &sf, take_id, &w) != STORE_OK)
-    return 0;
-  for (size_t i = 0; i < w.n && a.agree; i++)
-    if (store_get (st, w.id[i], take_document, &a) != STORE_OK)
-      a.agree = 0;
-  if (w.n == 0 || !a.agree || !*m->model)
+  if (store_list (from->st, &from->sf, take_id, &w) != STORE_OK)
     {
-      memset (m, 0, sizeof *m);
-      return 0;
+      free (m);
+      return NULL;
     }
-  return 1;
+  for (size_t i = 0; i < w.n && a.agree; i++)
+    switch (store_get (from->st, w.id[i], take_document, &a))
+      {
+      case STORE_OK:
+        break;
+      case STORE_ERROR:
+        free (m);
+        return NULL;
+      default:                  /* retracted meanwhile, or damaged */
+        a.agree = 0;
+      }
+  if (w.n == 0 || !a.agree || !*m->model)
+    memset (m, 0, sizeof *m);
+  return m;
+}
+
+int
+web_machine_agreed (struct board *b, struct store *st, const struct board_filter *f,
+                    struct web_machine *m)
+{
+  struct machine_source from = { st, { 0 } };
+  char *key = node_memo_key ("machine", f);
+  int owned = 1;
+  struct web_machine *kept = NULL;
+
+  memset (m, 0, sizeof *m);
+  node_store_filter (b, f, &from.sf);
+  from.sf.unflagged_only = 1;
+  from.sf.limit = AGREEING;
+  if (key && f->value[BF_CPU])
+    kept = board_cpu_memo (b, f->value[BF_CPU], key, agreed, &from, free, &owned);
+  free (key);
+  if (kept)
+    *m = *kept;
+  if (kept && owned)
+    free (kept);
+  return *m->model != '\0';
 }

@@ -7,14 +7,16 @@
  * ext.rsa sizes come after the others' verify tests), with an index by
  * name.  The scores come from the `scores` column of the newest results
  * in the store (one JSON object per result), collected into an array per
- * node: the CPU page loads a few hundred results each time, so each
- * score is found its node by a binary search and stored as a double
- * (kept as cJSON objects, looked up key by key, the loads took most of
- * the page's 50-70 ms at 10,000 whole runs). */
+ * node (each score finds its node by a binary search), and their
+ * medians are kept with the snapshot's entries of the CPU
+ * (board_cpu_memo) until one of its results changes: reading and parsing
+ * the newest 200 results' scores took most of the CPU page's time, 0.6 s
+ * at 100,000 whole runs on a busy machine, for every view. */
 #include "server/web_nodes.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
@@ -135,11 +137,13 @@ web_node (size_t i, int *depth)
   return nodes[i].name;
 }
 
+/* The node scores of the newest results, collected: for the node at
+ * place i of the tree order, COUNT[i] scores from VALUES[i * NODE_RESULTS]. */
 struct load
 {
-  struct node_scores *s;
-  store_list_fn also;
-  void *ctx;
+  double *values;
+  size_t *count;
+  int results;
 };
 
 static int
@@ -147,15 +151,16 @@ take_row (void *ctx, const struct store_row *row, double score)
 {
   struct load *l = ctx;
   cJSON *scores = row->scores ? cJSON_Parse (row->scores) : NULL, *s;
+  (void) score;
   cJSON_ArrayForEach (s, scores)
     {
       long i = cJSON_IsNumber (s) ? place (s->string) : -1;
-      if (i >= 0 && l->s->count[i] < NODE_RESULTS)
-        l->s->values[(size_t) i * NODE_RESULTS + l->s->count[i]++] = s->valuedouble;
+      if (i >= 0 && l->count[i] < NODE_RESULTS)
+        l->values[(size_t) i * NODE_RESULTS + l->count[i]++] = s->valuedouble;
     }
   cJSON_Delete (scores);
-  l->s->results++;
-  return l->also ? l->also (l->ctx, row, score) : 0;
+  l->results++;
+  return 0;
 }
 
 static const char *
@@ -165,7 +170,7 @@ or_null (const char *s)
 }
 
 void
-node_store_filter (const struct board_filter *f, struct store_filter *sf)
+node_store_filter (const struct board *b, const struct board_filter *f, struct store_filter *sf)
 {
   memset (sf, 0, sizeof *sf);
   sf->cpu = or_null (f->value[BF_CPU]);
@@ -179,21 +184,30 @@ node_store_filter (const struct board_filter *f, struct store_filter *sf)
   sf->verified_only = f->verified_only;
   sf->unflagged_only = !f->include_flagged;
   sf->limit = NODE_RESULTS;
+  sf->has_cursor = 1;
+  sf->cursor_seq = (sf->cpu ? board_cpu_newest (b, sf->cpu) : 0) + 1;
 }
 
-int
-node_scores_load (struct store *st, const struct board_filter *f, store_list_fn also,
-                  void *ctx, struct node_scores *s)
+char *
+node_memo_key (const char *what, const struct board_filter *f)
 {
-  struct store_filter sf;
-  struct load l = { s, also, ctx };
-
-  pthread_once (&nodes_once, make_nodes);
-  s->results = 0;
-  s->values = gb_xmalloc ((nnodes ? nnodes : 1) * NODE_RESULTS * sizeof *s->values);
-  s->count = gb_xcalloc (nnodes ? nnodes : 1, sizeof *s->count);
-  node_store_filter (f, &sf);
-  return store_list (st, &sf, take_row, &l) == STORE_OK ? 0 : -1;
+  char *key = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream (&key, &len);
+  if (!out)
+    return NULL;
+  fprintf (out, "%s %d %d", what, f->verified_only, f->include_flagged);
+  for (int i = 0; i < BF_COUNT; i++)
+    {
+      const char *v = f->value[i] ? f->value[i] : "";
+      fprintf (out, " %zu:%s", strlen (v), v);
+    }
+  if (fclose (out) != 0)
+    {
+      free (key);
+      return NULL;
+    }
+  return key;
 }
 
 static int
@@ -203,29 +217,93 @@ by_value (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* Where medians_make reads: the store, and the filter. */
+struct medians_source
+{
+  struct store *st;
+  struct store_filter sf;
+};
+
+static void
+medians_drop (void *value)
+{
+  node_scores_free (value);
+  free (value);
+}
+
+/* The medians of the newest results of the store filter CTX, malloc'ed;
+ * NULL when the store fails. */
+static void *
+medians_make (void *ctx)
+{
+  struct load l = {
+    gb_xmalloc ((nnodes ? nnodes : 1) * NODE_RESULTS * sizeof *l.values),
+    gb_xcalloc (nnodes ? nnodes : 1, sizeof *l.count), 0
+  };
+  const struct medians_source *from = ctx;
+  struct node_scores *s = NULL;
+  if (store_list (from->st, &from->sf, take_row, &l) == STORE_OK)
+    {
+      s = gb_xmalloc (sizeof *s);
+      s->median = gb_xmalloc ((nnodes ? nnodes : 1) * sizeof *s->median);
+      s->count = l.count;
+      s->results = l.results;
+      l.count = NULL;
+      for (size_t i = 0; i < nnodes; i++)
+        {
+          double *v = l.values + i * NODE_RESULTS;
+          size_t m = s->count[i];
+          qsort (v, m, sizeof *v, by_value);
+          s->median[i] = m == 0 ? NAN : m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+        }
+    }
+  free (l.values);
+  free (l.count);
+  return s;
+}
+
+int
+node_scores_load (struct board *b, struct store *st, const struct board_filter *f,
+                  struct node_scores *s)
+{
+  struct medians_source from = { st, { 0 } };
+  char *key = f->value[BF_CPU] ? node_memo_key ("nodes", f) : NULL;
+  int owned = 1;
+  struct node_scores *kept;
+
+  pthread_once (&nodes_once, make_nodes);
+  node_store_filter (b, f, &from.sf);
+  if (key)
+    kept = board_cpu_memo (b, f->value[BF_CPU], key, medians_make, &from, medians_drop, &owned);
+  else
+    kept = medians_make (&from);
+  free (key);
+  s->results = kept ? kept->results : 0;
+  s->median = gb_xmalloc ((nnodes ? nnodes : 1) * sizeof *s->median);
+  s->count = gb_xcalloc (nnodes ? nnodes : 1, sizeof *s->count);
+  if (kept)
+    {
+      memcpy (s->median, kept->median, nnodes * sizeof *s->median);
+      memcpy (s->count, kept->count, nnodes * sizeof *s->count);
+    }
+  if (kept && owned)
+    medians_drop (kept);
+  return kept ? 0 : -1;
+}
+
 double
 node_scores_median (const struct node_scores *s, const char *node, size_t *n)
 {
   long i = place (node);
-  size_t m = i >= 0 ? s->count[i] : 0;
-  double *v, median;
-
-  *n = 0;
-  if (m == 0 || !(v = malloc (m * sizeof *v)))
-    return NAN;
-  memcpy (v, s->values + (size_t) i * NODE_RESULTS, m * sizeof *v);
-  qsort (v, m, sizeof *v, by_value);
-  median = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
-  free (v);
-  *n = m;
-  return median;
+  *n = i >= 0 ? s->count[i] : 0;
+  return *n ? s->median[i] : NAN;
 }
 
 void
 node_scores_free (struct node_scores *s)
 {
-  free (s->values);
+  free (s->median);
   free (s->count);
-  s->values = NULL;
+  s->median = NULL;
   s->count = NULL;
 }

@@ -9,13 +9,15 @@
  * snapshot, a rebuild in the background while the old snapshot stays
  * readable, the views carried to the new one, a snapshot brought up to
  * date with the changes the store made (compared with a whole build), a
- * failing database, and stopping mid-build; and the writers the pages share (web_text,
- * web_number). */
+ * failing database, and stopping mid-build; the values pages keep with
+ * a CPU's entries (board_cpu_memo); and the writers the pages share
+ * (web_text, web_number). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sqlite3.h>
+#include "common/util.h"
 #include "model/escape.h"
 #include "server/board.h"
 #include "server/store.h"
@@ -754,6 +756,74 @@ test_update (struct store *st)
   board_stop (&srv);
 }
 
+/* A memo's value: the count of memos made so far, when it was made. */
+static int memos_made;
+
+static void *
+make_memo (void *ctx)
+{
+  int *made = gb_xmalloc (sizeof *made);
+  (void) ctx;
+  *made = ++memos_made;
+  return made;
+}
+
+/* The value kept for KEY of CPU in B (a memo made when none was). */
+static int
+memo (struct board *b, const char *cpu, const char *key)
+{
+  int owned;
+  int *made = board_cpu_memo (b, cpu, key, make_memo, NULL, free, &owned);
+  int v = *made;
+  if (owned)
+    free (made);
+  return v;
+}
+
+/* What pages keep with a CPU's entries lasts until one of its results
+ * changes, is shared by the snapshots in which it does not, and is taken
+ * over by a full build that finds the CPU's results as they were. */
+static void
+test_memos (struct store *st)
+{
+  struct server srv = { 0 };
+  int preparing, owned;
+  char id[32];
+
+  srv.store = st;
+  srv.aggregate_ttl = 3600;
+  check (board_start (&srv) == 0, "the builder starts (memos)");
+  struct board *b1 = board_acquire (&srv, &preparing);
+  int a1 = memo (b1, CPU_A, "x"), b_1 = memo (b1, CPU_B, "x");
+  check (memo (b1, CPU_A, "x") == a1 && memo (b1, CPU_A, "y") != a1,
+         "a memo is kept per CPU and key");
+  int *none = board_cpu_memo (b1, "no such CPU", "x", make_memo, NULL, free, &owned);
+  check (owned, "a memo of an unknown CPU is the caller's");
+  free (none);
+  struct fake a = { CPU_A, "Intel Alpha", "x86_64", "Intel", "Fedora", "6.3.0", "gcc", NULL, NULL,
+                    0, 0, 2000, 4, 450, 11, 1000, 1000 };
+  snprintf (id, sizeof id, "%s", add (&a));
+  set_flags (st, id, "");
+  struct board *b2 = board_acquire (&srv, &preparing);
+  check (b2 && b2 != b1 && board_cpu_newest (b2, CPU_A) == next_seq - 1
+         && board_cpu_newest (b1, CPU_A) < next_seq - 1,
+         "a new result of CPU A makes a new snapshot, with it as A's newest");
+  check (b2 && memo (b2, CPU_A, "x") != a1, "where A's memo is made again");
+  check (b2 && memo (b2, CPU_B, "x") == b_1, "and B's is shared");
+  int a2 = b2 ? memo (b2, CPU_A, "x") : 0;
+  board_release (b1);
+
+  srv.aggregate_ttl = 0.05;
+  usleep (100000);
+  board_release (board_acquire (&srv, &preparing));     /* asks for a full build */
+  struct board *b3 = acquire_other (&srv, b2);
+  check (b3 && memo (b3, CPU_A, "x") == a2 && memo (b3, CPU_B, "x") == b_1,
+         "a full build takes over the memos of CPUs whose results it finds unchanged");
+  board_release (b2);
+  board_release (b3);
+  board_stop (&srv);
+}
+
 int
 main (void)
 {
@@ -792,6 +862,7 @@ main (void)
   board_stop (&srv);
   test_keeper (st);
   test_update (st);
+  test_memos (st);
   test_failure (st);
   test_writers ();
 
