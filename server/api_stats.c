@@ -86,10 +86,65 @@ kinds_free (struct kinds *k)
   free (k->of);
 }
 
+/* The rows by key, "CPU\nKIND": open addressing, at most half full (a
+ * cJSON object looks its members up one by one, and there is a row for
+ * every CPU and kind). */
+struct row_index
+{
+  char **keys;
+  cJSON **rows;
+  size_t n, nslots;
+};
+
+/* The slot of KEY in X: where it is, or the free one where it would go. */
+static size_t
+row_slot (const struct row_index *x, const char *key)
+{
+  size_t mask = x->nslots - 1, i = (size_t) gb_hash_string (key) & mask;
+  while (x->keys[i] && strcmp (x->keys[i], key) != 0)
+    i = (i + 1) & mask;
+  return i;
+}
+
+static void
+row_index_add (struct row_index *x, char *key, cJSON *row)
+{
+  if (2 * (x->n + 1) > x->nslots)
+    {
+      struct row_index bigger = { gb_xcalloc (x->nslots ? 2 * x->nslots : 256, sizeof (char *)),
+                                  gb_xcalloc (x->nslots ? 2 * x->nslots : 256, sizeof (cJSON *)),
+                                  x->n, x->nslots ? 2 * x->nslots : 256 };
+      for (size_t i = 0; i < x->nslots; i++)
+        if (x->keys[i])
+          {
+            size_t j = row_slot (&bigger, x->keys[i]);
+            bigger.keys[j] = x->keys[i];
+            bigger.rows[j] = x->rows[i];
+          }
+      free (x->keys);
+      free (x->rows);
+      *x = bigger;
+    }
+  size_t i = row_slot (x, key);
+  x->keys[i] = key;
+  x->rows[i] = row;
+  x->n++;
+}
+
+static void
+row_index_free (struct row_index *x)
+{
+  for (size_t i = 0; i < x->nslots; i++)
+    free (x->keys[i]);
+  free (x->keys);
+  free (x->rows);
+}
+
 /* One node's scores of one CPU, by kind, as the store delivers them. */
 struct groups
 {
-  cJSON *rows;                  /* "CPU\nKIND" -> its row */
+  cJSON *rows;                  /* "CPU\nKIND" -> its row, in order of appearance */
+  struct row_index index;       /* the same, found fast */
   const struct kinds *kinds;
   const char *node;
   char *cpu;                    /* the group being read */
@@ -132,16 +187,18 @@ row_of (struct groups *g, size_t kind)
   size_t size = strlen (g->cpu) + 24;
   char *key = gb_xmalloc (size);
   snprintf (key, size, "%s\n%zu", g->cpu, kind);
-  cJSON *row = cJSON_GetObjectItemCaseSensitive (g->rows, key);
-  if (!row)
+  size_t slot = g->index.nslots ? row_slot (&g->index, key) : 0;
+  if (g->index.nslots && g->index.keys[slot])
     {
-      row = cJSON_AddObjectToObject (g->rows, key);
-      cJSON_AddStringToObject (row, "cpu", g->cpu);
-      cJSON_AddStringToObject (row, "mode", g->kinds->mode[kind]);
-      cJSON_AddStringToObject (row, "build", g->kinds->build[kind]);
-      cJSON_AddObjectToObject (row, "scores");
+      free (key);
+      return g->index.rows[slot];
     }
-  free (key);
+  cJSON *row = cJSON_AddObjectToObject (g->rows, key);
+  cJSON_AddStringToObject (row, "cpu", g->cpu);
+  cJSON_AddStringToObject (row, "mode", g->kinds->mode[kind]);
+  cJSON_AddStringToObject (row, "build", g->kinds->build[kind]);
+  cJSON_AddObjectToObject (row, "scores");
+  row_index_add (&g->index, key, row);
   return row;
 }
 
@@ -199,20 +256,32 @@ add_score (void *ctx, const char *cpu, int64_t seq, double score)
 }
 
 /* The rows as an array, each with its CPU's name and architecture and n
- * (the count of its best-covered node). */
+ * (the count of its best-covered node).  A CPU's rows come one after
+ * the other (but for a kind without the first node), so its name is
+ * read once for them. */
 static enum store_status
 finish (struct store *st, cJSON *rows, cJSON *list)
 {
+  char *name = NULL, *arch = NULL, *named = NULL;       /* NAMED: their CPU */
+  enum store_status status = STORE_OK;
+
   while (rows->child)
     {
       cJSON *row = cJSON_DetachItemViaPointer (rows, rows->child);
       const char *cpu = cJSON_GetObjectItemCaseSensitive (row, "cpu")->valuestring;
-      char *name, *arch;
       double n = 0;
-      if (store_cpu_info (st, cpu, &name, &arch) == STORE_ERROR)
+      if (!named || strcmp (named, cpu) != 0)
         {
-          cJSON_Delete (row);
-          return STORE_ERROR;
+          free (name);
+          free (arch);
+          free (named);
+          named = gb_xstrdup (cpu);
+          if (store_cpu_info (st, cpu, &name, &arch) == STORE_ERROR)
+            {
+              cJSON_Delete (row);
+              status = STORE_ERROR;
+              break;
+            }
         }
       for (cJSON *s = cJSON_GetObjectItemCaseSensitive (row, "scores")->child; s; s = s->next)
         if (cJSON_GetObjectItemCaseSensitive (s, "n")->valuedouble > n)
@@ -227,10 +296,11 @@ finish (struct store *st, cJSON *rows, cJSON *list)
       cJSON_AddItemToObject (out, "scores", cJSON_DetachItemFromObject (row, "scores"));
       cJSON_AddItemToArray (list, out);
       cJSON_Delete (row);
-      free (name);
-      free (arch);
     }
-  return STORE_OK;
+  free (name);
+  free (arch);
+  free (named);
+  return status;
 }
 
 /* The aggregates as JSON text (malloc'ed), or NULL on a database error:
@@ -242,7 +312,7 @@ aggregate (struct store *store, int include_flagged)
   enum store_status st = store_kinds (store, take_kind, &kinds);
   qsort (kinds.of, kinds.n, sizeof *kinds.of, by_seq);
   struct groups g = {
-    cJSON_CreateObject (), &kinds, NULL, NULL,
+    cJSON_CreateObject (), { NULL, NULL, 0, 0 }, &kinds, NULL, NULL,
     gb_xcalloc (kinds.nkinds + 1, sizeof *g.scores), gb_xcalloc (kinds.nkinds + 1, sizeof *g.n),
     gb_xcalloc (kinds.nkinds + 1, sizeof *g.cap)
   };
@@ -268,6 +338,7 @@ aggregate (struct store *store, int include_flagged)
   if (st == STORE_OK)
     st = finish (store, g.rows, list);
   cJSON_Delete (g.rows);
+  row_index_free (&g.index);
   kinds_free (&kinds);
   cJSON *body = cJSON_CreateObject ();
   cJSON_AddItemToObject (body, "cpus", list);
