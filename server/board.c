@@ -84,6 +84,7 @@
 #define MAX_VIEWS 64
 #define CARRIED_VIEWS 24       /* the most asked for, given to the next snapshot */
 #define MAX_MEMOS 32            /* values kept per CPU (board_cpu_memo) */
+#define MEMO_BUDGET ((size_t) 128 << 20)        /* bytes they keep in all, at most */
 #define FIRST_WAIT 2            /* seconds a page waits for the first snapshot */
 /* Seconds a page waits at most for the update that brings the changes
  * made before it arrived (a fraction of a second at a million results). */
@@ -165,7 +166,10 @@ struct memo
   char *key;
   void *value;
   void (*drop) (void *value);
+  size_t bytes;
 };
+
+static atomic_size_t memo_bytes;        /* of every memo kept, in all snapshots */
 
 struct memos
 {
@@ -700,6 +704,7 @@ memos_release (struct memos *ms)
     {
       free (ms->m[i].key);
       ms->m[i].drop (ms->m[i].value);
+      atomic_fetch_sub (&memo_bytes, ms->m[i].bytes);
     }
   pthread_mutex_destroy (&ms->lock);
   free (ms);
@@ -1701,6 +1706,7 @@ board_cpu_memo (struct board *b, const char *cpu, const char *key, board_memo_ma
   int64_t c = lookup (&b->tab[BF_CPU], cpu);
   struct memos *ms = c >= 0 ? b->blocks[c]->memos : NULL;
   void *value = NULL, *kept = NULL;
+  size_t bytes = 0;
 
   *owned = 0;
   if (ms)
@@ -1709,17 +1715,21 @@ board_cpu_memo (struct board *b, const char *cpu, const char *key, board_memo_ma
       value = memo_find (ms, key);
       pthread_mutex_unlock (&ms->lock);
     }
-  if (value || !(value = make (ctx)))
+  if (value || !(value = make (ctx, &bytes)))
     return value;
+  bytes += sizeof (struct memo) + strlen (key) + 1;
   if (ms)
     {
       pthread_mutex_lock (&ms->lock);
       kept = memo_find (ms, key);       /* made meanwhile by another page */
-      if (!kept && ms->n < MAX_MEMOS)
+      if (!kept && ms->n < MAX_MEMOS
+          && atomic_fetch_add (&memo_bytes, bytes) + bytes <= MEMO_BUDGET)
         {
-          ms->m[ms->n++] = (struct memo) { gb_xstrdup (key), value, drop };
+          ms->m[ms->n++] = (struct memo) { gb_xstrdup (key), value, drop, bytes };
           kept = value;
         }
+      else if (!kept)
+        atomic_fetch_sub (&memo_bytes, bytes);
       pthread_mutex_unlock (&ms->lock);
     }
   if (kept == value)

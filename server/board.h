@@ -154,10 +154,12 @@ int64_t board_cpu_newest (const struct board *b, const char *cpu);
  * with B's entries of that CPU: the snapshots share them until one of
  * the CPU's results changes, and a full build takes them over when it
  * finds the CPU's results as they were.  Returns the value kept for KEY,
- * else MAKE (CTX)'s, kept when there is room (NULL when MAKE fails); when
- * not kept, *OWNED is set and the caller DROPs it.  A kept value is
- * valid while B is held, and must be read only: pages share it. */
-typedef void *(*board_memo_make) (void *ctx);
+ * else MAKE (CTX, &BYTES)'s (NULL when MAKE fails), kept when there is
+ * room: a few keys per CPU, and a budget of bytes for all (BYTES: what
+ * the value holds); when not kept, *OWNED is set and the caller DROPs
+ * it.  A kept value is valid while B is held, and must be read only:
+ * pages share it. */
+typedef void *(*board_memo_make) (void *ctx, size_t *bytes);
 void *board_cpu_memo (struct board *b, const char *cpu, const char *key, board_memo_make make,
                       void *ctx, void (*drop) (void *value), int *owned);
 

@@ -96,7 +96,7 @@ struct web_machine
 void web_machine_text (FILE *f, const char *model, const char *soc);
 /* The machine the newest few unflagged results of F (a CPU's view) all
  * name, into M (kept with the snapshot B): 1, or 0 (M empty) when they
- * do not agree, name none, or the store fails. */
+ * do not agree or name none, -1 (M empty) when the store fails. */
 int web_machine_agreed (struct board *b, struct store *st, const struct board_filter *f,
                         struct web_machine *m);
 

@@ -168,10 +168,10 @@ node_tree (FILE *f, const struct board_filter *given, const struct node_scores *
   fputs ("</tbody></table></div>\n", f);
 }
 
-/* The rows of the newest results of CTX (a struct recent), malloc'ed;
- * NULL when the store fails. */
+/* The rows of the newest results of CTX (a struct recent), malloc'ed
+ * (*BYTES: their length); NULL when the store fails. */
 static void *
-list_make (void *ctx)
+list_make (void *ctx, size_t *bytes)
 {
   struct recent *rc = ctx;
   char *list = NULL;
@@ -185,6 +185,7 @@ list_make (void *ctx)
       free (list);
       return NULL;
     }
+  *bytes = len;
   return list;
 }
 
@@ -265,33 +266,107 @@ headline (FILE *f, const struct board_filter *bf, const char *name,
   fputs (" GMP builds \u00b7 <a href=\"/\">all CPUs</a></p>\n", f);
 }
 
+/* What the page's body (all of it but the frame) is written from. */
+struct body
+{
+  struct http_request *r;
+  struct board *b;
+  const struct board_filter *bf, *given;
+  const char *name;
+  char *unkept;                 /* a body with a part missing, for this page only */
+};
+
+/* Writes X's body into F; -1 when a part of it is missing (the store
+ * failed). */
+static int
+write_body (FILE *f, const struct body *x)
+{
+  struct board_entry *e;
+  size_t n = board_cpu_entries (x->b, x->bf, &e), scored = 0;
+  struct web_machine machine;
+  int status = 0;
+
+  while (scored < n && !isnan (e[scored].score))
+    scored++;
+  if (web_machine_agreed (x->b, x->r->srv->store, x->bf, &machine) < 0)
+    status = -1;
+  headline (f, x->bf, x->name, e, n, scored, &machine);
+  if (scored > 0)
+    web_strip_plot (f, e, scored, NULL);
+  if (recent (f, x->r, x->b, x->bf, x->given, e, scored) < 0)
+    {
+      fputs ("<p>The node scores and newest results are unavailable; try again later.</p>\n", f);
+      status = -1;
+    }
+  if (scored > 0)
+    breakdown (f, e, scored);
+  if (web_cpu_builds (f, x->r->srv->store, x->b, x->bf) < 0)
+    {
+      fputs ("<p>The medians by GMP build kind are unavailable; try again later.</p>\n", f);
+      status = -1;
+    }
+  free (e);
+  return status;
+}
+
+/* CTX's body (a struct body), malloc'ed (*BYTES: its length); NULL when
+ * out of memory, or when a part is missing (the body is then in CTX's
+ * UNKEPT). */
+static void *
+body_make (void *ctx, size_t *bytes)
+{
+  struct body *x = ctx;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream (&text, &len);
+
+  if (!f)
+    return NULL;
+  int whole = write_body (f, x) == 0;
+  if (fclose (f) != 0)
+    {
+      free (text);
+      return NULL;
+    }
+  if (!whole)
+    {
+      x->unkept = text;
+      return NULL;
+    }
+  *bytes = len;
+  return text;
+}
+
+/* The page: its body written once and kept with the snapshot while the
+ * CPU's results do not change (it depends on them, the filters and the
+ * URL's filters, which its links keep, alone). */
 static enum MHD_Result
 render (struct http_request *r, struct board *b, const struct board_filter *bf,
         const struct board_filter *given, const char *name)
 {
   struct page p;
-  struct board_entry *e;
-  size_t n = board_cpu_entries (b, bf, &e), scored = 0;
+  struct body x = { r, b, bf, given, name, NULL };
+  char *url = node_memo_key ("page", given), *key = url ? node_memo_key (url, bf) : NULL;
+  int owned = 1;
+  char *text = key ? board_cpu_memo (b, bf->value[BF_CPU], key, body_make, &x, free, &owned)
+    : NULL;
 
-  while (scored < n && !isnan (e[scored].score))
-    scored++;
+  free (url);
+  free (key);
+  if (!text)
+    {
+      text = x.unkept;
+      owned = 1;
+    }
   if (page_begin (&p, r, name) < 0)
     {
-      free (e);
+      if (owned)
+        free (text);
       return MHD_NO;
     }
-  struct web_machine machine;
-  web_machine_agreed (b, r->srv->store, bf, &machine);
-  headline (p.f, bf, name, e, n, scored, &machine);
-  if (scored > 0)
-    web_strip_plot (p.f, e, scored, NULL);
-  if (recent (p.f, r, b, bf, given, e, scored) < 0)
-    fputs ("<p>The node scores and newest results are unavailable; try again later.</p>\n", p.f);
-  if (scored > 0)
-    breakdown (p.f, e, scored);
-  if (web_cpu_builds (p.f, r->srv->store, b, bf) < 0)
-    fputs ("<p>The medians by GMP build kind are unavailable; try again later.</p>\n", p.f);
-  free (e);
+  fputs (text ? text : "<p>The page is unavailable; try again later.</p>\n", p.f);
+  if (owned)
+    free (text);
   return page_end (&p, 200);
 }
 

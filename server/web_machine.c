@@ -95,9 +95,9 @@ struct machine_source
 };
 
 /* The machine the results of the store filter CTX agree on (empty when
- * none), malloc'ed; NULL when the store fails. */
+ * none), malloc'ed (*BYTES: its size); NULL when the store fails. */
 static void *
-agreed (void *ctx)
+agreed (void *ctx, size_t *bytes)
 {
   const struct machine_source *from = ctx;
   struct newest w = { .n = 0 };
@@ -122,6 +122,7 @@ agreed (void *ctx)
       }
   if (w.n == 0 || !a.agree || !*m->model)
     memset (m, 0, sizeof *m);
+  *bytes = sizeof *m;
   return m;
 }
 
@@ -141,9 +142,10 @@ web_machine_agreed (struct board *b, struct store *st, const struct board_filter
   if (key && f->value[BF_CPU])
     kept = board_cpu_memo (b, f->value[BF_CPU], key, agreed, &from, free, &owned);
   free (key);
-  if (kept)
-    *m = *kept;
-  if (kept && owned)
+  if (!kept)
+    return -1;
+  *m = *kept;
+  if (owned)
     free (kept);
   return *m->model != '\0';
 }

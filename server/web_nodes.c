@@ -231,10 +231,10 @@ medians_drop (void *value)
   free (value);
 }
 
-/* The medians of the newest results of the store filter CTX, malloc'ed;
- * NULL when the store fails. */
+/* The medians of the newest results of the store filter CTX, malloc'ed
+ * (*BYTES: their size); NULL when the store fails. */
 static void *
-medians_make (void *ctx)
+medians_make (void *ctx, size_t *bytes)
 {
   struct load l = {
     gb_xmalloc ((nnodes ? nnodes : 1) * NODE_RESULTS * sizeof *l.values),
@@ -248,6 +248,7 @@ medians_make (void *ctx)
       s->median = gb_xmalloc ((nnodes ? nnodes : 1) * sizeof *s->median);
       s->count = l.count;
       s->results = l.results;
+      *bytes = sizeof *s + nnodes * (sizeof *s->median + sizeof *s->count);
       l.count = NULL;
       for (size_t i = 0; i < nnodes; i++)
         {
@@ -276,7 +277,10 @@ node_scores_load (struct board *b, struct store *st, const struct board_filter *
   if (key)
     kept = board_cpu_memo (b, f->value[BF_CPU], key, medians_make, &from, medians_drop, &owned);
   else
-    kept = medians_make (&from);
+    {
+      size_t bytes;
+      kept = medians_make (&from, &bytes);
+    }
   free (key);
   s->results = kept ? kept->results : 0;
   s->median = gb_xmalloc ((nnodes ? nnodes : 1) * sizeof *s->median);

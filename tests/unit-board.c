@@ -760,10 +760,11 @@ test_update (struct store *st)
 static int memos_made;
 
 static void *
-make_memo (void *ctx)
+make_memo (void *ctx, size_t *bytes)
 {
   int *made = gb_xmalloc (sizeof *made);
   (void) ctx;
+  *bytes = sizeof *made;
   *made = ++memos_made;
   return made;
 }
