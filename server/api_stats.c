@@ -21,7 +21,10 @@
 #include "model/order_stats.h"
 
 /* The run mode and build kind of every listed result: KIND[i] of the
- * result SEQ[i] (ascending), an index into MODE and BUILD. */
+ * result SEQ[i] (ascending), an index into MODE and BUILD; and when the
+ * seqs are dense (they are, but for retracted and unlisted results), the
+ * same as DIRECT[seq - FIRST] (UINT32_MAX: none), since a million
+ * results' scores of every headline node look their kind up. */
 struct kinds
 {
   struct seq_kind
@@ -32,6 +35,9 @@ struct kinds
   size_t n, cap;
   char **mode, **build;
   size_t nkinds;
+  uint32_t *direct;
+  int64_t first;
+  size_t span;
 };
 
 static int
@@ -64,10 +70,31 @@ by_seq (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* Sorts K's kinds by seq, and maps them directly when dense enough. */
+static void
+kinds_index (struct kinds *k)
+{
+  qsort (k->of, k->n, sizeof *k->of, by_seq);
+  if (k->n == 0 || (uint64_t) (k->of[k->n - 1].seq - k->of[0].seq) >= 4 * (uint64_t) k->n)
+    return;
+  k->first = k->of[0].seq;
+  k->span = (size_t) (k->of[k->n - 1].seq - k->first) + 1;
+  k->direct = gb_xmalloc (k->span * sizeof *k->direct);
+  memset (k->direct, 0xff, k->span * sizeof *k->direct);
+  for (size_t i = 0; i < k->n; i++)
+    k->direct[k->of[i].seq - k->first] = k->of[i].kind;
+}
+
 /* The kind of the result SEQ, or -1 (stored after the kinds were read). */
 static int64_t
 kind_of (const struct kinds *k, int64_t seq)
 {
+  if (k->direct)
+    {
+      uint32_t kind = seq >= k->first && (uint64_t) (seq - k->first) < k->span
+        ? k->direct[seq - k->first] : UINT32_MAX;
+      return kind == UINT32_MAX ? -1 : (int64_t) kind;
+    }
   struct seq_kind probe = { seq, 0 };
   const struct seq_kind *found = bsearch (&probe, k->of, k->n, sizeof *k->of, by_seq);
   return found ? (int64_t) found->kind : -1;
@@ -84,6 +111,7 @@ kinds_free (struct kinds *k)
   free (k->mode);
   free (k->build);
   free (k->of);
+  free (k->direct);
 }
 
 /* The rows by key, "CPU\nKIND": open addressing, at most half full (a
@@ -310,7 +338,7 @@ aggregate (struct store *store, int include_flagged)
 {
   struct kinds kinds = { 0 };
   enum store_status st = store_kinds (store, take_kind, &kinds);
-  qsort (kinds.of, kinds.n, sizeof *kinds.of, by_seq);
+  kinds_index (&kinds);
   struct groups g = {
     cJSON_CreateObject (), { NULL, NULL, 0, 0 }, &kinds, NULL, NULL,
     gb_xcalloc (kinds.nkinds + 1, sizeof *g.scores), gb_xcalloc (kinds.nkinds + 1, sizeof *g.n),
