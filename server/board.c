@@ -1618,16 +1618,19 @@ board_ranked (struct board *b, struct store *st, const struct board_filter *f,
       const struct block *bl = b->blocks[c];
       for (size_t k = 0; k < bl->n; k++)
         {
+          /* The score first: once the heap is full, few results beat
+           * its last, and only those need matching. */
           struct board_scored e = { bl->items[k].seq, column[b->group[c] + k] };
-          if (isnan (e.score) || !matches (&bl->items[k], &r)
-              || (after && !(e.score < score || (e.score == score && e.seq < seq))))
+          if (isnan (e.score) || (n == limit && !ranks_before (&e, &h[0]))
+              || (after && !(e.score < score || (e.score == score && e.seq < seq)))
+              || !matches (&bl->items[k], &r))
             continue;
           if (n < limit)
             {
               h[n] = e;
               sift_up (h, n++);
             }
-          else if (ranks_before (&e, &h[0]))
+          else
             {
               h[0] = e;
               sift_down (h, n, 0);
