@@ -375,26 +375,38 @@ aggregate (struct store *store, int include_flagged)
   return text;
 }
 
-/* A copy of the cached answer if it is fresh enough, else NULL. */
+/* A copy of the cached answer if it is fresh enough, or (with a TTL)
+ * while another request computes the next one: a few seconds at 100,000
+ * results, which the requests arriving meanwhile would otherwise all
+ * spend computing it too.  Else NULL: the caller computes it, and calls
+ * remember. */
 static char *
 cached (struct server *srv, int variant)
 {
   char *copy = NULL;
   pthread_mutex_lock (&srv->aggregate_lock);
-  if (srv->aggregate_body[variant]
-      && gb_wall_seconds () - srv->aggregate_at[variant] < srv->aggregate_ttl)
-    copy = gb_xstrdup (srv->aggregate_body[variant]);
+  const char *body = srv->aggregate_body[variant];
+  if (body && (gb_wall_seconds () - srv->aggregate_at[variant] < srv->aggregate_ttl
+               || (srv->aggregate_busy[variant] && srv->aggregate_ttl > 0)))
+    copy = gb_xstrdup (body);
+  else
+    srv->aggregate_busy[variant] = 1;
   pthread_mutex_unlock (&srv->aggregate_lock);
   return copy;
 }
 
+/* The answer computed, TEXT (NULL: it failed). */
 static void
 remember (struct server *srv, int variant, const char *text)
 {
   pthread_mutex_lock (&srv->aggregate_lock);
-  free (srv->aggregate_body[variant]);
-  srv->aggregate_body[variant] = gb_xstrdup (text);
-  srv->aggregate_at[variant] = gb_wall_seconds ();
+  if (text)
+    {
+      free (srv->aggregate_body[variant]);
+      srv->aggregate_body[variant] = gb_xstrdup (text);
+      srv->aggregate_at[variant] = gb_wall_seconds ();
+    }
+  srv->aggregate_busy[variant] = 0;
   pthread_mutex_unlock (&srv->aggregate_lock);
 }
 
@@ -410,9 +422,9 @@ api_cpus (struct http_request *r)
   if (!text)
     {
       text = aggregate (r->srv->store, variant);
+      remember (r->srv, variant, text);
       if (!text)
         return api_unavailable (r);
-      remember (r->srv, variant, text);
     }
   return http_bytes_owned (r, 200, "application/json", text, strlen (text));
 }

@@ -20,11 +20,13 @@ struct server
   unsigned threads, max_connections, per_ip_connections, timeout;
   /* /api/v1/cpus reads every listed score of the headline nodes, so its
    * answers (without and with flagged results) are kept for
-   * aggregate_ttl seconds. */
+   * aggregate_ttl seconds, and served a while longer while one request
+   * (aggregate_busy) computes the next. */
   double aggregate_ttl;
   pthread_mutex_t aggregate_lock;
   char *aggregate_body[2];
   double aggregate_at[2];
+  int aggregate_busy[2];
   /* The leaderboard pages' snapshots, kept up to date with this
    * process's changes and read whole again every aggregate_ttl seconds
    * (server/board.h). */
