@@ -184,8 +184,8 @@ node_store_filter (const struct board *b, const struct board_filter *f, struct s
   sf->verified_only = f->verified_only;
   sf->unflagged_only = !f->include_flagged;
   sf->limit = NODE_RESULTS;
-  sf->has_cursor = 1;
-  sf->cursor_seq = (sf->cpu ? board_cpu_newest (b, sf->cpu) : 0) + 1;
+  sf->has_cursor = sf->cpu != NULL;
+  sf->cursor_seq = sf->cpu ? board_cpu_newest (b, sf->cpu) + 1 : 0;
 }
 
 char *

@@ -31,8 +31,8 @@ struct node_scores
 };
 
 /* The store's filter of the newest NODE_RESULTS results under F, none
- * newer than B's newest of F's CPU, so that what the store gives is what
- * the snapshot B has. */
+ * newer than B's newest of F's CPU (when F has one), so that what the
+ * store gives is what the snapshot B has. */
 void node_store_filter (const struct board *b, const struct board_filter *f,
                         struct store_filter *sf);
 
