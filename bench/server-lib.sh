@@ -1,6 +1,6 @@
 # server-lib.sh: what the server benchmarks share, sourced by
-# server-load.sh and leaderboard-load.sh after they set src, build, server,
-# tmp and pid: it builds the load generator (bench/server-load.c) into
+# server-load.sh, server-reads.sh and leaderboard-load.sh after they set
+# src, build, server, tmp and pid: it builds the load generator (bench/server-load.c) into
 # $tmp/server-load and the database filler (bench/server-fill.c) into
 # $tmp/server-fill, and defines start DB and stop for a server under test.
 
