@@ -261,6 +261,8 @@ upload fresh1 alice --identity "$FRESH" --base --set 'system.cpu.name="Intel Cor
 page / > /dev/null
 check "the leaderboard right after a 201 has the new result (no waiting out --aggregate-ttl)" \
   grep -q 'Intel Core i9-13900K' page.html
+page "/cpu?cpu=$FRESH" > /dev/null      # what the page computes is kept with the snapshot
+check "... and its CPU page" grep -q '1 matching results' page.html
 upload fresh2 alice --identity "$FRESH" --base --scale 1.01 \
   --set 'system.cpu.name="Intel Core i9-13900K"' --set 'system.cpu.vendor="GenuineIntel"' > /dev/null
 FRESH2=$(field "d['id']")
