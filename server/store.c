@@ -29,7 +29,9 @@
  *
  * A migration that must rewrite every result (migration 10: the GMP
  * build kind read again from each body; migration 12: each body
- * compressed) leaves a row in the table backfill, and the store does the
+ * compressed; migration 13: the tests' rows moved from test_scores to
+ * tests, their node's name a number) leaves a row in the table backfill,
+ * and the store does the
  * work in batches, each its own transaction, one backfill after the
  * other: for up to BACKFILL_AT_OPEN seconds in store_open, then in a
  * thread of its own while the server runs.
@@ -148,6 +150,9 @@ struct pending
  * compresses before it waits for the writer. */
 #define PACK_ROWS 500
 #define PACK_BYTES (8u << 20)
+/* A batch of migration 13 moves the test rows of at most this many
+ * results (some 200 rows each: a few tens of milliseconds). */
+#define TESTS_BATCH 20
 
 /* Parameter constructors. */
 static struct db_value
@@ -541,6 +546,53 @@ done:
   return more;
 }
 
+/* One batch of migration 13: the test rows of the next TESTS_BATCH
+ * results still in test_scores moved to tests, their node names to
+ * node_names, in one transaction, so that every row is in one of the two
+ * tables, which every read takes together (TEST_ROWS).  Processes
+ * sharing the database take batches in turn.  1 when more are left, 0
+ * when it is done, -1 on an error. */
+static int
+tests_step (struct store *st)
+{
+  struct db_conn *c = acquire_writer (st);
+  int64_t from = -1, last = 0;
+  struct db_value p[] = { p_int (TESTS_BATCH), p_int (0) };
+  int more = -1;
+
+  if (st->drv->begin (c, 1) == 0
+      && st->drv->query (c, "UPDATE backfill SET next = next + $1 WHERE name = 'tests' "
+                         "RETURNING next - $1", p, 1, first_int, &from) == 0
+      && st->drv->query (c, "SELECT COALESCE(MAX(seq), 0) FROM test_scores", NULL, 0,
+                         first_int, &last) == 0)
+    {
+      p[0] = p_int (from);
+      p[1] = p_int (from + TESTS_BATCH);
+      more = from >= 0 && from + TESTS_BATCH < last;
+      if ((from >= 0
+           && (st->drv->query (c, "INSERT INTO node_names (name) SELECT DISTINCT o.node "
+                               "FROM test_scores o WHERE o.seq > $1 AND o.seq <= $2 "
+                               "AND NOT EXISTS (SELECT 1 FROM node_names n "
+                               "WHERE n.name = o.node) ON CONFLICT (name) DO NOTHING", p, 2,
+                               NULL, NULL) < 0
+               || st->drv->query (c, "INSERT INTO tests (node, seq, score) "
+                                  "SELECT n.id, o.seq, o.score FROM test_scores o "
+                                  "CROSS JOIN node_names n WHERE o.seq > $1 AND o.seq <= $2 "
+                                  "AND n.name = o.node", p, 2, NULL, NULL) < 0
+               || st->drv->query (c, "DELETE FROM test_scores WHERE seq > $1 AND seq <= $2",
+                                  p, 2, NULL, NULL) < 0))
+          || (from >= 0 && !more
+              && st->drv->query (c, "DELETE FROM backfill WHERE name = 'tests'", NULL, 0,
+                                 NULL, NULL) < 0)
+          || st->drv->commit (c) < 0)
+        more = -1;
+    }
+  if (more < 0)
+    failed (st, c, "backfill of the tests' rows");
+  release_writer (st, c);
+  return more;
+}
+
 /* The backfills, in the order they run (migration 12 compresses the
  * documents that migration 10 reads in SQL): one batch of each, what the
  * log says when one runs beside the server and when it is done, and
@@ -557,6 +609,8 @@ static const struct backfill backfills[] = {
     "the GMP build kinds of every result read again (migration 10)", 1 },
   { pack_step, "compressing the documents stored before (migration 12)",
     "every stored document compressed (migration 12)", 0 },
+  { tests_step, "moving the tests' rows stored before to their new table (migration 13)",
+    "every test's row in its new table (migration 13)", 0 },
 };
 
 /* One batch of the backfill now running, the next one starting where
@@ -950,7 +1004,8 @@ insert_row (struct store *st, struct db_conn *c, const struct packed_upload *pu,
 }
 
 /* The inner nodes' scores go to the ranked rows of scores, the tests'
- * ops/s (after them in the summary) to test_scores. */
+ * ops/s (after them in the summary) to tests, under their node's number
+ * (node_names: the first upload of a test gives it one). */
 static int
 insert_scores (struct store *st, struct db_conn *c, int64_t seq, const struct store_upload *up)
 {
@@ -960,8 +1015,11 @@ insert_scores (struct store *st, struct db_conn *c, int64_t seq, const struct st
       struct db_value p[] = {
         p_text (d->scores[i].name), p_int (seq), p_real (d->scores[i].score),
       };
-      if (st->drv->query (c, "INSERT INTO test_scores (node, seq, score) VALUES ($1, $2, $3)",
-                          p, 3, NULL, NULL) < 0)
+      if (st->drv->query (c, "INSERT INTO node_names (name) SELECT $1 WHERE NOT EXISTS "
+                          "(SELECT 1 FROM node_names WHERE name = $1) "
+                          "ON CONFLICT (name) DO NOTHING", p, 1, NULL, NULL) < 0
+          || st->drv->query (c, "INSERT INTO tests (node, seq, score) SELECT id, $2, $3 "
+                             "FROM node_names WHERE name = $1", p, 3, NULL, NULL) < 0)
         return -1;
     }
   for (size_t i = 0; i < d->ninner; i++)
@@ -1466,34 +1524,64 @@ ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_valu
   add_limit (sql, size, "s.score DESC, s.seq DESC", f, p, np);
 }
 
+/* The seq and score of test $PARAM's rows, as a subquery S: those in
+ * tests (under the test's number) and those stored before migration 13,
+ * in test_scores until the backfill moves them (each row is in one of
+ * the two).  With MATCHES (a table of seq), only those results' rows. */
+static void
+test_rows (char *out, size_t size, const char *matches, int param)
+{
+  if (matches)
+    snprintf (out, size, "(SELECT t.seq, t.score FROM %s CROSS JOIN tests t "
+              "WHERE t.node = (SELECT id FROM node_names WHERE name = $%d) AND t.seq = %s.seq "
+              "UNION ALL SELECT o.seq, o.score FROM %s CROSS JOIN test_scores o "
+              "WHERE o.node = $%d AND o.seq = %s.seq) s", matches, param, matches, matches,
+              param, matches);
+  else
+    snprintf (out, size, "(SELECT t.seq, t.score FROM tests t "
+              "WHERE t.node = (SELECT id FROM node_names WHERE name = $%d) "
+              "UNION ALL SELECT o.seq, o.score FROM test_scores o WHERE o.node = $%d) s",
+              param, param);
+}
+
 /* Sorted by a test, common filters: that test's ops/s are kept in upload
- * order only (test_scores), so every one of them is read and sorted. */
+ * order only (tests), so every one of them is read and sorted. */
 static void
 test_ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_value *p,
                  int *np)
 {
+  char rows[512];
+
   p[(*np)++] = p_text (f->sort_node);
-  snprintf (sql, size, "SELECT " ROW_COLUMNS ", s.score FROM test_scores s "
-            "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = $%d AND r.listed = 1", *np);
+  test_rows (rows, sizeof rows, NULL, *np);
+  snprintf (sql, size, "SELECT " ROW_COLUMNS ", s.score FROM %s "
+            "CROSS JOIN results r WHERE r.seq = s.seq AND r.listed = 1", rows);
   add_filters (sql, size, f, p, np);
   add_cursor (sql, size, f, p, np);
   add_limit (sql, size, "s.score DESC, s.seq DESC", f, p, np);
 }
 
 /* Sorted, a selective filter: the matches (through a filter's index, not
- * the listed one), the best LIMIT of their scores (in TABLE), then those
- * rows. */
+ * the listed one), the best LIMIT of their scores (a TEST's rows, or the
+ * ranked rows of scores), then those rows. */
 static void
-selective_sql (char *sql, size_t size, const struct store_filter *f, const char *table,
+selective_sql (char *sql, size_t size, const struct store_filter *f, int test,
                struct db_value *p, int *np)
 {
-  char text[192];
+  char text[640], rows[512];
 
   snprintf (sql, size, "WITH m AS MATERIALIZED (SELECT r.seq FROM results r WHERE +r.listed = 1");
   add_filters (sql, size, f, p, np);
   p[(*np)++] = p_text (f->sort_node);
-  snprintf (text, sizeof text, "), top AS MATERIALIZED (SELECT s.seq, s.score FROM m "
-            "CROSS JOIN %s s WHERE s.seq = m.seq AND s.node = $%d", table, *np);
+  if (test)
+    {
+      test_rows (rows, sizeof rows, "m", *np);
+      snprintf (text, sizeof text, "), top AS MATERIALIZED (SELECT s.seq, s.score FROM %s "
+                "WHERE TRUE", rows);
+    }
+  else
+    snprintf (text, sizeof text, "), top AS MATERIALIZED (SELECT s.seq, s.score FROM m "
+              "CROSS JOIN scores s WHERE s.seq = m.seq AND s.node = $%d", *np);
   append (sql, size, text);
   add_cursor (sql, size, f, p, np);
   add_limit (sql, size, "s.score DESC, s.seq DESC", f, p, np);
@@ -1521,14 +1609,14 @@ store_list (struct store *st, const struct store_filter *f, store_list_fn fn, vo
       else if (test)
         {
           if (plan)
-            selective_sql (sql, sizeof sql, f, "test_scores", p, &np);
+            selective_sql (sql, sizeof sql, f, 1, p, &np);
           else
             test_ranked_sql (sql, sizeof sql, f, p, &np);
         }
       else if (f->cpu)
         cpu_ranked_sql (sql, sizeof sql, f, p, &np);
       else if (plan)
-        selective_sql (sql, sizeof sql, f, "scores", p, &np);
+        selective_sql (sql, sizeof sql, f, 0, p, &np);
       else
         ranked_sql (sql, sizeof sql, f, p, &np);
       if (st->drv->query (c, sql, p, np, adapt_row, &a) < 0)
@@ -1748,7 +1836,9 @@ store_board_changes (struct store *st, const char *const *ids, size_t n, store_b
           struct db_value q = p_int (a.seq);
           if (st->drv->query (c, "SELECT node, score FROM scores WHERE seq = $1", &q, 1,
                               adapt_value, &a) < 0
-              || st->drv->query (c, "SELECT node, score FROM test_scores WHERE seq = $1", &q, 1,
+              || st->drv->query (c, "SELECT n.name, t.score FROM tests t CROSS JOIN node_names n "
+                                 "WHERE t.seq = $1 AND n.id = t.node UNION ALL "
+                                 "SELECT node, score FROM test_scores WHERE seq = $1", &q, 1,
                                  adapt_value, &a) < 0)
             rc = failed (st, c, "board changes");
         }
@@ -1781,9 +1871,12 @@ store_node_column (struct store *st, const char *node, store_seq_score_fn fn, vo
   enum store_status rc = STORE_OK;
 
   /* The order makes both engines read the covering scores_cpu_rank; a
-   * test's column is one range of test_scores, unlisted results too. */
+   * test's column is one range of tests (and of test_scores until
+   * migration 13 is done), unlisted results too. */
   if (st->drv->query (c, registry_find (node)
-                      ? "SELECT s.seq, s.score FROM test_scores s WHERE s.node = $1"
+                      ? "SELECT t.seq, t.score FROM tests t "
+                      "WHERE t.node = (SELECT id FROM node_names WHERE name = $1) "
+                      "UNION ALL SELECT o.seq, o.score FROM test_scores o WHERE o.node = $1"
                       : "SELECT s.seq, s.score FROM scores s WHERE s.node = $1 "
                       "AND s.listed = 1 ORDER BY s.cpu, s.score DESC, s.seq DESC", &p, 1,
                       adapt_column, &a) < 0)
@@ -1839,8 +1932,11 @@ read_category (struct store *st, struct db_conn *c, const char *cpu, const char 
       || st->drv->query (c, "WITH c AS (SELECT seq FROM results WHERE cpu = $1 AND mode = $2 "
                          "AND build = $3 AND listed = 1 ORDER BY seq DESC LIMIT $4) "
                          "SELECT s.seq, s.node, s.score FROM c CROSS JOIN scores s "
-                         "WHERE s.seq = c.seq UNION ALL SELECT t.seq, t.node, t.score "
-                         "FROM c CROSS JOIN test_scores t WHERE t.seq = c.seq", p, 4,
+                         "WHERE s.seq = c.seq UNION ALL SELECT t.seq, n.name, t.score "
+                         "FROM c CROSS JOIN tests t CROSS JOIN node_names n "
+                         "WHERE t.seq = c.seq AND n.id = t.node UNION ALL "
+                         "SELECT o.seq, o.node, o.score FROM c CROSS JOIN test_scores o "
+                         "WHERE o.seq = c.seq", p, 4,
                          adapt_category_value, &a) < 0)
     return -1;
   return 0;

@@ -190,6 +190,20 @@ static const char *const migrations[] = {
    * migration (store.c, "Backfills") */
   "ALTER TABLE results ADD COLUMN packed BLOB;\n"
   "INSERT INTO backfill (name, next) VALUES ('packed', 0);\n",
+  /* 13: the tests' rows with their node's name as a small integer
+   * (node_names), a third of their bytes, in tests; the rows stored
+   * before stay in test_scores, read beside them, until the store moves
+   * them, in batches, after the migration (store.c, "Backfills") */
+  "CREATE TABLE node_names (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  name TEXT NOT NULL UNIQUE);\n"
+  "CREATE TABLE tests (\n"
+  "  node INTEGER NOT NULL,\n"
+  "  seq INTEGER NOT NULL,\n"
+  "  score REAL NOT NULL,\n"
+  "  PRIMARY KEY (node, seq)) WITHOUT ROWID;\n"
+  "CREATE INDEX tests_seq ON tests (seq);\n"
+  "INSERT INTO backfill (name, next) VALUES ('tests', 0);\n",
 };
 
 static void

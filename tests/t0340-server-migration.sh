@@ -7,14 +7,30 @@
 # take their GMP build kind from system.build.gmp.build (migration 10;
 # unknown without it), have their documents compressed (migration 12:
 # the downgrade puts them back as plain text) and served as the exact
-# bytes uploaded, and new uploads join them.
+# bytes uploaded, have their tests' rows moved to the table of migration
+# 13 (node names as numbers), and new uploads join them.  Tests' rows
+# still in the old table (as before the backfill reaches them) are read
+# beside the new ones.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/server-lib.sh"
 need_server
 
 make_key alice > /dev/null
 
-DOWNGRADE="ALTER TABLE results DROP COLUMN packed;
+# TEST: a test the documents have.
+TEST=gmpbench.base.multiply.128
+
+# TESTS_BACK: SQL (for both engines) that puts the tests' rows back in
+# test_scores, as before migration 13.
+TESTS_BACK="INSERT INTO test_scores (node, seq, score)
+SELECT n.name, t.seq, t.score FROM tests t JOIN node_names n ON n.id = t.node;
+DELETE FROM tests;"
+
+DOWNGRADE="$TESTS_BACK
+DROP TABLE tests;
+DROP TABLE node_names;
+DELETE FROM backfill WHERE name = 'tests';
+ALTER TABLE results DROP COLUMN packed;
 DELETE FROM backfill WHERE name = 'packed';
 INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged, arch, os, gmp,
   compiler)
@@ -69,6 +85,13 @@ listed () {
   field "' '.join(r['id'] for r in d['results'])"
 }
 
+# by_test [QUERY]: the ids in the listing sorted by TEST (and QUERY),
+# best first.
+by_test () {
+  get "/api/v1/results?sort=$TEST$1" > /dev/null
+  field "' '.join(r['id'] for r in d['results'])"
+}
+
 # run_upgrade ENGINE DB SQL...: the checks, with SQL the command that runs
 # a script on DB (the downgrade) from its standard input.
 run_upgrade () {
@@ -80,7 +103,7 @@ run_upgrade () {
   upload c 3 --set 'system.build.gmp.build="fat"' > /dev/null
   get /healthz > /dev/null
   latest=$(field "d['schema']")
-  tests=$(echo "SELECT count(*) FROM test_scores;" | "$@" 2> /dev/null | tr -d ' ')
+  tests=$(echo "SELECT count(*) FROM tests;" | "$@" 2> /dev/null | tr -d ' ')
   stop_server
   { plain_bodies a b c; echo "$DOWNGRADE"; } | "$@" > /dev/null 2>&1
   check "$engine: the database is back at schema 5" \
@@ -95,9 +118,13 @@ run_upgrade () {
   check "$engine: the migration moved the tests' ops/s out of the score rows" \
     sh -c "echo \"SELECT count(*) FROM scores WHERE node LIKE 'gmpbench.base.multiply.%';\" |
       $* 2> /dev/null | grep -qx ' *0'"
-  check "$engine: ... into test_scores, whole" \
-    sh -c "echo \"SELECT count(*) FROM test_scores WHERE node LIKE 'gmpbench.base.multiply.%';\" |
-      $* 2> /dev/null | grep -qx ' *$tests'"
+  check "$engine: ... into tests, whole, under their names' numbers (migration 13)" \
+    sh -c "echo \"SELECT count(*) FROM tests t JOIN node_names n ON n.id = t.node
+      WHERE n.name LIKE 'gmpbench.base.multiply.%';\" | $* 2> /dev/null | grep -qx ' *$tests'"
+  check "$engine: ... none left in test_scores" \
+    sh -c "echo 'SELECT count(*) FROM test_scores;' | $* 2> /dev/null | grep -qx ' *0'"
+  expect_status "$engine: the old results are listed sorted by a test" \
+    "$(idof c) $(idof b) $(idof a)" "$(by_test)"
   check "$engine: the build kinds come from system.build.gmp.build, unknown without it" \
     sh -c "echo 'SELECT build FROM results ORDER BY seq;' | $* 2> /dev/null | tr -d ' ' |
       grep . | tr '\\n' ' ' | grep -qx 'unknown unknown fat '"
@@ -114,6 +141,13 @@ run_upgrade () {
   upload d 4 > /dev/null
   expect_status "$engine: a new upload joins them in its place" \
     "$(idof d) $(idof c) $(idof b) $(idof a)" "$(listed)"
+  echo "$TESTS_BACK" | "$@" > /dev/null 2>&1
+  check "$engine: every test's row is back in test_scores" \
+    sh -c "echo 'SELECT count(*) FROM tests;' | $* 2> /dev/null | grep -qx ' *0'"
+  expect_status "$engine: rows not yet moved are listed by a test as before" \
+    "$(idof d) $(idof c) $(idof b) $(idof a)" "$(by_test)"
+  expect_status "$engine: ... and filtered (the plan by matches)" \
+    "$(idof d) $(idof c) $(idof b) $(idof a)" "$(by_test '&arch=x86_64')"
   stop_server
 }
 
