@@ -161,22 +161,23 @@ sql () {
 
 # ---------------------------------------------------------------- 2w
 
-# indexes_off: drops the indexes of scores and test_scores but their
-# primary keys, keeping their definitions in $db.indexes (a fill
+# indexes_off: drops the indexes of the score and test rows (ranks and
+# tests; scores and test_scores of builds before migrations 13 and 14)
+# but their primary keys, keeping their definitions in $db.indexes (a fill
 # interrupted leaves them there for the next run); indexes_on makes
 # them again.
 indexes_off () {
   [ -s "$db.indexes" ] && return 0
   if [ -n "$pg" ]; then
-    sql "SELECT indexdef || ';' FROM pg_indexes WHERE tablename IN ('scores', 'test_scores')
+    sql "SELECT indexdef || ';' FROM pg_indexes WHERE tablename IN ('ranks', 'tests', 'scores', 'test_scores')
          AND indexname NOT LIKE '%_pkey'" > "$db.indexes"
-    names=$(sql "SELECT indexname FROM pg_indexes WHERE tablename IN ('scores', 'test_scores')
+    names=$(sql "SELECT indexname FROM pg_indexes WHERE tablename IN ('ranks', 'tests', 'scores', 'test_scores')
                  AND indexname NOT LIKE '%_pkey'")
   else
     sql "SELECT sql || ';' FROM sqlite_master WHERE type = 'index'
-         AND tbl_name IN ('scores', 'test_scores') AND sql IS NOT NULL" > "$db.indexes"
+         AND tbl_name IN ('ranks', 'tests', 'scores', 'test_scores') AND sql IS NOT NULL" > "$db.indexes"
     names=$(sql "SELECT name FROM sqlite_master WHERE type = 'index'
-                 AND tbl_name IN ('scores', 'test_scores') AND sql IS NOT NULL")
+                 AND tbl_name IN ('ranks', 'tests', 'scores', 'test_scores') AND sql IS NOT NULL")
   fi
   for name in $names; do
     sql "DROP INDEX $name" || exit 1
@@ -229,7 +230,7 @@ scale () {
     bytes=$(sql 'SELECT pg_database_size(current_database())')
     echo "where the bytes go (tables with their indexes and TOAST):"
     sql "SELECT relname || ': ' || pg_total_relation_size(oid) FROM pg_class
-         WHERE relname IN ('results', 'scores', 'test_scores')" | sed 's/^/  /'
+         WHERE relname IN ('results', 'ranks', 'tests', 'names', 'scores', 'test_scores')" | sed 's/^/  /'
   else
     sql 'DELETE FROM changes' > /dev/null 2>&1     # what the fill announced
     sql 'PRAGMA wal_checkpoint(TRUNCATE)' > /dev/null

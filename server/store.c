@@ -150,9 +150,10 @@ struct pending
  * compresses before it waits for the writer. */
 #define PACK_ROWS 500
 #define PACK_BYTES (8u << 20)
-/* A batch of migration 13 moves the test rows of at most this many
- * results (some 200 rows each: a few tens of milliseconds). */
-#define TESTS_BATCH 20
+/* A batch of migrations 13 and 14 moves the rows of at most this many
+ * results (some 200 tests' or 65 nodes' rows each: a few tens of
+ * milliseconds). */
+#define MOVE_BATCH 20
 
 /* Parameter constructors. */
 static struct db_value
@@ -546,51 +547,99 @@ done:
   return more;
 }
 
-/* One batch of migration 13: the test rows of the next TESTS_BATCH
- * results still in test_scores moved to tests, their node names to
- * node_names, in one transaction, so that every row is in one of the two
- * tables, which every read takes together (TEST_ROWS).  Processes
- * sharing the database take batches in turn.  1 when more are left, 0
- * when it is done, -1 on an error. */
+/* A move of migrations 13 and 14: the rows of a table stored before (OLD)
+ * moved, MOVE_BATCH results at a time, to its new table, their names to
+ * names, by the statements MOVE (run with the batch's bounds: seq > $1
+ * AND seq <= $2), under the backfill's NAME. */
+struct move
+{
+  const char *name, *old;
+  const char *move[3];
+};
+
+static const struct move move_tests = {
+  "tests", "test_scores", {
+    "INSERT INTO names (name) SELECT DISTINCT o.node FROM test_scores o "
+    "WHERE o.seq > $1 AND o.seq <= $2 AND NOT EXISTS (SELECT 1 FROM names n "
+    "WHERE n.name = o.node) ON CONFLICT (name) DO NOTHING",
+    "INSERT INTO tests (node, seq, score) SELECT n.id, o.seq, o.score FROM test_scores o "
+    "CROSS JOIN names n WHERE o.seq > $1 AND o.seq <= $2 AND n.name = o.node",
+    "DELETE FROM test_scores WHERE seq > $1 AND seq <= $2",
+  }
+};
+
+#define NAME_ID(column) "(SELECT id FROM names WHERE name = o." column ")"
+/* The number of the name in parameter N. */
+#define NAME_OF(n) "(SELECT id FROM names WHERE name = $" n ")"
+
+static const struct move move_ranks = {
+  "ranks", "scores", {
+    "INSERT INTO names (name) SELECT DISTINCT v.name FROM (SELECT node AS name FROM scores "
+    "WHERE seq > $1 AND seq <= $2 UNION SELECT cpu FROM scores WHERE seq > $1 AND seq <= $2 "
+    "UNION SELECT arch FROM scores WHERE seq > $1 AND seq <= $2 UNION SELECT os FROM scores "
+    "WHERE seq > $1 AND seq <= $2 UNION SELECT gmp FROM scores WHERE seq > $1 AND seq <= $2 "
+    "UNION SELECT compiler FROM scores WHERE seq > $1 AND seq <= $2) v "
+    "WHERE v.name IS NOT NULL AND NOT EXISTS (SELECT 1 FROM names n WHERE n.name = v.name) "
+    "ON CONFLICT (name) DO NOTHING",
+    "INSERT INTO ranks (seq, node, depth, score, cpu, listed, flagged, arch, os, gmp, "
+    "compiler) SELECT o.seq, " NAME_ID ("node") ", o.depth, o.score, " NAME_ID ("cpu") ", "
+    "o.listed, o.flagged, " NAME_ID ("arch") ", " NAME_ID ("os") ", " NAME_ID ("gmp") ", "
+    NAME_ID ("compiler") " FROM scores o WHERE o.seq > $1 AND o.seq <= $2",
+    "DELETE FROM scores WHERE seq > $1 AND seq <= $2",
+  }
+};
+
+/* One batch of move M, in one transaction, so that every row is in one
+ * of the two tables, which every read takes together (node_rows,
+ * ranked_sql).  Processes sharing the database take batches in turn.
+ * 1 when more are left, 0 when it is done, -1 on an error. */
 static int
-tests_step (struct store *st)
+move_step (struct store *st, const struct move *m)
 {
   struct db_conn *c = acquire_writer (st);
   int64_t from = -1, last = 0;
-  struct db_value p[] = { p_int (TESTS_BATCH), p_int (0) };
+  struct db_value p[] = { p_text (m->name), p_int (MOVE_BATCH), p_int (0) };
+  char sql[128];
   int more = -1;
 
+  snprintf (sql, sizeof sql, "SELECT COALESCE(MAX(seq), 0) FROM %s", m->old);
   if (st->drv->begin (c, 1) == 0
-      && st->drv->query (c, "UPDATE backfill SET next = next + $1 WHERE name = 'tests' "
-                         "RETURNING next - $1", p, 1, first_int, &from) == 0
-      && st->drv->query (c, "SELECT COALESCE(MAX(seq), 0) FROM test_scores", NULL, 0,
-                         first_int, &last) == 0)
+      && st->drv->query (c, "UPDATE backfill SET next = next + $2 WHERE name = $1 "
+                         "RETURNING next - $2", p, 2, first_int, &from) == 0
+      && st->drv->query (c, sql, NULL, 0, first_int, &last) == 0)
     {
-      p[0] = p_int (from);
-      p[1] = p_int (from + TESTS_BATCH);
-      more = from >= 0 && from + TESTS_BATCH < last;
-      if ((from >= 0
-           && (st->drv->query (c, "INSERT INTO node_names (name) SELECT DISTINCT o.node "
-                               "FROM test_scores o WHERE o.seq > $1 AND o.seq <= $2 "
-                               "AND NOT EXISTS (SELECT 1 FROM node_names n "
-                               "WHERE n.name = o.node) ON CONFLICT (name) DO NOTHING", p, 2,
-                               NULL, NULL) < 0
-               || st->drv->query (c, "INSERT INTO tests (node, seq, score) "
-                                  "SELECT n.id, o.seq, o.score FROM test_scores o "
-                                  "CROSS JOIN node_names n WHERE o.seq > $1 AND o.seq <= $2 "
-                                  "AND n.name = o.node", p, 2, NULL, NULL) < 0
-               || st->drv->query (c, "DELETE FROM test_scores WHERE seq > $1 AND seq <= $2",
-                                  p, 2, NULL, NULL) < 0))
+      p[1] = p_int (from);
+      p[2] = p_int (from + MOVE_BATCH);
+      more = from >= 0 && from + MOVE_BATCH < last;
+      if (from >= 0 && st->drv->lock_results_sql
+          && st->drv->query (c, st->drv->lock_results_sql, p + 1, 2, NULL, NULL) < 0)
+        more = -1;
+      for (size_t i = 0; more >= 0 && from >= 0 && i < GB_ARRAY_SIZE (m->move); i++)
+        if (st->drv->query (c, m->move[i], p + 1, 2, NULL, NULL) < 0)
+          more = -1;
+      if (more < 0
           || (from >= 0 && !more
-              && st->drv->query (c, "DELETE FROM backfill WHERE name = 'tests'", NULL, 0,
-                                 NULL, NULL) < 0)
+              && st->drv->query (c, "DELETE FROM backfill WHERE name = $1", p, 1, NULL,
+                                 NULL) < 0)
           || st->drv->commit (c) < 0)
         more = -1;
     }
   if (more < 0)
-    failed (st, c, "backfill of the tests' rows");
+    failed (st, c, "backfill (moving rows)");
   release_writer (st, c);
   return more;
+}
+
+static int
+tests_step (struct store *st)
+{
+  return move_step (st, &move_tests);
+}
+
+static int
+ranks_step (struct store *st)
+{
+  return move_step (st, &move_ranks);
 }
 
 /* The backfills, in the order they run (migration 12 compresses the
@@ -611,6 +660,8 @@ static const struct backfill backfills[] = {
     "every stored document compressed (migration 12)", 0 },
   { tests_step, "moving the tests' rows stored before to their new table (migration 13)",
     "every test's row in its new table (migration 13)", 0 },
+  { ranks_step, "moving the score nodes' rows stored before to their new table (migration 14)",
+    "every score node's row in its new table (migration 14)", 0 },
 };
 
 /* One batch of the backfill now running, the next one starting where
@@ -1003,23 +1054,38 @@ insert_row (struct store *st, struct db_conn *c, const struct packed_upload *pu,
   return -1;
 }
 
-/* The inner nodes' scores go to the ranked rows of scores, the tests'
- * ops/s (after them in the summary) to tests, under their node's number
- * (node_names: the first upload of a test gives it one). */
+/* Gives NAME a number in names, unless it has one (or is NULL). */
+static int
+name_once (struct store *st, struct db_conn *c, const char *name)
+{
+  struct db_value p = p_text (name);
+  if (!name)
+    return 0;
+  return st->drv->query (c, "INSERT INTO names (name) SELECT $1 WHERE NOT EXISTS "
+                         "(SELECT 1 FROM names WHERE name = $1) ON CONFLICT (name) DO NOTHING",
+                         &p, 1, NULL, NULL);
+}
+
+/* The inner nodes' scores go to the ranked rows of ranks, the tests'
+ * ops/s (after them in the summary) to tests, names as their numbers
+ * (names: the first upload to name one gives it its number). */
 static int
 insert_scores (struct store *st, struct db_conn *c, int64_t seq, const struct store_upload *up)
 {
   const struct doc_summary *d = up->doc;
+  const char *filters[] = { d->cpu, d->arch, d->os, d->gmp, d->compiler };
+
+  for (size_t i = 0; i < GB_ARRAY_SIZE (filters); i++)
+    if (name_once (st, c, filters[i]) < 0)
+      return -1;
   for (size_t i = d->ninner; i < d->nscores; i++)
     {
       struct db_value p[] = {
         p_text (d->scores[i].name), p_int (seq), p_real (d->scores[i].score),
       };
-      if (st->drv->query (c, "INSERT INTO node_names (name) SELECT $1 WHERE NOT EXISTS "
-                          "(SELECT 1 FROM node_names WHERE name = $1) "
-                          "ON CONFLICT (name) DO NOTHING", p, 1, NULL, NULL) < 0
+      if (name_once (st, c, d->scores[i].name) < 0
           || st->drv->query (c, "INSERT INTO tests (node, seq, score) SELECT id, $2, $3 "
-                             "FROM node_names WHERE name = $1", p, 3, NULL, NULL) < 0)
+                             "FROM names WHERE name = $1", p, 3, NULL, NULL) < 0)
         return -1;
     }
   for (size_t i = 0; i < d->ninner; i++)
@@ -1030,9 +1096,12 @@ insert_scores (struct store *st, struct db_conn *c, int64_t seq, const struct st
         p_int (up->flags[0] != '\0'), p_text (d->arch), p_text (d->os), p_text (d->gmp),
         p_text (d->compiler),
       };
-      if (st->drv->query (c, "INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged, "
-                          "arch, os, gmp, compiler) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, "
-                          "$10, $11)", p, 11, NULL, NULL) < 0)
+      if (name_once (st, c, d->scores[i].name) < 0
+          || st->drv->query (c, "INSERT INTO ranks (seq, node, depth, score, cpu, listed, "
+                             "flagged, arch, os, gmp, compiler) VALUES ($1, " NAME_OF ("2")
+                             ", $3, $4, " NAME_OF ("5") ", $6, $7, " NAME_OF ("8") ", "
+                             NAME_OF ("9") ", " NAME_OF ("10") ", " NAME_OF ("11") ")", p, 11,
+                             NULL, NULL) < 0)
         return -1;
     }
   return 0;
@@ -1234,10 +1303,10 @@ store_key_status (struct store *st, const char *fingerprint, int *banned, char *
 
 /* Runs the statements of a key change in one transaction: KEY_SQL with
  * the NP parameters P, RESULTS_SQL with the first NR of them, and then
- * SCORES_SQL (if any) with the first. */
+ * each of SCORES_SQL (if any) with the first. */
 static enum store_status
 key_change (struct store *st, const char *key_sql, const struct db_value *p, int np,
-            const char *results_sql, int nr, const char *scores_sql)
+            const char *results_sql, int nr, const char *const *scores_sql)
 {
   struct db_conn *c = acquire_writer (st);
   enum store_status rc = STORE_OK;
@@ -1245,7 +1314,8 @@ key_change (struct store *st, const char *key_sql, const struct db_value *p, int
   if (st->drv->begin (c, 1) < 0
       || st->drv->query (c, key_sql, p, np, NULL, NULL) < 0
       || st->drv->query (c, results_sql, p, nr, NULL, NULL) < 0
-      || (scores_sql && st->drv->query (c, scores_sql, p, 1, NULL, NULL) < 0)
+      || (scores_sql && (st->drv->query (c, scores_sql[0], p, 1, NULL, NULL) < 0
+                         || st->drv->query (c, scores_sql[1], p, 1, NULL, NULL) < 0))
       || announce_key (st, c, c_text (&p[0])) < 0
       || st->drv->commit (c) < 0)
     rc = failed (st, c, "key change");
@@ -1273,23 +1343,46 @@ store_key_ban (struct store *st, const char *fingerprint, int64_t when)
                      "VALUES ($1, NULL, 1, $2) ON CONFLICT (fingerprint) DO UPDATE "
                      "SET banned = 1, updated = excluded.updated", p, 2,
                      "UPDATE results SET banned = 1, listed = 0 WHERE fingerprint = $1", 1,
-                     "UPDATE scores SET listed = 0 "
-                     "WHERE seq IN (SELECT seq FROM results WHERE fingerprint = $1)");
+                     (const char *const[]) {
+                       "UPDATE ranks SET listed = 0 "
+                       "WHERE seq IN (SELECT seq FROM results WHERE fingerprint = $1)",
+                       "UPDATE scores SET listed = 0 "
+                       "WHERE seq IN (SELECT seq FROM results WHERE fingerprint = $1)" });
 }
 
 /* ------------------------------------------------------------ listings */
 
-/* Appends " AND COLUMN = $N" for a filter that is set. */
+/* Where a listing's filters apply: to the result's row, to the score
+ * rows stored before migration 14 (names as text), or to those of ranks
+ * (names as their numbers). */
+enum filter_on
+{
+  ON_RESULT, ON_SCORES, ON_RANKS
+};
+
+/* Appends " AND COLUMN = $N" for a filter that is set; with BY_NUMBER,
+ * COLUMN holds the number of the name $N. */
 static void
-add_filter (char *sql, size_t size, const char *column, const char *value,
-            struct db_value *p, int *np)
+add_filter_as (char *sql, size_t size, const char *column, const char *value, int by_number,
+               struct db_value *p, int *np)
 {
   if (!value)
     return;
   p[*np] = p_text (value);
   (*np)++;
   size_t len = strlen (sql);
-  snprintf (sql + len, size - len, " AND %s = $%d", column, *np);
+  if (by_number)
+    snprintf (sql + len, size - len, " AND %s = (SELECT id FROM names WHERE name = $%d)",
+              column, *np);
+  else
+    snprintf (sql + len, size - len, " AND %s = $%d", column, *np);
+}
+
+static void
+add_filter (char *sql, size_t size, const char *column, const char *value,
+            struct db_value *p, int *np)
+{
+  add_filter_as (sql, size, column, value, 0, p, np);
 }
 
 static void
@@ -1303,14 +1396,16 @@ append (char *sql, size_t size, const char *text)
  * row s has the column, on s. */
 static void
 add_filters_on (char *sql, size_t size, const struct store_filter *f, struct db_value *p,
-                int *np, int on_score)
+                int *np, enum filter_on on)
 {
-  add_filter (sql, size, on_score ? "s.arch" : "r.arch", f->arch, p, np);
-  add_filter (sql, size, on_score ? "s.cpu" : "r.cpu", f->cpu, p, np);
+  int on_score = on != ON_RESULT, by_number = on == ON_RANKS;
+  add_filter_as (sql, size, on_score ? "s.arch" : "r.arch", f->arch, by_number, p, np);
+  add_filter_as (sql, size, on_score ? "s.cpu" : "r.cpu", f->cpu, by_number, p, np);
   add_filter (sql, size, "r.vendor", f->vendor, p, np);
-  add_filter (sql, size, on_score ? "s.os" : "r.os", f->os, p, np);
-  add_filter (sql, size, on_score ? "s.gmp" : "r.gmp", f->gmp, p, np);
-  add_filter (sql, size, on_score ? "s.compiler" : "r.compiler", f->compiler, p, np);
+  add_filter_as (sql, size, on_score ? "s.os" : "r.os", f->os, by_number, p, np);
+  add_filter_as (sql, size, on_score ? "s.gmp" : "r.gmp", f->gmp, by_number, p, np);
+  add_filter_as (sql, size, on_score ? "s.compiler" : "r.compiler", f->compiler, by_number, p,
+                 np);
   add_filter (sql, size, "r.mode", f->mode, p, np);
   add_filter (sql, size, "r.build", f->build, p, np);
   if (f->verified_only)         /* publisher names are never empty */
@@ -1322,7 +1417,7 @@ add_filters_on (char *sql, size_t size, const struct store_filter *f, struct db_
 static void
 add_filters (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
 {
-  add_filters_on (sql, size, f, p, np, 0);
+  add_filters_on (sql, size, f, p, np, ON_RESULT);
 }
 
 /* Continues after the cursor: by (score, seq) of the score row s when
@@ -1497,51 +1592,99 @@ newest_sql (char *sql, size_t size, const struct store_filter *f, struct db_valu
   add_limit (sql, size, "r.seq DESC", f, p, np);
 }
 
-/* Sorted, one CPU: walk that CPU's scores of the node best first. */
+/* Node $N as the rows of ranks hold it (its number), or as those of
+ * scores do (its name). */
+static void
+node_is (char *out, size_t size, int in_ranks, int n)
+{
+  if (in_ranks)
+    snprintf (out, size, "(SELECT id FROM names WHERE name = $%d)", n);
+  else
+    snprintf (out, size, "$%d", n);
+}
+
+/* The order and limit of a listing sorted by a node, in the columns of
+ * its two arms (ROW_COLUMNS, then the score). */
+static void
+add_ranked_limit (char *sql, size_t size, const struct store_filter *f, struct db_value *p,
+                  int *np)
+{
+  char order[32];
+  snprintf (order, sizeof order, "%d DESC, 1 DESC", ROW_NCOLS + 1);
+  add_limit (sql, size, order, f, p, np);
+}
+
+/* Sorted, one CPU: walk that CPU's scores of the node best first, in the
+ * rows of ranks and in those stored before migration 14 (scores, until
+ * the backfill moves them), two arms with the same parameters, merged. */
 static void
 cpu_ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
 {
-  p[(*np)++] = p_text (f->sort_node);
-  p[(*np)++] = p_text (f->cpu);
-  snprintf (sql, size, "SELECT " ROW_COLUMNS ", s.score FROM scores s "
-            "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = $%d AND s.cpu = $%d "
-            "AND r.listed = 1", *np - 1, *np);
-  add_filters (sql, size, f, p, np);
-  add_cursor (sql, size, f, p, np);
-  add_limit (sql, size, "s.score DESC, s.seq DESC", f, p, np);
+  int first = *np;
+  sql[0] = '\0';
+  for (int in_ranks = 1; in_ranks >= 0; in_ranks--)
+    {
+      char text[512], node[64], cpu[64];
+      *np = first;
+      p[(*np)++] = p_text (f->sort_node);
+      p[(*np)++] = p_text (f->cpu);
+      node_is (node, sizeof node, in_ranks, *np - 1);
+      node_is (cpu, sizeof cpu, in_ranks, *np);
+      snprintf (text, sizeof text, "%sSELECT " ROW_COLUMNS ", s.score FROM %s s "
+                "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = %s AND s.cpu = %s "
+                "AND r.listed = 1", in_ranks ? "" : " UNION ALL ", in_ranks ? "ranks" : "scores",
+                node, cpu);
+      append (sql, size, text);
+      add_filters (sql, size, f, p, np);
+      add_cursor (sql, size, f, p, np);
+    }
+  add_ranked_limit (sql, size, f, p, np);
 }
 
 /* Sorted, common filters: walk the node's scores best first, along the
- * index that holds the filters, so that only the rows shown are read. */
+ * index that holds the filters, so that only the rows shown are read; in
+ * two arms as cpu_ranked_sql. */
 static void
 ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
 {
-  p[(*np)++] = p_text (f->sort_node);
-  snprintf (sql, size, "SELECT " ROW_COLUMNS ", s.score FROM scores s "
-            "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = $%d AND s.listed = 1", *np);
-  add_filters_on (sql, size, f, p, np, 1);
-  add_cursor (sql, size, f, p, np);
-  add_limit (sql, size, "s.score DESC, s.seq DESC", f, p, np);
+  int first = *np;
+  sql[0] = '\0';
+  for (int in_ranks = 1; in_ranks >= 0; in_ranks--)
+    {
+      char text[512], node[64];
+      *np = first;
+      p[(*np)++] = p_text (f->sort_node);
+      node_is (node, sizeof node, in_ranks, *np);
+      snprintf (text, sizeof text, "%sSELECT " ROW_COLUMNS ", s.score FROM %s s "
+                "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = %s AND s.listed = 1",
+                in_ranks ? "" : " UNION ALL ", in_ranks ? "ranks" : "scores", node);
+      append (sql, size, text);
+      add_filters_on (sql, size, f, p, np, in_ranks ? ON_RANKS : ON_SCORES);
+      add_cursor (sql, size, f, p, np);
+    }
+  add_ranked_limit (sql, size, f, p, np);
 }
 
-/* The seq and score of test $PARAM's rows, as a subquery S: those in
- * tests (under the test's number) and those stored before migration 13,
- * in test_scores until the backfill moves them (each row is in one of
- * the two).  With MATCHES (a table of seq), only those results' rows. */
+/* The seq and score of node $PARAM's rows (a TEST's, or a score node's
+ * ranked rows), as a subquery S: those of the table of migration 13 or
+ * 14 (tests, ranks: names as numbers) and those stored before (in
+ * test_scores, scores, until the backfill moves them; each row is in one
+ * of the two).  With MATCHES (a table of seq), only those results' rows. */
 static void
-test_rows (char *out, size_t size, const char *matches, int param)
+node_rows (char *out, size_t size, int test, const char *matches, int param)
 {
+  const char *table = test ? "tests" : "ranks", *old = test ? "test_scores" : "scores";
   if (matches)
-    snprintf (out, size, "(SELECT t.seq, t.score FROM %s CROSS JOIN tests t "
-              "WHERE t.node = (SELECT id FROM node_names WHERE name = $%d) AND t.seq = %s.seq "
-              "UNION ALL SELECT o.seq, o.score FROM %s CROSS JOIN test_scores o "
-              "WHERE o.node = $%d AND o.seq = %s.seq) s", matches, param, matches, matches,
-              param, matches);
+    snprintf (out, size, "(SELECT t.seq, t.score FROM %s CROSS JOIN %s t "
+              "WHERE t.node = (SELECT id FROM names WHERE name = $%d) AND t.seq = %s.seq "
+              "UNION ALL SELECT o.seq, o.score FROM %s CROSS JOIN %s o "
+              "WHERE o.node = $%d AND o.seq = %s.seq) s", matches, table, param, matches,
+              matches, old, param, matches);
   else
-    snprintf (out, size, "(SELECT t.seq, t.score FROM tests t "
-              "WHERE t.node = (SELECT id FROM node_names WHERE name = $%d) "
-              "UNION ALL SELECT o.seq, o.score FROM test_scores o WHERE o.node = $%d) s",
-              param, param);
+    snprintf (out, size, "(SELECT t.seq, t.score FROM %s t "
+              "WHERE t.node = (SELECT id FROM names WHERE name = $%d) "
+              "UNION ALL SELECT o.seq, o.score FROM %s o WHERE o.node = $%d) s",
+              table, param, old, param);
 }
 
 /* Sorted by a test, common filters: that test's ops/s are kept in upload
@@ -1553,7 +1696,7 @@ test_ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db
   char rows[512];
 
   p[(*np)++] = p_text (f->sort_node);
-  test_rows (rows, sizeof rows, NULL, *np);
+  node_rows (rows, sizeof rows, 1, NULL, *np);
   snprintf (sql, size, "SELECT " ROW_COLUMNS ", s.score FROM %s "
             "CROSS JOIN results r WHERE r.seq = s.seq AND r.listed = 1", rows);
   add_filters (sql, size, f, p, np);
@@ -1573,15 +1716,9 @@ selective_sql (char *sql, size_t size, const struct store_filter *f, int test,
   snprintf (sql, size, "WITH m AS MATERIALIZED (SELECT r.seq FROM results r WHERE +r.listed = 1");
   add_filters (sql, size, f, p, np);
   p[(*np)++] = p_text (f->sort_node);
-  if (test)
-    {
-      test_rows (rows, sizeof rows, "m", *np);
-      snprintf (text, sizeof text, "), top AS MATERIALIZED (SELECT s.seq, s.score FROM %s "
-                "WHERE TRUE", rows);
-    }
-  else
-    snprintf (text, sizeof text, "), top AS MATERIALIZED (SELECT s.seq, s.score FROM m "
-              "CROSS JOIN scores s WHERE s.seq = m.seq AND s.node = $%d", *np);
+  node_rows (rows, sizeof rows, test, "m", *np);
+  snprintf (text, sizeof text, "), top AS MATERIALIZED (SELECT s.seq, s.score FROM %s "
+            "WHERE TRUE", rows);
   append (sql, size, text);
   add_cursor (sql, size, f, p, np);
   add_limit (sql, size, "s.score DESC, s.seq DESC", f, p, np);
@@ -1676,10 +1813,15 @@ store_node_scores (struct store *st, const char *node, int include_flagged,
   enum store_status rc = STORE_OK;
   struct db_value p[] = { p_text (node), p_int (include_flagged) };
 
-  /* Answered from the scores_cpu_rank index alone. */
-  if (st->drv->query (c, "SELECT s.cpu, s.seq, s.score FROM scores s WHERE s.node = $1 "
+  /* The CPUs in the order of their names (names' index), each one's rows
+   * from ranks_cpu_rank alone; merged with the rows still in scores
+   * (migration 14), read from scores_cpu_rank alone. */
+  if (st->drv->query (c, "SELECT n.name, s.seq, s.score FROM names n CROSS JOIN ranks s "
+                      "WHERE s.node = (SELECT id FROM names WHERE name = $1) AND s.cpu = n.id "
+                      "AND s.listed = 1 AND (s.flagged = 0 OR $2 = 1) UNION ALL "
+                      "SELECT s.cpu, s.seq, s.score FROM scores s WHERE s.node = $1 "
                       "AND s.listed = 1 AND (s.flagged = 0 OR $2 = 1) "
-                      "ORDER BY s.cpu, s.score DESC, s.seq DESC", p, 2, adapt_score, &a) < 0)
+                      "ORDER BY 1, 3 DESC, 2 DESC", p, 2, adapt_score, &a) < 0)
     rc = failed (st, c, "aggregate");
   release (st, c);
   return rc;
@@ -1834,9 +1976,11 @@ store_board_changes (struct store *st, const char *const *ids, size_t n, store_b
       else if (a.seq >= 0)
         {
           struct db_value q = p_int (a.seq);
-          if (st->drv->query (c, "SELECT node, score FROM scores WHERE seq = $1", &q, 1,
+          if (st->drv->query (c, "SELECT n.name, s.score FROM ranks s CROSS JOIN names n "
+                              "WHERE s.seq = $1 AND n.id = s.node UNION ALL "
+                              "SELECT node, score FROM scores WHERE seq = $1", &q, 1,
                               adapt_value, &a) < 0
-              || st->drv->query (c, "SELECT n.name, t.score FROM tests t CROSS JOIN node_names n "
+              || st->drv->query (c, "SELECT n.name, t.score FROM tests t CROSS JOIN names n "
                                  "WHERE t.seq = $1 AND n.id = t.node UNION ALL "
                                  "SELECT node, score FROM test_scores WHERE seq = $1", &q, 1,
                                  adapt_value, &a) < 0)
@@ -1870,16 +2014,17 @@ store_node_column (struct store *st, const char *node, store_seq_score_fn fn, vo
   struct db_value p = p_text (node);
   enum store_status rc = STORE_OK;
 
-  /* The order makes both engines read the covering scores_cpu_rank; a
-   * test's column is one range of tests (and of test_scores until
-   * migration 13 is done), unlisted results too. */
+  /* A node's column is one range of a covering index of ranks, a test's
+   * one range of tests, unlisted results too (and of the tables before
+   * them until migrations 13 and 14 are done). */
   if (st->drv->query (c, registry_find (node)
                       ? "SELECT t.seq, t.score FROM tests t "
-                      "WHERE t.node = (SELECT id FROM node_names WHERE name = $1) "
+                      "WHERE t.node = (SELECT id FROM names WHERE name = $1) "
                       "UNION ALL SELECT o.seq, o.score FROM test_scores o WHERE o.node = $1"
-                      : "SELECT s.seq, s.score FROM scores s WHERE s.node = $1 "
-                      "AND s.listed = 1 ORDER BY s.cpu, s.score DESC, s.seq DESC", &p, 1,
-                      adapt_column, &a) < 0)
+                      : "SELECT s.seq, s.score FROM ranks s "
+                      "WHERE s.node = (SELECT id FROM names WHERE name = $1) AND s.listed = 1 "
+                      "UNION ALL SELECT o.seq, o.score FROM scores o WHERE o.node = $1 "
+                      "AND o.listed = 1", &p, 1, adapt_column, &a) < 0)
     rc = failed (st, c, "node column");
   release (st, c);
   return rc;
@@ -1931,9 +2076,11 @@ read_category (struct store *st, struct db_conn *c, const char *cpu, const char 
                       "LIMIT $4", p, 4, adapt_category_result, &a) < 0
       || st->drv->query (c, "WITH c AS (SELECT seq FROM results WHERE cpu = $1 AND mode = $2 "
                          "AND build = $3 AND listed = 1 ORDER BY seq DESC LIMIT $4) "
-                         "SELECT s.seq, s.node, s.score FROM c CROSS JOIN scores s "
-                         "WHERE s.seq = c.seq UNION ALL SELECT t.seq, n.name, t.score "
-                         "FROM c CROSS JOIN tests t CROSS JOIN node_names n "
+                         "SELECT s.seq, n.name, s.score FROM c CROSS JOIN ranks s "
+                         "CROSS JOIN names n WHERE s.seq = c.seq AND n.id = s.node UNION ALL "
+                         "SELECT o.seq, o.node, o.score FROM c CROSS JOIN scores o "
+                         "WHERE o.seq = c.seq UNION ALL SELECT t.seq, n.name, t.score "
+                         "FROM c CROSS JOIN tests t CROSS JOIN names n "
                          "WHERE t.seq = c.seq AND n.id = t.node UNION ALL "
                          "SELECT o.seq, o.node, o.score FROM c CROSS JOIN test_scores o "
                          "WHERE o.seq = c.seq", p, 4,
@@ -1973,6 +2120,9 @@ write_flags (struct store *st, struct db_conn *c, const struct store_flags *chan
       };
       if (st->drv->query (c, "UPDATE results SET flags = $2, flagged = $3, flags_at = $4, "
                           "flag_notes = $5 WHERE id = $1", p, 5, NULL, NULL) < 0
+          || st->drv->query (c, "UPDATE ranks SET flagged = $2 WHERE seq = "
+                             "(SELECT seq FROM results WHERE id = $1)",
+                             (struct db_value[]) { p[0], p[2] }, 2, NULL, NULL) < 0
           || st->drv->query (c, "UPDATE scores SET flagged = $2 WHERE seq = "
                              "(SELECT seq FROM results WHERE id = $1)",
                              (struct db_value[]) { p[0], p[2] }, 2, NULL, NULL) < 0
@@ -2034,6 +2184,7 @@ retract_judged (struct store *st, struct db_conn *c, const struct retract_target
   if (st->drv->query (c, "UPDATE results SET retracted = 1, listed = 0, "
                       "retracted_at = COALESCE(retracted_at, $2) WHERE seq = $1", p, 2,
                       NULL, NULL) < 0
+      || st->drv->query (c, "UPDATE ranks SET listed = 0 WHERE seq = $1", p, 1, NULL, NULL) < 0
       || st->drv->query (c, "UPDATE scores SET listed = 0 WHERE seq = $1", p, 1, NULL, NULL) < 0)
     return -1;
   if (!t->listed)
@@ -2103,11 +2254,14 @@ store_best_per_ghz (struct store *st, const char *node, struct store_best *best)
   enum store_status rc = STORE_OK;
 
   *best = (struct store_best) { 0, "", 0 };
-  /* The top scores by the scores_rank index, divided by their clocks,
-   * the best of each CPU. */
+  /* The top scores by the ranked indexes (ranks_rank, and scores_rank
+   * until migration 14 is done), divided by their clocks, the best of
+   * each CPU. */
   if (st->drv->query (c, "SELECT r.cpu, MAX(top.score / r.mhz * 1000) AS v FROM (SELECT s.seq, "
-                      "s.score FROM scores s WHERE s.node = $1 AND s.listed = 1 AND s.flagged = 0 "
-                      "ORDER BY s.score DESC LIMIT 1000) top JOIN results r ON r.seq = top.seq "
+                      "s.score FROM ranks s WHERE s.node = (SELECT id FROM names WHERE name = $1) "
+                      "AND s.listed = 1 AND s.flagged = 0 UNION ALL SELECT o.seq, o.score "
+                      "FROM scores o WHERE o.node = $1 AND o.listed = 1 AND o.flagged = 0 "
+                      "ORDER BY 2 DESC LIMIT 1000) top JOIN results r ON r.seq = top.seq "
                       "WHERE r.mhz > 0 GROUP BY r.cpu ORDER BY v DESC LIMIT 2", &p, 1, take_best,
                       best) < 0)
     rc = failed (st, c, "best per GHz");

@@ -82,6 +82,12 @@ struct store_driver
    * those still stored as plain text (the backfill of migration 12, which
    * compresses them, runs after it). */
   const char *build_kind_sql;
+  /* For engines with more than one writer: locks the results with
+   * $1 < seq <= $2 until the transaction ends, so that the backfills of
+   * migrations 13 and 14, which move their rows, and the changes of their
+   * flags or listing, which write those rows, take turns (PostgreSQL's
+   * FOR UPDATE); NULL where one writer at a time is the rule. */
+  const char *lock_results_sql;
   /* For engines that tell other sessions of changes by notification
    * (PostgreSQL's LISTEN and NOTIFY; NULL for the others, whose changes
    * the store keeps in a table: store.c, "Following"): waits at most

@@ -191,10 +191,10 @@ static const char *const migrations[] = {
   "ALTER TABLE results ADD COLUMN packed BLOB;\n"
   "INSERT INTO backfill (name, next) VALUES ('packed', 0);\n",
   /* 13: the tests' rows with their node's name as a small integer
-   * (node_names), a third of their bytes, in tests; the rows stored
+   * (names), a third of their bytes, in tests; the rows stored
    * before stay in test_scores, read beside them, until the store moves
    * them, in batches, after the migration (store.c, "Backfills") */
-  "CREATE TABLE node_names (\n"
+  "CREATE TABLE names (\n"
   "  id INTEGER PRIMARY KEY,\n"
   "  name TEXT NOT NULL UNIQUE);\n"
   "CREATE TABLE tests (\n"
@@ -204,6 +204,28 @@ static const char *const migrations[] = {
   "  PRIMARY KEY (node, seq)) WITHOUT ROWID;\n"
   "CREATE INDEX tests_seq ON tests (seq);\n"
   "INSERT INTO backfill (name, next) VALUES ('tests', 0);\n",
+  /* 14: the score nodes' ranked rows with their node's name and the
+   * filters (CPU, architecture, OS, GMP version, compiler) as numbers
+   * (names), in ranks (without a rowid), and its two ranked indexes; the rows stored
+   * before stay in scores, read beside them, until the store moves them,
+   * in batches, after the migration (store.c, "Backfills") */
+  "CREATE TABLE ranks (\n"
+  "  seq INTEGER NOT NULL,\n"
+  "  node INTEGER NOT NULL,\n"
+  "  depth INTEGER NOT NULL,\n"
+  "  score REAL NOT NULL,\n"
+  "  cpu INTEGER,\n"
+  "  listed INTEGER NOT NULL,\n"
+  "  flagged INTEGER NOT NULL,\n"
+  "  arch INTEGER,\n"
+  "  os INTEGER,\n"
+  "  gmp INTEGER,\n"
+  "  compiler INTEGER,\n"
+  "  PRIMARY KEY (seq, node)) WITHOUT ROWID;\n"
+  "CREATE INDEX ranks_rank ON ranks (node, score DESC, seq DESC, listed, flagged, arch, os, "
+  "gmp, compiler);\n"
+  "CREATE INDEX ranks_cpu_rank ON ranks (node, cpu, score DESC, seq DESC, listed, flagged);\n"
+  "INSERT INTO backfill (name, next) VALUES ('ranks', 0);\n",
 };
 
 static void
@@ -467,5 +489,5 @@ const struct store_driver store_sqlite_driver = {
   "UPDATE results SET build = CASE WHEN json_extract(body, '$.system.build.gmp.build') "
   "IN ('distribution', 'fat', 'native') THEN json_extract(body, '$.system.build.gmp.build') "
   "ELSE 'unknown' END WHERE seq > $1 AND seq <= $2 AND packed IS NULL",
-  NULL,
+  NULL, NULL,
 };

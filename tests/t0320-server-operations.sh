@@ -123,7 +123,7 @@ kill -9 "$SRV_PID"
 wait
 start_server "$DB" --address-rate 0 --key-rate 0 || fail "the server restarts after kill -9"
 half=$(sqlite3 "$DB" "SELECT count(*) FROM results r WHERE r.fingerprint = '$(fingerprint many)'
-  AND (SELECT count(*) FROM scores s WHERE s.seq = r.seq)
+  AND (SELECT count(*) FROM ranks s WHERE s.seq = r.seq)
     + (SELECT count(*) FROM tests t WHERE t.seq = r.seq) != 16")
 whole=$(sqlite3 "$DB" "SELECT count(*) FROM results WHERE fingerprint = '$(fingerprint many)'")
 check "after kill -9 no result is half-stored ($whole whole, $half partial)" [ "$half" = 0 ]

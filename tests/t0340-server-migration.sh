@@ -20,16 +20,30 @@ make_key alice > /dev/null
 # TEST: a test the documents have.
 TEST=gmpbench.base.multiply.128
 
-# TESTS_BACK: SQL (for both engines) that puts the tests' rows back in
-# test_scores, as before migration 13.
-TESTS_BACK="INSERT INTO test_scores (node, seq, score)
-SELECT n.name, t.seq, t.score FROM tests t JOIN node_names n ON n.id = t.node;
-DELETE FROM tests;"
+# rows_back [CONDITION]: SQL (for both engines) that puts the rows of
+# the tests and score nodes (of the results with seq CONDITION) back in
+# test_scores and scores, as before migrations 13 and 14.
+rows_back () {
+  cat <<EOF
+INSERT INTO test_scores (node, seq, score)
+SELECT n.name, t.seq, t.score FROM tests t JOIN names n ON n.id = t.node WHERE t.seq ${1:->0};
+DELETE FROM tests WHERE seq ${1:->0};
+INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged, arch, os, gmp, compiler)
+SELECT s.seq, n.name, s.depth, s.score, c.name, s.listed, s.flagged, a.name, o.name, g.name,
+  m.name
+FROM ranks s JOIN names n ON n.id = s.node LEFT JOIN names c ON c.id = s.cpu
+  LEFT JOIN names a ON a.id = s.arch LEFT JOIN names o ON o.id = s.os
+  LEFT JOIN names g ON g.id = s.gmp LEFT JOIN names m ON m.id = s.compiler
+WHERE s.seq ${1:->0};
+DELETE FROM ranks WHERE seq ${1:->0};
+EOF
+}
 
-DOWNGRADE="$TESTS_BACK
+DOWNGRADE="$(rows_back)
+DROP TABLE ranks;
 DROP TABLE tests;
-DROP TABLE node_names;
-DELETE FROM backfill WHERE name = 'tests';
+DROP TABLE names;
+DELETE FROM backfill WHERE name IN ('tests', 'ranks');
 ALTER TABLE results DROP COLUMN packed;
 DELETE FROM backfill WHERE name = 'packed';
 INSERT INTO scores (seq, node, depth, score, cpu, listed, flagged, arch, os, gmp,
@@ -119,10 +133,16 @@ run_upgrade () {
     sh -c "echo \"SELECT count(*) FROM scores WHERE node LIKE 'gmpbench.base.multiply.%';\" |
       $* 2> /dev/null | grep -qx ' *0'"
   check "$engine: ... into tests, whole, under their names' numbers (migration 13)" \
-    sh -c "echo \"SELECT count(*) FROM tests t JOIN node_names n ON n.id = t.node
+    sh -c "echo \"SELECT count(*) FROM tests t JOIN names n ON n.id = t.node
       WHERE n.name LIKE 'gmpbench.base.multiply.%';\" | $* 2> /dev/null | grep -qx ' *$tests'"
   check "$engine: ... none left in test_scores" \
     sh -c "echo 'SELECT count(*) FROM test_scores;' | $* 2> /dev/null | grep -qx ' *0'"
+  check "$engine: the score nodes' rows moved to ranks, names as numbers (migration 14)" \
+    sh -c "echo \"SELECT count(*) FROM ranks s JOIN names n ON n.id = s.node
+      JOIN names a ON a.id = s.arch WHERE n.name = 'gmpbench.base.multiply'
+      AND a.name = 'x86_64';\" | $* 2> /dev/null | grep -qx ' *3'"
+  check "$engine: ... none left in scores" \
+    sh -c "echo 'SELECT count(*) FROM scores;' | $* 2> /dev/null | grep -qx ' *0'"
   expect_status "$engine: the old results are listed sorted by a test" \
     "$(idof c) $(idof b) $(idof a)" "$(by_test)"
   check "$engine: the build kinds come from system.build.gmp.build, unknown without it" \
@@ -141,13 +161,20 @@ run_upgrade () {
   upload d 4 > /dev/null
   expect_status "$engine: a new upload joins them in its place" \
     "$(idof d) $(idof c) $(idof b) $(idof a)" "$(listed)"
-  echo "$TESTS_BACK" | "$@" > /dev/null 2>&1
-  check "$engine: every test's row is back in test_scores" \
-    sh -c "echo 'SELECT count(*) FROM tests;' | $* 2> /dev/null | grep -qx ' *0'"
-  expect_status "$engine: rows not yet moved are listed by a test as before" \
+  rows_back '<= 2' | "$@" > /dev/null 2>&1
+  check "$engine: the rows of two results are back in the old tables" \
+    sh -c "echo 'SELECT count(DISTINCT seq) FROM test_scores;' | $* 2> /dev/null | grep -qx ' *2' &&
+      echo 'SELECT count(DISTINCT seq) FROM scores;' | $* 2> /dev/null | grep -qx ' *2'"
+  expect_status "$engine: rows not yet moved are listed by a test among the others" \
     "$(idof d) $(idof c) $(idof b) $(idof a)" "$(by_test)"
   expect_status "$engine: ... and filtered (the plan by matches)" \
     "$(idof d) $(idof c) $(idof b) $(idof a)" "$(by_test '&arch=x86_64')"
+  expect_status "$engine: ... and by a node, filtered" \
+    "$(idof d) $(idof c) $(idof b) $(idof a)" "$(listed)"
+  get "/api/v1/results?sort=gmpbench.base.multiply&limit=3" > /dev/null
+  get "/api/v1/results?sort=gmpbench.base.multiply&limit=2&cursor=$(field "d['next_cursor']")" > /dev/null
+  expect_status "$engine: ... and the next page from a cursor" \
+    "$(idof a)" "$(field "' '.join(r['id'] for r in d['results'])")"
   stop_server
 }
 

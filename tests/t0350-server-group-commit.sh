@@ -38,11 +38,11 @@ again=$(cat codes.* | grep -c '^200$')
 check "concurrent uploads: each document created once, answered 200 once ($created/$again of $N)" \
   [ "$created $again" = "$N $N" ]
 stored=$(sqlite3 results.db "SELECT count(*) || ' ' || count(DISTINCT sha256) FROM results")
-scores=$(sqlite3 results.db "SELECT count(DISTINCT seq) FROM scores")
+scores=$(sqlite3 results.db "SELECT count(DISTINCT seq) FROM ranks")
 check "the database holds each document exactly once, with its scores ($stored, $scores)" \
   [ "$stored $scores" = "$N $N $N" ]
 start_server "$PWD/results.db" && stop_server
-stats=$(sqlite3 results.db "SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'scores'")
+stats=$(sqlite3 results.db "SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'ranks'")
 check "a server started on stored results gives SQLite's planner statistics of them ($stats indexes)" \
   [ "${stats:-0}" -gt 0 ]
 
@@ -61,8 +61,8 @@ for p in $clients; do
   wait "$p"
 done
 answered=$(cat killed.* | grep -c '^201$')
-per=$(sqlite3 results.db "SELECT count(*) / count(DISTINCT seq) FROM scores")
-whole=$(sqlite3 killed.db "SELECT count(*) FROM results r WHERE (SELECT count(*) FROM scores s
+per=$(sqlite3 results.db "SELECT count(*) / count(DISTINCT seq) FROM ranks")
+whole=$(sqlite3 killed.db "SELECT count(*) FROM results r WHERE (SELECT count(*) FROM ranks s
   WHERE s.seq = r.seq) = $per")
 stored=$(sqlite3 killed.db "SELECT count(*) FROM results")
 check "after SIGKILL every stored result is whole, and every 201 is stored ($stored stored, $whole whole, $answered answered 201)" \
