@@ -50,6 +50,7 @@
 #include "server/log.h"
 #include "server/store_body.h"
 #include "server/store_driver.h"
+#include "server/store_names.h"
 #include "model/registry.h"
 
 /* How many listed results a filter term matches, as the choice of a
@@ -75,6 +76,7 @@ struct store
   pthread_mutex_t lock;
   pthread_cond_t freed;
   pthread_mutex_t write_lock;   /* held by the writer, for single_writer drivers */
+  struct store_names names;     /* the numbers of names, as committed */
   struct db_conn *writer;       /* the writer's own, for single_writer drivers */
   int version;
   /* The checkpointer, for drivers with checkpoint(). */
@@ -569,8 +571,6 @@ static const struct move move_tests = {
 };
 
 #define NAME_ID(column) "(SELECT id FROM names WHERE name = o." column ")"
-/* The number of the name in parameter N. */
-#define NAME_OF(n) "(SELECT id FROM names WHERE name = $" n ")"
 
 static const struct move move_ranks = {
   "ranks", "scores", {
@@ -736,6 +736,7 @@ store_open (const char *target, unsigned connections, char *err, size_t errlen)
   pthread_mutex_init (&st->lock, NULL);
   pthread_cond_init (&st->freed, NULL);
   pthread_mutex_init (&st->write_lock, NULL);
+  store_names_init (&st->names);
   pthread_mutex_init (&st->batch_lock, NULL);
   pthread_cond_init (&st->batch_done, NULL);
   pthread_mutex_init (&st->ckpt_lock, NULL);
@@ -807,6 +808,7 @@ store_close (struct store *st)
   pthread_mutex_destroy (&st->lock);
   pthread_cond_destroy (&st->freed);
   pthread_mutex_destroy (&st->write_lock);
+  store_names_destroy (&st->names);
   pthread_mutex_destroy (&st->batch_lock);
   pthread_cond_destroy (&st->batch_done);
   pthread_mutex_destroy (&st->ckpt_lock);
@@ -1002,12 +1004,31 @@ p_mhz (const struct doc_summary *d)
 }
 
 /* An upload with its document compressed (store_insert). */
+/* An upload as the writer stores it: its document compressed, and the
+ * numbers of its names known before (0: to be found in the transaction),
+ * the filters' first (FILTERS_OF), then each score's. */
 struct packed_upload
 {
   const struct store_upload *up;
   unsigned char *packed;
   size_t packed_len;
+  int64_t *numbers;
 };
+
+enum
+{ NFILTERS = 5 };
+
+/* The names of D's filters on its ranked rows, in the order of their
+ * numbers in a packed_upload. */
+static void
+filters_of (const struct doc_summary *d, const char *name[NFILTERS])
+{
+  name[0] = d->cpu;
+  name[1] = d->arch;
+  name[2] = d->os;
+  name[3] = d->gmp;
+  name[4] = d->compiler;
+}
 
 /* Inserts the row under the shortest free id; *SEQ found=0 and *ID set
  * when the same bytes are stored already. */
@@ -1054,57 +1075,71 @@ insert_row (struct store *st, struct db_conn *c, const struct packed_upload *pu,
   return -1;
 }
 
-/* Gives NAME a number in names, unless it has one (or is NULL). */
+/* The number of NAME in the open transaction of C, giving it one unless
+ * it has one, into *ID (0 for NULL).  0, or -1 on an error. */
 static int
-name_once (struct store *st, struct db_conn *c, const char *name)
+number_in_transaction (struct store *st, struct db_conn *c, const char *name, int64_t *id)
 {
   struct db_value p = p_text (name);
+  *id = 0;
   if (!name)
     return 0;
-  return st->drv->query (c, "INSERT INTO names (name) SELECT $1 WHERE NOT EXISTS "
-                         "(SELECT 1 FROM names WHERE name = $1) ON CONFLICT (name) DO NOTHING",
-                         &p, 1, NULL, NULL);
+  if (st->drv->query (c, "INSERT INTO names (name) SELECT $1 WHERE NOT EXISTS "
+                      "(SELECT 1 FROM names WHERE name = $1) ON CONFLICT (name) DO NOTHING",
+                      &p, 1, NULL, NULL) < 0
+      || st->drv->query (c, "SELECT id FROM names WHERE name = $1", &p, 1, first_int, id) < 0)
+    return -1;
+  return 0;
+}
+
+/* A number as a parameter: NULL for 0 (no name). */
+static struct db_value
+p_number (int64_t id)
+{
+  return id ? p_int (id) : p_text (NULL);
 }
 
 /* The inner nodes' scores go to the ranked rows of ranks, the tests'
- * ops/s (after them in the summary) to tests, names as their numbers
- * (names: the first upload to name one gives it its number). */
+ * ops/s (after them in the summary) to tests, names as their numbers:
+ * those PU knows, the others found (or given) in this transaction, and
+ * kept for it alone, since it may fail. */
 static int
-insert_scores (struct store *st, struct db_conn *c, int64_t seq, const struct store_upload *up)
+insert_scores (struct store *st, struct db_conn *c, int64_t seq, const struct packed_upload *pu)
 {
+  const struct store_upload *up = pu->up;
   const struct doc_summary *d = up->doc;
-  const char *filters[] = { d->cpu, d->arch, d->os, d->gmp, d->compiler };
+  const char *filter[NFILTERS];
+  size_t n = NFILTERS + d->nscores;
+  int64_t *id = gb_xmalloc (n * sizeof *id);
+  int rc = 0;
 
-  for (size_t i = 0; i < GB_ARRAY_SIZE (filters); i++)
-    if (name_once (st, c, filters[i]) < 0)
-      return -1;
-  for (size_t i = d->ninner; i < d->nscores; i++)
+  filters_of (d, filter);
+  memcpy (id, pu->numbers, n * sizeof *id);
+  for (size_t i = 0; i < n && rc == 0; i++)
+    if (!id[i])
+      rc = number_in_transaction (st, c, i < NFILTERS ? filter[i] : d->scores[i - NFILTERS].name,
+                                  &id[i]);
+  const int64_t *score_id = id + NFILTERS;
+  for (size_t i = d->ninner; i < d->nscores && rc == 0; i++)
+    {
+      struct db_value p[] = { p_int (score_id[i]), p_int (seq), p_real (d->scores[i].score) };
+      rc = st->drv->query (c, "INSERT INTO tests (node, seq, score) VALUES ($1, $2, $3)", p, 3,
+                           NULL, NULL);
+    }
+  for (size_t i = 0; i < d->ninner && rc == 0; i++)
     {
       struct db_value p[] = {
-        p_text (d->scores[i].name), p_int (seq), p_real (d->scores[i].score),
+        p_int (seq), p_int (score_id[i]), p_int (d->scores[i].depth),
+        p_real (d->scores[i].score), p_number (id[0]), p_int (!up->unlisted),
+        p_int (up->flags[0] != '\0'), p_number (id[1]), p_number (id[2]), p_number (id[3]),
+        p_number (id[4]),
       };
-      if (name_once (st, c, d->scores[i].name) < 0
-          || st->drv->query (c, "INSERT INTO tests (node, seq, score) SELECT id, $2, $3 "
-                             "FROM names WHERE name = $1", p, 3, NULL, NULL) < 0)
-        return -1;
+      rc = st->drv->query (c, "INSERT INTO ranks (seq, node, depth, score, cpu, listed, flagged, "
+                           "arch, os, gmp, compiler) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, "
+                           "$10, $11)", p, 11, NULL, NULL);
     }
-  for (size_t i = 0; i < d->ninner; i++)
-    {
-      struct db_value p[] = {
-        p_int (seq), p_text (d->scores[i].name), p_int (d->scores[i].depth),
-        p_real (d->scores[i].score), p_text (d->cpu), p_int (!up->unlisted),
-        p_int (up->flags[0] != '\0'), p_text (d->arch), p_text (d->os), p_text (d->gmp),
-        p_text (d->compiler),
-      };
-      if (name_once (st, c, d->scores[i].name) < 0
-          || st->drv->query (c, "INSERT INTO ranks (seq, node, depth, score, cpu, listed, "
-                             "flagged, arch, os, gmp, compiler) VALUES ($1, " NAME_OF ("2")
-                             ", $3, $4, " NAME_OF ("5") ", $6, $7, " NAME_OF ("8") ", "
-                             NAME_OF ("9") ", " NAME_OF ("10") ", " NAME_OF ("11") ")", p, 11,
-                             NULL, NULL) < 0)
-        return -1;
-    }
-  return 0;
+  free (id);
+  return rc;
 }
 
 /* Stores PU in the open transaction of C: STORE_OK (ID set),
@@ -1121,7 +1156,7 @@ insert_one (struct store *st, struct db_conn *c, const struct packed_upload *pu,
     rc = STORE_ERROR;
   else if (!seq.found)
     rc = STORE_EXISTS;
-  else if (insert_scores (st, c, seq.seq, up) < 0 || (!up->unlisted && announce (st, c, id) < 0))
+  else if (insert_scores (st, c, seq.seq, pu) < 0 || (!up->unlisted && announce (st, c, id) < 0))
     rc = STORE_ERROR;
   free (scores);
   return rc;
@@ -1233,11 +1268,72 @@ changed (struct store *st, const char *id)
     st->watch (st->watch_ctx, id);
 }
 
+/* Names and their numbers as read. */
+struct number_list
+{
+  struct name_number *v;
+  size_t n, cap;
+};
+
+static int
+take_number (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct number_list *l = ctx;
+  if (ncols < 2 || !cols[0].s)
+    return 0;
+  if (l->n == l->cap)
+    {
+      l->cap = l->cap ? 2 * l->cap : 256;
+      l->v = gb_xrealloc (l->v, l->cap * sizeof *l->v);
+    }
+  l->v[l->n].name = gb_xstrdup (cols[0].s);
+  l->v[l->n++].id = c_int (&cols[1]);
+  return 0;
+}
+
+/* Reads every name's number, as committed, into what the store knows. */
+static void
+read_numbers (struct store *st)
+{
+  struct number_list l = { NULL, 0, 0 };
+  struct db_conn *c = acquire (st);
+
+  if (st->drv->query (c, "SELECT name, id FROM names", NULL, 0, take_number, &l) < 0)
+    {
+      failed (st, c, "names");
+      for (size_t i = 0; i < l.n; i++)
+        free (l.v[i].name);
+      free (l.v);
+    }
+  else
+    store_names_replace (&st->names, l.v, l.n);
+  release (st, c);
+}
+
+/* PU's numbers as the store knows them; 1 when one is not known. */
+static int
+known_numbers (struct store *st, struct packed_upload *pu)
+{
+  const struct doc_summary *d = pu->up->doc;
+  const char *filter[NFILTERS];
+  int unknown = 0;
+
+  filters_of (d, filter);
+  for (size_t i = 0; i < NFILTERS + d->nscores; i++)
+    {
+      const char *name = i < NFILTERS ? filter[i] : d->scores[i - NFILTERS].name;
+      pu->numbers[i] = store_names_find (&st->names, name);
+      unknown |= name && !pu->numbers[i];
+    }
+  return unknown;
+}
+
 enum store_status
 store_insert (struct store *st, const struct store_upload *up, char id[65])
 {
-  struct packed_upload pu = { up, NULL, 0 };
+  struct packed_upload pu = { up, NULL, 0, NULL };
   enum store_status rc;
+
 
   /* Compressed here, in the uploader's thread, before it waits for the
    * writer. */
@@ -1247,8 +1343,17 @@ store_insert (struct store *st, const struct store_upload *up, char id[65])
       log_error ("database (%s) insert: zstd cannot compress the document", st->drv->name);
       return STORE_ERROR;
     }
+  /* The names' numbers from memory, read again once when one is new to
+   * it (the writer gives the still unknown ones theirs). */
+  pu.numbers = gb_xmalloc ((NFILTERS + up->doc->nscores) * sizeof *pu.numbers);
+  if (known_numbers (st, &pu))
+    {
+      read_numbers (st);
+      known_numbers (st, &pu);
+    }
   rc = st->drv->single_writer ? insert_grouped (st, &pu, id) : insert_alone (st, &pu, id);
   free (pu.packed);
+  free (pu.numbers);
   if (rc == STORE_OK && !up->unlisted)
     changed (st, id);
   return rc;
