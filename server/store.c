@@ -415,30 +415,40 @@ fail:
 
 /* ------------------------------------------------------------ backfills */
 
-/* One batch of the build kind's backfill, in a transaction of its own
- * (processes sharing the database take batches in turn): 1 when more are
- * left, 0 when it is done, -1 on an error. */
+/* One batch of a backfill that works through the results by ranges of
+ * seq, BATCH at a time, in a transaction of its own (processes sharing
+ * the database take ranges in turn, from the backfill NAME's next): the
+ * N statements STMT, run with the range's bounds ($1 < seq <= $2), after
+ * the range's results are locked when LOCK and the engine needs it; done
+ * when the range passes the seq LAST_SQL gives.  1 when more are left, 0
+ * when it is done, -1 on an error. */
 static int
-build_step (struct store *st)
+range_step (struct store *st, const char *name, int64_t batch, const char *last_sql, int lock,
+            const char *const *stmt, size_t n)
 {
   struct db_conn *c = acquire_writer (st);
   int64_t from = -1, last = 0;
-  struct db_value p[] = { p_int (BACKFILL_BATCH), p_int (0) };
+  struct db_value p[] = { p_text (name), p_int (batch), p_int (0) };
   int more = -1;
 
   if (st->drv->begin (c, 1) == 0
-      && st->drv->query (c, "UPDATE backfill SET next = next + $1 WHERE name = 'build' "
-                         "RETURNING next - $1", p, 1, first_int, &from) == 0
-      && st->drv->query (c, "SELECT COALESCE(MAX(seq), 0) FROM results", NULL, 0,
-                         first_int, &last) == 0)
+      && st->drv->query (c, "UPDATE backfill SET next = next + $2 WHERE name = $1 "
+                         "RETURNING next - $2", p, 2, first_int, &from) == 0
+      && st->drv->query (c, last_sql, NULL, 0, first_int, &last) == 0)
     {
-      p[0] = p_int (from);
-      p[1] = p_int (from + BACKFILL_BATCH);
-      more = from >= 0 && from + BACKFILL_BATCH < last;
-      if ((from >= 0 && st->drv->query (c, st->drv->build_kind_sql, p, 2, NULL, NULL) < 0)
+      p[1] = p_int (from);
+      p[2] = p_int (from + batch);
+      more = from >= 0 && from + batch < last;
+      if (from >= 0 && lock && st->drv->lock_results_sql
+          && st->drv->query (c, st->drv->lock_results_sql, p + 1, 2, NULL, NULL) < 0)
+        more = -1;
+      for (size_t i = 0; more >= 0 && from >= 0 && i < n; i++)
+        if (st->drv->query (c, stmt[i], p + 1, 2, NULL, NULL) < 0)
+          more = -1;
+      if (more < 0
           || (from >= 0 && !more
-              && st->drv->query (c, "DELETE FROM backfill WHERE name = 'build'", NULL, 0,
-                                 NULL, NULL) < 0)
+              && st->drv->query (c, "DELETE FROM backfill WHERE name = $1", p, 1, NULL,
+                                 NULL) < 0)
           || st->drv->commit (c) < 0)
         more = -1;
     }
@@ -446,6 +456,14 @@ build_step (struct store *st)
     failed (st, c, "backfill");
   release_writer (st, c);
   return more;
+}
+
+/* One batch of migration 10: the build kinds of BACKFILL_BATCH results. */
+static int
+build_step (struct store *st)
+{
+  return range_step (st, "build", BACKFILL_BATCH, "SELECT COALESCE(MAX(seq), 0) FROM results",
+                     0, &st->drv->build_kind_sql, 1);
 }
 
 /* The documents of a compression batch, compressed. */
@@ -591,43 +609,14 @@ static const struct move move_ranks = {
 
 /* One batch of move M, in one transaction, so that every row is in one
  * of the two tables, which every read takes together (node_rows,
- * ranked_sql).  Processes sharing the database take batches in turn.
- * 1 when more are left, 0 when it is done, -1 on an error. */
+ * ranked_sql); the results locked first, so that a change of their flags
+ * or listing, which writes their rows, takes its turn. */
 static int
 move_step (struct store *st, const struct move *m)
 {
-  struct db_conn *c = acquire_writer (st);
-  int64_t from = -1, last = 0;
-  struct db_value p[] = { p_text (m->name), p_int (MOVE_BATCH), p_int (0) };
-  char sql[128];
-  int more = -1;
-
-  snprintf (sql, sizeof sql, "SELECT COALESCE(MAX(seq), 0) FROM %s", m->old);
-  if (st->drv->begin (c, 1) == 0
-      && st->drv->query (c, "UPDATE backfill SET next = next + $2 WHERE name = $1 "
-                         "RETURNING next - $2", p, 2, first_int, &from) == 0
-      && st->drv->query (c, sql, NULL, 0, first_int, &last) == 0)
-    {
-      p[1] = p_int (from);
-      p[2] = p_int (from + MOVE_BATCH);
-      more = from >= 0 && from + MOVE_BATCH < last;
-      if (from >= 0 && st->drv->lock_results_sql
-          && st->drv->query (c, st->drv->lock_results_sql, p + 1, 2, NULL, NULL) < 0)
-        more = -1;
-      for (size_t i = 0; more >= 0 && from >= 0 && i < GB_ARRAY_SIZE (m->move); i++)
-        if (st->drv->query (c, m->move[i], p + 1, 2, NULL, NULL) < 0)
-          more = -1;
-      if (more < 0
-          || (from >= 0 && !more
-              && st->drv->query (c, "DELETE FROM backfill WHERE name = $1", p, 1, NULL,
-                                 NULL) < 0)
-          || st->drv->commit (c) < 0)
-        more = -1;
-    }
-  if (more < 0)
-    failed (st, c, "backfill (moving rows)");
-  release_writer (st, c);
-  return more;
+  char last[128];
+  snprintf (last, sizeof last, "SELECT COALESCE(MAX(seq), 0) FROM %s", m->old);
+  return range_step (st, m->name, MOVE_BATCH, last, 1, m->move, GB_ARRAY_SIZE (m->move));
 }
 
 static int
@@ -1709,13 +1698,15 @@ node_is (char *out, size_t size, int in_ranks, int n)
 }
 
 /* The order and limit of a listing sorted by a node, in the columns of
- * its two arms (ROW_COLUMNS, then the score). */
+ * its two arms (ROW_COLUMNS, then the score row's score and seq: the
+ * order of the ranked indexes, so that each arm is read in it without a
+ * sort, which r.seq would need). */
 static void
 add_ranked_limit (char *sql, size_t size, const struct store_filter *f, struct db_value *p,
                   int *np)
 {
   char order[32];
-  snprintf (order, sizeof order, "%d DESC, 1 DESC", ROW_NCOLS + 1);
+  snprintf (order, sizeof order, "%d DESC, %d DESC", ROW_NCOLS + 1, ROW_NCOLS + 2);
   add_limit (sql, size, order, f, p, np);
 }
 
@@ -1735,7 +1726,7 @@ cpu_ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_
       p[(*np)++] = p_text (f->cpu);
       node_is (node, sizeof node, in_ranks, *np - 1);
       node_is (cpu, sizeof cpu, in_ranks, *np);
-      snprintf (text, sizeof text, "%sSELECT " ROW_COLUMNS ", s.score FROM %s s "
+      snprintf (text, sizeof text, "%sSELECT " ROW_COLUMNS ", s.score, s.seq FROM %s s "
                 "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = %s AND s.cpu = %s "
                 "AND r.listed = 1", in_ranks ? "" : " UNION ALL ", in_ranks ? "ranks" : "scores",
                 node, cpu);
@@ -1760,7 +1751,7 @@ ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_valu
       *np = first;
       p[(*np)++] = p_text (f->sort_node);
       node_is (node, sizeof node, in_ranks, *np);
-      snprintf (text, sizeof text, "%sSELECT " ROW_COLUMNS ", s.score FROM %s s "
+      snprintf (text, sizeof text, "%sSELECT " ROW_COLUMNS ", s.score, s.seq FROM %s s "
                 "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = %s AND s.listed = 1",
                 in_ranks ? "" : " UNION ALL ", in_ranks ? "ranks" : "scores", node);
       append (sql, size, text);
