@@ -29,12 +29,12 @@
  *
  * A migration that must rewrite every result (migration 10: the GMP
  * build kind read again from each body; migration 12: each body
- * compressed; migration 13: the tests' rows moved from test_scores to
- * tests, their node's name a number) leaves a row in the table backfill,
- * and the store does the
- * work in batches, each its own transaction, one backfill after the
- * other: for up to BACKFILL_AT_OPEN seconds in store_open, then in a
- * thread of its own while the server runs.
+ * compressed; migrations 13 and 14: the rows of tests and score nodes
+ * moved to tables that hold their names as numbers) leaves a row in the
+ * table backfill, and the store does the work in batches, each its own
+ * transaction, one backfill after the other: for up to BACKFILL_AT_OPEN
+ * seconds in store_open, then in a thread of its own while the server
+ * runs.
  */
 #include "server/store.h"
 
@@ -992,10 +992,9 @@ p_mhz (const struct doc_summary *d)
   return mhz > 0 ? p_real (mhz) : p_text (NULL);
 }
 
-/* An upload with its document compressed (store_insert). */
 /* An upload as the writer stores it: its document compressed, and the
  * numbers of its names known before (0: to be found in the transaction),
- * the filters' first (FILTERS_OF), then each score's. */
+ * the filters' first (filters_of), then each score's. */
 struct packed_upload
 {
   const struct store_upload *up;
