@@ -290,14 +290,24 @@ release_writer (struct store *st, struct db_conn *c)
 }
 
 /* Refreshes the planner's statistics on the checkpointer's connection
- * when STATS_INTERVAL has passed since *LAST (0: never). */
+ * when STATS_INTERVAL has passed since *LAST (0: never).  It writes:
+ * it queues for the write lock as writers do, since a backfill that
+ * writes batch after batch would otherwise keep the engine's own lock
+ * from it for longer than its busy timeout. */
 static void
 refresh_stats (struct store *st, double *last)
 {
   double now = gb_wall_seconds ();
+  int rc;
+
   if (!st->drv->refresh_stats || (*last > 0 && now - *last < STATS_INTERVAL))
     return;
-  if (st->drv->exec (st->ckpt_conn, st->drv->refresh_stats) < 0)
+  if (st->drv->single_writer)
+    pthread_mutex_lock (&st->write_lock);
+  rc = st->drv->exec (st->ckpt_conn, st->drv->refresh_stats);
+  if (st->drv->single_writer)
+    pthread_mutex_unlock (&st->write_lock);
+  if (rc < 0)
     log_error ("database (%s) statistics: %s", st->drv->name, st->drv->error (st->ckpt_conn));
   *last = now;
 }
