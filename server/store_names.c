@@ -54,7 +54,8 @@ store_names_find (struct store_names *k, const char *name)
 void
 store_names_replace (struct store_names *k, struct name_number *v, size_t n)
 {
-  qsort (v, n, sizeof *v, by_name);
+  if (n)
+    qsort (v, n, sizeof *v, by_name);
   pthread_mutex_lock (&k->lock);
   struct name_number *old = k->known;
   size_t nold = k->n;
