@@ -38,6 +38,8 @@
  */
 #include "server/store.h"
 
+#include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -63,7 +65,7 @@
 struct count_entry
 {
   char key[192];                /* column, NUL, value; "" when free */
-  int64_t n;
+  int64_t n, cap;                /* n > cap: more than cap */
   double when;
 };
 
@@ -1558,15 +1560,22 @@ add_limit (char *sql, size_t size, const char *order, const struct store_filter 
 
 /* Sorted listings have three plans, each written with CROSS JOIN, which
  * makes SQLite keep the tables in the order written (PostgreSQL plans as
- * it likes).  With a CPU filter, the scores index
- * by node and CPU gives that CPU's results best first.  Otherwise, below
- * this many matching results, a sorted listing starts from the
- * filter's index, picks the best LIMIT of the matches' scores and only
- * then reads their rows; above it, walking the score index until LIMIT
- * rows pass the filters is cheaper.  A plan chosen this way stays fast
- * for filters that match almost nothing, which a fixed plan (walk the
- * scores in order) would answer by reading every row. */
-#define SELECTIVE 4000
+ * it likes).  With a CPU filter, the scores index by node and CPU gives
+ * that CPU's results best first.  Otherwise a listing either walks the
+ * node's score index best first until LIMIT rows pass the filters (about
+ * N * LIMIT / K entries for K matches of N results) or starts from a
+ * filter's index, picks the best LIMIT of the K matches' scores and only
+ * then reads their rows (K lookups).  An entry of the walk costs a
+ * quarter of a lookup when every filter is a column of the score index,
+ * as much as one when a filter needs the result's row (vendor, mode,
+ * build, verified): so the walk is chosen above K = sqrt (N * LIMIT / 4),
+ * or sqrt (N * LIMIT), measured at 10,000 whole runs (docs/server.md,
+ * "Sorted listings").  A fixed K fits one size only: 4,000 made filters
+ * matching 3,000 of 10,000 results read all 3,000 (48 ms p99, the walk 6);
+ * a fixed plan (always walk) would read every row for a filter that
+ * matches almost nothing.  A test's rows are kept in upload order only,
+ * so a filter's index is used when it matches at most a quarter of them. */
+#define WALK_COST 4             /* entries of the score index a lookup costs */
 
 /* The filters with an index of their own: COLUMN = VALUE, or for the
  * verified filter (VALUE NULL) any publisher name, which is never empty. */
@@ -1591,11 +1600,11 @@ indexed_terms (const struct store_filter *f, struct term *t)
   return n;
 }
 
-/* How many listed results match T, counting no further than SELECTIVE+1
+/* How many listed results match T, counting no further than CAP+1
  * (through T's index: "+listed" keeps the planner off the listed index);
  * -1 on error. */
 static int64_t
-count_matches (struct store *st, struct db_conn *c, const struct term *t)
+count_matches (struct store *st, struct db_conn *c, const struct term *t, int64_t cap)
 {
   char sql[256];
   struct db_value p = p_text (t->value);
@@ -1603,10 +1612,10 @@ count_matches (struct store *st, struct db_conn *c, const struct term *t)
 
   if (t->value)
     snprintf (sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM results WHERE %s = $1 "
-              "AND +listed = 1 LIMIT %d) t", t->column, SELECTIVE + 1);
+              "AND +listed = 1 LIMIT %" PRId64 ") t", t->column, cap + 1);
   else
     snprintf (sql, sizeof sql, "SELECT count(*) FROM (SELECT 1 FROM results WHERE %s >= '' "
-              "AND +listed = 1 LIMIT %d) t", t->column, SELECTIVE + 1);
+              "AND +listed = 1 LIMIT %" PRId64 ") t", t->column, cap + 1);
   if (st->drv->query (c, sql, &p, t->value ? 1 : 0, first_int, &n) < 0)
     return -1;
   return n;
@@ -1636,9 +1645,10 @@ count_slot (struct store *st, const char key[192], size_t len)
   return &st->counts[h % COUNT_SLOTS];
 }
 
-/* count_matches through the cache. */
+/* count_matches through the cache: a count made with a lower cap is used
+ * only when it is exact (below that cap). */
 static int64_t
-cached_matches (struct store *st, struct db_conn *c, const struct term *t)
+cached_matches (struct store *st, struct db_conn *c, const struct term *t, int64_t cap)
 {
   char key[192];
   size_t len = count_key (t, key);
@@ -1646,42 +1656,80 @@ cached_matches (struct store *st, struct db_conn *c, const struct term *t)
   int64_t n = -1;
 
   if (!len)
-    return count_matches (st, c, t);
+    return count_matches (st, c, t, cap);
   struct count_entry *e = count_slot (st, key, len);
   pthread_mutex_lock (&st->count_lock);
-  if (memcmp (e->key, key, sizeof key) == 0 && now - e->when < COUNT_TTL)
+  if (memcmp (e->key, key, sizeof key) == 0 && now - e->when < COUNT_TTL
+      && (e->n <= e->cap || e->cap >= cap))
     n = e->n;
   pthread_mutex_unlock (&st->count_lock);
   if (n >= 0)
     return n;
-  n = count_matches (st, c, t);
+  n = count_matches (st, c, t, cap);
   if (n >= 0)
     {
       pthread_mutex_lock (&st->count_lock);
       memcpy (e->key, key, sizeof key);
       e->n = n;
+      e->cap = cap;
       e->when = now;
       pthread_mutex_unlock (&st->count_lock);
     }
   return n;
 }
 
-/* Whether some indexed filter of F matches at most SELECTIVE results;
- * -1 on a database error. */
+/* Whether a filter of F needs the result's row (not a column of the
+ * score index). */
 static int
-selective (struct store *st, struct db_conn *c, const struct store_filter *f)
+filters_need_row (const struct store_filter *f)
+{
+  return f->vendor || f->mode || f->build || f->verified_only;
+}
+
+/* Whether a listing of F over RESULTS results, sorted by a node (TEST
+ * 0) or a test, starts from the filter of K[I] matches (see WALK_COST),
+ * the other indexed filters' counts in K (N of them; above CAP: unknown,
+ * taken as matching all).  The walk passes about one entry in RESULTS /
+ * M, M the matches of all filters, estimated as if independent. */
+static int
+start_from (int64_t results, const struct store_filter *f, int test, const int64_t *k,
+            size_t n, size_t i, int64_t cap)
+{
+  if (k[i] > cap)
+    return 0;
+  if (test)
+    return k[i] <= results / WALK_COST;
+  double others = 1;
+  for (size_t j = 0; j < n; j++)
+    if (j != i && k[j] <= cap)
+      others *= (double) k[j] / (double) results;
+  double entries = (double) results * f->limit / (filters_need_row (f) ? 1 : WALK_COST);
+  return others == 0 || (double) k[i] * k[i] * others <= entries;
+}
+
+/* Whether some indexed filter of F (sorted by a node, or a TEST) matches
+ * few enough results to start from; -1 on a database error.  Counts go
+ * up to 4 * sqrt (N * LIMIT): enough to see a filter that is selective
+ * with the others. */
+static int
+selective (struct store *st, struct db_conn *c, const struct store_filter *f, int test)
 {
   struct term terms[6];
+  int64_t k[6], results = 0;
   size_t n = indexed_terms (f, terms);
 
+  if (n == 0)
+    return 0;
+  if (st->drv->query (c, "SELECT coalesce(max(seq), 0) FROM results", NULL, 0, first_int,
+                      &results) < 0)
+    return -1;
+  int64_t cap = 4 * (int64_t) sqrt ((double) results * (f->limit > 0 ? f->limit : 1));
   for (size_t i = 0; i < n; i++)
-    {
-      int64_t k = cached_matches (st, c, &terms[i]);
-      if (k < 0)
-        return -1;
-      if (k <= SELECTIVE)
-        return 1;
-    }
+    if ((k[i] = cached_matches (st, c, &terms[i], cap)) < 0)
+      return -1;
+  for (size_t i = 0; i < n; i++)
+    if (start_from (results, f, test, k, n, i, cap))
+      return 1;
   return 0;
 }
 
@@ -1843,7 +1891,7 @@ store_list (struct store *st, const struct store_filter *f, store_list_fn fn, vo
 
   int test = f->sort_node && registry_find (f->sort_node);
   if (f->sort_node && (test || !f->cpu))
-    plan = selective (st, c, f);
+    plan = selective (st, c, f, test);
   if (plan >= 0)
     {
       if (!f->sort_node)
