@@ -1565,17 +1565,18 @@ add_limit (char *sql, size_t size, const char *order, const struct store_filter 
  * node's score index best first until LIMIT rows pass the filters (about
  * N * LIMIT / K entries for K matches of N results) or starts from a
  * filter's index, picks the best LIMIT of the K matches' scores and only
- * then reads their rows (K lookups).  An entry of the walk costs a
- * quarter of a lookup when every filter is a column of the score index,
- * as much as one when a filter needs the result's row (vendor, mode,
- * build, verified): so the walk is chosen above K = sqrt (N * LIMIT / 4),
- * or sqrt (N * LIMIT), measured at 10,000 whole runs (docs/server.md,
- * "Sorted listings").  A fixed K fits one size only: 4,000 made filters
- * matching 3,000 of 10,000 results read all 3,000 (48 ms p99, the walk 6);
- * a fixed plan (always walk) would read every row for a filter that
- * matches almost nothing.  A test's rows are kept in upload order only,
- * so a filter's index is used when it matches at most a quarter of them. */
-#define WALK_COST 4             /* entries of the score index a lookup costs */
+ * then reads their rows (K lookups).  A lookup costs as much as some 13
+ * entries of the walk at 10,000 whole runs and 30-50 at 100,000 (the
+ * walk reads the score index in order, a lookup goes to the rows); when
+ * a filter needs the result's row (vendor, mode, build, verified), each
+ * entry walked costs a lookup too.  So the walk is chosen above K = sqrt
+ * (N * LIMIT / 16), or sqrt (N * LIMIT) (docs/server.md, "Whole runs at
+ * scale").  A fixed K fits one size only: 4,000 made filters matching
+ * 3,000 of 10,000 results read all 3,000 (48 ms p99, the walk 6); a
+ * fixed plan (always walk) would read every row for a filter that
+ * matches almost nothing.  A test's rows are kept in upload order only, so a filter's
+ * index is used when it matches at most a sixteenth of them. */
+#define WALK_COST 16            /* entries of the score index a lookup costs */
 
 /* The filters with an index of their own: COLUMN = VALUE, or for the
  * verified filter (VALUE NULL) any publisher name, which is never empty. */
