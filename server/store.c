@@ -1768,9 +1768,29 @@ add_ranked_limit (char *sql, size_t size, const struct store_filter *f, struct d
   add_limit (sql, size, order, f, p, np);
 }
 
-/* Sorted, one CPU: walk that CPU's scores of the node best first, in the
- * rows of ranks and in those stored before migration 14 (scores, until
- * the backfill moves them), two arms with the same parameters, merged. */
+/* Opens an arm of a sorted listing: the rows of ranks (IN_RANKS) first,
+ * then those stored before migration 14 (scores, until the backfill
+ * moves them).  Each arm is a subquery with its own order and limit
+ * (ranked_arm_close), so that each is read along its own index up to the
+ * limit: PostgreSQL sorted every score of the node when the two arms
+ * were merged by one ORDER BY (it does not merge index scans whose arms
+ * fix the node by a condition of their own). */
+static void
+ranked_arm_open (char *sql, size_t size, int in_ranks)
+{
+  append (sql, size, in_ranks ? "SELECT * FROM (" : " UNION ALL SELECT * FROM (");
+}
+
+static void
+ranked_arm_close (char *sql, size_t size, int in_ranks, const struct store_filter *f,
+                  struct db_value *p, int *np)
+{
+  add_limit (sql, size, "s.score DESC, s.seq DESC", f, p, np);
+  append (sql, size, in_ranks ? ") a" : ") b");
+}
+
+/* Sorted, one CPU: walk that CPU's scores of the node best first, two
+ * arms with the same parameters, merged. */
 static void
 cpu_ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
 {
@@ -1784,39 +1804,59 @@ cpu_ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_
       p[(*np)++] = p_text (f->cpu);
       node_is (node, sizeof node, in_ranks, *np - 1);
       node_is (cpu, sizeof cpu, in_ranks, *np);
-      snprintf (text, sizeof text, "%sSELECT " ROW_COLUMNS ", s.score, s.seq FROM %s s "
+      ranked_arm_open (sql, size, in_ranks);
+      snprintf (text, sizeof text, "SELECT " ROW_COLUMNS ", s.score, s.seq FROM %s s "
                 "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = %s AND s.cpu = %s "
-                "AND r.listed = 1", in_ranks ? "" : " UNION ALL ", in_ranks ? "ranks" : "scores",
-                node, cpu);
+                "AND r.listed = 1", in_ranks ? "ranks" : "scores", node, cpu);
       append (sql, size, text);
       add_filters (sql, size, f, p, np);
       add_cursor (sql, size, f, p, np);
+      ranked_arm_close (sql, size, in_ranks, f, p, np);
     }
   add_ranked_limit (sql, size, f, p, np);
 }
 
 /* Sorted, common filters: walk the node's scores best first, along the
  * index that holds the filters, so that only the rows shown are read; in
- * two arms as cpu_ranked_sql. */
+ * two arms as cpu_ranked_sql.  When every filter is a column of the score
+ * rows, the arms pick the page's seqs by themselves and only those are
+ * joined to their results: PostgreSQL, given the join inside, hashed
+ * every result of the table (a scan growing with N) where the limit
+ * needs some 50 index entries. */
 static void
 ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
 {
-  int first = *np;
+  int first = *np, by_row = filters_need_row (f);
   sql[0] = '\0';
+  if (!by_row)
+    append (sql, size, "SELECT " ROW_COLUMNS ", top.score, top.seq FROM (");
   for (int in_ranks = 1; in_ranks >= 0; in_ranks--)
     {
       char text[512], node[64];
       *np = first;
       p[(*np)++] = p_text (f->sort_node);
       node_is (node, sizeof node, in_ranks, *np);
-      snprintf (text, sizeof text, "%sSELECT " ROW_COLUMNS ", s.score, s.seq FROM %s s "
-                "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = %s AND s.listed = 1",
-                in_ranks ? "" : " UNION ALL ", in_ranks ? "ranks" : "scores", node);
+      ranked_arm_open (sql, size, in_ranks);
+      if (by_row)
+        snprintf (text, sizeof text, "SELECT " ROW_COLUMNS ", s.score, s.seq FROM %s s "
+                  "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = %s AND s.listed = 1",
+                  in_ranks ? "ranks" : "scores", node);
+      else
+        snprintf (text, sizeof text, "SELECT s.seq, s.score FROM %s s WHERE s.node = %s "
+                  "AND s.listed = 1", in_ranks ? "ranks" : "scores", node);
       append (sql, size, text);
       add_filters_on (sql, size, f, p, np, in_ranks ? ON_RANKS : ON_SCORES);
       add_cursor (sql, size, f, p, np);
+      ranked_arm_close (sql, size, in_ranks, f, p, np);
     }
-  add_ranked_limit (sql, size, f, p, np);
+  if (by_row)
+    {
+      add_ranked_limit (sql, size, f, p, np);
+      return;
+    }
+  add_limit (sql, size, "2 DESC, 1 DESC", f, p, np);
+  append (sql, size, ") top CROSS JOIN results r WHERE r.seq = top.seq "
+          "ORDER BY top.score DESC, top.seq DESC");
 }
 
 /* The seq and score of node $PARAM's rows (a TEST's, or a score node's
