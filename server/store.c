@@ -1770,21 +1770,25 @@ add_ranked_limit (char *sql, size_t size, const struct store_filter *f, struct d
 
 /* Opens an arm of a sorted listing: the rows of ranks (IN_RANKS) first,
  * then those stored before migration 14 (scores, until the backfill
- * moves them).  Each arm is a subquery with its own order and limit
- * (ranked_arm_close), so that each is read along its own index up to the
- * limit: PostgreSQL sorted every score of the node when the two arms
- * were merged by one ORDER BY (it does not merge index scans whose arms
- * fix the node by a condition of their own). */
+ * moves them).  With PER_ARM, each arm is a subquery with its own order
+ * and limit (ranked_arm_close), so that each is read along its own
+ * index up to the limit, for engines that would otherwise sort every
+ * score of the node (merges_ordered_arms, store_driver.h). */
 static void
-ranked_arm_open (char *sql, size_t size, int in_ranks)
+ranked_arm_open (char *sql, size_t size, int per_arm, int in_ranks)
 {
-  append (sql, size, in_ranks ? "SELECT * FROM (" : " UNION ALL SELECT * FROM (");
+  if (per_arm)
+    append (sql, size, in_ranks ? "SELECT * FROM (" : " UNION ALL SELECT * FROM (");
+  else if (!in_ranks)
+    append (sql, size, " UNION ALL ");
 }
 
 static void
-ranked_arm_close (char *sql, size_t size, int in_ranks, const struct store_filter *f,
-                  struct db_value *p, int *np)
+ranked_arm_close (char *sql, size_t size, int per_arm, int in_ranks,
+                  const struct store_filter *f, struct db_value *p, int *np)
 {
+  if (!per_arm)
+    return;
   add_limit (sql, size, "s.score DESC, s.seq DESC", f, p, np);
   append (sql, size, in_ranks ? ") a" : ") b");
 }
@@ -1792,7 +1796,8 @@ ranked_arm_close (char *sql, size_t size, int in_ranks, const struct store_filte
 /* Sorted, one CPU: walk that CPU's scores of the node best first, two
  * arms with the same parameters, merged. */
 static void
-cpu_ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
+cpu_ranked_sql (char *sql, size_t size, int per_arm, const struct store_filter *f,
+                struct db_value *p, int *np)
 {
   int first = *np;
   sql[0] = '\0';
@@ -1804,31 +1809,31 @@ cpu_ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_
       p[(*np)++] = p_text (f->cpu);
       node_is (node, sizeof node, in_ranks, *np - 1);
       node_is (cpu, sizeof cpu, in_ranks, *np);
-      ranked_arm_open (sql, size, in_ranks);
+      ranked_arm_open (sql, size, per_arm, in_ranks);
       snprintf (text, sizeof text, "SELECT " ROW_COLUMNS ", s.score, s.seq FROM %s s "
                 "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = %s AND s.cpu = %s "
                 "AND r.listed = 1", in_ranks ? "ranks" : "scores", node, cpu);
       append (sql, size, text);
       add_filters (sql, size, f, p, np);
       add_cursor (sql, size, f, p, np);
-      ranked_arm_close (sql, size, in_ranks, f, p, np);
+      ranked_arm_close (sql, size, per_arm, in_ranks, f, p, np);
     }
   add_ranked_limit (sql, size, f, p, np);
 }
 
 /* Sorted, common filters: walk the node's scores best first, along the
  * index that holds the filters, so that only the rows shown are read; in
- * two arms as cpu_ranked_sql.  When every filter is a column of the score
- * rows, the arms pick the page's seqs by themselves and only those are
- * joined to their results: PostgreSQL, given the join inside, hashed
- * every result of the table (a scan growing with N) where the limit
- * needs some 50 index entries. */
+ * two arms as cpu_ranked_sql.  With PER_ARM and every filter a column of
+ * the score rows, the arms pick the page's seqs by themselves and only
+ * those are joined to their results: PostgreSQL, given the join inside,
+ * hashed every result of the table (a scan growing with N). */
 static void
-ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_value *p, int *np)
+ranked_sql (char *sql, size_t size, int per_arm, const struct store_filter *f,
+            struct db_value *p, int *np)
 {
-  int first = *np, by_row = filters_need_row (f);
+  int first = *np, seqs_first = per_arm && !filters_need_row (f);
   sql[0] = '\0';
-  if (!by_row)
+  if (seqs_first)
     append (sql, size, "SELECT " ROW_COLUMNS ", top.score, top.seq FROM (");
   for (int in_ranks = 1; in_ranks >= 0; in_ranks--)
     {
@@ -1836,20 +1841,20 @@ ranked_sql (char *sql, size_t size, const struct store_filter *f, struct db_valu
       *np = first;
       p[(*np)++] = p_text (f->sort_node);
       node_is (node, sizeof node, in_ranks, *np);
-      ranked_arm_open (sql, size, in_ranks);
-      if (by_row)
+      ranked_arm_open (sql, size, per_arm, in_ranks);
+      if (seqs_first)
+        snprintf (text, sizeof text, "SELECT s.seq, s.score FROM %s s WHERE s.node = %s "
+                  "AND s.listed = 1", in_ranks ? "ranks" : "scores", node);
+      else
         snprintf (text, sizeof text, "SELECT " ROW_COLUMNS ", s.score, s.seq FROM %s s "
                   "CROSS JOIN results r WHERE r.seq = s.seq AND s.node = %s AND s.listed = 1",
                   in_ranks ? "ranks" : "scores", node);
-      else
-        snprintf (text, sizeof text, "SELECT s.seq, s.score FROM %s s WHERE s.node = %s "
-                  "AND s.listed = 1", in_ranks ? "ranks" : "scores", node);
       append (sql, size, text);
       add_filters_on (sql, size, f, p, np, in_ranks ? ON_RANKS : ON_SCORES);
       add_cursor (sql, size, f, p, np);
-      ranked_arm_close (sql, size, in_ranks, f, p, np);
+      ranked_arm_close (sql, size, per_arm, in_ranks, f, p, np);
     }
-  if (by_row)
+  if (!seqs_first)
     {
       add_ranked_limit (sql, size, f, p, np);
       return;
@@ -1945,11 +1950,11 @@ store_list (struct store *st, const struct store_filter *f, store_list_fn fn, vo
             test_ranked_sql (sql, sizeof sql, f, p, &np);
         }
       else if (f->cpu)
-        cpu_ranked_sql (sql, sizeof sql, f, p, &np);
+        cpu_ranked_sql (sql, sizeof sql, !st->drv->merges_ordered_arms, f, p, &np);
       else if (plan)
         selective_sql (sql, sizeof sql, f, 0, p, &np);
       else
-        ranked_sql (sql, sizeof sql, f, p, &np);
+        ranked_sql (sql, sizeof sql, !st->drv->merges_ordered_arms, f, p, &np);
       if (st->drv->query (c, sql, p, np, adapt_row, &a) < 0)
         plan = -1;
     }

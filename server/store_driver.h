@@ -50,6 +50,11 @@ struct store_driver
   /* Whether the engine admits one writing transaction at a time (the
    * store then queues its writers on a mutex). */
   int single_writer;
+  /* Whether the planner reads the arms of a UNION ALL along their own
+   * indexes, merged, for an ORDER BY ... LIMIT over the union (SQLite);
+   * if not (PostgreSQL sorts every row of arms that fix a column by
+   * conditions of their own), store.c gives each arm its own limit. */
+  int merges_ordered_arms;
 
   struct db_conn *(*connect) (const char *target, char *err, size_t errlen);
   void (*disconnect) (struct db_conn *c);

@@ -470,7 +470,7 @@ pg_notifications (struct db_conn *c, int wait_ms, void (*fn) (void *ctx, const c
 
 const struct store_driver store_pg_driver = {
   "postgresql", migrations, GB_ARRAY_SIZE (migrations),
-  "SELECT pg_advisory_xact_lock(7261001)", 0,
+  "SELECT pg_advisory_xact_lock(7261001)", 0, 0,
   pg_connect, pg_disconnect, pg_begin, pg_commit, pg_rollback,
   pg_query, pg_exec, pg_error, NULL, NULL, NULL,
   "UPDATE results SET build = CASE WHEN body::jsonb #>> '{system,build,gmp,build}' "
