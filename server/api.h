@@ -24,6 +24,8 @@ enum MHD_Result api_retract (struct http_request *r, const char *id);
 enum MHD_Result api_result (struct http_request *r, const char *id, const char *part);
 enum MHD_Result api_list (struct http_request *r);
 enum MHD_Result api_cpus (struct http_request *r);
+/* Lets go of the rows of /api/v1/cpus kept in SRV (at exit). */
+void api_cpus_forget (struct server *srv);
 enum MHD_Result api_health (struct http_request *r);
 enum MHD_Result api_dump (struct http_request *r);
 enum MHD_Result api_export (struct http_request *r);

@@ -20,6 +20,9 @@
 #include "model/registry.h"
 #include "model/order_stats.h"
 
+#define CPUS_DEFAULT_LIMIT 50
+#define CPUS_MAX_LIMIT 500
+
 /* The run mode and build kind of every listed result: KIND[i] of the
  * result SEQ[i] (ascending), an index into MODE and BUILD; and when the
  * seqs are dense (they are, but for retracted and unlisted results), the
@@ -283,12 +286,80 @@ add_score (void *ctx, const char *cpu, int64_t seq, double score)
   return 0;
 }
 
-/* The rows as an array, each with its CPU's name and architecture and n
- * (the count of its best-covered node).  A CPU's rows come one after
- * the other (but for a kind without the first node), so its name is
- * read once for them. */
+/* One row of the answer, printed once per computation, and what a
+ * request filters and pages it by: its CPU, run mode and build kind (the
+ * order of the rows, and the cursor) and its architecture. */
+struct cpu_row
+{
+  char *cpu, *mode, *build, *arch;
+  char *json;
+  size_t len;
+};
+
+/* The rows of one computation, sorted, shared by the requests that page
+ * through them (REFS, under srv->aggregate_lock; the cache holds one). */
+struct cpu_rows
+{
+  struct cpu_row *row;
+  size_t n;
+  unsigned refs;
+};
+
+static void
+cpu_rows_free (struct cpu_rows *rows)
+{
+  for (size_t i = 0; rows && i < rows->n; i++)
+    {
+      free (rows->row[i].cpu);
+      free (rows->row[i].mode);
+      free (rows->row[i].build);
+      free (rows->row[i].arch);
+      free (rows->row[i].json);
+    }
+  if (rows)
+    free (rows->row);
+  free (rows);
+}
+
+/* The order of rows (and cursors): by CPU, run mode, build kind. */
+static int
+row_order (const char *cpu, const char *mode, const char *build, const struct cpu_row *row)
+{
+  int c = strcmp (cpu, row->cpu);
+  if (c == 0)
+    c = strcmp (mode, row->mode);
+  return c ? c : strcmp (build, row->build);
+}
+
+static int
+by_row (const void *a, const void *b)
+{
+  const struct cpu_row *x = a;
+  return row_order (x->cpu, x->mode, x->build, b);
+}
+
+/* Prints OUT (consumed) as the next row of ROWS. */
+static void
+rows_add (struct cpu_rows *rows, cJSON *out, const char *arch)
+{
+  struct cpu_row *row;
+  rows->row = gb_xrealloc (rows->row, (rows->n + 1) * sizeof *rows->row);
+  row = &rows->row[rows->n++];
+  row->cpu = gb_xstrdup (cJSON_GetObjectItemCaseSensitive (out, "cpu")->valuestring);
+  row->mode = gb_xstrdup (cJSON_GetObjectItemCaseSensitive (out, "mode")->valuestring);
+  row->build = gb_xstrdup (cJSON_GetObjectItemCaseSensitive (out, "build")->valuestring);
+  row->arch = gb_xstrdup (arch);
+  row->json = cJSON_PrintUnformatted (out);
+  row->len = strlen (row->json);
+  cJSON_Delete (out);
+}
+
+/* The rows, each with its CPU's name and architecture and n (the count
+ * of its best-covered node), printed into OUT and sorted.  A CPU's rows
+ * come one after the other (but for a kind without the first node), so
+ * its name is read once for them. */
 static enum store_status
-finish (struct store *st, cJSON *rows, cJSON *list)
+finish (struct store *st, cJSON *rows, struct cpu_rows *out)
 {
   char *name = NULL, *arch = NULL, *named = NULL;       /* NAMED: their CPU */
   enum store_status status = STORE_OK;
@@ -314,26 +385,27 @@ finish (struct store *st, cJSON *rows, cJSON *list)
       for (cJSON *s = cJSON_GetObjectItemCaseSensitive (row, "scores")->child; s; s = s->next)
         if (cJSON_GetObjectItemCaseSensitive (s, "n")->valuedouble > n)
           n = cJSON_GetObjectItemCaseSensitive (s, "n")->valuedouble;
-      cJSON *out = cJSON_CreateObject ();
-      cJSON_AddStringToObject (out, "cpu", cpu);
-      cJSON_AddStringToObject (out, "cpu_name", name ? name : "");
-      cJSON_AddStringToObject (out, "arch", arch ? arch : "");
-      cJSON_AddItemToObject (out, "mode", cJSON_DetachItemFromObject (row, "mode"));
-      cJSON_AddItemToObject (out, "build", cJSON_DetachItemFromObject (row, "build"));
-      cJSON_AddNumberToObject (out, "n", n);
-      cJSON_AddItemToObject (out, "scores", cJSON_DetachItemFromObject (row, "scores"));
-      cJSON_AddItemToArray (list, out);
+      cJSON *item = cJSON_CreateObject ();
+      cJSON_AddStringToObject (item, "cpu", cpu);
+      cJSON_AddStringToObject (item, "cpu_name", name ? name : "");
+      cJSON_AddStringToObject (item, "arch", arch ? arch : "");
+      cJSON_AddItemToObject (item, "mode", cJSON_DetachItemFromObject (row, "mode"));
+      cJSON_AddItemToObject (item, "build", cJSON_DetachItemFromObject (row, "build"));
+      cJSON_AddNumberToObject (item, "n", n);
+      cJSON_AddItemToObject (item, "scores", cJSON_DetachItemFromObject (row, "scores"));
+      rows_add (out, item, arch ? arch : "");
       cJSON_Delete (row);
     }
   free (name);
   free (arch);
   free (named);
+  qsort (out->row, out->n, sizeof *out->row, by_row);
   return status;
 }
 
-/* The aggregates as JSON text (malloc'ed), or NULL on a database error:
- * one row per CPU identity, run mode and GMP build kind, never pooled. */
-static char *
+/* The aggregates as printed rows, or NULL on a database error: one row
+ * per CPU identity, run mode and GMP build kind, never pooled. */
+static struct cpu_rows *
 aggregate (struct store *store, int include_flagged)
 {
   struct kinds kinds = { 0 };
@@ -362,71 +434,268 @@ aggregate (struct store *store, int include_flagged)
   free (g.n);
   free (g.cap);
   free (g.cpu);
-  cJSON *list = cJSON_CreateArray ();
+  struct cpu_rows *rows = gb_xcalloc (1, sizeof *rows);
   if (st == STORE_OK)
-    st = finish (store, g.rows, list);
+    st = finish (store, g.rows, rows);
   cJSON_Delete (g.rows);
   row_index_free (&g.index);
   kinds_free (&kinds);
-  cJSON *body = cJSON_CreateObject ();
-  cJSON_AddItemToObject (body, "cpus", list);
-  char *text = st == STORE_OK ? cJSON_PrintUnformatted (body) : NULL;
-  cJSON_Delete (body);
-  return text;
+  if (st != STORE_OK)
+    {
+      cpu_rows_free (rows);
+      return NULL;
+    }
+  rows->refs = 1;
+  return rows;
 }
 
-/* A copy of the cached answer if it is fresh enough, or (with a TTL)
- * while another request computes the next one: a few seconds at 100,000
+/* The cached rows, retained, if they are fresh enough, or (with a TTL)
+ * while another request computes the next ones: seconds at 100,000
  * results, which the requests arriving meanwhile would otherwise all
- * spend computing it too.  Else NULL: the caller computes it, and calls
- * remember. */
-static char *
+ * spend computing them too.  Else NULL: the caller computes them, and
+ * calls remember. */
+static struct cpu_rows *
 cached (struct server *srv, int variant)
 {
-  char *copy = NULL;
+  struct cpu_rows *rows = NULL;
   pthread_mutex_lock (&srv->aggregate_lock);
-  const char *body = srv->aggregate_body[variant];
-  if (body && (gb_wall_seconds () - srv->aggregate_at[variant] < srv->aggregate_ttl
+  struct cpu_rows *kept = srv->aggregate_rows[variant];
+  if (kept && (gb_wall_seconds () - srv->aggregate_at[variant] < srv->aggregate_ttl
                || (srv->aggregate_busy[variant] && srv->aggregate_ttl > 0)))
-    copy = gb_xstrdup (body);
+    {
+      kept->refs++;
+      rows = kept;
+    }
   else
     srv->aggregate_busy[variant] = 1;
   pthread_mutex_unlock (&srv->aggregate_lock);
-  return copy;
+  return rows;
 }
 
-/* The answer computed, TEXT (NULL: it failed). */
+/* Lets go of ROWS, freed with their last holder. */
 static void
-remember (struct server *srv, int variant, const char *text)
+release (struct server *srv, struct cpu_rows *rows)
 {
   pthread_mutex_lock (&srv->aggregate_lock);
-  if (text)
+  int last = rows && --rows->refs == 0;
+  pthread_mutex_unlock (&srv->aggregate_lock);
+  if (last)
+    cpu_rows_free (rows);
+}
+
+/* The rows computed, ROWS (retained for the cache; NULL: it failed). */
+static void
+remember (struct server *srv, int variant, struct cpu_rows *rows)
+{
+  struct cpu_rows *old = NULL;
+  pthread_mutex_lock (&srv->aggregate_lock);
+  if (rows)
     {
-      free (srv->aggregate_body[variant]);
-      srv->aggregate_body[variant] = gb_xstrdup (text);
+      old = srv->aggregate_rows[variant];
+      rows->refs++;
+      srv->aggregate_rows[variant] = rows;
       srv->aggregate_at[variant] = gb_wall_seconds ();
     }
   srv->aggregate_busy[variant] = 0;
   pthread_mutex_unlock (&srv->aggregate_lock);
+  release (srv, old);
+}
+
+void
+api_cpus_forget (struct server *srv)
+{
+  for (int variant = 0; variant < 2; variant++)
+    {
+      release (srv, srv->aggregate_rows[variant]);
+      srv->aggregate_rows[variant] = NULL;
+    }
+}
+
+/* A page of /api/v1/cpus: the rows after the cursor's position that
+ * match the filters (NULL: any), at most LIMIT. */
+struct cpus_page
+{
+  const char *cpu, *arch, *mode, *build;
+  int has_cursor;
+  char *after[3];               /* the cursor's CPU, run mode, build kind */
+  size_t limit;
+};
+
+/* The cursor TEXT (the hex of the last row's CPU, mode and build, each
+ * ended by a NUL) into P->after; 0, or -1 when it is not one. */
+static int
+parse_cursor (const char *text, struct cpus_page *p)
+{
+  size_t len = strlen (text), part = 0;
+  char *bytes = gb_xmalloc (len / 2 + 1);
+
+  if (len == 0 || len % 2)
+    goto bad;
+  for (size_t i = 0; i < len / 2; i++)
+    {
+      unsigned v;
+      if (!strchr ("0123456789abcdef", text[2 * i]) || !strchr ("0123456789abcdef", text[2 * i + 1])
+          || sscanf (text + 2 * i, "%2x", &v) != 1)
+        goto bad;
+      bytes[i] = (char) v;
+    }
+  for (size_t i = 0, from = 0; i < len / 2; i++)
+    if (bytes[i] == '\0')
+      {
+        if (part == 3)
+          goto bad;
+        p->after[part++] = gb_xstrdup (bytes + from);
+        from = i + 1;
+      }
+  if (part != 3 || bytes[len / 2 - 1] != '\0')
+    goto bad;
+  free (bytes);
+  p->has_cursor = 1;
+  return 0;
+bad:
+  free (bytes);
+  return -1;
+}
+
+/* The cursor after ROW, malloc'ed. */
+static char *
+make_cursor (const struct cpu_row *row)
+{
+  size_t a = strlen (row->cpu) + 1, b = strlen (row->mode) + 1, c = strlen (row->build) + 1;
+  unsigned char *bytes = gb_xmalloc (a + b + c);
+  char *hex = gb_xmalloc (2 * (a + b + c) + 1);
+  memcpy (bytes, row->cpu, a);
+  memcpy (bytes + a, row->mode, b);
+  memcpy (bytes + a + b, row->build, c);
+  gb_hex (bytes, a + b + c, hex);
+  free (bytes);
+  return hex;
+}
+
+static int
+page_matches (const struct cpus_page *p, const struct cpu_row *row)
+{
+  return (!p->cpu || strcmp (p->cpu, row->cpu) == 0)
+    && (!p->arch || strcmp (p->arch, row->arch) == 0)
+    && (!p->mode || strcmp (p->mode, row->mode) == 0)
+    && (!p->build || strcmp (p->build, row->build) == 0);
+}
+
+/* The index of the first row after P's cursor, and of the first of its
+ * CPU when filtered by one. */
+static size_t
+page_start (const struct cpu_rows *rows, const struct cpus_page *p)
+{
+  size_t lo = 0, hi = rows->n;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      int after = p->has_cursor
+        && row_order (p->after[0], p->after[1], p->after[2], &rows->row[mid]) >= 0;
+      if (after || (p->cpu && strcmp (p->cpu, rows->row[mid].cpu) > 0))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The answer for P from ROWS: {"cpus": [...], "next_cursor": ... or
+ * null}, the rows' printed bytes copied as they are. */
+static char *
+page_text (const struct cpu_rows *rows, const struct cpus_page *p, size_t *len)
+{
+  size_t i = page_start (rows, p), count = 0, size = 64, used;
+  const struct cpu_row *last = NULL;
+  char *next = NULL;
+
+  for (size_t j = i; j < rows->n && count < p->limit; j++)
+    if (page_matches (p, &rows->row[j]))
+      size += rows->row[j].len + 1, count++;
+  char *text = gb_xmalloc (size);
+  used = (size_t) snprintf (text, size, "{\"cpus\":[");
+  for (count = 0; i < rows->n && (!p->cpu || strcmp (p->cpu, rows->row[i].cpu) == 0); i++)
+    {
+      if (!page_matches (p, &rows->row[i]))
+        continue;
+      if (count == p->limit)
+        {
+          next = make_cursor (last);
+          break;
+        }
+      if (count++)
+        text[used++] = ',';
+      memcpy (text + used, rows->row[i].json, rows->row[i].len);
+      used += rows->row[i].len;
+      last = &rows->row[i];
+    }
+  const char *tail = "],\"next_cursor\":";
+  size_t more = strlen (tail) + (next ? strlen (next) + 2 : 4) + 2;
+  text = gb_xrealloc (text, used + more);
+  used += (size_t) snprintf (text + used, more, next ? "%s\"%s\"}" : "%snull}", tail, next);
+  free (next);
+  *len = used;
+  return text;
+}
+
+/* The page P asks for from the query; 0, or -1 with the offending
+ * argument in *BAD. */
+static int
+page_args (struct http_request *r, struct cpus_page *p, const char **bad)
+{
+  const char *limit = http_arg (r, "limit"), *cursor = http_arg (r, "cursor");
+
+  p->cpu = http_arg (r, "cpu");
+  p->arch = http_arg (r, "arch");
+  p->mode = http_arg (r, "mode");
+  p->build = http_arg (r, "build");
+  p->limit = CPUS_DEFAULT_LIMIT;
+  if (limit)
+    {
+      char *end;
+      long v = strtol (limit, &end, 10);
+      if (end == limit || *end || v < 1 || v > CPUS_MAX_LIMIT)
+        return *bad = "limit", -1;
+      p->limit = (size_t) v;
+    }
+  if (cursor && parse_cursor (cursor, p) < 0)
+    return *bad = "cursor", -1;
+  return 0;
 }
 
 enum MHD_Result
 api_cpus (struct http_request *r)
 {
-  const char *flagged = http_arg (r, "flagged");
+  const char *flagged = http_arg (r, "flagged"), *bad = NULL;
+  struct cpus_page page = { 0 };
+  enum MHD_Result rc;
 
   if (flagged && strcmp (flagged, "0") != 0 && strcmp (flagged, "1") != 0)
     return http_error (r, 400, "query", "flagged", "flagged must be 0 or 1");
-  int variant = flagged && flagged[0] == '1';
-  char *text = cached (r->srv, variant);
-  if (!text)
+  if (page_args (r, &page, &bad) < 0)
+    rc = http_error (r, 400, "query", bad, "bad value for query parameter %s", bad);
+  else
     {
-      text = aggregate (r->srv->store, variant);
-      remember (r->srv, variant, text);
-      if (!text)
-        return api_unavailable (r);
+      int variant = flagged && flagged[0] == '1';
+      struct cpu_rows *rows = cached (r->srv, variant);
+      if (!rows)
+        {
+          rows = aggregate (r->srv->store, variant);
+          remember (r->srv, variant, rows);
+        }
+      if (!rows)
+        rc = api_unavailable (r);
+      else
+        {
+          size_t len;
+          char *text = page_text (rows, &page, &len);
+          release (r->srv, rows);
+          rc = http_bytes_owned (r, 200, "application/json", text, len);
+        }
     }
-  return http_bytes_owned (r, 200, "application/json", text, strlen (text));
+  for (int i = 0; i < 3; i++)
+    free (page.after[i]);
+  return rc;
 }
 
 enum MHD_Result

@@ -263,8 +263,7 @@ serve (const struct options *o)
     }
   ratelimit_free (srv.by_address);
   ratelimit_free (srv.by_key);
-  free (srv.aggregate_body[0]);
-  free (srv.aggregate_body[1]);
+  api_cpus_forget (&srv);
   pthread_mutex_destroy (&srv.aggregate_lock);
   board_stop (&srv);
   store_close (srv.store);

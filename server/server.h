@@ -19,12 +19,12 @@ struct server
   int trust_proxy;                      /* take the client from X-Forwarded-For */
   unsigned threads, max_connections, per_ip_connections, timeout;
   /* /api/v1/cpus reads every listed score of the headline nodes, so its
-   * answers (without and with flagged results) are kept for
+   * rows (without and with flagged results), printed, are kept for
    * aggregate_ttl seconds, and served a while longer while one request
-   * (aggregate_busy) computes the next. */
+   * (aggregate_busy) computes the next (server/api_stats.c). */
   double aggregate_ttl;
   pthread_mutex_t aggregate_lock;
-  char *aggregate_body[2];
+  struct cpu_rows *aggregate_rows[2];
   double aggregate_at[2];
   int aggregate_busy[2];
   /* The leaderboard pages' snapshots, kept up to date with this

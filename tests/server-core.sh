@@ -170,6 +170,32 @@ print('ok' if len(p1) == 2 and len(p2) == 1 and all == sorted(all, reverse=True)
   check "$LABEL: /cpus keeps run modes and build kinds apart, and says which each row is" \
     [ "$(field "sorted((c['mode'], c['build'], c['scores']['gmpbench.base']['n']) for c in d['cpus'])")" \
       = "[('custom', 'unknown', 6), ('quick', 'fat', 1)]" ]
+  cp resp.json cpus.json
+  check "$LABEL: /cpus answers its rows sorted by CPU, run mode and build kind, on one page" \
+    [ "$(field "([(c['cpu'], c['mode'], c['build']) for c in d['cpus']] == sorted((c['cpu'], c['mode'], c['build']) for c in d['cpus']), d['next_cursor'])" cpus.json)" = "(True, None)" ]
+  st=$(get "/api/v1/cpus?limit=1")
+  pages=1
+  : > paged.txt
+  while [ "$st" = 200 ]; do
+    field "'\n'.join(json.dumps(c, sort_keys=True) for c in d['cpus'])" >> paged.txt
+    cursor=$(field "d['next_cursor'] or ''")
+    [ -n "$cursor" ] || break
+    pages=$((pages + 1))
+    st=$(get "/api/v1/cpus?limit=1&cursor=$cursor")
+  done
+  check "$LABEL: /cpus pages of one row, cursor after cursor, give every row once" \
+    [ "$st $pages $(field "'\n'.join(json.dumps(c, sort_keys=True) for c in d['cpus'])" cpus.json | cksum)" \
+      = "200 $(field "len(d['cpus'])" cpus.json) $(cksum < paged.txt)" ]
+  CPU=$(field "d['cpus'][0]['cpu']" cpus.json)
+  ARCH=$(field "d['cpus'][0]['arch']" cpus.json)
+  st=$(get "/api/v1/cpus?mode=quick&build=fat&cpu=$CPU&arch=$ARCH")
+  check "$LABEL: /cpus filters by CPU, architecture, run mode and build kind" \
+    [ "$st $(field "[(c['cpu'], c['arch'], c['mode'], c['build']) for c in d['cpus']]")" \
+      = "200 [('$CPU', '$ARCH', 'quick', 'fat')]" ]
+  st=$(get "/api/v1/cpus?limit=501")
+  expect_rule "$LABEL: /cpus takes at most 500 rows a page" 400 query "$st"
+  st=$(get "/api/v1/cpus?cursor=6e6f")
+  expect_rule "$LABEL: /cpus refuses a cursor it did not give" 400 query "$st"
   st=$(get "/api/v1/results?build=fat&mode=quick")
   check "$LABEL: listings filter by run mode and build kind, each result saying its own" \
     [ "$(field "[(r['id'], r['summary']['mode'], r['summary']['build']) for r in d['results']]")" \
