@@ -20,6 +20,12 @@
  *       for 60 s at most), and reports
  *       how long after the 201 each probe showed, how many showed on the
  *       first page asked for, and the latency of those pages;
+ *   server-load steady HOST:PORT FIXTURE CPU U V S PATH
+ *       for S seconds, posts U documents a second of the CPU identity
+ *       CPU (one connection, paced) while asking for PATH V times a
+ *       second (another connection, paced), and reports the latency
+ *       percentiles of both: a page of CPU under a steady stream of its
+ *       uploads;
  *   server-load validate FIXTURE N
  *       times what the server does with every upload before it stores
  *       it (validate_document(), then the Ed25519 verification) N times
@@ -477,6 +483,76 @@ fresh (const char *hostport, const char *fixture, size_t n, int c, size_t probes
   signer_free (&s);
 }
 
+/* ------------------------------------------------------------ steady */
+
+/* Requests sent one after another on one connection, request I at
+ * START + I / RATE (or as soon as the one before is answered). */
+struct paced
+{
+  const char *host;
+  int port;
+  struct request *reqs;
+  size_t n;
+  double start, rate;
+};
+
+static void *
+run_paced (void *arg)
+{
+  struct paced *p = arg;
+  int fd = connect_to (p->host, p->port);
+  for (size_t i = 0; i < p->n; i++)
+    {
+      struct request *q = &p->reqs[i];
+      double wait = p->start + (double) i / p->rate - gb_wall_seconds ();
+      if (wait > 0)
+        usleep ((useconds_t) (wait * 1e6));
+      double t0 = gb_wall_seconds ();
+      q->status = exchange (&fd, p->host, p->port, q->head, q->body, q->body_len);
+      q->latency = gb_wall_seconds () - t0;
+    }
+  close (fd);
+  return NULL;
+}
+
+static void
+steady (const char *hostport, const char *fixture, const char *identity, double upload_rate,
+        double view_rate, double seconds, const char *path)
+{
+  struct signer s;
+  char host[64];
+  const char *colon = strrchr (hostport, ':');
+  snprintf (host, sizeof host, "%.*s", (int) (colon - hostport), hostport);
+  int port = atoi (colon + 1);
+
+  signer_init (&s, fixture);
+  cJSON *cpu = cJSON_GetObjectItemCaseSensitive (cJSON_GetObjectItemCaseSensitive
+                                                 (s.fixture, "system"), "cpu");
+  cJSON_ReplaceItemInObjectCaseSensitive (cpu, "identity", cJSON_CreateString (identity));
+  size_t nup = (size_t) (upload_rate * seconds), nview = (size_t) (view_rate * seconds);
+  struct request *up = upload_requests (&s, hostport, nup, 0);
+  struct request *view = gb_xcalloc (nview + 1, sizeof *view);
+  for (size_t i = 0; i < nview; i++)
+    {
+      view[i].head = gb_xmalloc (1024);
+      snprintf (view[i].head, 1024, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", path, hostport);
+      view[i].body = gb_xstrdup ("");
+    }
+  double start = gb_wall_seconds () + 0.1;
+  struct paced uploads = { host, port, up, nup, start, upload_rate };
+  struct paced views = { host, port, view, nview, start, view_rate };
+  pthread_t t;
+  pthread_create (&t, NULL, run_paced, &uploads);
+  run_paced (&views);
+  pthread_join (t, NULL);
+  double elapsed = gb_wall_seconds () - start;
+  report ("upload", up, nup, elapsed, 201);
+  report (path, view, nview, elapsed, 200);
+  requests_free (up, nup);
+  requests_free (view, nview);
+  signer_free (&s);
+}
+
 /* ------------------------------------------------------------ validate */
 
 static void
@@ -537,6 +613,8 @@ main (int argc, char **argv)
   else if (argc == 7 && strcmp (argv[1], "fresh") == 0)
     fresh (argv[2], argv[3], strtoul (argv[4], NULL, 10), atoi (argv[5]),
            strtoul (argv[6], NULL, 10));
+  else if (argc == 9 && strcmp (argv[1], "steady") == 0)
+    steady (argv[2], argv[3], argv[4], atof (argv[5]), atof (argv[6]), atof (argv[7]), argv[8]);
   else if (argc == 4 && strcmp (argv[1], "validate") == 0)
     validate (argv[2], strtoul (argv[3], NULL, 10));
   else
@@ -544,6 +622,7 @@ main (int argc, char **argv)
       fputs ("usage: server-load upload HOST:PORT[,HOST:PORT...] FIXTURE N C\n"
              "       server-load list HOST:PORT C N PATH...\n"
              "       server-load fresh HOST:PORT FIXTURE N C P\n"
+             "       server-load steady HOST:PORT FIXTURE CPU U V S PATH\n"
              "       server-load validate FIXTURE N\n", stderr);
       return 2;
     }

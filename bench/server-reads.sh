@@ -7,25 +7,33 @@
 # measured as server-load.sh measures a filled database: the time until
 # the leaderboard's first snapshot, then for the home page, the page of
 # the CPU with the most results, /api/v1/results filtered by os=Ubuntu and
-# sorted by a node and by a test, and /api/v1/cpus, the first request's
-# time and R more over 4 connections (p50/p99).  The requests only read,
-# so the database is left as it was.  The load generator is built from
-# the source tree against -b BUILDDIR's libraries.
+# sorted by a node and by a test, and /api/v1/cpus (its first page, and
+# a page of 500 rows, the most a page holds), the first request's time
+# and R more over 4 connections (p50/p99).  These requests only read.
+# With -f FIXTURE (a whole run), the busiest CPU's page is then asked for
+# V times a second for S seconds while whole runs of that CPU are
+# uploaded U times a second (bench/server-load.c steady): this adds U x S
+# results to DB for each SERVER.  The load generator is built from the
+# source tree against -b BUILDDIR's libraries.
 #
-# usage: bench/server-reads.sh -k DB [-b BUILDDIR] [-r R] SERVER...
-#   defaults: -b . -r 200
+# usage: bench/server-reads.sh -k DB [-b BUILDDIR] [-r R] [-f FIXTURE [-U U] [-V V] [-S S]] SERVER...
+#   defaults: -b . -r 200 -U 2 -V 20 -S 30
 
-build=. db= requests=200
-while getopts b:k:r: opt; do
+build=. db= requests=200 fixture= up=2 views=20 seconds=30
+while getopts b:k:r:f:U:V:S: opt; do
   case $opt in
     b) build=$OPTARG ;;
     k) db=$OPTARG ;;
     r) requests=$OPTARG ;;
+    f) fixture=$OPTARG ;;
+    U) up=$OPTARG ;;
+    V) views=$OPTARG ;;
+    S) seconds=$OPTARG ;;
     *) sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ -n "$db" ] && [ -f "$db" ] && [ $# -gt 0 ] || { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
+[ -n "$db" ] && [ -f "$db" ] && [ $# -gt 0 ] && { [ -z "$fixture" ] || [ -f "$fixture" ]; } || { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$build" && pwd)
 tmp=$(mktemp -d) || exit 1
@@ -44,9 +52,15 @@ for server in "$@"; do
   echo "== $server: first snapshot after $(echo "$(date +%s.%N) - $t0" | bc) s," \
     "load $(cut -d' ' -f1-3 /proc/loadavg)"
   for page in "/" "/cpu?cpu=$cpu" "$q?os=Ubuntu&sort=gmpbench.base.multiply&limit=50" \
-      "$q?os=Ubuntu&sort=gmpbench.base.multiply.8192&limit=50" "/api/v1/cpus"; do
+      "$q?os=Ubuntu&sort=gmpbench.base.multiply.8192&limit=50" "/api/v1/cpus" \
+      "/api/v1/cpus?limit=500"; do
     first=$(curl -s -o /dev/null -w '%{time_total}' "http://$addr$page")
     echo "first $first s; $("$tmp/server-load" list "$addr" 4 "$requests" "$page" | grep -v '^list:')"
   done
+  if [ -n "$fixture" ]; then
+    echo "steady: $up uploads/s of $cpu, its page $views times a second, $seconds s," \
+      "load $(cut -d' ' -f1-3 /proc/loadavg)"
+    "$tmp/server-load" steady "$addr" "$fixture" "$cpu" "$up" "$views" "$seconds" "/cpu?cpu=$cpu"
+  fi
   stop
 done
