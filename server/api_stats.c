@@ -452,22 +452,31 @@ aggregate (struct store *store, int include_flagged)
 /* The cached rows, retained, if they are fresh enough, or (with a TTL)
  * while another request computes the next ones: seconds at 100,000
  * results, which the requests arriving meanwhile would otherwise all
- * spend computing them too.  Else NULL: the caller computes them, and
+ * spend computing them too; when there are none yet, the requests wait
+ * for the one computing them.  Else NULL: the caller computes them, and
  * calls remember. */
 static struct cpu_rows *
 cached (struct server *srv, int variant)
 {
   struct cpu_rows *rows = NULL;
   pthread_mutex_lock (&srv->aggregate_lock);
-  struct cpu_rows *kept = srv->aggregate_rows[variant];
-  if (kept && (gb_wall_seconds () - srv->aggregate_at[variant] < srv->aggregate_ttl
-               || (srv->aggregate_busy[variant] && srv->aggregate_ttl > 0)))
+  for (;;)
     {
-      kept->refs++;
-      rows = kept;
+      struct cpu_rows *kept = srv->aggregate_rows[variant];
+      if (kept && (gb_wall_seconds () - srv->aggregate_at[variant] < srv->aggregate_ttl
+                   || (srv->aggregate_busy[variant] && srv->aggregate_ttl > 0)))
+        {
+          kept->refs++;
+          rows = kept;
+          break;
+        }
+      if (kept || !srv->aggregate_busy[variant])
+        {
+          srv->aggregate_busy[variant] = 1;
+          break;
+        }
+      pthread_cond_wait (&srv->aggregate_done, &srv->aggregate_lock);
     }
-  else
-    srv->aggregate_busy[variant] = 1;
   pthread_mutex_unlock (&srv->aggregate_lock);
   return rows;
 }
@@ -497,6 +506,7 @@ remember (struct server *srv, int variant, struct cpu_rows *rows)
       srv->aggregate_at[variant] = gb_wall_seconds ();
     }
   srv->aggregate_busy[variant] = 0;
+  pthread_cond_broadcast (&srv->aggregate_done);
   pthread_mutex_unlock (&srv->aggregate_lock);
   release (srv, old);
 }

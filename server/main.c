@@ -246,6 +246,7 @@ serve (const struct options *o)
   srv.timeout = o->timeout;
   srv.aggregate_ttl = o->aggregate_ttl;
   pthread_mutex_init (&srv.aggregate_lock, NULL);
+  pthread_cond_init (&srv.aggregate_done, NULL);
   struct http_daemon *d = NULL;
   int status = EXIT_START_FAILED;
   if (board_start (&srv) < 0)
@@ -265,6 +266,7 @@ serve (const struct options *o)
   ratelimit_free (srv.by_key);
   api_cpus_forget (&srv);
   pthread_mutex_destroy (&srv.aggregate_lock);
+  pthread_cond_destroy (&srv.aggregate_done);
   board_stop (&srv);
   store_close (srv.store);
   return status;

@@ -21,9 +21,11 @@ struct server
   /* /api/v1/cpus reads every listed score of the headline nodes, so its
    * rows (without and with flagged results), printed, are kept for
    * aggregate_ttl seconds, and served a while longer while one request
-   * (aggregate_busy) computes the next (server/api_stats.c). */
+   * (aggregate_busy) computes the next (server/api_stats.c); before the
+   * first ones, the requests wait for aggregate_done. */
   double aggregate_ttl;
   pthread_mutex_t aggregate_lock;
+  pthread_cond_t aggregate_done;
   struct cpu_rows *aggregate_rows[2];
   double aggregate_at[2];
   int aggregate_busy[2];
