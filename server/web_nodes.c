@@ -165,12 +165,12 @@ static struct parsed
 } parsed[PARSED_SLOTS];
 static pthread_mutex_t parsed_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The scores of the result SEQ, whose stored scores are TEXT, into OUT
- * (nnodes of them, by place). */
-static void
-parsed_scores (int64_t seq, const char *text, double *out)
+/* The kept scores of the result SEQ into OUT (nnodes of them, by
+ * place); 0 when they are not kept. */
+static int
+parsed_find (int64_t seq, double *out)
 {
-  struct parsed *slot = &parsed[(uint64_t) seq % PARSED_SLOTS];
+  const struct parsed *slot = &parsed[(uint64_t) seq % PARSED_SLOTS];
   int found = 0;
 
   pthread_mutex_lock (&parsed_lock);
@@ -180,7 +180,17 @@ parsed_scores (int64_t seq, const char *text, double *out)
       found = 1;
     }
   pthread_mutex_unlock (&parsed_lock);
-  if (found)
+  return found;
+}
+
+/* The scores of the result SEQ, whose stored scores are TEXT, into OUT
+ * (nnodes of them, by place), parsed unless kept. */
+static void
+parsed_scores (int64_t seq, const char *text, double *out)
+{
+  struct parsed *slot = &parsed[(uint64_t) seq % PARSED_SLOTS];
+
+  if (parsed_find (seq, out))
     return;
   for (size_t i = 0; i < nnodes; i++)
     out[i] = NAN;
@@ -200,16 +210,23 @@ parsed_scores (int64_t seq, const char *text, double *out)
   pthread_mutex_unlock (&parsed_lock);
 }
 
+/* Adds the scores in L's ROW to its values. */
+static void
+load_row (struct load *l)
+{
+  for (size_t i = 0; i < nnodes; i++)
+    if (!isnan (l->row[i]) && l->count[i] < NODE_RESULTS)
+      l->values[i * NODE_RESULTS + l->count[i]++] = l->row[i];
+  l->results++;
+}
+
 static int
 take_row (void *ctx, const struct store_row *row, double score)
 {
   struct load *l = ctx;
   (void) score;
   parsed_scores (row->seq, row->scores, l->row);
-  for (size_t i = 0; i < nnodes; i++)
-    if (!isnan (l->row[i]) && l->count[i] < NODE_RESULTS)
-      l->values[i * NODE_RESULTS + l->count[i]++] = l->row[i];
-  l->results++;
+  load_row (l);
   return 0;
 }
 
@@ -267,12 +284,78 @@ by_value (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* Where medians_make reads: the store, and the filter. */
+/* Where medians_make reads: the snapshot B's results of F's CPU, and
+ * the store for their scores not parsed before; without a CPU, the
+ * store's newest results of SF. */
 struct medians_source
 {
+  struct board *b;
+  const struct board_filter *f;
   struct store *st;
   struct store_filter sf;
 };
+
+#define FEW_UNPARSED 16         /* read one by one; more: the newest all at once */
+
+/* The result a one-row read of the store is for, and whether it came. */
+struct one_row
+{
+  int64_t seq;
+  struct load *l;
+  int found;
+};
+
+static int
+take_one (void *ctx, const struct store_row *row)
+{
+  struct one_row *o = ctx;
+  if (row->seq == o->seq)
+    {
+      parsed_scores (row->seq, row->scores, o->l->row);
+      o->found = 1;
+    }
+  return 1;
+}
+
+static int
+newest_first (const void *a, const void *b)
+{
+  int64_t x = ((const struct board_entry *) a)->seq, y = ((const struct board_entry *) b)->seq;
+  return (x < y) - (x > y);
+}
+
+/* The scores of the newest NODE_RESULTS results of FROM's CPU into L,
+ * as the snapshot has them (so the store reads only the scores not
+ * parsed before: after a change to the CPU's results, the new ones).  1
+ * when too many were never parsed (the caller reads the newest from the
+ * store at once), 0, or -1 when the store fails. */
+static int
+load_from_board (const struct medians_source *from, struct load *l)
+{
+  struct board_entry *e;
+  size_t n = board_cpu_entries (from->b, from->f, &e), unparsed = 0;
+  struct store_filter any = { 0 };
+  int rc = 0;
+
+  qsort (e, n, sizeof *e, newest_first);
+  if (n > NODE_RESULTS)
+    n = NODE_RESULTS;
+  for (size_t i = 0; i < n && unparsed <= FEW_UNPARSED; i++)
+    unparsed += !parsed_find (e[i].seq, l->row);
+  for (size_t i = 0; i < n && unparsed <= FEW_UNPARSED; i++)
+    {
+      struct one_row o = { e[i].seq, l, parsed_find (e[i].seq, l->row) };
+      if (!o.found && store_page (from->st, 0, &any, e[i].seq - 1, 1, take_one, &o) != STORE_OK)
+        {
+          rc = -1;
+          break;
+        }
+      if (o.found)              /* else retracted since the snapshot */
+        load_row (l);
+    }
+  free (e);
+  return unparsed > FEW_UNPARSED ? 1 : rc;
+}
 
 static void
 medians_drop (void *value)
@@ -293,7 +376,10 @@ medians_make (void *ctx, size_t *bytes)
   };
   const struct medians_source *from = ctx;
   struct node_scores *s = NULL;
-  if (store_list (from->st, &from->sf, take_row, &l) == STORE_OK)
+  int rc = from->f && from->f->value[BF_CPU] ? load_from_board (from, &l) : 1;
+  if (rc > 0)
+    rc = store_list (from->st, &from->sf, take_row, &l) == STORE_OK ? 0 : -1;
+  if (rc == 0)
     {
       s = gb_xmalloc (sizeof *s);
       s->median = gb_xmalloc ((nnodes ? nnodes : 1) * sizeof *s->median);
@@ -319,7 +405,7 @@ int
 node_scores_load (struct board *b, struct store *st, const struct board_filter *f,
                   struct node_scores *s)
 {
-  struct medians_source from = { st, { 0 } };
+  struct medians_source from = { b, f, st, { 0 } };
   char *key = f->value[BF_CPU] ? node_memo_key ("nodes", f) : NULL;
   int owned = 1;
   struct node_scores *kept;
