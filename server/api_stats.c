@@ -7,8 +7,10 @@
  * sorted array of seqs); then for each node the store delivers the listed
  * scores grouped by CPU identity and sorted within each group, straight
  * from one index, so each kind's median and quartiles are read off as the
- * group ends and only one group is in memory at a time.  The answers are
- * cached for --aggregate-ttl seconds. */
+ * group ends and only one group is in memory at a time.  The rows are
+ * printed once, sorted by CPU, mode and build, and kept for
+ * --aggregate-ttl seconds; a request copies those of its page (filters,
+ * limit, and a cursor naming the last row of the page before). */
 #include "server/api.h"
 
 #include <stdint.h>
