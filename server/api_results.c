@@ -200,21 +200,27 @@ add_row (void *ctx, const struct store_row *row, double score)
   return 0;
 }
 
-/* One of the results board_ranked chose, read from the store. */
-struct ranked_row
+/* The results board_ranked chose (BEST, N of them), read from the store
+ * in one query: ITEMS[i] is BEST[i]'s summary, NULL when it is no longer
+ * listed (retracted meanwhile). */
+struct ranked_rows
 {
-  struct page *page;
-  int64_t seq;
-  double score;
+  const struct board_scored *best;
+  size_t n;
+  cJSON **items;
 };
 
 static int
-add_ranked_row (void *ctx, const struct store_row *row)
+take_ranked_row (void *ctx, const struct store_row *row)
 {
-  struct ranked_row *rr = ctx;
-  if (row->seq == rr->seq)      /* else it was retracted meanwhile */
-    add_row (rr->page, row, rr->score);
-  return 1;
+  struct ranked_rows *rr = ctx;
+  for (size_t i = 0; i < rr->n; i++)
+    if (rr->best[i].seq == row->seq && !rr->items[i])
+      {
+        rr->items[i] = api_row_summary (row);
+        break;
+      }
+  return 0;
 }
 
 /* F (sorted by a test) listed from the leaderboard's snapshot into P: 0,
@@ -242,12 +248,24 @@ list_from_board (struct http_request *r, const struct store_filter *f, struct pa
                     f->cursor_seq, (size_t) f->limit, &best, &n) < 0)
     rc = -1;
   board_release (b);
-  for (size_t i = 0; rc == 0 && i < n; i++)
+  if (rc == 0 && n > 0)
     {
-      struct ranked_row rr = { p, best[i].seq, best[i].score };
-      if (store_page (r->srv->store, 0, f, best[i].seq - 1, 1, add_ranked_row, &rr)
-          != STORE_OK)
+      int64_t *seqs = gb_xmalloc (n * sizeof *seqs);
+      struct ranked_rows rr = { best, n, gb_xcalloc (n, sizeof *rr.items) };
+      for (size_t i = 0; i < n; i++)
+        seqs[i] = best[i].seq;
+      if (store_rows (r->srv->store, f, seqs, n, take_ranked_row, &rr) != STORE_OK)
         rc = -1;
+      for (size_t i = 0; i < n; i++)
+        if (rc == 0 && rr.items[i])
+          {
+            cJSON_AddItemToArray (p->list, rr.items[i]);
+            p->count++;
+          }
+        else
+          cJSON_Delete (rr.items[i]);
+      free (rr.items);
+      free (seqs);
     }
   if (rc == 0 && n > 0)
     {

@@ -1988,6 +1988,38 @@ store_page (struct store *st, int dump, const struct store_filter *f, int64_t af
   return read_rows (st, sql, p, np, &a);
 }
 
+/* Results store_rows asks for in one query: with the 8 filters, within
+ * the 32 parameters a query of the PostgreSQL driver takes. */
+#define ROWS_AT_ONCE 20
+
+enum store_status
+store_rows (struct store *st, const struct store_filter *f, const int64_t *seqs, size_t n,
+            store_row_fn fn, void *ctx)
+{
+  struct row_adapter a = { fn, NULL, ctx, 0, 0 };
+  enum store_status rc = STORE_OK;
+
+  for (size_t from = 0; from < n && rc == STORE_OK; from += ROWS_AT_ONCE)
+    {
+      struct db_value p[ROWS_AT_ONCE + 16];
+      char sql[2560];
+      int np = 0;
+      snprintf (sql, sizeof sql, "SELECT " ROW_COLUMNS " FROM results r WHERE r.listed = 1");
+      add_filters (sql, sizeof sql, f, p, &np);
+      append (sql, sizeof sql, " AND r.seq IN (");
+      for (size_t i = from; i < n && i < from + ROWS_AT_ONCE; i++)
+        {
+          char one[24];
+          p[np++] = p_int (seqs[i]);
+          snprintf (one, sizeof one, "%s$%d", i > from ? ", " : "", np);
+          append (sql, sizeof sql, one);
+        }
+      append (sql, sizeof sql, ")");
+      rc = read_rows (st, sql, p, np, &a);
+    }
+  return rc;
+}
+
 struct score_adapter
 {
   store_score_fn fn;

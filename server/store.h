@@ -142,6 +142,12 @@ enum store_status store_list (struct store *st, const struct store_filter *f,
 enum store_status store_page (struct store *st, int dump, const struct store_filter *f,
                               int64_t after, int limit, store_row_fn fn, void *ctx);
 
+/* The rows of the results numbered SEQS[0..N) that are listed and match
+ * F's filters, in no particular order: a query for 20 of them, where
+ * store_page would take one a result (a round trip each on PostgreSQL). */
+enum store_status store_rows (struct store *st, const struct store_filter *f,
+                              const int64_t *seqs, size_t n, store_row_fn fn, void *ctx);
+
 /* The scores of NODE over listed results (unflagged ones unless
  * INCLUDE_FLAGGED), with their results' seqs, ordered by CPU identity,
  * then best first. */
