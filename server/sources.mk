@@ -21,6 +21,7 @@ SERVER_LIB_SRCS += \
 	server/stmt_cache.c \
 	server/store.c \
 	server/store_body.c \
+	server/store_dict.c \
 	server/store_names.c \
 	server/store_pg.c \
 	server/store_sqlite.c \

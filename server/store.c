@@ -48,9 +48,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
+#include <zstd.h>
 #include "common/util.h"
 #include "server/log.h"
 #include "server/store_body.h"
+#include "server/store_dict.h"
 #include "server/store_driver.h"
 #include "server/store_names.h"
 #include "model/registry.h"
@@ -112,6 +114,16 @@ struct store
   int backfill_worked;          /* it had work */
   atomic_int backfill_stop;
   atomic_int backfill_done;     /* it is done: store_follow says so */
+  /* The dictionaries of documents (store_dict.h), read again on their
+   * own connection when a document names one not known here. */
+  struct store_dicts *dicts;
+  pthread_mutex_t dict_lock;
+  struct db_conn *dict_conn;
+  /* The dictionary keeper (dict_keeper), its sleep and its stop. */
+  pthread_t dict_thread;
+  int dict_started;
+  atomic_int dict_stop;
+  pthread_cond_t dict_wake;
 };
 
 /* An upload waiting for, or written by, a group commit. */
@@ -486,6 +498,7 @@ struct pack_batch
   size_t len[PACK_ROWS];
   size_t n, bytes;
   int failed;                   /* zstd failed */
+  struct store_dicts *dicts;    /* what compresses them */
 };
 
 static int
@@ -494,7 +507,8 @@ take_plain (void *ctx, const struct db_value *cols, int ncols)
   struct pack_batch *b = ctx;
   if (ncols < 2 || b->n == PACK_ROWS)
     return 1;
-  b->len[b->n] = store_body_pack (cols[1].s ? cols[1].s : "", cols[1].len, &b->packed[b->n]);
+  b->len[b->n] = store_dicts_pack (b->dicts, cols[1].s ? cols[1].s : "", cols[1].len,
+                                   &b->packed[b->n]);
   if (!b->len[b->n])
     {
       b->failed = 1;
@@ -543,6 +557,7 @@ pack_step (struct store *st)
   int64_t from;
   int more = -1;
 
+  b->dicts = st->dicts;
   if (read_plain (st, b, &from) < 0)
     goto done;
   if (from < 0)
@@ -723,6 +738,346 @@ start_backfills (struct store *st)
   return 0;
 }
 
+/* ------------------------------------------------------------ dictionaries */
+
+/* The dictionary keeper (dict_keeper) looks every DICT_PERIOD seconds
+ * for a dictionary another process stored, and trains one from the last
+ * DICT_SAMPLES documents (at most DICT_SAMPLE_BYTES of them) once the
+ * results number DICT_FIRST, and again each time they have grown
+ * DICT_GROWTH times since the newest was trained.  A repack batch
+ * rewrites the frames of at most REPACK_ROWS results. */
+#define DICT_PERIOD 1
+#define DICT_FIRST 64
+#define DICT_GROWTH 16
+#define DICT_SAMPLES 64
+#define DICT_SAMPLE_BYTES (16u << 20)
+#define REPACK_ROWS 50
+/* The dictionaries in the order they were made: the last is the newest. */
+#define DICTS_SQL "SELECT id, content FROM dicts ORDER BY seq, created, id"
+
+static int
+take_dict (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct store *st = ctx;
+  char err[160];
+  uint32_t id = ncols >= 2 ? (uint32_t) c_int (&cols[0]) : 0;
+
+  if (ncols >= 2 && store_dicts_add (st->dicts, id, cols[1].s, cols[1].len, 1, err, sizeof err) < 0)
+    log_error ("database: documents compressed with dictionary %lu cannot be read: %s",
+               (unsigned long) id, err);
+  return 0;
+}
+
+/* Reads the dictionaries on C: 0, or -1 (logged). */
+static int
+read_dicts (struct store *st, struct db_conn *c)
+{
+  if (st->drv->query (c, DICTS_SQL, NULL, 0, take_dict, st) == 0)
+    return 0;
+  failed (st, c, "reading the dictionaries");
+  return -1;
+}
+
+/* Reads the dictionaries again, for a document that names one not known
+ * here (another process may have stored it), on a connection of their
+ * own: the caller may hold one in the middle of a query.  0, or -1. */
+static int
+reread_dicts (struct store *st)
+{
+  char err[256];
+  int rc = -1;
+
+  pthread_mutex_lock (&st->dict_lock);
+  if (!st->dict_conn)
+    {
+      st->dict_conn = st->drv->connect (st->target, err, sizeof err);
+      if (!st->dict_conn)
+        log_error ("database (%s) dictionaries: %s", st->drv->name, err);
+    }
+  if (st->dict_conn)
+    rc = read_dicts (st, st->dict_conn);
+  pthread_mutex_unlock (&st->dict_lock);
+  return rc;
+}
+
+/* Documents read back, for training or repacking. */
+struct doc_batch
+{
+  struct store *st;
+  uint32_t skip;                /* the dictionary whose frames are skipped, or 0 */
+  size_t n, bytes, max;
+  int64_t last;                 /* the last seq read */
+  int64_t *seq;
+  char *text;                   /* the documents, one after the other */
+  size_t *len;
+  unsigned char **old;          /* their frames as read (repacks) */
+  size_t *old_len;
+};
+
+/* Reads a row (seq, packed, sha256) of a document into B. */
+static int
+take_doc (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct doc_batch *b = ctx;
+  struct store_body body;
+  char err[256];
+  int rc;
+
+  if (ncols < 3 || b->n == b->max || b->bytes >= DICT_SAMPLE_BYTES)
+    return 1;
+  b->last = c_int (&cols[0]);
+  if ((cols[1].type != DB_BLOB && cols[1].type != DB_TEXT)
+      || (b->skip && ZSTD_getDictID_fromFrame (cols[1].s, cols[1].len) == b->skip))
+    return 0;
+  rc = store_body_open (b->st->dicts, cols[1].s, cols[1].len, NULL, 0, c_text (&cols[2]), &body,
+                        err, sizeof err);
+  if (rc == -2 && reread_dicts (b->st) == 0)
+    rc = store_body_open (b->st->dicts, cols[1].s, cols[1].len, NULL, 0, c_text (&cols[2]),
+                          &body, err, sizeof err);
+  if (rc < 0)
+    return 0;                   /* not served either: it says why there */
+  b->text = gb_xrealloc (b->text, b->bytes + body.len);
+  memcpy (b->text + b->bytes, body.text, body.len);
+  b->seq[b->n] = b->last;
+  b->len[b->n] = body.len;
+  if (b->old)
+    {
+      b->old[b->n] = gb_xmalloc (cols[1].len);
+      memcpy (b->old[b->n], cols[1].s, cols[1].len);
+      b->old_len[b->n] = cols[1].len;
+    }
+  b->bytes += body.len;
+  b->n++;
+  store_body_close (&body);
+  return 0;
+}
+
+static void
+doc_batch_init (struct doc_batch *b, struct store *st, size_t max, int frames)
+{
+  memset (b, 0, sizeof *b);
+  b->st = st;
+  b->max = max;
+  b->last = -1;
+  b->seq = gb_xcalloc (max, sizeof *b->seq);
+  b->len = gb_xcalloc (max, sizeof *b->len);
+  if (frames)
+    {
+      b->old = gb_xcalloc (max, sizeof *b->old);
+      b->old_len = gb_xcalloc (max, sizeof *b->old_len);
+    }
+}
+
+static void
+doc_batch_free (struct doc_batch *b)
+{
+  for (size_t i = 0; b->old && i < b->n; i++)
+    free (b->old[i]);
+  free (b->old);
+  free (b->old_len);
+  free (b->seq);
+  free (b->len);
+  free (b->text);
+}
+
+/* Trains a dictionary on the last documents stored (up to seq LAST) and
+ * stores it, unless another process stored one trained on as many
+ * results meanwhile; the repack then starts over.  0, or -1 (logged). */
+static int
+train_dict (struct store *st, int64_t last)
+{
+  struct doc_batch b;
+  struct db_conn *c = acquire (st);
+  struct db_value p = p_int (DICT_SAMPLES);
+  unsigned char *dict = NULL;
+  size_t len = 0;
+  char err[256];
+  int rc = -1;
+
+  doc_batch_init (&b, st, DICT_SAMPLES, 0);
+  if (st->drv->query (c, "SELECT seq, packed, sha256 FROM results WHERE packed IS NOT NULL "
+                      "ORDER BY seq DESC LIMIT $1", &p, 1, take_doc, &b) < 0)
+    failed (st, c, "dictionary samples");
+  else
+    rc = 0;
+  release (st, c);
+  if (rc == 0 && b.n < DICT_SAMPLES / 2)
+    rc = -1;                    /* too many could not be read: they are logged */
+  if (rc == 0 && !(len = store_dict_train (b.text, b.len, (unsigned) b.n, &dict, err,
+                                           sizeof err)))
+    {
+      log_error ("database: %s", err);
+      rc = -1;
+    }
+  size_t samples = b.n;
+  doc_batch_free (&b);
+  if (rc < 0)
+    return -1;
+
+  struct db_value q[] = { p_int (ZSTD_getDictID_fromDict (dict, len)),
+    p_int ((int64_t) time (NULL)), p_int (last), p_blob (dict, len), p_int (DICT_GROWTH) };
+  struct db_value check[] = { q[4], q[2], q[0] };
+  int64_t covered = 0;
+  c = acquire_writer (st);
+  if (st->drv->begin (c, 1) < 0
+      || st->drv->query (c, "SELECT COUNT(*) FROM dicts WHERE seq * $1 > $2 OR id = $3", check,
+                         3, first_int, &covered) < 0
+      || (!covered && st->drv->query (c, "INSERT INTO dicts (id, created, seq, content) "
+                                      "VALUES ($1, $2, $3, $4)", q, 4, NULL, NULL) < 0)
+      || (!covered && st->drv->query (c, "UPDATE backfill SET next = 0 WHERE name = 'repack'",
+                                    NULL, 0, NULL, NULL) < 0)
+      || st->drv->commit (c) < 0)
+    {
+      failed (st, c, "storing a dictionary");
+      rc = -1;
+    }
+  release_writer (st, c);
+  if (rc == 0 && !covered
+      && store_dicts_add (st->dicts, (uint32_t) q[0].i, dict, len, 1, err, sizeof err) == 0)
+    log_info ("database: dictionary %lld (%zu bytes) trained on %zu documents; documents "
+              "stored before are compressed with it in the background", (long long) q[0].i,
+              len, samples);
+  free (dict);
+  return rc;
+}
+
+/* One batch of the repack: the frames after its position that are not
+ * compressed with the newest dictionary compressed with it, each written
+ * only if unchanged (another process may repack the same batch).  The
+ * position follows the last result; a new dictionary sets it back to the
+ * start.  1 when more are left, 0 when it is done, -1 on an error. */
+static int
+repack_step (struct store *st)
+{
+  struct doc_batch b;
+  struct db_conn *c = acquire (st);
+  uint32_t newest = store_dicts_newest (st->dicts);
+  struct db_value p[] = { p_int (-1), p_int (REPACK_ROWS) };
+  int more = -1;
+
+  doc_batch_init (&b, st, REPACK_ROWS, 1);
+  b.skip = newest;
+  if (st->drv->query (c, "SELECT next FROM backfill WHERE name = 'repack'", NULL, 0, first_int,
+                      &p[0].i) == 0)
+    more = newest && p[0].i >= 0;
+  if (more > 0 && st->drv->query (c, "SELECT seq, packed, sha256 FROM results WHERE seq > $1 "
+                                  "AND packed IS NOT NULL ORDER BY seq LIMIT $2", p, 2, take_doc,
+                                  &b) < 0)
+    more = -1;
+  if (more < 0)
+    failed (st, c, "repacking");
+  release (st, c);
+  if (more <= 0 || b.last < 0)
+    {
+      doc_batch_free (&b);
+      return more < 0 ? -1 : 0;
+    }
+
+  c = acquire_writer (st);
+  more = st->drv->begin (c, 1) == 0 ? 1 : -1;
+  for (size_t i = 0, at = 0; more > 0 && i < b.n; at += b.len[i++])
+    {
+      unsigned char *packed;
+      size_t n = store_dicts_pack (st->dicts, b.text + at, b.len[i], &packed);
+      struct db_value u[] = { p_int (b.seq[i]), p_blob (packed, n),
+        p_blob (b.old[i], b.old_len[i]) };
+      if (n && st->drv->query (c, "UPDATE results SET packed = $2 WHERE seq = $1 AND packed = $3",
+                               u, 3, NULL, NULL) < 0)
+        more = -1;
+      free (packed);
+    }
+  struct db_value q[] = { p_int (b.last), p[0] };
+  if (more < 0
+      || st->drv->query (c, "UPDATE backfill SET next = $1 WHERE name = 'repack' AND next = $2",
+                         q, 2, NULL, NULL) < 0
+      || st->drv->commit (c) < 0)
+    {
+      failed (st, c, "repacking");
+      more = -1;
+    }
+  release_writer (st, c);
+  doc_batch_free (&b);
+  return more;
+}
+
+/* The newest dictionary stored (its id and the results it was trained
+ * at) and the last result: 0, or -1. */
+struct dict_state
+{
+  int64_t id, seq, last;
+};
+
+static int
+take_newest (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct dict_state *s = ctx;
+  if (ncols >= 2)
+    {
+      s->id = c_int (&cols[0]);
+      s->seq = c_int (&cols[1]);
+    }
+  return 1;
+}
+
+static int
+dict_state (struct store *st, struct dict_state *s)
+{
+  struct db_conn *c = acquire (st);
+  int rc = 0;
+
+  memset (s, 0, sizeof *s);
+  if (st->drv->query (c, "SELECT id, seq FROM dicts ORDER BY seq DESC, created DESC, id DESC "
+                      "LIMIT 1", NULL, 0, take_newest, s) < 0
+      || st->drv->query (c, "SELECT COALESCE(MAX(seq), 0) FROM results", NULL, 0, first_int,
+                         &s->last) < 0)
+    {
+      failed (st, c, "dictionaries");
+      rc = -1;
+    }
+  else if (s->id && (uint32_t) s->id != store_dicts_newest (st->dicts))
+    rc = read_dicts (st, c);
+  release (st, c);
+  return rc;
+}
+
+/* One round of the keeper: 0, or -1 on an error. */
+static int
+keep_dicts (struct store *st)
+{
+  struct dict_state s;
+  int more = 1;
+
+  if (dict_state (st, &s) < 0)
+    return -1;
+  if (s.last >= DICT_FIRST && (!s.id || s.last >= s.seq * DICT_GROWTH)
+      && train_dict (st, s.last) < 0)
+    return -1;
+  while (more > 0 && !st->dict_stop)
+    more = repack_step (st);
+  return more;
+}
+
+static void *
+dict_keeper (void *arg)
+{
+  struct store *st = arg;
+
+  pthread_mutex_lock (&st->dict_lock);
+  while (!st->dict_stop)
+    {
+      struct timespec until;
+      pthread_mutex_unlock (&st->dict_lock);
+      keep_dicts (st);
+      pthread_mutex_lock (&st->dict_lock);
+      clock_gettime (CLOCK_REALTIME, &until);
+      until.tv_sec += DICT_PERIOD;
+      if (!st->dict_stop)
+        pthread_cond_timedwait (&st->dict_wake, &st->dict_lock, &until);
+    }
+  pthread_mutex_unlock (&st->dict_lock);
+  return NULL;
+}
+
 struct store *
 store_open (const char *target, unsigned connections, char *err, size_t errlen)
 {
@@ -743,6 +1098,9 @@ store_open (const char *target, unsigned connections, char *err, size_t errlen)
   pthread_mutex_init (&st->ckpt_lock, NULL);
   pthread_cond_init (&st->ckpt_wake, NULL);
   pthread_mutex_init (&st->count_lock, NULL);
+  pthread_mutex_init (&st->dict_lock, NULL);
+  pthread_cond_init (&st->dict_wake, NULL);
+  st->dicts = store_dicts_new ();
   st->queue_end = &st->queue;
   st->target = gb_xstrdup (target);
   snprintf (st->origin, sizeof st->origin, "%ld.%.0f.%p", (long) getpid (),
@@ -774,11 +1132,22 @@ store_open (const char *target, unsigned connections, char *err, size_t errlen)
         }
       st->ckpt_started = 1;
     }
+  if (read_dicts (st, st->conns[0]) < 0)
+    {
+      snprintf (err, errlen, "cannot read the dictionaries: %s", st->drv->error (st->conns[0]));
+      goto fail;
+    }
   if (start_backfills (st) < 0)
     {
       snprintf (err, errlen, "cannot start the backfill thread");
       goto fail;
     }
+  if (pthread_create (&st->dict_thread, NULL, dict_keeper, st) != 0)
+    {
+      snprintf (err, errlen, "cannot start the dictionary thread");
+      goto fail;
+    }
+  st->dict_started = 1;
   return st;
 fail:
   store_close (st);
@@ -788,6 +1157,14 @@ fail:
 void
 store_close (struct store *st)
 {
+  if (st->dict_started)
+    {
+      pthread_mutex_lock (&st->dict_lock);
+      atomic_store (&st->dict_stop, 1);
+      pthread_cond_signal (&st->dict_wake);
+      pthread_mutex_unlock (&st->dict_lock);
+      pthread_join (st->dict_thread, NULL);
+    }
   if (st->backfilling)
     {
       atomic_store (&st->backfill_stop, 1);
@@ -805,6 +1182,9 @@ store_close (struct store *st)
     st->drv->disconnect (st->conns[i]);
   if (st->follow_conn)
     st->drv->disconnect (st->follow_conn);
+  if (st->dict_conn)
+    st->drv->disconnect (st->dict_conn);
+  store_dicts_free (st->dicts);
   free (st->target);
   pthread_mutex_destroy (&st->lock);
   pthread_cond_destroy (&st->freed);
@@ -815,6 +1195,8 @@ store_close (struct store *st)
   pthread_mutex_destroy (&st->ckpt_lock);
   pthread_cond_destroy (&st->ckpt_wake);
   pthread_mutex_destroy (&st->count_lock);
+  pthread_mutex_destroy (&st->dict_lock);
+  pthread_cond_destroy (&st->dict_wake);
   free (st->conns);
   free (st->idle);
   free (st);
@@ -873,14 +1255,19 @@ decode_row (const struct db_value *c, int ncols, struct store_row *r)
  * the caller closes: 0, or -1 (logged) when it is not the document that
  * was stored. */
 static int
-open_body (const struct db_value *c, struct store_row *r, struct store_body *b)
+open_body (struct store *st, const struct db_value *c, struct store_row *r,
+           struct store_body *b)
 {
   const struct db_value *plain = &c[ROW_NCOLS + 2], *packed = &c[ROW_NCOLS + 3];
+  const char *frame = packed->type == DB_BLOB || packed->type == DB_TEXT ? packed->s : NULL;
   char err[256];
+  int rc = store_body_open (st->dicts, frame, packed->len, c_text (plain), plain->len,
+                            c_text (&c[ROW_NCOLS + 4]), b, err, sizeof err);
 
-  if (store_body_open (packed->type == DB_BLOB || packed->type == DB_TEXT ? packed->s : NULL,
-                       packed->len, c_text (plain), plain->len, c_text (&c[ROW_NCOLS + 4]), b,
-                       err, sizeof err) < 0)
+  if (rc == -2 && reread_dicts (st) == 0)
+    rc = store_body_open (st->dicts, frame, packed->len, c_text (plain), plain->len,
+                          c_text (&c[ROW_NCOLS + 4]), b, err, sizeof err);
+  if (rc < 0)
     {
       log_error ("result %s (seq %lld) is not served: %s", r->id ? r->id : "?",
                  (long long) r->seq, err);
@@ -893,6 +1280,7 @@ open_body (const struct db_value *c, struct store_row *r, struct store_body *b)
 
 struct row_adapter
 {
+  struct store *st;
   store_row_fn fn;
   store_list_fn list_fn;
   void *ctx;
@@ -916,7 +1304,7 @@ adapt_row (void *ctx, const struct db_value *cols, int ncols)
     return a->list_fn (a->ctx, &row, ncols > ROW_NCOLS ? c_real (&cols[ROW_NCOLS]) : 0);
   if (ncols < FULL_NCOLS)
     return a->fn (a->ctx, &row);
-  if (open_body (cols, &row, &body) < 0)
+  if (open_body (a->st, cols, &row, &body) < 0)
     {
       a->corrupt = 1;
       return 1;
@@ -1337,7 +1725,7 @@ store_insert (struct store *st, const struct store_upload *up, char id[65])
 
   /* Compressed here, in the uploader's thread, before it waits for the
    * writer. */
-  pu.packed_len = store_body_pack (up->body, up->len, &pu.packed);
+  pu.packed_len = store_dicts_pack (st->dicts, up->body, up->len, &pu.packed);
   if (!pu.packed_len)
     {
       log_error ("database (%s) insert: zstd cannot compress the document", st->drv->name);
@@ -1364,7 +1752,7 @@ store_insert (struct store *st, const struct store_upload *up, char id[65])
 enum store_status
 store_get (struct store *st, const char *id, store_row_fn fn, void *ctx)
 {
-  struct row_adapter a = { fn, NULL, ctx, 0, 0 };
+  struct row_adapter a = { st, fn, NULL, ctx, 0, 0 };
   struct db_value p = p_text (id);
   enum store_status rc = read_rows (st, "SELECT " FULL_COLUMNS " FROM results r WHERE r.id = $1",
                                     &p, 1, &a);
@@ -1931,7 +2319,7 @@ store_list (struct store *st, const struct store_filter *f, store_list_fn fn, vo
   char sql[2048];
   struct db_value p[16];
   int np = 0, plan = 0;
-  struct row_adapter a = { NULL, fn, ctx, 0, 0 };
+  struct row_adapter a = { st, NULL, fn, ctx, 0, 0 };
   struct db_conn *c = acquire (st);
   enum store_status rc = STORE_OK;
 
@@ -1968,7 +2356,7 @@ enum store_status
 store_page (struct store *st, int dump, const struct store_filter *f, int64_t after, int limit,
             store_row_fn fn, void *ctx)
 {
-  struct row_adapter a = { fn, NULL, ctx, 0, 0 };
+  struct row_adapter a = { st, fn, NULL, ctx, 0, 0 };
   struct db_value p[16] = { p_int (after) };
   int np = 1;
   char sql[2048], order[48];
@@ -2503,7 +2891,7 @@ store_best_per_ghz (struct store *st, const char *node, struct store_best *best)
 enum store_status
 store_by_key (struct store *st, const char *fingerprint, int limit, store_row_fn fn, void *ctx)
 {
-  struct row_adapter a = { fn, NULL, ctx, 0, 0 };
+  struct row_adapter a = { st, fn, NULL, ctx, 0, 0 };
   struct db_value p[] = { p_text (fingerprint), p_int (limit) };
   return read_rows (st, "SELECT " ROW_COLUMNS " FROM results r WHERE r.fingerprint = $1 "
                     "AND r.listed = 1 ORDER BY r.seq DESC LIMIT $2", p, 2, &a);

@@ -6,37 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
+#include "server/store_dict.h"
 #include "common/util.h"
 
-/* zstd's level: on whole runs level 1 compresses smaller than 3, and
- * faster (docs/server.md, "Storage", has the measurements). */
-#define PACK_LEVEL 1
 /* No stored document is larger (uploads are limited to 1 MiB): a frame
  * that says otherwise is damaged, and is not decompressed. */
 #define MAX_DOCUMENT (16u << 20)
 
-size_t
-store_body_pack (const char *body, size_t len, unsigned char **out)
-{
-  size_t cap = ZSTD_compressBound (len);
-  unsigned char *buf = gb_xmalloc (cap);
-  size_t n = ZSTD_compress (buf, cap, body, len, PACK_LEVEL);
-
-  if (ZSTD_isError (n))
-    {
-      free (buf);
-      *out = NULL;
-      return 0;
-    }
-  *out = buf;
-  return n;
-}
-
-/* Decompresses PACKED into B->owned: 0, or -1 with ERR set. */
+/* Decompresses PACKED into B->owned with a dictionary of DICTS: 0, or
+ * -1 (-2: its dictionary is not known) with ERR set. */
 static int
-unpack (const void *packed, size_t packed_len, struct store_body *b, char *err, size_t errlen)
+unpack (struct store_dicts *dicts, const void *packed, size_t packed_len, struct store_body *b,
+        char *err, size_t errlen)
 {
   unsigned long long size = ZSTD_getFrameContentSize (packed, packed_len);
+  uint32_t id;
+  long n;
 
   if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > MAX_DOCUMENT)
     {
@@ -44,32 +29,31 @@ unpack (const void *packed, size_t packed_len, struct store_body *b, char *err, 
       return -1;
     }
   b->owned = gb_xmalloc ((size_t) size + 1);
-  size_t n = ZSTD_decompress (b->owned, (size_t) size, packed, packed_len);
-  if (ZSTD_isError (n) || n != size)
+  n = store_dicts_unpack (dicts, packed, packed_len, b->owned, (size_t) size, &id, err, errlen);
+  if (n < 0)
     {
-      snprintf (err, errlen, "its compressed document does not decompress (%s)",
-                ZSTD_isError (n) ? ZSTD_getErrorName (n) : "short");
       free (b->owned);
       b->owned = NULL;
-      return -1;
+      return (int) n;
     }
   b->owned[n] = '\0';
   b->text = b->owned;
-  b->len = n;
+  b->len = (size_t) n;
   return 0;
 }
 
 int
-store_body_open (const void *packed, size_t packed_len, const char *plain, size_t plain_len,
+store_body_open (struct store_dicts *dicts, const void *packed, size_t packed_len, const char *plain, size_t plain_len,
                  const char *sha256, struct store_body *b, char *err, size_t errlen)
 {
   char hex[65];
+  int rc;
 
   memset (b, 0, sizeof *b);
   if (packed)
     {
-      if (unpack (packed, packed_len, b, err, errlen) < 0)
-        return -1;
+      if ((rc = unpack (dicts, packed, packed_len, b, err, errlen)) < 0)
+        return rc;
     }
   else if (plain)
     {

@@ -226,6 +226,15 @@ static const char *const migrations[] = {
   "gmp, compiler);\n"
   "CREATE INDEX ranks_cpu_rank ON ranks (node, cpu, score DESC, seq DESC, listed, flagged);\n"
   "INSERT INTO backfill (name, next) VALUES ('ranks', 0);\n",
+  /* 15: the zstd dictionaries documents are compressed with (store_dict.h),
+   * by the id zstd gives each, with when it was made and the last result
+   * stored then; the repack's position (store.c, "Dictionaries") */
+  "CREATE TABLE dicts (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  created INTEGER NOT NULL,\n"
+  "  seq INTEGER NOT NULL,\n"
+  "  content BLOB NOT NULL);\n"
+  "INSERT INTO backfill (name, next) VALUES ('repack', 0);\n",
 };
 
 static void

@@ -432,11 +432,11 @@ test_interposed (void)
 /* Whether store_body_open gives TEXT back from PACKED (or PLAIN) under
  * SHA256; ERR gets its message otherwise. */
 static int
-body_opens (const unsigned char *packed, size_t packed_len, const char *plain,
-            const char *sha256, const char *text, char *err, size_t errlen)
+body_opens (struct store_dicts *dicts, const unsigned char *packed, size_t packed_len,
+            const char *plain, const char *sha256, const char *text, char *err, size_t errlen)
 {
   struct store_body b;
-  if (store_body_open (packed, packed_len, plain, plain ? strlen (plain) : 0, sha256, &b, err,
+  if (store_body_open (dicts, packed, packed_len, plain, plain ? strlen (plain) : 0, sha256, &b, err,
                        errlen) < 0)
     return 0;
   int same = b.len == strlen (text) && memcmp (b.text, text, b.len) == 0 && b.text[b.len] == 0;
@@ -455,28 +455,30 @@ test_store_body (void)
       check (0, "store body: the fixture reads");
       return;
     }
-  size_t len = strlen (text), n = store_body_pack (text, len, &packed);
+  struct store_dicts *dicts = store_dicts_new ();
+  size_t len = strlen (text), n = store_dicts_pack (dicts, text, len, &packed);
   gb_sha256_hex (text, len, sha);
   gb_sha256_hex ("x", 1, other);
   check (n > 0 && n < len / 2, "store body: a document compresses to less than half (%zu bytes "
          "to %zu)", len, n);
-  check (body_opens (packed, n, NULL, sha, text, err, sizeof err),
+  check (body_opens (dicts, packed, n, NULL, sha, text, err, sizeof err),
          "store body: the compressed document opens as the exact bytes");
-  check (body_opens (NULL, 0, text, sha, text, err, sizeof err),
+  check (body_opens (dicts, NULL, 0, text, sha, text, err, sizeof err),
          "store body: a document stored as plain text opens too");
-  check (!body_opens (packed, n, NULL, other, text, err, sizeof err) && strstr (err, "SHA-256"),
+  check (!body_opens (dicts, packed, n, NULL, other, text, err, sizeof err) && strstr (err, "SHA-256"),
          "store body: under another SHA-256 it is refused (%s)", err);
-  check (!body_opens (packed, n / 2, NULL, sha, text, err, sizeof err)
+  check (!body_opens (dicts, packed, n / 2, NULL, sha, text, err, sizeof err)
          && strstr (err, "does not decompress"), "store body: a truncated frame is refused (%s)",
          err);
   packed[0] ^= 0xff;
-  check (!body_opens (packed, n, NULL, sha, text, err, sizeof err)
+  check (!body_opens (dicts, packed, n, NULL, sha, text, err, sizeof err)
          && strstr (err, "frame header"), "store body: a frame with a damaged header is "
          "refused (%s)", err);
-  check (!body_opens (NULL, 0, "", sha, text, err, sizeof err),
+  check (!body_opens (dicts, NULL, 0, "", sha, text, err, sizeof err),
          "store body: an empty plain body is refused (%s)", err);
   free (packed);
   free (text);
+  store_dicts_free (dicts);
 }
 
 static void
