@@ -25,7 +25,11 @@
  * Documents are stored compressed (server/store_body.h), compressed by
  * the uploading thread before it queues for the writer, and read back
  * through one function that decompresses them and checks their SHA-256:
- * a document that fails is not served (STORE_CORRUPT).
+ * a document that fails is not served (STORE_CORRUPT).  They are
+ * compressed with the newest zstd dictionary (server/store_dict.h),
+ * which a thread of the store trains from the stored documents and keeps
+ * in the table dicts, and onto which a repack rewrites the older frames
+ * ("Dictionaries").
  *
  * A migration that must rewrite every result (migration 10: the GMP
  * build kind read again from each body; migration 12: each body
