@@ -40,6 +40,8 @@ EOF
 }
 
 DOWNGRADE="$(rows_back)
+DROP TABLE dicts;
+DELETE FROM backfill WHERE name = 'repack';
 DROP TABLE ranks;
 DROP TABLE tests;
 DROP TABLE names;
