@@ -128,6 +128,8 @@ struct store
   int dict_started;
   atomic_int dict_stop;
   pthread_cond_t dict_wake;
+  atomic_llong last_insert;     /* when store_insert was last called (time) */
+  atomic_uint dict_unreadable;  /* the last dictionary found unreadable, logged */
 };
 
 /* An upload waiting for, or written by, a group commit. */
@@ -511,7 +513,7 @@ take_plain (void *ctx, const struct db_value *cols, int ncols)
   struct pack_batch *b = ctx;
   if (ncols < 2 || b->n == PACK_ROWS)
     return 1;
-  b->len[b->n] = store_dicts_pack (b->dicts, cols[1].s ? cols[1].s : "", cols[1].len,
+  b->len[b->n] = store_dicts_pack (b->dicts, cols[1].s ? cols[1].s : "", cols[1].len, 0,
                                    &b->packed[b->n]);
   if (!b->len[b->n])
     {
@@ -749,13 +751,16 @@ start_backfills (struct store *st)
  * DICT_SAMPLES documents (at most DICT_SAMPLE_BYTES of them) once the
  * results number DICT_FIRST, and again each time they have grown
  * DICT_GROWTH times since the newest was trained.  A repack batch
- * rewrites the frames of at most REPACK_ROWS results. */
+ * rewrites the frames of at most REPACK_ROWS results; batches run only
+ * when this process has stored no upload for REPACK_IDLE seconds (the
+ * repack's level costs about 50 times an upload's). */
 #define DICT_PERIOD 1
 #define DICT_FIRST 64
 #define DICT_GROWTH 16
 #define DICT_SAMPLES 64
 #define DICT_SAMPLE_BYTES (16u << 20)
-#define REPACK_ROWS 50
+#define REPACK_ROWS 20
+#define REPACK_IDLE 2
 /* The dictionaries in the order they were made: the last is the newest. */
 #define DICTS_SQL "SELECT id, content FROM dicts ORDER BY seq, created, id"
 
@@ -766,7 +771,8 @@ take_dict (void *ctx, const struct db_value *cols, int ncols)
   char err[160];
   uint32_t id = ncols >= 2 ? (uint32_t) c_int (&cols[0]) : 0;
 
-  if (ncols >= 2 && store_dicts_add (st->dicts, id, cols[1].s, cols[1].len, 1, err, sizeof err) < 0)
+  if (ncols >= 2 && store_dicts_add (st->dicts, id, cols[1].s, cols[1].len, 1, err, sizeof err) < 0
+      && atomic_exchange (&st->dict_unreadable, id) != id)
     log_error ("database: documents compressed with dictionary %lu cannot be read: %s",
                (unsigned long) id, err);
   return 0;
@@ -808,7 +814,6 @@ reread_dicts (struct store *st)
 struct doc_batch
 {
   struct store *st;
-  uint32_t skip;                /* the dictionary whose frames are skipped, or 0 */
   size_t n, bytes, max;
   int64_t last;                 /* the last seq read */
   int64_t *seq;
@@ -830,8 +835,7 @@ take_doc (void *ctx, const struct db_value *cols, int ncols)
   if (ncols < 3 || b->n == b->max || b->bytes >= DICT_SAMPLE_BYTES)
     return 1;
   b->last = c_int (&cols[0]);
-  if ((cols[1].type != DB_BLOB && cols[1].type != DB_TEXT)
-      || (b->skip && ZSTD_getDictID_fromFrame (cols[1].s, cols[1].len) == b->skip))
+  if (cols[1].type != DB_BLOB && cols[1].type != DB_TEXT)
     return 0;
   rc = store_body_open (b->st->dicts, cols[1].s, cols[1].len, NULL, 0, c_text (&cols[2]), &body,
                         err, sizeof err);
@@ -936,6 +940,12 @@ train_dict (struct store *st, int64_t last)
       rc = -1;
     }
   release_writer (st, c);
+  if (rc == 0 && covered)
+    {
+      c = acquire (st);
+      rc = read_dicts (st, c);  /* the one another process stored */
+      release (st, c);
+    }
   if (rc == 0 && !covered
       && store_dicts_add (st->dicts, (uint32_t) q[0].i, dict, len, 1, err, sizeof err) == 0)
     log_info ("database: dictionary %lld (%zu bytes) trained on %zu documents; documents "
@@ -945,25 +955,26 @@ train_dict (struct store *st, int64_t last)
   return rc;
 }
 
-/* One batch of the repack: the frames after its position that are not
- * compressed with the newest dictionary compressed with it, each written
- * only if unchanged (another process may repack the same batch).  The
- * position follows the last result; a new dictionary sets it back to the
- * start.  1 when more are left, 0 when it is done, -1 on an error. */
+/* One batch of the repack: the frames after its position compressed
+ * again with the newest dictionary at the repack's level (uploads use
+ * the fast one), outside the write lock, then each written only if
+ * unchanged (another process may repack the same batch).  The position
+ * follows the last result; a new dictionary sets it back to the start.
+ * 1 when more are left, 0 when it is done, -1 on an error. */
 static int
 repack_step (struct store *st)
 {
   struct doc_batch b;
   struct db_conn *c = acquire (st);
-  uint32_t newest = store_dicts_newest (st->dicts);
   struct db_value p[] = { p_int (-1), p_int (REPACK_ROWS) };
+  unsigned char *packed[REPACK_ROWS];
+  size_t packed_len[REPACK_ROWS];
   int more = -1;
 
   doc_batch_init (&b, st, REPACK_ROWS, 1);
-  b.skip = newest;
   if (st->drv->query (c, "SELECT next FROM backfill WHERE name = 'repack'", NULL, 0, first_int,
                       &p[0].i) == 0)
-    more = newest && p[0].i >= 0;
+    more = store_dicts_newest (st->dicts) && p[0].i >= 0;
   if (more > 0 && st->drv->query (c, "SELECT seq, packed, sha256 FROM results WHERE seq > $1 "
                                   "AND packed IS NOT NULL ORDER BY seq LIMIT $2", p, 2, take_doc,
                                   &b) < 0)
@@ -977,18 +988,17 @@ repack_step (struct store *st)
       return more < 0 ? -1 : 0;
     }
 
+  for (size_t i = 0, at = 0; i < b.n; at += b.len[i++])
+    packed_len[i] = store_dicts_pack (st->dicts, b.text + at, b.len[i], 1, &packed[i]);
   c = acquire_writer (st);
   more = st->drv->begin (c, 1) == 0 ? 1 : -1;
-  for (size_t i = 0, at = 0; more > 0 && i < b.n; at += b.len[i++])
+  for (size_t i = 0; more > 0 && i < b.n; i++)
     {
-      unsigned char *packed;
-      size_t n = store_dicts_pack (st->dicts, b.text + at, b.len[i], &packed);
-      struct db_value u[] = { p_int (b.seq[i]), p_blob (packed, n),
+      struct db_value u[] = { p_int (b.seq[i]), p_blob (packed[i], packed_len[i]),
         p_blob (b.old[i], b.old_len[i]) };
-      if (n && st->drv->query (c, "UPDATE results SET packed = $2 WHERE seq = $1 AND packed = $3",
-                               u, 3, NULL, NULL) < 0)
+      if (packed_len[i] && st->drv->query (c, "UPDATE results SET packed = $2 WHERE seq = $1 "
+                                           "AND packed = $3", u, 3, NULL, NULL) < 0)
         more = -1;
-      free (packed);
     }
   struct db_value q[] = { p_int (b.last), p[0] };
   if (more < 0
@@ -1000,6 +1010,8 @@ repack_step (struct store *st)
       more = -1;
     }
   release_writer (st, c);
+  for (size_t i = 0; i < b.n; i++)
+    free (packed[i]);
   doc_batch_free (&b);
   return more;
 }
@@ -1056,7 +1068,8 @@ keep_dicts (struct store *st)
   if (s.last >= DICT_FIRST && (!s.id || s.last >= s.seq * DICT_GROWTH)
       && train_dict (st, s.last) < 0)
     return -1;
-  while (more > 0 && !st->dict_stop)
+  while (more > 0 && !st->dict_stop
+         && time (NULL) - atomic_load (&st->last_insert) >= REPACK_IDLE)
     more = repack_step (st);
   return more;
 }
@@ -1729,7 +1742,8 @@ store_insert (struct store *st, const struct store_upload *up, char id[65])
 
   /* Compressed here, in the uploader's thread, before it waits for the
    * writer. */
-  pu.packed_len = store_dicts_pack (st->dicts, up->body, up->len, &pu.packed);
+  pu.packed_len = store_dicts_pack (st->dicts, up->body, up->len, 0, &pu.packed);
+  atomic_store (&st->last_insert, (long long) time (NULL));
   if (!pu.packed_len)
     {
       log_error ("database (%s) insert: zstd cannot compress the document", st->drv->name);

@@ -10,10 +10,12 @@
 #include <zstd.h>
 #include "common/util.h"
 
-/* zstd's level for every document, with a dictionary or without: with
- * one, level 1 is within 0.5% of level 3 on whole runs and the fastest
- * (docs/server.md, "Storage", has the measurements). */
-#define PACK_LEVEL 1
+/* zstd's level for an upload, with a dictionary or without: with one,
+ * level 1 is within 0.5% of level 3 on whole runs and the fastest; and
+ * for the repack, in the background, where a higher level is worth its
+ * time (docs/server.md, "Storage", has the measurements). */
+#define UPLOAD_LEVEL 1
+#define REPACK_LEVEL 15
 /* The largest dictionary trained (zstd's own default): on whole runs of
  * 180 KB, smaller ones lose more than they save. */
 #define DICT_CAPACITY (110u << 10)
@@ -21,7 +23,7 @@
 struct dict
 {
   uint32_t id;
-  ZSTD_CDict *cdict;
+  ZSTD_CDict *cdict[2];          /* at UPLOAD_LEVEL, at REPACK_LEVEL */
   ZSTD_DDict *ddict;
 };
 
@@ -48,7 +50,8 @@ store_dicts_free (struct store_dicts *d)
     return;
   for (size_t i = 0; i < d->n; i++)
     {
-      ZSTD_freeCDict (d->all[i].cdict);
+      ZSTD_freeCDict (d->all[i].cdict[0]);
+      ZSTD_freeCDict (d->all[i].cdict[1]);
       ZSTD_freeDDict (d->all[i].ddict);
     }
   free (d->all);
@@ -70,7 +73,7 @@ int
 store_dicts_add (struct store_dicts *d, uint32_t id, const void *content, size_t len,
                  int newest, char *err, size_t errlen)
 {
-  struct dict e = { id, NULL, NULL };
+  struct dict e = { id, { NULL, NULL }, NULL };
   size_t i;
 
   if (id == 0 || ZDICT_getDictID (content, len) != id)
@@ -83,12 +86,14 @@ store_dicts_add (struct store_dicts *d, uint32_t id, const void *content, size_t
   i = find (d, id);
   if (i == d->n)
     {
-      e.cdict = ZSTD_createCDict (content, len, PACK_LEVEL);
+      e.cdict[0] = ZSTD_createCDict (content, len, UPLOAD_LEVEL);
+      e.cdict[1] = ZSTD_createCDict (content, len, REPACK_LEVEL);
       e.ddict = ZSTD_createDDict (content, len);
-      if (!e.cdict || !e.ddict)
+      if (!e.cdict[0] || !e.cdict[1] || !e.ddict)
         {
           pthread_rwlock_unlock (&d->lock);
-          ZSTD_freeCDict (e.cdict);
+          ZSTD_freeCDict (e.cdict[0]);
+          ZSTD_freeCDict (e.cdict[1]);
           ZSTD_freeDDict (e.ddict);
           snprintf (err, errlen, "zstd cannot load dictionary %lu", (unsigned long) id);
           return -1;
@@ -125,7 +130,8 @@ store_dicts_newest (struct store_dicts *d)
 }
 
 size_t
-store_dicts_pack (struct store_dicts *d, const char *body, size_t len, unsigned char **out)
+store_dicts_pack (struct store_dicts *d, const char *body, size_t len, int repack,
+                  unsigned char **out)
 {
   size_t cap = ZSTD_compressBound (len), n;
   unsigned char *buf = gb_xmalloc (cap);
@@ -135,9 +141,9 @@ store_dicts_pack (struct store_dicts *d, const char *body, size_t len, unsigned 
   if (!cctx)
     n = (size_t) -1;
   else if (d->n)
-    n = ZSTD_compress_usingCDict (cctx, buf, cap, body, len, d->all[d->newest].cdict);
+    n = ZSTD_compress_usingCDict (cctx, buf, cap, body, len, d->all[d->newest].cdict[repack]);
   else
-    n = ZSTD_compressCCtx (cctx, buf, cap, body, len, PACK_LEVEL);
+    n = ZSTD_compressCCtx (cctx, buf, cap, body, len, repack ? REPACK_LEVEL : UPLOAD_LEVEL);
   pthread_rwlock_unlock (&d->lock);
   ZSTD_freeCCtx (cctx);
   if (ZSTD_isError (n))

@@ -30,9 +30,10 @@ int store_dicts_known (struct store_dicts *d, uint32_t id);
 uint32_t store_dicts_newest (struct store_dicts *d);
 
 /* BODY (LEN bytes) compressed with the newest dictionary (none when
- * there is none) into a malloc'ed frame in *OUT; its length, or 0
- * (nothing allocated) when zstd failed. */
-size_t store_dicts_pack (struct store_dicts *d, const char *body, size_t len,
+ * there is none) into a malloc'ed frame in *OUT, at the fast level of
+ * uploads or, with REPACK, the slower and denser one of the repack; its
+ * length, or 0 (nothing allocated) when zstd failed. */
+size_t store_dicts_pack (struct store_dicts *d, const char *body, size_t len, int repack,
                          unsigned char **out);
 
 /* The frame PACKED (PACKED_LEN bytes) decompressed into OUT (CAP bytes):

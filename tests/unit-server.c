@@ -456,7 +456,7 @@ test_store_body (void)
       return;
     }
   struct store_dicts *dicts = store_dicts_new ();
-  size_t len = strlen (text), n = store_dicts_pack (dicts, text, len, &packed);
+  size_t len = strlen (text), n = store_dicts_pack (dicts, text, len, 0, &packed);
   gb_sha256_hex (text, len, sha);
   gb_sha256_hex ("x", 1, other);
   check (n > 0 && n < len / 2, "store body: a document compresses to less than half (%zu bytes "
