@@ -477,6 +477,12 @@ test_store_body (void)
   check (!body_opens (dicts, NULL, 0, "", sha, text, err, sizeof err),
          "store body: an empty plain body is refused (%s)", err);
   free (packed);
+  size_t dense = store_dicts_pack (dicts, text, len, 1, &packed);
+  check (dense > 0 && dense < n && body_opens (dicts, packed, dense, NULL, sha, text, err,
+                                               sizeof err),
+         "store body: the repack's level packs it denser (%zu bytes, not %zu) and it opens",
+         dense, n);
+  free (packed);
   free (text);
   store_dicts_free (dicts);
 }
