@@ -2402,7 +2402,7 @@ enum store_status
 store_rows (struct store *st, const struct store_filter *f, const int64_t *seqs, size_t n,
             store_row_fn fn, void *ctx)
 {
-  struct row_adapter a = { fn, NULL, ctx, 0, 0 };
+  struct row_adapter a = { st, fn, NULL, ctx, 0, 0 };
   enum store_status rc = STORE_OK;
 
   for (size_t from = 0; from < n && rc == STORE_OK; from += ROWS_AT_ONCE)
