@@ -173,3 +173,17 @@ stop_pg () {
   $RUNAS "$PGBIN/pg_ctl" -D "$PGTMP/data" -m fast -w stop > /dev/null 2>&1
   rm -rf "$PGTMP"
 }
+
+# on_both_engines FN WHAT: FN ENGINE DB SQL... on a SQLite database
+# (results.db), then on a private PostgreSQL, SQL being the command that
+# runs SQL read from its standard input on that database; WHAT names the
+# PostgreSQL part in the skip when PostgreSQL is not there.
+on_both_engines () {
+  "$1" sqlite "$PWD/results.db" sqlite3 "$PWD/results.db"
+  if start_pg; then
+    trap stop_pg EXIT
+    "$1" postgresql "$PG_URI" $RUNAS "$PGBIN/psql" -X -q -t -v ON_ERROR_STOP=1 "$PG_URI"
+  else
+    skip "$2 (PostgreSQL not installed or did not start)"
+  fi
+}

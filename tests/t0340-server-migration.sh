@@ -180,11 +180,4 @@ run_upgrade () {
   stop_server
 }
 
-run_upgrade sqlite "$PWD/results.db" sqlite3 "$PWD/results.db"
-
-if start_pg; then
-  trap stop_pg EXIT
-  run_upgrade postgresql "$PG_URI" $RUNAS "$PGBIN/psql" -X -q -t -v ON_ERROR_STOP=1 "$PG_URI"
-else
-  skip "the PostgreSQL upgrade (PostgreSQL not installed or did not start)"
-fi
+on_both_engines run_upgrade "the PostgreSQL upgrade"

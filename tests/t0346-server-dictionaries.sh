@@ -148,11 +148,4 @@ run_checks () {
   stop_server
 }
 
-run_checks sqlite "$PWD/results.db" sqlite3 "$PWD/results.db"
-
-if start_pg; then
-  trap stop_pg EXIT
-  run_checks postgresql "$PG_URI" $RUNAS "$PGBIN/psql" -X -q -t -v ON_ERROR_STOP=1 "$PG_URI"
-else
-  skip "the PostgreSQL checks (PostgreSQL not installed or did not start)"
-fi
+on_both_engines run_checks "the PostgreSQL checks"
