@@ -1980,8 +1980,9 @@ add_limit (char *sql, size_t size, const char *order, const struct store_filter 
  * scale").  A fixed K fits one size only: 4,000 made filters matching
  * 3,000 of 10,000 results read all 3,000 (48 ms p99, the walk 6); a
  * fixed plan (always walk) would read every row for a filter that
- * matches almost nothing.  A test's rows are kept in upload order only, so a filter's
- * index is used when it matches at most a sixteenth of them. */
+ * matches almost nothing.  A test's rows are kept in upload order only,
+ * so a filter's index is used when it matches at most a sixteenth of
+ * them (and no more than selective counts to). */
 #define WALK_COST 16            /* entries of the score index a lookup costs */
 
 /* The filters with an index of their own: COLUMN = VALUE, or for the
