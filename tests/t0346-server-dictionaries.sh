@@ -68,6 +68,17 @@ wait_for () {
   return 1
 }
 
+# restart_after SQL CMD...: the server stopped, SQL run on $db by CMD
+# (run_checks' SQL command), the log emptied, the server started again.
+restart_after () {
+  sql=$1
+  shift
+  stop_server
+  echo "$sql" | "$@" > /dev/null 2>&1
+  : > server.log
+  start_server "$db" --key-rate 0 --address-rate 0
+}
+
 run_checks () {
   engine=$1 db=$2
   shift 2
@@ -111,11 +122,8 @@ run_checks () {
   start_server "$db" --key-rate 0 --address-rate 0 || { fail "$engine: the server starts again"; return; }
   check "$engine: ... and after a restart" all_exact
 
-
-  stop_server
-  echo "UPDATE dicts SET id = id + 1;" | "$@" > /dev/null 2>&1
-  : > server.log
-  start_server "$db" --key-rate 0 --address-rate 0 || { fail "$engine: the server starts again"; return; }
+  restart_after "UPDATE dicts SET id = id + 1;" "$@" ||
+    { fail "$engine: the server starts again"; return; }
   expect_rule "$engine: a document naming a dictionary not stored is refused" 500 corrupt \
     "$(get "/api/v1/results/$(idof 65)/raw")"
   check "$engine: the log says which result and why" \
@@ -134,12 +142,9 @@ run_checks () {
   sleep 3
   check "$engine: the dictionary that is not one is logged once, not each second ($(grep -c "dictionary [0-9]* cannot be read" server.log) times)" \
     [ "$(grep -c "dictionary [0-9]* cannot be read" server.log)" = 1 ]
-  stop_server
 
-  echo "UPDATE dicts SET id = id - 1;" | "$@" > /dev/null 2>&1
-  echo "UPDATE dicts SET content = substr(content, 1, 2000);" | "$@" > /dev/null 2>&1
-  : > server.log
-  start_server "$db" --key-rate 0 --address-rate 0 || { fail "$engine: the server starts again"; return; }
+  restart_after "UPDATE dicts SET id = id - 1; UPDATE dicts SET content = substr(content, 1, 2000);" \
+    "$@" || { fail "$engine: the server starts again"; return; }
   expect_rule "$engine: a document whose dictionary is damaged is refused" 500 corrupt \
     "$(get "/api/v1/results/$(idof 65)/raw")"
   check_fails "$engine: the dump stops before it, incomplete" \
