@@ -186,6 +186,7 @@ struct block
   struct memos *memos;
   size_t n;
   size_t newest;                /* its newest entry (when N > 0) */
+  int64_t kind[2];              /* its most common mode and build kind (choose_kinds) */
   struct item items[];
 };
 
@@ -577,23 +578,6 @@ by_cpu_score (const void *pa, const void *pb)
   return a->seq > b->seq ? -1 : a->seq < b->seq;
 }
 
-/* One result's vote for its CPU's name (see name_group). */
-struct vote
-{
-  uint32_t name;
-  uint8_t verified, flagged;
-  int64_t seq;
-};
-
-static int
-by_name_seq (const void *pa, const void *pb)
-{
-  const struct vote *a = pa, *b = pb;
-  if (a->name != b->name)
-    return a->name < b->name ? -1 : 1;
-  return (a->seq > b->seq) - (a->seq < b->seq);
-}
-
 /* How a name ranks: by the votes of verified publishers' unflagged
  * results, then of all unflagged results, then of all, then the oldest. */
 struct tally
@@ -620,35 +604,39 @@ tally_beats (const struct tally *a, const struct tally *b)
  * results, else most results, ties going to the oldest.  A brand that
  * does not fit the CPU identity never counts; a CPU none of whose
  * results names it fittingly is shown by its identity (UNNAMED, "").
- * V has room for the group's votes. */
+ * T, indexed by name, is zeroed and left so; NAMED has room for the
+ * group's names.  One pass over the group, not a sort: each update
+ * names again the CPUs it touches, however many results they have. */
 static uint32_t
-name_group (const struct board *b, size_t c, uint32_t unnamed, struct vote *v)
+name_group (const struct board *b, size_t c, uint32_t unnamed, struct tally *t,
+            uint32_t *named)
 {
   size_t n = 0;
   const struct block *blk = b->blocks[c];
   for (size_t k = 0; k < blk->n; k++)
     {
       const struct item *it = &blk->items[k];
-      if (plausible_brand_fits (b->tab[BF_CPU].names[it->f[BF_CPU]],
-                                b->tab[BF_VENDOR].names[it->f[BF_VENDOR]],
-                                b->names.names[it->name]))
-        v[n++] = (struct vote) { it->name, it->verified, it->flagged, it->seq };
-    }
-  qsort (v, n, sizeof *v, by_name_seq);
-  struct tally best = { 0, 0, 0, unnamed, 0 };
-  for (size_t k = 0; k < n;)
-    {
-      struct tally t = { 0, 0, 0, v[k].name, v[k].seq };
-      size_t j = k;
-      for (; j < n && v[j].name == v[k].name; j++)
+      if (!plausible_brand_fits (b->tab[BF_CPU].names[it->f[BF_CPU]],
+                                 b->tab[BF_VENDOR].names[it->f[BF_VENDOR]],
+                                 b->names.names[it->name]))
+        continue;
+      struct tally *x = &t[it->name];
+      if (x->all++ == 0)
         {
-          t.verified += v[j].verified && !v[j].flagged;
-          t.unflagged += !v[j].flagged;
-          t.all++;
+          named[n++] = x->name = it->name;
+          x->first = it->seq;
         }
-      if (k == 0 || tally_beats (&t, &best))
-        best = t;
-      k = j;
+      else if (it->seq < x->first)
+        x->first = it->seq;
+      x->verified += it->verified && !it->flagged;
+      x->unflagged += !it->flagged;
+    }
+  struct tally best = { 0, 0, 0, unnamed, 0 };
+  for (size_t k = 0; k < n; k++)
+    {
+      if (k == 0 || tally_beats (&t[named[k]], &best))
+        best = t[named[k]];
+      t[named[k]] = (struct tally) { 0, 0, 0, 0, 0 };
     }
   return best.name;
 }
@@ -671,11 +659,13 @@ name_cpus (struct board *b, const uint8_t *affected)
 {
   int64_t found = lookup (&b->names, "");
   uint32_t unnamed = found >= 0 ? (uint32_t) found : intern (&b->names, "");
-  struct vote *v = gb_xmalloc (biggest_group (b) * sizeof *v);
+  struct tally *t = gb_xcalloc (b->names.n + 1, sizeof *t);
+  uint32_t *named = gb_xmalloc ((biggest_group (b) + 1) * sizeof *named);
   for (size_t c = 0; c < b->tab[BF_CPU].n; c++)
     if (!affected || affected[c])
-      b->cpu_name[c] = name_group (b, c, unnamed, v);
-  free (v);
+      b->cpu_name[c] = name_group (b, c, unnamed, t, named);
+  free (named);
+  free (t);
 }
 
 static struct memos *
@@ -738,14 +728,44 @@ block_release (struct block *blk)
     }
 }
 
-/* Sets BLK's newest entry. */
+/* The most common value of FIELD among the N ITEMS whose mode is MODE
+ * (-1: any), ties going to the first seen; -1 when there are none. */
+static int64_t
+most_common (const struct board *b, const struct item *items, size_t n, int field,
+             int64_t mode)
+{
+  size_t nvalues = b->tab[field].n;
+  size_t *count = gb_xcalloc (nvalues + 1, sizeof *count);
+  int64_t best = -1;
+  for (size_t k = 0; k < n; k++)
+    if (mode < 0 || items[k].f[BF_MODE] == mode)
+      count[items[k].f[field]]++;
+  for (size_t i = 0; i < nvalues; i++)
+    if (count[i] && (best < 0 || count[i] > count[best]))
+      best = (int64_t) i;
+  free (count);
+  return best;
+}
+
 static void
-find_newest (struct block *blk)
+choose_kinds (const struct board *b, const struct item *items, size_t n, int64_t kind[2])
+{
+  kind[0] = most_common (b, items, n, BF_MODE, -1);
+  kind[1] = kind[0] < 0 ? -1 : most_common (b, items, n, BF_BUILD, kind[0]);
+}
+
+/* Sets BLK's newest entry and its kinds (B: the snapshot it is made
+ * for, whose string tables name its items' values); a CPU page views
+ * its kinds by default, and a block is shared by the snapshots in which
+ * its CPU's results do not change, so they are counted once, here. */
+static void
+block_finish (const struct board *b, struct block *blk)
 {
   blk->newest = 0;
   for (size_t k = 1; k < blk->n; k++)
     if (blk->items[k].seq > blk->items[blk->newest].seq)
       blk->newest = k;
+  choose_kinds (b, blk->items, blk->n, blk->kind);
 }
 
 /* B's blocks and GROUP from its N ITEMS (in any order). */
@@ -773,7 +793,7 @@ group_items (struct board *b, const struct item *items, size_t n)
       b->blocks[c]->items[k - b->group[c]] = items[p[k].item];
     }
   for (size_t c = 0; c < ncpu; c++)
-    find_newest (b->blocks[c]);
+    block_finish (b, b->blocks[c]);
   free (p);
 }
 
@@ -848,32 +868,6 @@ board_new (void)
   pthread_mutex_init (&b->lock, NULL);
   pthread_cond_init (&b->loaded, NULL);
   return b;
-}
-
-/* The most common value of FIELD among the N ITEMS whose mode is MODE
- * (-1: any), ties going to the first seen; -1 when there are none. */
-static int64_t
-most_common (const struct board *b, const struct item *items, size_t n, int field,
-             int64_t mode)
-{
-  size_t nvalues = b->tab[field].n;
-  size_t *count = gb_xcalloc (nvalues + 1, sizeof *count);
-  int64_t best = -1;
-  for (size_t k = 0; k < n; k++)
-    if (mode < 0 || items[k].f[BF_MODE] == mode)
-      count[items[k].f[field]]++;
-  for (size_t i = 0; i < nvalues; i++)
-    if (count[i] && (best < 0 || count[i] > count[best]))
-      best = (int64_t) i;
-  free (count);
-  return best;
-}
-
-static void
-choose_kinds (const struct board *b, const struct item *items, size_t n, int64_t kind[2])
-{
-  kind[0] = most_common (b, items, n, BF_MODE, -1);
-  kind[1] = kind[0] < 0 ? -1 : most_common (b, items, n, BF_BUILD, kind[0]);
 }
 
 /* B's PAIRS for its string tables as they are, with OLD's counts (OLD may
@@ -1652,6 +1646,20 @@ board_ranked (struct board *b, struct store *st, const struct board_filter *f,
 }
 
 size_t
+board_cpu_count (const struct board *b, const struct board_filter *f)
+{
+  struct resolved r;
+  size_t n = 0;
+
+  if (resolve (b, f, &r) < 0 || r.f[BF_CPU] < 0)
+    return 0;
+  const struct block *blk = b->blocks[r.f[BF_CPU]];
+  for (size_t k = 0; k < blk->n; k++)
+    n += matches (&blk->items[k], &r);
+  return n;
+}
+
+size_t
 board_cpu_entries (const struct board *b, const struct board_filter *f, struct board_entry **out)
 {
   struct resolved r;
@@ -1684,7 +1692,7 @@ board_default_kinds (const struct board *b, const char *cpu, struct board_filter
   int64_t kind[2] = { b->kind[0], b->kind[1] };
   int64_t c = cpu ? lookup (&b->tab[BF_CPU], cpu) : -1;
   if (c >= 0)
-    choose_kinds (b, b->blocks[c]->items, b->blocks[c]->n, kind);
+    memcpy (kind, b->blocks[c]->kind, sizeof kind);
   static const int fields[2] = { BF_MODE, BF_BUILD };
   for (int i = 0; i < 2; i++)
     if ((!f->value[fields[i]] || !*f->value[fields[i]]) && kind[i] >= 0)
@@ -1979,7 +1987,7 @@ remake_block (struct board *b, const struct board *old, size_t c, const int64_t 
         }
     }
   blk->n = k;
-  find_newest (blk);
+  block_finish (b, blk);
   return blk;
 }
 

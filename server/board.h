@@ -147,6 +147,9 @@ void board_default_kinds (const struct board *b, const char *cpu, struct board_f
 size_t board_cpu_entries (const struct board *b, const struct board_filter *f,
                           struct board_entry **out);
 
+/* How many results of F's CPU there are under F. */
+size_t board_cpu_count (const struct board *b, const struct board_filter *f);
+
 /* The seq of CPU's newest listed result in B, 0 when none. */
 int64_t board_cpu_newest (const struct board *b, const char *cpu);
 

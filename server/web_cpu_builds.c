@@ -43,11 +43,9 @@ kinds_of (const struct board *b, const struct board_filter *bf, struct kind *k)
   size_t nk = 0, nnames = board_values (b, BF_BUILD, &names, &counts);
   for (size_t i = 0; i < nnames && nk < MAX_KINDS; i++)
     {
-      struct board_entry *e;
       struct kind x = { *bf, 0, { NULL, NULL, 0 } };
       x.bf.value[BF_BUILD] = names[i];
-      x.n = board_cpu_entries (b, &x.bf, &e);
-      free (e);
+      x.n = board_cpu_count (b, &x.bf);
       if (x.n == 0)
         continue;
       if (strcmp (names[i], REFERENCE_KIND) == 0)
