@@ -1645,16 +1645,24 @@ board_ranked (struct board *b, struct store *st, const struct board_filter *f,
   return 0;
 }
 
+/* The block of F's CPU, with F resolved into R; NULL when F names no
+ * CPU of B. */
+static const struct block *
+cpu_block (const struct board *b, const struct board_filter *f, struct resolved *r)
+{
+  if (resolve (b, f, r) < 0 || r->f[BF_CPU] < 0)
+    return NULL;
+  return b->blocks[r->f[BF_CPU]];
+}
+
 size_t
 board_cpu_count (const struct board *b, const struct board_filter *f)
 {
   struct resolved r;
+  const struct block *blk = cpu_block (b, f, &r);
   size_t n = 0;
 
-  if (resolve (b, f, &r) < 0 || r.f[BF_CPU] < 0)
-    return 0;
-  const struct block *blk = b->blocks[r.f[BF_CPU]];
-  for (size_t k = 0; k < blk->n; k++)
+  for (size_t k = 0; blk && k < blk->n; k++)
     n += matches (&blk->items[k], &r);
   return n;
 }
@@ -1663,12 +1671,12 @@ size_t
 board_cpu_entries (const struct board *b, const struct board_filter *f, struct board_entry **out)
 {
   struct resolved r;
+  const struct block *blk = cpu_block (b, f, &r);
   size_t n = 0;
 
   *out = NULL;
-  if (resolve (b, f, &r) < 0 || r.f[BF_CPU] < 0)
+  if (!blk)
     return 0;
-  const struct block *blk = b->blocks[r.f[BF_CPU]];
   *out = gb_xmalloc ((blk->n + 1) * sizeof **out);
   for (size_t k = 0; k < blk->n; k++)
     {
