@@ -9,6 +9,10 @@
 #ifndef _WIN32
 #include <sys/resource.h>
 #endif
+#ifdef __linux__
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 #include <openssl/evp.h>
 
 static void
@@ -157,6 +161,16 @@ gb_thread_kernel_seconds (void)
     return u.ru_stime.tv_sec + u.ru_stime.tv_usec * 1e-6;
 #endif
   return 0;
+}
+
+void
+gb_thread_lower_priority (int nice)
+{
+#ifdef __linux__
+  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), nice);
+#else
+  (void) nice;
+#endif
 }
 
 int

@@ -46,5 +46,9 @@ double gb_thread_kernel_seconds (void);
  * sample: Windows counts thread time in scheduler ticks (15.625 ms; Wine
  * 10 ms), where a sample of microseconds reads 0 or a whole tick. */
 int gb_thread_cpu_coarse (void);
+/* Runs the calling thread at NICE, below the others, for work that may
+ * wait for theirs (Linux, where a thread has a priority of its own;
+ * elsewhere nothing). */
+void gb_thread_lower_priority (int nice);
 
 #endif

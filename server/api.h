@@ -24,8 +24,11 @@ enum MHD_Result api_retract (struct http_request *r, const char *id);
 enum MHD_Result api_result (struct http_request *r, const char *id, const char *part);
 enum MHD_Result api_list (struct http_request *r);
 enum MHD_Result api_cpus (struct http_request *r);
-/* Lets go of the rows of /api/v1/cpus kept in SRV (at exit). */
-void api_cpus_forget (struct server *srv);
+/* Starts the thread that computes the rows of /api/v1/cpus again when
+ * they are older than SRV->aggregate_ttl (api_stats.c): 0, or -1 when it
+ * cannot start.  api_cpus_stop stops it, and lets the rows go. */
+int api_cpus_start (struct server *srv);
+void api_cpus_stop (struct server *srv);
 enum MHD_Result api_health (struct http_request *r);
 enum MHD_Result api_dump (struct http_request *r);
 enum MHD_Result api_export (struct http_request *r);

@@ -10,9 +10,17 @@
  * group ends and only one group is in memory at a time.  The rows are
  * printed once, sorted by CPU, mode and build, and kept for
  * --aggregate-ttl seconds; a request copies those of its page (filters,
- * limit, and a cursor naming the last row of the page before). */
+ * limit, and a cursor naming the last row of the page before).
+ *
+ * Only the first request computes the rows itself (the others arriving
+ * meanwhile wait for them), and every request with --aggregate-ttl 0.
+ * Once they are older than that, the request that finds them so wakes a
+ * thread of low priority that computes the next ones (11 s at a million
+ * results), and every request meanwhile gets the rows it has. */
 #include "server/api.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +29,11 @@
 #include "build_config.h"
 #include "model/registry.h"
 #include "model/order_stats.h"
+#include "server/log.h"
 
 #define CPUS_DEFAULT_LIMIT 50
 #define CPUS_MAX_LIMIT 500
+#define REFRESHER_NICE 10       /* as the leaderboard's builder (board.c) */
 
 /* The run mode and build kind of every listed result: KIND[i] of the
  * result SEQ[i] (ascending), an index into MODE and BUILD; and when the
@@ -183,6 +193,7 @@ struct groups
   char *cpu;                    /* the group being read */
   double **scores;              /* per kind, best first */
   size_t *n, *cap;
+  const atomic_int *abandon;    /* set: stop reading (the server stops) */
 };
 
 /* The registry's nodes of depth 0 and 1, each once, in registry order. */
@@ -273,6 +284,8 @@ add_score (void *ctx, const char *cpu, int64_t seq, double score)
   struct groups *g = ctx;
   int64_t kind = kind_of (g->kinds, seq);
 
+  if (atomic_load (g->abandon))
+    return 1;
   if (!cpu || kind < 0)
     return 0;
   if (!g->cpu || strcmp (g->cpu, cpu) != 0)
@@ -299,7 +312,7 @@ struct cpu_row
 };
 
 /* The rows of one computation, sorted, shared by the requests that page
- * through them (REFS, under srv->aggregate_lock; the cache holds one). */
+ * through them (REFS, under the keeper's lock; the keeper holds one). */
 struct cpu_rows
 {
   struct cpu_row *row;
@@ -405,18 +418,20 @@ finish (struct store *st, cJSON *rows, struct cpu_rows *out)
   return status;
 }
 
-/* The aggregates as printed rows, or NULL on a database error: one row
- * per CPU identity, run mode and GMP build kind, never pooled. */
+/* The aggregates as printed rows, or NULL on a database error or when
+ * ABANDON is set: one row per CPU identity, run mode and GMP build kind,
+ * never pooled. */
 static struct cpu_rows *
-aggregate (struct store *store, int include_flagged)
+aggregate (struct store *store, int include_flagged, const atomic_int *abandon)
 {
+  double begun = gb_wall_seconds ();
   struct kinds kinds = { 0 };
   enum store_status st = store_kinds (store, take_kind, &kinds);
   kinds_index (&kinds);
   struct groups g = {
     cJSON_CreateObject (), { NULL, NULL, 0, 0 }, &kinds, NULL, NULL,
     gb_xcalloc (kinds.nkinds + 1, sizeof *g.scores), gb_xcalloc (kinds.nkinds + 1, sizeof *g.n),
-    gb_xcalloc (kinds.nkinds + 1, sizeof *g.cap)
+    gb_xcalloc (kinds.nkinds + 1, sizeof *g.cap), abandon
   };
   char **nodes;
   size_t nnodes = headline_nodes (&nodes);
@@ -437,6 +452,8 @@ aggregate (struct store *store, int include_flagged)
   free (g.cap);
   free (g.cpu);
   struct cpu_rows *rows = gb_xcalloc (1, sizeof *rows);
+  if (st == STORE_OK && atomic_load (abandon))
+    st = STORE_ERROR;
   if (st == STORE_OK)
     st = finish (store, g.rows, rows);
   cJSON_Delete (g.rows);
@@ -448,79 +465,166 @@ aggregate (struct store *store, int include_flagged)
       return NULL;
     }
   rows->refs = 1;
+  if (gb_wall_seconds () - begun >= 1)
+    log_info ("/api/v1/cpus: %zu rows computed in %.1f s", rows->n, gb_wall_seconds () - begun);
   return rows;
 }
 
-/* The cached rows, retained, if they are fresh enough, or (with a TTL)
- * while another request computes the next ones: seconds at 100,000
- * results, which the requests arriving meanwhile would otherwise all
- * spend computing them too; when there are none yet, the requests wait
- * for the one computing them.  Else NULL: the caller computes them, and
- * calls remember. */
-static struct cpu_rows *
-cached (struct server *srv, int variant)
+/* What /api/v1/cpus keeps between requests: the rows of each variant
+ * (without and with flagged results), when they were computed, whether
+ * they are being computed (BUSY) and whether the refresher is asked to
+ * (WANT); DONE is signalled when a computation ends, WAKE wakes the
+ * refresher. */
+struct cpus_keeper
 {
+  struct server *srv;
+  pthread_mutex_t lock;
+  pthread_cond_t done, wake;
+  struct cpu_rows *rows[2];
+  double at[2];
+  int busy[2], want[2];
+  atomic_int abandon;
+  pthread_t refresher;
+};
+
+/* The rows kept for VARIANT, retained: fresh ones, or (with a TTL) older
+ * ones while the refresher computes the next, which it is woken to do
+ * if nobody is yet.  NULL when there are none or the TTL is 0: the
+ * caller computes them, and calls remember; requests arriving meanwhile
+ * without rows wait for those. */
+static struct cpu_rows *
+cached (struct cpus_keeper *k, int variant)
+{
+  double ttl = k->srv->aggregate_ttl;
   struct cpu_rows *rows = NULL;
-  pthread_mutex_lock (&srv->aggregate_lock);
+
+  pthread_mutex_lock (&k->lock);
   for (;;)
     {
-      struct cpu_rows *kept = srv->aggregate_rows[variant];
-      if (kept && (gb_wall_seconds () - srv->aggregate_at[variant] < srv->aggregate_ttl
-                   || (srv->aggregate_busy[variant] && srv->aggregate_ttl > 0)))
+      struct cpu_rows *kept = k->rows[variant];
+      if (kept && ttl > 0)
         {
+          if (gb_wall_seconds () - k->at[variant] >= ttl && !k->busy[variant])
+            {
+              k->busy[variant] = k->want[variant] = 1;
+              pthread_cond_signal (&k->wake);
+            }
           kept->refs++;
           rows = kept;
           break;
         }
-      if (kept || !srv->aggregate_busy[variant])
+      if (kept || !k->busy[variant])
         {
-          srv->aggregate_busy[variant] = 1;
+          k->busy[variant] = 1;
           break;
         }
-      pthread_cond_wait (&srv->aggregate_done, &srv->aggregate_lock);
+      pthread_cond_wait (&k->done, &k->lock);
     }
-  pthread_mutex_unlock (&srv->aggregate_lock);
+  pthread_mutex_unlock (&k->lock);
   return rows;
 }
 
 /* Lets go of ROWS, freed with their last holder. */
 static void
-release (struct server *srv, struct cpu_rows *rows)
+release (struct cpus_keeper *k, struct cpu_rows *rows)
 {
-  pthread_mutex_lock (&srv->aggregate_lock);
+  pthread_mutex_lock (&k->lock);
   int last = rows && --rows->refs == 0;
-  pthread_mutex_unlock (&srv->aggregate_lock);
+  pthread_mutex_unlock (&k->lock);
   if (last)
     cpu_rows_free (rows);
 }
 
-/* The rows computed, ROWS (retained for the cache; NULL: it failed). */
+/* The rows computed, ROWS (retained for the keeper; NULL: it failed,
+ * and the rows kept before stay). */
 static void
-remember (struct server *srv, int variant, struct cpu_rows *rows)
+remember (struct cpus_keeper *k, int variant, struct cpu_rows *rows)
 {
   struct cpu_rows *old = NULL;
-  pthread_mutex_lock (&srv->aggregate_lock);
+  pthread_mutex_lock (&k->lock);
   if (rows)
     {
-      old = srv->aggregate_rows[variant];
+      old = k->rows[variant];
       rows->refs++;
-      srv->aggregate_rows[variant] = rows;
-      srv->aggregate_at[variant] = gb_wall_seconds ();
+      k->rows[variant] = rows;
+      k->at[variant] = gb_wall_seconds ();
     }
-  srv->aggregate_busy[variant] = 0;
-  pthread_cond_broadcast (&srv->aggregate_done);
-  pthread_mutex_unlock (&srv->aggregate_lock);
-  release (srv, old);
+  k->busy[variant] = 0;
+  pthread_cond_broadcast (&k->done);
+  pthread_mutex_unlock (&k->lock);
+  release (k, old);
+}
+
+/* The refresher: computes the rows of each variant it is asked for, at
+ * the lowest priority, since requests are served the older rows
+ * meanwhile. */
+static void *
+refresher (void *arg)
+{
+  struct cpus_keeper *k = arg;
+
+  gb_thread_lower_priority (REFRESHER_NICE);
+  pthread_mutex_lock (&k->lock);
+  while (!atomic_load (&k->abandon))
+    {
+      int variant = k->want[0] ? 0 : k->want[1] ? 1 : -1;
+      if (variant < 0)
+        {
+          pthread_cond_wait (&k->wake, &k->lock);
+          continue;
+        }
+      k->want[variant] = 0;
+      pthread_mutex_unlock (&k->lock);
+      struct cpu_rows *rows = aggregate (k->srv->store, variant, &k->abandon);
+      remember (k, variant, rows);
+      release (k, rows);
+      pthread_mutex_lock (&k->lock);
+    }
+  pthread_mutex_unlock (&k->lock);
+  return NULL;
+}
+
+int
+api_cpus_start (struct server *srv)
+{
+  struct cpus_keeper *k = gb_xcalloc (1, sizeof *k);
+
+  k->srv = srv;
+  atomic_init (&k->abandon, 0);
+  pthread_mutex_init (&k->lock, NULL);
+  pthread_cond_init (&k->done, NULL);
+  pthread_cond_init (&k->wake, NULL);
+  if (pthread_create (&k->refresher, NULL, refresher, k) != 0)
+    {
+      pthread_cond_destroy (&k->wake);
+      pthread_cond_destroy (&k->done);
+      pthread_mutex_destroy (&k->lock);
+      free (k);
+      return -1;
+    }
+  srv->cpus = k;
+  return 0;
 }
 
 void
-api_cpus_forget (struct server *srv)
+api_cpus_stop (struct server *srv)
 {
+  struct cpus_keeper *k = srv->cpus;
+
+  if (!k)
+    return;
+  pthread_mutex_lock (&k->lock);
+  atomic_store (&k->abandon, 1);
+  pthread_cond_signal (&k->wake);
+  pthread_mutex_unlock (&k->lock);
+  pthread_join (k->refresher, NULL);
   for (int variant = 0; variant < 2; variant++)
-    {
-      release (srv, srv->aggregate_rows[variant]);
-      srv->aggregate_rows[variant] = NULL;
-    }
+    release (k, k->rows[variant]);
+  pthread_cond_destroy (&k->wake);
+  pthread_cond_destroy (&k->done);
+  pthread_mutex_destroy (&k->lock);
+  free (k);
+  srv->cpus = NULL;
 }
 
 /* A page of /api/v1/cpus: the rows after the cursor's position that
@@ -689,11 +793,12 @@ api_cpus (struct http_request *r)
   else
     {
       int variant = flagged && flagged[0] == '1';
-      struct cpu_rows *rows = cached (r->srv, variant);
+      struct cpus_keeper *k = r->srv->cpus;
+      struct cpu_rows *rows = cached (k, variant);
       if (!rows)
         {
-          rows = aggregate (r->srv->store, variant);
-          remember (r->srv, variant, rows);
+          rows = aggregate (r->srv->store, variant, &k->abandon);
+          remember (k, variant, rows);
         }
       if (!rows)
         rc = api_unavailable (r);
@@ -701,7 +806,7 @@ api_cpus (struct http_request *r)
         {
           size_t len;
           char *text = page_text (rows, &page, &len);
-          release (r->srv, rows);
+          release (k, rows);
           rc = http_bytes_owned (r, 200, "application/json", text, len);
         }
     }

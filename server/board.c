@@ -64,15 +64,11 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
-#include <unistd.h>
-#ifdef __linux__
-#include <sys/syscall.h>
-#endif
 #include "common/util.h"
 #include "server/log.h"
 #include "server/plausible.h"
@@ -2275,15 +2271,6 @@ carry (struct board *b, struct store *st, struct board *old, const uint8_t *affe
     }
 }
 
-/* Runs the calling thread at BUILDER_NICE (Linux: a thread's own). */
-static void
-lower_priority (void)
-{
-#ifdef __linux__
-  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), BUILDER_NICE);
-#endif
-}
-
 /* ------------------------------------------------------------ the journal */
 
 /* Frees the journal's N oldest entries, under K's lock. */
@@ -2501,7 +2488,7 @@ full_builder (void *arg)
 {
   struct board_keeper *k = arg;
 
-  lower_priority ();
+  gb_thread_lower_priority (BUILDER_NICE);
   pthread_mutex_lock (&k->lock);
   for (;;)
     {

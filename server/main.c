@@ -245,12 +245,12 @@ serve (const struct options *o)
   srv.per_ip_connections = o->per_ip_connections;
   srv.timeout = o->timeout;
   srv.aggregate_ttl = o->aggregate_ttl;
-  pthread_mutex_init (&srv.aggregate_lock, NULL);
-  pthread_cond_init (&srv.aggregate_done, NULL);
   struct http_daemon *d = NULL;
   int status = EXIT_START_FAILED;
   if (board_start (&srv) < 0)
     fputs ("gmpbench-server: cannot start the leaderboard's thread\n", stderr);
+  else if (api_cpus_start (&srv) < 0)
+    fputs ("gmpbench-server: cannot start the thread of /api/v1/cpus\n", stderr);
   else if (!(d = http_start (&srv, o->listen, answer, VALIDATE_MAX_BODY, err, sizeof err)))
     fprintf (stderr, "gmpbench-server: %s\n", err);
   else
@@ -264,9 +264,7 @@ serve (const struct options *o)
     }
   ratelimit_free (srv.by_address);
   ratelimit_free (srv.by_key);
-  api_cpus_forget (&srv);
-  pthread_mutex_destroy (&srv.aggregate_lock);
-  pthread_cond_destroy (&srv.aggregate_done);
+  api_cpus_stop (&srv);
   board_stop (&srv);
   store_close (srv.store);
   return status;

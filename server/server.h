@@ -7,7 +7,6 @@
 #ifndef GB_SERVER_SERVER_H
 #define GB_SERVER_SERVER_H
 
-#include <pthread.h>
 #include "server/ratelimit.h"
 #include "server/store.h"
 
@@ -18,20 +17,15 @@ struct server
   struct ratelimit *by_key;             /* uploads and retractions */
   int trust_proxy;                      /* take the client from X-Forwarded-For */
   unsigned threads, max_connections, per_ip_connections, timeout;
-  /* /api/v1/cpus reads every listed score of the headline nodes, so its
-   * rows (without and with flagged results), printed, are kept for
-   * aggregate_ttl seconds, and served a while longer while one request
-   * (aggregate_busy) computes the next (server/api_stats.c); before the
-   * first ones, the requests wait for aggregate_done. */
+  /* /api/v1/cpus and the leaderboard read every listed result: they are
+   * read again at most (cpus) and at least (boards) every aggregate_ttl
+   * seconds. */
   double aggregate_ttl;
-  pthread_mutex_t aggregate_lock;
-  pthread_cond_t aggregate_done;
-  struct cpu_rows *aggregate_rows[2];
-  double aggregate_at[2];
-  int aggregate_busy[2];
+  /* The rows of /api/v1/cpus, and the thread that computes the next
+   * (server/api_stats.c). */
+  struct cpus_keeper *cpus;
   /* The leaderboard pages' snapshots, kept up to date with this
-   * process's changes and read whole again every aggregate_ttl seconds
-   * (server/board.h). */
+   * process's changes (server/board.h). */
   struct board_keeper *boards;
 };
 

@@ -271,3 +271,28 @@ check "... and so has the CPU page, in its counts as in its list" \
   sh -c "grep -q '2 matching results' page.html && grep -q '$FRESH2' page.html"
 get "/api/v1/results?cpu=$FRESH" > /dev/null
 check "... and the API's listing" [ "$(field "d['results'][0]['id']")" = "$FRESH2" ]
+
+# ------------------------------------------------------------ /api/v1/cpus past its TTL
+
+stop_server
+start_server "$PWD/fresh.db" --key-rate 0 --aggregate-ttl 1 \
+  || { fail "a server with --aggregate-ttl 1 starts"; exit 1; }
+fresh_n () {
+  field "[c['scores']['gmpbench.base']['n'] for c in d['cpus'] if c['cpu'] == '$FRESH'][0]"
+}
+get /api/v1/cpus > /dev/null
+check "/api/v1/cpus is computed by its first request" [ "$(fresh_n)" = 2 ]
+upload fresh3 alice --identity "$FRESH" --base --scale 0.995 \
+  --set 'system.cpu.name="Intel Core i9-13900K"' --set 'system.cpu.vendor="GenuineIntel"' > /dev/null
+sleep 1.5
+get /api/v1/cpus > /dev/null
+check "... and once older than --aggregate-ttl, answered at once with the rows it has" \
+  [ "$(fresh_n)" = 2 ]
+for _ in $(seq 40); do
+  get /api/v1/cpus > /dev/null
+  [ "$(fresh_n)" = 3 ] && break
+  sleep 0.25
+done
+check "... while a thread computes the next, which the requests after it get" [ "$(fresh_n)" = 3 ]
+stop_server
+check "the server stops cleanly with that thread" [ "$stop_status" = 0 ]
