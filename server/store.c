@@ -753,7 +753,9 @@ start_backfills (struct store *st)
  * DICT_GROWTH times since the newest was trained.  A repack batch
  * rewrites the frames of at most REPACK_ROWS results; batches run only
  * when this process has stored no upload for REPACK_IDLE seconds (the
- * repack's level costs about 50 times an upload's). */
+ * repack's level costs about 50 times an upload's), and the keeper runs
+ * at REPACK_NICE, so that requests go first on a busy machine: it takes
+ * the write lock only to write a batch compressed beforehand. */
 #define DICT_PERIOD 1
 #define DICT_FIRST 64
 #define DICT_GROWTH 16
@@ -761,6 +763,7 @@ start_backfills (struct store *st)
 #define DICT_SAMPLE_BYTES (16u << 20)
 #define REPACK_ROWS 20
 #define REPACK_IDLE 2
+#define REPACK_NICE 10
 /* The dictionaries in the order they were made: the last is the newest. */
 #define DICTS_SQL "SELECT id, content FROM dicts ORDER BY seq, created, id"
 
@@ -1079,6 +1082,7 @@ dict_keeper (void *arg)
 {
   struct store *st = arg;
 
+  gb_thread_lower_priority (REPACK_NICE);
   pthread_mutex_lock (&st->dict_lock);
   while (!st->dict_stop)
     {
