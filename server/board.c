@@ -129,11 +129,15 @@ struct column
   double *v;                    /* per item, NAN when absent */
 };
 
-/* A filter resolved to indexes: -1 for any value. */
+/* A filter resolved to indexes: -1 for any value; the fields it fixes
+ * (FIELD[0..NFIELDS), to VALUE[i]) listed for matches. */
 struct resolved
 {
   int64_t f[BF_COUNT];
   int verified_only, include_flagged;
+  int nfields;
+  int field[BF_COUNT];
+  uint32_t value[BF_COUNT];
 };
 
 struct view
@@ -970,6 +974,19 @@ board_value (const struct board *b, enum board_field field, uint32_t i)
   return i < b->tab[field].n ? b->tab[field].names[i] : "";
 }
 
+/* Lists the fields R fixes, but SKIP (-1: none), for matches. */
+static void
+list_fields (struct resolved *r, int skip)
+{
+  r->nfields = 0;
+  for (int i = 0; i < BF_COUNT; i++)
+    if (r->f[i] >= 0 && i != skip)
+      {
+        r->field[r->nfields] = i;
+        r->value[r->nfields++] = (uint32_t) r->f[i];
+      }
+}
+
 /* 0, or -1 when some value is not in the snapshot (nothing matches). */
 static int
 resolve (const struct board *b, const struct board_filter *f, struct resolved *r)
@@ -982,6 +999,7 @@ resolve (const struct board *b, const struct board_filter *f, struct resolved *r
       if (f->value[i] && *f->value[i] && (r->f[i] = lookup (&b->tab[i], f->value[i])) < 0)
         return -1;
     }
+  list_fields (r, -1);
   return 0;
 }
 
@@ -997,8 +1015,8 @@ same_filter (const struct resolved *a, const struct resolved *b)
 static int
 matches (const struct item *it, const struct resolved *r)
 {
-  for (int i = 0; i < BF_COUNT; i++)
-    if (r->f[i] >= 0 && it->f[i] != (uint32_t) r->f[i])
+  for (int i = 0; i < r->nfields; i++)
+    if (it->f[r->field[i]] != r->value[i])
       return 0;
   return (!r->verified_only || it->verified) && (r->include_flagged || !it->flagged);
 }
@@ -1201,6 +1219,7 @@ summarize_group (struct board *b, size_t c, struct scratch *s)
         r.f[f] = -1;
       r.verified_only = 0;
       r.include_flagged = flagged;
+      list_fields (&r, -1);
       rank_group (b, c, &r, NULL, s, &g->rows[flagged]);
     }
 }
@@ -1641,25 +1660,98 @@ board_ranked (struct board *b, struct store *st, const struct board_filter *f,
   return 0;
 }
 
-/* The block of F's CPU, with F resolved into R; NULL when F names no
- * CPU of B. */
+/* The block of F's CPU, with F resolved into R (matching its entries:
+ * all of them have its CPU, and SKIP, a field, or -1, is not checked);
+ * NULL when F names no CPU of B. */
 static const struct block *
-cpu_block (const struct board *b, const struct board_filter *f, struct resolved *r)
+cpu_block (const struct board *b, const struct board_filter *f, int skip, struct resolved *r)
 {
   if (resolve (b, f, r) < 0 || r->f[BF_CPU] < 0)
     return NULL;
+  list_fields (r, BF_CPU);
+  if (skip >= 0)
+    {
+      r->f[skip] = -1;
+      list_fields (r, BF_CPU);
+    }
   return b->blocks[r->f[BF_CPU]];
 }
 
-size_t
-board_cpu_count (const struct board *b, const struct board_filter *f)
+/* The entry of IT, for the CPU page. */
+static struct board_entry
+entry_of (const struct board *b, const struct item *it)
+{
+  struct board_entry e = {
+    it->seq, b->tab[BF_GMP].names[it->f[BF_GMP]], b->tab[BF_COMPILER].names[it->f[BF_COMPILER]],
+    it->verified, it->flagged, it->score
+  };
+  return e;
+}
+
+void
+board_cpu_tally (const struct board *b, const struct board_filter *f, enum board_field field,
+                 size_t *counts)
 {
   struct resolved r;
-  const struct block *blk = cpu_block (b, f, &r);
-  size_t n = 0;
+  const struct block *blk = cpu_block (b, f, (int) field, &r);
+  const struct strtab *t = &b->tab[field];
+  size_t *by_index = gb_xcalloc (t->n + 1, sizeof *by_index);
 
   for (size_t k = 0; blk && k < blk->n; k++)
-    n += matches (&blk->items[k], &r);
+    if (matches (&blk->items[k], &r))
+      by_index[blk->items[k].f[field]]++;
+  for (size_t i = 0; i < t->nsorted; i++)
+    counts[i] = by_index[lookup (t, t->sorted[i])];
+  free (by_index);
+}
+
+/* Moves the entry at I of the min-heap by seq H (N entries) down to its
+ * place. */
+static void
+seq_heap_down (struct board_entry *h, size_t n, size_t i)
+{
+  for (;;)
+    {
+      size_t least = i, l = 2 * i + 1, r = l + 1;
+      if (l < n && h[l].seq < h[least].seq)
+        least = l;
+      if (r < n && h[r].seq < h[least].seq)
+        least = r;
+      if (least == i)
+        return;
+      struct board_entry t = h[i];
+      h[i] = h[least];
+      h[least] = t;
+      i = least;
+    }
+}
+
+size_t
+board_cpu_newest_entries (const struct board *b, const struct board_filter *f, size_t k,
+                          struct board_entry *out)
+{
+  struct resolved r;
+  const struct block *blk = cpu_block (b, f, -1, &r);
+  size_t n = 0;
+
+  for (size_t i = 0; blk && k > 0 && i < blk->n; i++)
+    {
+      const struct item *it = &blk->items[i];
+      if (!matches (it, &r) || (n == k && it->seq <= out[0].seq))
+        continue;
+      if (n < k)
+        {
+          out[n++] = entry_of (b, it);
+          if (n == k)
+            for (size_t j = k / 2; j-- > 0;)
+              seq_heap_down (out, n, j);
+        }
+      else
+        {
+          out[0] = entry_of (b, it);
+          seq_heap_down (out, n, 0);
+        }
+    }
   return n;
 }
 
@@ -1667,7 +1759,7 @@ size_t
 board_cpu_entries (const struct board *b, const struct board_filter *f, struct board_entry **out)
 {
   struct resolved r;
-  const struct block *blk = cpu_block (b, f, &r);
+  const struct block *blk = cpu_block (b, f, -1, &r);
   size_t n = 0;
 
   *out = NULL;
@@ -1675,18 +1767,8 @@ board_cpu_entries (const struct board *b, const struct board_filter *f, struct b
     return 0;
   *out = gb_xmalloc ((blk->n + 1) * sizeof **out);
   for (size_t k = 0; k < blk->n; k++)
-    {
-      const struct item *it = &blk->items[k];
-      if (!matches (it, &r))
-        continue;
-      struct board_entry *e = &(*out)[n++];
-      e->seq = it->seq;
-      e->gmp = b->tab[BF_GMP].names[it->f[BF_GMP]];
-      e->compiler = b->tab[BF_COMPILER].names[it->f[BF_COMPILER]];
-      e->verified = it->verified;
-      e->flagged = it->flagged;
-      e->score = it->score;
-    }
+    if (matches (&blk->items[k], &r))
+      (*out)[n++] = entry_of (b, &blk->items[k]);
   return n;
 }
 

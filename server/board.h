@@ -147,8 +147,16 @@ void board_default_kinds (const struct board *b, const char *cpu, struct board_f
 size_t board_cpu_entries (const struct board *b, const struct board_filter *f,
                           struct board_entry **out);
 
-/* How many results of F's CPU there are under F. */
-size_t board_cpu_count (const struct board *b, const struct board_filter *f);
+/* How many results of F's CPU there are under F (but for its FIELD)
+ * with each value of FIELD: COUNTS[i] for board_values's value i
+ * (COUNTS has room for them all). */
+void board_cpu_tally (const struct board *b, const struct board_filter *f,
+                      enum board_field field, size_t *counts);
+
+/* The (up to) K newest results of F's CPU under F, in no useful order,
+ * into OUT (room for K); how many. */
+size_t board_cpu_newest_entries (const struct board *b, const struct board_filter *f, size_t k,
+                                 struct board_entry *out);
 
 /* The seq of CPU's newest listed result in B, 0 when none. */
 int64_t board_cpu_newest (const struct board *b, const char *cpu);

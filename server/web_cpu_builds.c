@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/util.h"
 #include "server/web.h"
 #include "server/web_nodes.h"
 
@@ -41,11 +42,12 @@ kinds_of (const struct board *b, const struct board_filter *bf, struct kind *k)
   const char *const *names;
   const size_t *counts;
   size_t nk = 0, nnames = board_values (b, BF_BUILD, &names, &counts);
+  size_t *of_cpu = gb_xmalloc ((nnames + 1) * sizeof *of_cpu);
+  board_cpu_tally (b, bf, BF_BUILD, of_cpu);
   for (size_t i = 0; i < nnames && nk < MAX_KINDS; i++)
     {
-      struct kind x = { *bf, 0, { NULL, NULL, 0 } };
+      struct kind x = { *bf, of_cpu[i], { NULL, NULL, 0 } };
       x.bf.value[BF_BUILD] = names[i];
-      x.n = board_cpu_count (b, &x.bf);
       if (x.n == 0)
         continue;
       if (strcmp (names[i], REFERENCE_KIND) == 0)
@@ -57,6 +59,7 @@ kinds_of (const struct board *b, const struct board_filter *bf, struct kind *k)
         k[nk] = x;
       nk++;
     }
+  free (of_cpu);
   return nk;
 }
 

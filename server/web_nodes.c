@@ -317,41 +317,6 @@ take_one (void *ctx, const struct store_row *row)
   return 1;
 }
 
-/* Moves the K newest of the N entries E to its front, in no useful
- * order (a selection: a CPU has some 45,000 entries at 300,000 results,
- * and each build kind of its page asks for them). */
-static void
-select_newest (struct board_entry *e, size_t n, size_t k)
-{
-  size_t lo = 0, hi = n;
-  while (k > lo && k < hi && hi - lo > 1)
-    {
-      int64_t pivot = e[lo + (hi - lo) / 2].seq;
-      size_t i = lo, j = hi;
-      for (size_t m = lo; m < j;)
-        if (e[m].seq > pivot)
-          {
-            struct board_entry t = e[m];
-            e[m++] = e[i];
-            e[i++] = t;
-          }
-        else if (e[m].seq < pivot)
-          {
-            struct board_entry t = e[m];
-            e[m] = e[--j];
-            e[j] = t;
-          }
-        else
-          m++;
-      if (k <= i)
-        hi = i;
-      else if (k >= j)
-        lo = j;
-      else
-        return;
-    }
-}
-
 /* The scores of the newest NODE_RESULTS results of FROM's CPU into L,
  * as the snapshot has them (so the store reads only the scores not
  * parsed before: after a change to the CPU's results, the new ones).  1
@@ -360,16 +325,11 @@ select_newest (struct board_entry *e, size_t n, size_t k)
 static int
 load_from_board (const struct medians_source *from, struct load *l)
 {
-  struct board_entry *e;
-  size_t n = board_cpu_entries (from->b, from->f, &e), unparsed = 0;
+  struct board_entry e[NODE_RESULTS];
+  size_t n = board_cpu_newest_entries (from->b, from->f, NODE_RESULTS, e), unparsed = 0;
   struct store_filter any = { 0 };
   int rc = 0;
 
-  if (n > NODE_RESULTS)
-    {
-      select_newest (e, n, NODE_RESULTS);
-      n = NODE_RESULTS;
-    }
   for (size_t i = 0; i < n && unparsed <= FEW_UNPARSED; i++)
     unparsed += !parsed_find (e[i].seq, l->row);
   for (size_t i = 0; i < n && unparsed <= FEW_UNPARSED; i++)
@@ -383,7 +343,6 @@ load_from_board (const struct medians_source *from, struct load *l)
       if (o.found)              /* else retracted since the snapshot */
         load_row (l);
     }
-  free (e);
   return unparsed > FEW_UNPARSED ? 1 : rc;
 }
 
