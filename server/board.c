@@ -579,12 +579,16 @@ by_cpu_score (const void *pa, const void *pb)
 }
 
 /* How a name ranks: by the votes of verified publishers' unflagged
- * results, then of all unflagged results, then of all, then the oldest. */
+ * results, then of all unflagged results, then of all, then the oldest;
+ * and whether it fits the CPU identity with the vendor FIT_VENDOR - 1
+ * (0: not asked yet). */
 struct tally
 {
   size_t verified, unflagged, all;
   uint32_t name;
   int64_t first;
+  uint32_t fit_vendor;
+  int fits;
 };
 
 static int
@@ -604,26 +608,34 @@ tally_beats (const struct tally *a, const struct tally *b)
  * results, else most results, ties going to the oldest.  A brand that
  * does not fit the CPU identity never counts; a CPU none of whose
  * results names it fittingly is shown by its identity (UNNAMED, "").
- * T, indexed by name, is zeroed and left so; NAMED has room for the
- * group's names.  One pass over the group, not a sort: each update
- * names again the CPUs it touches, however many results they have. */
+ * T, indexed by name, is zeroed and left so; SEEN has room for the
+ * group's names.  One pass over the group, not a sort, asking whether a
+ * brand fits once per name and vendor: each update names again the
+ * CPUs it touches, however many results they have. */
 static uint32_t
 name_group (const struct board *b, size_t c, uint32_t unnamed, struct tally *t,
-            uint32_t *named)
+            uint32_t *seen)
 {
   size_t n = 0;
   const struct block *blk = b->blocks[c];
   for (size_t k = 0; k < blk->n; k++)
     {
       const struct item *it = &blk->items[k];
-      if (!plausible_brand_fits (b->tab[BF_CPU].names[it->f[BF_CPU]],
-                                 b->tab[BF_VENDOR].names[it->f[BF_VENDOR]],
-                                 b->names.names[it->name]))
-        continue;
       struct tally *x = &t[it->name];
+      if (x->fit_vendor != it->f[BF_VENDOR] + 1)
+        {
+          if (!x->fit_vendor && !x->all)
+            seen[n++] = it->name;
+          x->fit_vendor = it->f[BF_VENDOR] + 1;
+          x->fits = plausible_brand_fits (b->tab[BF_CPU].names[it->f[BF_CPU]],
+                                          b->tab[BF_VENDOR].names[it->f[BF_VENDOR]],
+                                          b->names.names[it->name]);
+        }
+      if (!x->fits)
+        continue;
       if (x->all++ == 0)
         {
-          named[n++] = x->name = it->name;
+          x->name = it->name;
           x->first = it->seq;
         }
       else if (it->seq < x->first)
@@ -631,12 +643,13 @@ name_group (const struct board *b, size_t c, uint32_t unnamed, struct tally *t,
       x->verified += it->verified && !it->flagged;
       x->unflagged += !it->flagged;
     }
-  struct tally best = { 0, 0, 0, unnamed, 0 };
+  struct tally best = { 0, 0, 0, unnamed, 0, 0, 0 };
+  int found = 0;
   for (size_t k = 0; k < n; k++)
     {
-      if (k == 0 || tally_beats (&t[named[k]], &best))
-        best = t[named[k]];
-      t[named[k]] = (struct tally) { 0, 0, 0, 0, 0 };
+      if (t[seen[k]].all && (!found++ || tally_beats (&t[seen[k]], &best)))
+        best = t[seen[k]];
+      t[seen[k]] = (struct tally) { 0, 0, 0, 0, 0, 0, 0 };
     }
   return best.name;
 }
@@ -660,11 +673,11 @@ name_cpus (struct board *b, const uint8_t *affected)
   int64_t found = lookup (&b->names, "");
   uint32_t unnamed = found >= 0 ? (uint32_t) found : intern (&b->names, "");
   struct tally *t = gb_xcalloc (b->names.n + 1, sizeof *t);
-  uint32_t *named = gb_xmalloc ((biggest_group (b) + 1) * sizeof *named);
+  uint32_t *seen = gb_xmalloc ((biggest_group (b) + 1) * sizeof *seen);
   for (size_t c = 0; c < b->tab[BF_CPU].n; c++)
     if (!affected || affected[c])
-      b->cpu_name[c] = name_group (b, c, unnamed, t, named);
-  free (named);
+      b->cpu_name[c] = name_group (b, c, unnamed, t, seen);
+  free (seen);
   free (t);
 }
 
