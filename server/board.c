@@ -40,10 +40,11 @@
  * valid), shares the blocks of the CPUs the changes do not touch, and
  * makes the touched CPUs' blocks again: the changed results' entries
  * taken out (their counts too), the changed results as they are now
- * merged in; it carries the node columns over (the untouched CPUs'
- * ranges copied whole, the others' entry by entry, by where each came
- * from), and names and summarizes again only the touched CPUs.  So it
- * copies the entries of those CPUs and the columns, not every entry.  A
+ * merged in; it carries the node columns over (each column a segment
+ * per CPU: the untouched CPUs' shared, the others' made entry by entry,
+ * by where each came from), and names and summarizes again only the
+ * touched CPUs.  So it copies the entries of those CPUs and their
+ * segments, not every entry.  A
  * CPU left without results keeps its index, with an empty block, and is
  * shown nowhere.
  *
@@ -123,10 +124,19 @@ struct item
   double per_ghz, per_core;     /* NAN without a score, a clock, cores */
 };
 
+/* A node's scores of one CPU's entries, in the order of its block (NAN
+ * where absent): the snapshots that share the block share it too. */
+struct segment
+{
+  atomic_int refs;
+  double v[];
+};
+
+/* A node's column: a segment per CPU of its snapshot. */
 struct column
 {
   char *node;
-  double *v;                    /* per item, NAN when absent */
+  struct segment **seg;
 };
 
 /* A filter resolved to indexes: -1 for any value; the fields it fixes
@@ -198,7 +208,7 @@ struct board
   struct strtab tab[BF_COUNT], names;
   struct block **blocks;        /* per CPU */
   size_t n;                     /* entries */
-  size_t *group;                /* CPU i has entries group[i] .. group[i+1] (columns) */
+  size_t *group;                /* CPU i has entries group[i] .. group[i+1] */
   uint32_t *cpu_name;           /* per CPU: the name shown (index into NAMES) */
   int64_t kind[2];              /* the most common mode, and build kind among them, or -1 */
   size_t *pairs;                /* results per run mode (row) and build kind (column) */
@@ -544,16 +554,51 @@ load_column (const struct seq_index *x, size_t n, struct store *st, const char *
   return l.v;
 }
 
-/* NODE's column of B's entries, as load_column. */
-static double *
+static struct segment *
+segment_new (size_t n)
+{
+  struct segment *sg = gb_xmalloc (sizeof *sg + (n + 1) * sizeof (double));
+  atomic_init (&sg->refs, 1);
+  return sg;
+}
+
+static struct segment *
+segment_retain (struct segment *sg)
+{
+  atomic_fetch_add (&sg->refs, 1);
+  return sg;
+}
+
+/* Lets go of the column SEG of a snapshot of NCPU CPUs. */
+static void
+segments_free (struct segment **seg, size_t ncpu)
+{
+  for (size_t c = 0; seg && c < ncpu; c++)
+    if (atomic_fetch_sub (&seg[c]->refs, 1) == 1)
+      free (seg[c]);
+  free (seg);
+}
+
+/* NODE's column of B's entries (see load_column), a segment per CPU. */
+static struct segment **
 load_board_column (const struct board *b, struct store *st, const char *node,
                    const atomic_int *abandon)
 {
   struct seq_index x;
+  size_t ncpu = b->tab[BF_CPU].n;
   seq_index_board (&x, b);
   double *v = load_column (&x, b->n, st, node, abandon);
   seq_index_free (&x);
-  return v;
+  if (!v)
+    return NULL;
+  struct segment **seg = gb_xmalloc ((ncpu + 1) * sizeof *seg);
+  for (size_t c = 0; c < ncpu; c++)
+    {
+      seg[c] = segment_new (b->blocks[c]->n);
+      memcpy (seg[c]->v, v + b->group[c], b->blocks[c]->n * sizeof *v);
+    }
+  free (v);
+  return seg;
 }
 
 /* An item's place in ORDER: by CPU, then best score first (none last),
@@ -831,7 +876,7 @@ board_free (struct board *b)
   for (size_t i = 0; i < b->ncols; i++)
     {
       free (b->cols[i].node);
-      free (b->cols[i].v);
+      segments_free (b->cols[i].seg, b->tab[BF_CPU].n);
     }
   for (size_t i = 0; i < b->nviews; i++)
     view_free (b->views[i]);
@@ -1146,14 +1191,13 @@ most_common_of (const struct most *t)
 
 /* The row of CPU C under R, or 0 when no result matches. */
 static int
-rank_group (const struct board *b, size_t c, const struct resolved *r, const double *node,
-            struct scratch *s, struct board_row *row)
+rank_group (const struct board *b, size_t c, const struct resolved *r,
+            const struct segment *seg, struct scratch *s, struct board_row *row)
 {
   size_t n = 0;
   struct most gmp = { { 0 }, { 0 }, 0 }, compiler = { { 0 }, { 0 }, 0 };
   const struct block *blk = b->blocks[c];
-  if (node)
-    node += b->group[c];
+  const double *node = seg ? seg->v : NULL;
   s->nscore = s->nghz = s->ncore = s->nrsa = s->nnode = s->nclock = 0;
   for (size_t k = 0; k < blk->n; k++)
     {
@@ -1275,18 +1319,18 @@ whole_group (const struct board *b, size_t c, const struct resolved *r)
  * into ROW: from C's summary when all its results match and NODE is not
  * needed, else by a scan; 0 when none matches. */
 static int
-group_row (const struct board *b, size_t c, const struct resolved *r, const double *node,
-           struct scratch *s, struct board_row *row)
+group_row (const struct board *b, size_t c, const struct resolved *r,
+           struct segment *const *column, struct scratch *s, struct board_row *row)
 {
   int whole = whole_group (b, c, r);
   if (whole < 0)
     return 0;
-  if (whole > 0 && !node)
+  if (whole > 0 && !column)
     {
       *row = b->info[c].rows[r->include_flagged];
       return row->n > 0;
     }
-  return rank_group (b, c, r, node, s, row);
+  return rank_group (b, c, r, column ? column[c] : NULL, s, row);
 }
 
 /* The rows of every CPU some result of which matches R, by CPU, with the
@@ -1294,7 +1338,7 @@ group_row (const struct board *b, size_t c, const struct resolved *r, const doub
  * results all match (a tab, a vendor, flagged results included) takes
  * its summary's row without a scan, unless NODE is needed. */
 static size_t
-compute_rows (const struct board *b, const struct resolved *r, const double *node,
+compute_rows (const struct board *b, const struct resolved *r, struct segment *const *node,
               struct board_row **rows)
 {
   size_t ncpu = b->tab[BF_CPU].n, n = 0;
@@ -1462,12 +1506,12 @@ board_views (struct board *b)
 }
 
 /* NODE's column in B, or NULL, under B's lock. */
-static const double *
+static struct segment *const *
 find_column (const struct board *b, const char *node)
 {
   for (size_t i = 0; i < b->ncols; i++)
     if (strcmp (b->cols[i].node, node) == 0)
-      return b->cols[i].v;
+      return b->cols[i].seg;
   return NULL;
 }
 
@@ -1484,10 +1528,10 @@ loading (const struct board *b, const char *node)
 /* NODE's column from the snapshot, loading it (and keeping it when there
  * is room) if needed; a request that finds another loading it waits for
  * that.  *OWNED is set when the caller must free it. */
-static const double *
+static struct segment *const *
 node_column (struct board *b, struct store *st, const char *node, int *owned)
 {
-  const double *kept;
+  struct segment *const *kept;
 
   *owned = 0;
   pthread_mutex_lock (&b->lock);
@@ -1500,7 +1544,7 @@ node_column (struct board *b, struct store *st, const char *node, int *owned)
   if (kept)
     return kept;
 
-  double *v = load_board_column (b, st, node, NULL);
+  struct segment **v = load_board_column (b, st, node, NULL);
   pthread_mutex_lock (&b->lock);
   for (size_t i = 0; mark && i < b->nloading; i++)
     if (b->loading[i] == node)
@@ -1508,13 +1552,13 @@ node_column (struct board *b, struct store *st, const char *node, int *owned)
   pthread_cond_broadcast (&b->loaded);
   if (v && (kept = find_column (b, node)))
     {
-      free (v);
-      v = (double *) kept;
+      segments_free (v, b->tab[BF_CPU].n);
+      v = (struct segment **) kept;
     }
   else if (v && b->ncols < MAX_COLUMNS)
     {
       b->cols[b->ncols].node = gb_xstrdup (node);
-      b->cols[b->ncols++].v = v;
+      b->cols[b->ncols++].seg = v;
     }
   else
     *owned = v != NULL;
@@ -1528,7 +1572,7 @@ board_rank (struct board *b, struct store *st, const struct board_filter *f,
 {
   struct resolved r;
   int owned = 0;
-  const double *column = NULL;
+  struct segment *const *column = NULL;
 
   *rows = NULL;
   *nrows = 0;
@@ -1556,7 +1600,7 @@ board_rank (struct board *b, struct store *st, const struct board_filter *f,
       n = compute_rows (b, &r, column, &computed);      /* dropped meanwhile */
     }
   else
-    free ((double *) column);
+    segments_free ((struct segment **) column, b->tab[BF_CPU].n);
   for (size_t i = 0; i < n; i++)
     computed[i].key = key_value (&computed[i], key);
   qsort (computed, n, sizeof *computed, by_key);
@@ -1629,7 +1673,7 @@ board_ranked (struct board *b, struct store *st, const struct board_filter *f,
   *nout = 0;
   if (resolve (b, f, &r) < 0 || limit == 0)
     return 0;
-  const double *column = node_column (b, st, node, &owned);
+  struct segment *const *column = node_column (b, st, node, &owned);
   if (!column)
     return -1;
   struct board_scored *h = *out;
@@ -1639,7 +1683,7 @@ board_ranked (struct board *b, struct store *st, const struct board_filter *f,
       if (whole_group (b, c, &r) < 0)     /* none of its results matches */
         continue;
       const struct block *bl = b->blocks[c];
-      const double *v = column + b->group[c];
+      const double *v = column[c]->v;
       for (size_t k = 0; k < bl->n; k++)
         {
           /* The score alone first (NAN fails): once the heap is full, few
@@ -1667,7 +1711,7 @@ board_ranked (struct board *b, struct store *st, const struct board_filter *f,
         }
     }
   if (owned)
-    free ((double *) column);
+    segments_free ((struct segment **) column, b->tab[BF_CPU].n);
   qsort (h, n, sizeof *h, by_rank);
   *nout = n;
   return 0;
@@ -2058,8 +2102,8 @@ count_out (struct board *b, const struct item *o)
 /* CPU C's block in B, made from OLD's (none when C is new to B): its
  * entries but those of the NGONE changed seqs GONE (sorted; taken out of
  * B's counts), merged in order with the N arrivals ADD of C.  ORIGIN[k]
- * (malloc'ed) is where entry k came from: OLD's entry (numbered as its
- * GROUP does), or -1 - its change. */
+ * (malloc'ed) is where entry k came from: its index in OLD's block, or
+ * -1 - its change. */
 static struct block *
 remake_block (struct board *b, const struct board *old, size_t c, const int64_t *gone,
               size_t ngone, const struct arrival *add, size_t n, int64_t **origin)
@@ -2082,7 +2126,7 @@ remake_block (struct board *b, const struct board *old, size_t c, const int64_t 
       else
         {
           blk->items[k] = ob->items[i];
-          (*origin)[k++] = (int64_t) (old->group[c] + i++);
+          (*origin)[k++] = (int64_t) i++;
         }
     }
   blk->n = k;
@@ -2091,26 +2135,28 @@ remake_block (struct board *b, const struct board *old, size_t c, const int64_t 
 }
 
 /* OLD's node columns (V) for B's entries, the changes' values for new
- * ones: a CPU without ORIGIN (its block shared) copies its range whole. */
+ * ones: a CPU without ORIGIN (its block shared) shares its segment. */
 static void
-carry_columns (struct board *b, const struct board *old, const struct delta *d,
-               const double *const *v, int64_t *const *origin)
+carry_columns (struct board *b, const struct delta *d, struct segment *const *const *v,
+               int64_t *const *origin)
 {
   for (size_t i = 0; i < d->ncols; i++)
     {
-      double *col = gb_xmalloc ((b->n + 1) * sizeof *col);
+      struct segment **col = gb_xmalloc ((b->tab[BF_CPU].n + 1) * sizeof *col);
       for (size_t c = 0; c < b->tab[BF_CPU].n; c++)
         {
-          double *to = col + b->group[c];
           const int64_t *from = origin[c];
           if (!from)
-            memcpy (to, v[i] + old->group[c], b->blocks[c]->n * sizeof *to);
-          else
-            for (size_t k = 0; k < b->blocks[c]->n; k++)
-              to[k] = from[k] >= 0 ? v[i][from[k]] : d->ch[-1 - from[k]].col[i];
+            {
+              col[c] = segment_retain (v[i][c]);
+              continue;
+            }
+          col[c] = segment_new (b->blocks[c]->n);
+          for (size_t k = 0; k < b->blocks[c]->n; k++)
+            col[c]->v[k] = from[k] >= 0 ? v[i][c]->v[from[k]] : d->ch[-1 - from[k]].col[i];
         }
       b->cols[b->ncols].node = gb_xstrdup (d->cols[i]);
-      b->cols[b->ncols++].v = col;
+      b->cols[b->ncols++].seg = col;
     }
 }
 
@@ -2134,7 +2180,7 @@ derive (struct board *old, struct store *st, const char *const *ids, size_t nids
 {
   struct board *b = board_new ();
   const char *nodes[MAX_COLUMNS];
-  const double *values[MAX_COLUMNS];
+  struct segment *const *values[MAX_COLUMNS];
   struct delta d = { b, NULL, 0, 0, nodes, 0, abandon };
 
   for (int f = 0; f < BF_COUNT; f++)
@@ -2144,7 +2190,7 @@ derive (struct board *old, struct store *st, const char *const *ids, size_t nids
   for (; d.ncols < old->ncols; d.ncols++)
     {
       nodes[d.ncols] = old->cols[d.ncols].node;
-      values[d.ncols] = old->cols[d.ncols].v;
+      values[d.ncols] = old->cols[d.ncols].seg;
     }
   pthread_mutex_unlock (&old->lock);
   if (store_board_changes (st, ids, nids, take_change, take_change_score, &d) != STORE_OK
@@ -2175,7 +2221,7 @@ derive (struct board *old, struct store *st, const char *const *ids, size_t nids
       b->group[c + 1] = b->group[c] + b->blocks[c]->n;
     }
   b->n = b->group[ncpu];
-  carry_columns (b, old, &d, values, origin);
+  carry_columns (b, &d, values, origin);
   for (size_t c = 0; c < ncpu; c++)
     free (origin[c]);
   free (origin);
@@ -2244,7 +2290,7 @@ static void
 make_view (struct board *b, const struct board_filter *f, const char *node)
 {
   struct resolved r;
-  const double *column = NULL;
+  struct segment *const *column = NULL;
 
   if (node)
     column = find_column (b, node);
@@ -2263,7 +2309,7 @@ update_view (struct board *b, const struct board_filter *f, const char *node,
              const struct board_row *prev, size_t nprev, const uint8_t *affected)
 {
   struct resolved r;
-  const double *column = NULL;
+  struct segment *const *column = NULL;
   struct scratch s;
 
   if (node)
@@ -2341,11 +2387,11 @@ carry (struct board *b, struct store *st, struct board *old, const uint8_t *affe
       const char *node = specs[i].node;
       if (node && !find_column (b, node) && b->ncols < MAX_COLUMNS && !abandoned (abandon))
         {
-          double *v = load_board_column (b, st, node, abandon);
+          struct segment **v = load_board_column (b, st, node, abandon);
           if (v)
             {
               b->cols[b->ncols].node = gb_xstrdup (node);
-              b->cols[b->ncols++].v = v;
+              b->cols[b->ncols++].seg = v;
             }
         }
     }
