@@ -330,6 +330,45 @@ test_filters (struct board *b, struct store *st)
   n = board_cpu_entries (b, &f, &e);
   check (n == 1 && e[0].flagged, "unless flagged results are asked for");
   free (e);
+
+  struct board_entry newest[3];
+  f.include_flagged = 0;
+  f.value[BF_CPU] = CPU_A;
+  n = board_cpu_entries (b, &f, &e);
+  int64_t top[2] = { 0, 0 };
+  for (size_t i = 0; i < n; i++)
+    if (e[i].seq > top[0])
+      top[1] = top[0], top[0] = e[i].seq;
+    else if (e[i].seq > top[1])
+      top[1] = e[i].seq;
+  free (e);
+  size_t k = board_cpu_newest_entries (b, &f, 2, newest);
+  check (k == 2 && ((newest[0].seq == top[0] && newest[1].seq == top[1])
+                    || (newest[0].seq == top[1] && newest[1].seq == top[0])),
+         "a CPU's two newest entries are its two highest seqs (%zu)", k);
+  check (board_cpu_newest_entries (b, &f, 3, newest) == 3
+         && board_cpu_newest_entries (b, &f, 0, newest) == 0,
+         "as many as asked for, when the CPU has them");
+
+  const char *const *names;
+  const size_t *counts;
+  size_t nbuilds = board_values (b, BF_BUILD, &names, &counts), sum = 0, agree = 1;
+  size_t *tally = gb_xmalloc ((nbuilds + 1) * sizeof *tally);
+  board_cpu_tally (b, &f, BF_BUILD, tally);
+  for (size_t i = 0; i < nbuilds; i++)
+    {
+      struct board_filter kind = f;
+      kind.value[BF_BUILD] = names[i];
+      n = board_cpu_entries (b, &kind, &e);
+      agree &= n == tally[i];
+      sum += tally[i];
+      free (e);
+    }
+  n = board_cpu_entries (b, &f, &e);
+  free (e);
+  check (agree && sum == n, "a CPU's results by build kind, counted in one pass (%zu of %zu)",
+         sum, n);
+  free (tally);
 }
 
 static void
