@@ -2301,16 +2301,71 @@ make_view (struct board *b, const struct board_filter *f, const char *node)
   add_view (b, f, &r, node, rows, n);
 }
 
+/* The rows of the CPUs an update touched, by filter, as the views made
+ * again have them: the home page's views differ by their node alone
+ * (its categories), and so share all of a row but the node's median. */
+#define ROW_MEMOS 64
+struct row_memos
+{
+  size_t n;
+  struct row_memo
+  {
+    size_t c;
+    struct resolved r;
+    int found;                  /* whether a result of C matches R */
+    struct board_row row;
+  } m[ROW_MEMOS];
+};
+
+/* The median of SEG (CPU C's segment of a node column) over C's results
+ * under R. */
+static double
+node_median (const struct board *b, size_t c, const struct resolved *r,
+             const struct segment *seg, struct scratch *s)
+{
+  const struct block *blk = b->blocks[c];
+  s->nnode = 0;
+  for (size_t k = 0; k < blk->n; k++)
+    if (!isnan (seg->v[k]) && matches (&blk->items[k], r))
+      s->node[s->nnode++] = seg->v[k];
+  return median (s->node, s->nnode);
+}
+
+/* CPU C's row under R with the median of COLUMN's node (or none) into
+ * ROW, as group_row, from MEMOS when a view made again before had it. */
+static int
+memo_row (const struct board *b, size_t c, const struct resolved *r,
+          struct segment *const *column, struct scratch *s, struct row_memos *memos,
+          struct board_row *row)
+{
+  for (size_t i = 0; i < memos->n; i++)
+    {
+      const struct row_memo *m = &memos->m[i];
+      if (m->c != c || !same_filter (&m->r, r))
+        continue;
+      if (!m->found)
+        return 0;
+      *row = m->row;
+      row->node = column ? node_median (b, c, r, column[c], s) : NAN;
+      return 1;
+    }
+  int found = group_row (b, c, r, column, s, row);
+  if (memos->n < ROW_MEMOS)
+    memos->m[memos->n++] = (struct row_memo) { c, *r, found, *row };
+  return found;
+}
+
 /* Like make_view, for a snapshot derived from another whose view of F
  * and NODE had the NPREV rows PREV: the rows of the CPUs AFFECTED
- * (AFFECTED[c]) are computed, the others copied. */
+ * (AFFECTED[c]) are computed (or taken from MEMOS), the others copied.
+ * S is scratch for the largest group. */
 static void
 update_view (struct board *b, const struct board_filter *f, const char *node,
-             const struct board_row *prev, size_t nprev, const uint8_t *affected)
+             const struct board_row *prev, size_t nprev, const uint8_t *affected,
+             struct scratch *s, struct row_memos *memos)
 {
   struct resolved r;
   struct segment *const *column = NULL;
-  struct scratch s;
 
   if (node)
     column = find_column (b, node);
@@ -2318,21 +2373,19 @@ update_view (struct board *b, const struct board_filter *f, const char *node,
     return;
   size_t ncpu = b->tab[BF_CPU].n, n = 0, j = 0;
   struct board_row *rows = gb_xcalloc (ncpu + 1, sizeof *rows);
-  double *all = scratch_new (b, &s);
   for (size_t c = 0; c < ncpu; c++)
     {
       int64_t at = -1;          /* the CPU of the next previous row */
       while (j < nprev && (at = lookup (&b->tab[BF_CPU], prev[j].cpu)) < (int64_t) c)
         j++;
       if (affected[c])
-        n += (size_t) group_row (b, c, &r, column, &s, &rows[n]);
+        n += (size_t) memo_row (b, c, &r, column, s, memos, &rows[n]);
       else if (j < nprev && at == (int64_t) c)
         {
           rows[n] = prev[j];
           name_row (b, c, &rows[n++]);
         }
     }
-  free (all);
   add_view (b, f, &r, node, rows, n);
 }
 
@@ -2396,13 +2449,17 @@ carry (struct board *b, struct store *st, struct board *old, const uint8_t *affe
         }
     }
   make_view (b, &none, NULL);
+  struct scratch s;
+  struct row_memos *memos = gb_xmalloc (sizeof *memos);
+  double *all = affected ? scratch_new (b, &s) : NULL;
+  memos->n = 0;
   for (size_t i = 0; i < nspecs; i++)
     {
       if (abandoned (abandon))
         ;
       else if (affected)
         update_view (b, &specs[i].filter, specs[i].node, specs[i].rows, specs[i].nrows,
-                     affected);
+                     affected, &s, memos);
       else
         make_view (b, &specs[i].filter, specs[i].node);
       for (int k = 0; k < BF_COUNT; k++)
@@ -2410,6 +2467,8 @@ carry (struct board *b, struct store *st, struct board *old, const uint8_t *affe
       free (specs[i].node);
       free (specs[i].rows);
     }
+  free (all);
+  free (memos);
 }
 
 /* ------------------------------------------------------------ the journal */
