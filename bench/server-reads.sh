@@ -10,10 +10,10 @@
 # sorted by a node and by a test, and /api/v1/cpus (its first page, and
 # a page of 500 rows, the most a page holds), the first request's time
 # and R more over 4 connections (p50/p99).  These requests only read.
-# With -f FIXTURE (a whole run), the busiest CPU's page is then asked for
-# V times a second for S seconds while whole runs of that CPU are
-# uploaded U times a second (bench/server-load.c steady): this adds U x S
-# results to DB for each SERVER.  The load generator is built from the
+# With -f FIXTURE (a whole run), the busiest CPU's page, then the home
+# page, is each asked for V times a second for S seconds while whole runs
+# of that CPU are uploaded U times a second (bench/server-load.c steady):
+# this adds 2 x U x S results to DB for each SERVER.  The load generator is built from the
 # source tree against -b BUILDDIR's libraries.
 #
 # usage: bench/server-reads.sh -k DB [-b BUILDDIR] [-r R] [-f FIXTURE [-U U] [-V V] [-S S]] SERVER...
@@ -57,10 +57,10 @@ for server in "$@"; do
     first=$(curl -s -o /dev/null -w '%{time_total}' "http://$addr$page")
     echo "first $first s; $("$tmp/server-load" list "$addr" 4 "$requests" "$page" | grep -v '^list:')"
   done
-  if [ -n "$fixture" ]; then
-    echo "steady: $up uploads/s of $cpu, its page $views times a second, $seconds s," \
+  for page in ${fixture:+"/cpu?cpu=$cpu" "/"}; do
+    echo "steady: $up uploads/s of $cpu, $page $views times a second, $seconds s," \
       "load $(cut -d' ' -f1-3 /proc/loadavg)"
-    "$tmp/server-load" steady "$addr" "$fixture" "$cpu" "$up" "$views" "$seconds" "/cpu?cpu=$cpu"
-  fi
+    "$tmp/server-load" steady "$addr" "$fixture" "$cpu" "$up" "$views" "$seconds" "$page"
+  done
   stop
 done
