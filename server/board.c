@@ -97,7 +97,6 @@
  * at a time (store_follow), and after the store failed. */
 #define FOLLOW_WAIT_MS 200
 #define FOLLOW_RETRY_MS 1000
-#define SCORE_NODE "gmpbench"
 #define RSA_GMP "gmpbench.app.rsa.2048"
 #define RSA_GMP_SEC "ext.rsa.sign-sec.2048"
 #define RSA_OPENSSL "openssl.rsa.sign.2048"
@@ -899,7 +898,7 @@ load_scores (struct build *bd, struct store *st)
 {
   struct seq_index x;
   seq_index_items (&x, bd->items, bd->n);
-  double *score = load_column (&x, bd->n, st, SCORE_NODE, bd->abandon);
+  double *score = load_column (&x, bd->n, st, BOARD_SCORE_NODE, bd->abandon);
   double *gmp = score ? load_column (&x, bd->n, st, RSA_GMP, bd->abandon) : NULL;
   double *sec = gmp ? load_column (&x, bd->n, st, RSA_GMP_SEC, bd->abandon) : NULL;
   double *ossl = sec ? load_column (&x, bd->n, st, RSA_OPENSSL, bd->abandon) : NULL;
@@ -1673,8 +1672,12 @@ board_ranked (struct board *b, struct store *st, const struct board_filter *f,
   *nout = 0;
   if (resolve (b, f, &r) < 0 || limit == 0)
     return 0;
-  struct segment *const *column = node_column (b, st, node, &owned);
-  if (!column)
+  /* The GMPbench score is each entry's own, and a block's entries are
+   * sorted by it: a block is read until its scores fall below the heap's
+   * last.  Any other node is a column. */
+  int own = strcmp (node, BOARD_SCORE_NODE) == 0;
+  struct segment *const *column = own ? NULL : node_column (b, st, node, &owned);
+  if (!own && !column)
     return -1;
   struct board_scored *h = *out;
   double floor = -INFINITY;     /* the heap's last score once it is full */
@@ -1683,15 +1686,18 @@ board_ranked (struct board *b, struct store *st, const struct board_filter *f,
       if (whole_group (b, c, &r) < 0)     /* none of its results matches */
         continue;
       const struct block *bl = b->blocks[c];
-      const double *v = column[c]->v;
+      const double *v = own ? NULL : column[c]->v;
       for (size_t k = 0; k < bl->n; k++)
         {
+          double x = own ? bl->items[k].score : v[k];
+          if (own && !(x >= floor))
+            break;
           /* The score alone first (NAN fails): once the heap is full, few
            * results reach its last, and only those have their entry read
            * (the column is 8 bytes a result, an entry ten times that). */
-          if (!(v[k] >= floor) || (after && v[k] > score))
+          if (!(x >= floor) || (after && x > score))
             continue;
-          struct board_scored e = { bl->items[k].seq, v[k] };
+          struct board_scored e = { bl->items[k].seq, x };
           if ((n == limit && !ranks_before (&e, &h[0]))
               || (after && !(e.score < score || (e.score == score && e.seq < seq)))
               || !matches (&bl->items[k], &r))
@@ -2012,7 +2018,7 @@ take_change_score (void *ctx, int64_t seq, const char *node, double score)
   if (d->n == 0 || d->ch[d->n - 1].it.seq != seq)
     return 0;
   struct change *c = &d->ch[d->n - 1];
-  if (strcmp (node, SCORE_NODE) == 0)
+  if (strcmp (node, BOARD_SCORE_NODE) == 0)
     c->it.score = score;
   else if (strcmp (node, RSA_GMP) == 0)
     c->gmp = score;

@@ -120,11 +120,17 @@ struct board_scored
   double score;
 };
 
+/* The node each entry holds the score of (the GMPbench score): ranking
+ * by it needs no column. */
+#define BOARD_SCORE_NODE "gmpbench"
+
 /* The results under F that have a score of NODE, best first (the higher
  * score, then the newer result), only those after (SCORE, SEQ) in that
  * order when AFTER, at most LIMIT; *OUT is malloc'ed.  What the API's
- * listings sorted by a test read (api_results.c), where the store would
- * read and sort every score of the test.  -1 when loading NODE fails. */
+ * listings sorted by a test or by the GMPbench score read (api_results.c),
+ * where the store would read and sort every score of the test, or walk
+ * the GMPbench scores of every result past the filter's few.  -1 when
+ * loading NODE fails. */
 int board_ranked (struct board *b, struct store *st, const struct board_filter *f,
                   const char *node, int after, double score, int64_t seq, size_t limit,
                   struct board_scored **out, size_t *nout);
