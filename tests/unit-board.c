@@ -490,6 +490,32 @@ test_ranked (struct board *b, struct store *st)
   check_ranked (b, st, &f, "gmpbench", 0, 0, 0, 2, "11 9", NULL,
                 "a node, flagged results included on request");
   check_ranked (b, st, &all, "gmpbench", 0, 0, 0, 2, "9 8", NULL, "flagged results left out");
+
+  /* The GMPbench score, each entry's own, read down to the page's last
+   * score: pages of 2 by cursor give the whole ranking, in order. */
+  for (int flagged = 0; flagged < 2; flagged++)
+    {
+      struct board_scored *whole, *page;
+      size_t nwhole, npage, at = 0;
+      int same;
+      f = all;
+      f.include_flagged = flagged;
+      board_ranked (b, st, &f, "gmpbench", 0, 0, 0, 100, &whole, &nwhole);
+      same = nwhole > 2;
+      for (int after = 0; same && at < nwhole; after = 1)
+        {
+          board_ranked (b, st, &f, "gmpbench", after, at ? whole[at - 1].score : 0,
+                        at ? whole[at - 1].seq : 0, 2, &page, &npage);
+          for (size_t i = 0; same && i < npage; i++)
+            same = at + i < nwhole && page[i].seq == whole[at + i].seq;
+          same = same && npage > 0;
+          at += npage;
+          free (page);
+        }
+      check (same && at == nwhole, "ranked by the GMPbench score, pages of 2 by cursor give "
+             "all %zu results in order (flagged %d)", nwhole, flagged);
+      free (whole);
+    }
 }
 
 /* A database that fails: the current snapshot stays; without one, pages
