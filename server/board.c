@@ -1731,12 +1731,9 @@ cpu_block (const struct board *b, const struct board_filter *f, int skip, struct
 {
   if (resolve (b, f, r) < 0 || r->f[BF_CPU] < 0)
     return NULL;
-  list_fields (r, BF_CPU);
   if (skip >= 0)
-    {
-      r->f[skip] = -1;
-      list_fields (r, BF_CPU);
-    }
+    r->f[skip] = -1;
+  list_fields (r, BF_CPU);
   return b->blocks[r->f[BF_CPU]];
 }
 
