@@ -12,11 +12,13 @@
  * --aggregate-ttl seconds; a request copies those of its page (filters,
  * limit, and a cursor naming the last row of the page before).
  *
- * Only the first request computes the rows itself (the others arriving
- * meanwhile wait for them), and every request with --aggregate-ttl 0.
- * Once they are older than that, the request that finds them so wakes a
- * thread of low priority that computes the next ones (11 s at a million
- * results), and every request meanwhile gets the rows it has. */
+ * A thread of low priority computes the rows (11 s at a million
+ * results) when the server starts, and again when a request finds them
+ * older than --aggregate-ttl; every request meanwhile gets the rows it
+ * has.  A request that finds none (the first ones after a start, or the
+ * first with flagged results) waits for the rows being computed, or
+ * computes them itself; with --aggregate-ttl 0 every request computes
+ * its own. */
 #include "server/api.h"
 
 #include <pthread.h>
@@ -312,12 +314,14 @@ struct cpu_row
 };
 
 /* The rows of one computation, sorted, shared by the requests that page
- * through them (REFS, under the keeper's lock; the keeper holds one). */
+ * through them (REFS, under the keeper's lock; the keeper holds one),
+ * and how long computing them took. */
 struct cpu_rows
 {
   struct cpu_row *row;
   size_t n;
   unsigned refs;
+  double seconds;
 };
 
 static void
@@ -465,8 +469,7 @@ aggregate (struct store *store, int include_flagged, const atomic_int *abandon)
       return NULL;
     }
   rows->refs = 1;
-  if (gb_wall_seconds () - begun >= 1)
-    log_info ("/api/v1/cpus: %zu rows computed in %.1f s", rows->n, gb_wall_seconds () - begun);
+  rows->seconds = gb_wall_seconds () - begun;
   return rows;
 }
 
@@ -576,6 +579,9 @@ refresher (void *arg)
       k->want[variant] = 0;
       pthread_mutex_unlock (&k->lock);
       struct cpu_rows *rows = aggregate (k->srv->store, variant, &k->abandon);
+      if (rows)
+        log_info ("/api/v1/cpus: %zu rows%s computed in the background in %.1f s", rows->n,
+                  variant ? " with flagged results" : "", rows->seconds);
       remember (k, variant, rows);
       release (k, rows);
       pthread_mutex_lock (&k->lock);
@@ -590,6 +596,7 @@ api_cpus_start (struct server *srv)
   struct cpus_keeper *k = gb_xcalloc (1, sizeof *k);
 
   k->srv = srv;
+  k->busy[0] = k->want[0] = srv->aggregate_ttl > 0;     /* without flagged results */
   atomic_init (&k->abandon, 0);
   pthread_mutex_init (&k->lock, NULL);
   pthread_cond_init (&k->done, NULL);
@@ -798,6 +805,8 @@ api_cpus (struct http_request *r)
       if (!rows)
         {
           rows = aggregate (r->srv->store, variant, &k->abandon);
+          if (rows && rows->seconds >= 1)
+            log_info ("/api/v1/cpus: %zu rows computed in %.1f s", rows->n, rows->seconds);
           remember (k, variant, rows);
         }
       if (!rows)
