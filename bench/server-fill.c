@@ -7,7 +7,9 @@
  *
  * stores the results numbered FIRST..LAST (a database grows in steps)
  * from THREADS threads (SQLite's group commit then writes several per
- * transaction).  Each result has every score node and test of FIXTURE (a
+ * transaction), but those stored already (a fill interrupted leaves
+ * holes among its last numbers, which the next one, begun a little
+ * before, fills).  Each result has every score node and test of FIXTURE (a
  * whole run), scaled by its CPU's speed and a noise of its own, and is
  * one of 400 CPU identities, drawn with weights 1/(rank+1) (a few CPUs
  * are common, most are rare), each CPU with its architecture (70%
@@ -66,7 +68,7 @@ struct fill
   double cpu_weight[NCPUS];     /* cumulative, the last 1 */
   int64_t first, last;
   int threads;
-  int64_t done;
+  int64_t done, existing;
   int failed;
   pthread_mutex_t lock;
 };
@@ -284,10 +286,16 @@ filler (void *arg)
       if (n > f->last)
         break;
       enum store_status rc = store_one (f, n, text, scores);
-      if (rc != STORE_OK)
+      if (rc == STORE_EXISTS)
+        {
+          pthread_mutex_lock (&f->lock);
+          f->existing++;
+          pthread_mutex_unlock (&f->lock);
+        }
+      else if (rc != STORE_OK)
         {
           fprintf (stderr, "server-fill: result %lld: %s\n", (long long) n,
-                   rc == STORE_EXISTS ? "stored already" : "the store failed");
+                   "the store failed");
           pthread_mutex_lock (&f->lock);
           f->failed = 1;
           pthread_mutex_unlock (&f->lock);
@@ -345,8 +353,9 @@ main (int argc, char **argv)
   store_close (f.store);
   if (f.failed)
     return 1;
-  printf ("fill: %lld results in %.0f s (%.0f/s)\n", (long long) (f.last - f.first + 1),
-          elapsed, (double) (f.last - f.first + 1) / elapsed);
+  int64_t stored = f.last - f.first + 1 - f.existing;
+  printf ("fill: %lld results in %.0f s (%.0f/s), %lld stored already\n", (long long) stored,
+          elapsed, (double) stored / elapsed, (long long) f.existing);
   for (int b = 0; b < NBODIES; b++)
     {
       validate_summary_free (&f.bodies[b].doc);
