@@ -32,6 +32,10 @@
 #    before, that first time reported too), the time of a full dump, and
 #    U uploads of the whole run onto the filled database: with one server,
 #    and on PostgreSQL with two.
+# -k postgresql://... runs 2w on that PostgreSQL database, a server of
+# your own, left running (the index definitions dropped during a fill are
+# kept in ${TMPDIR:-/tmp}/gmpbench-fill-N.indexes, N a checksum of the
+# URI, until they are made again); or
 # -P DIR runs 2w on PostgreSQL instead: a private server (initdb, pg_ctl,
 # as the user postgres when run as root, as tests/t0310 does) with its
 # data in DIR, made when absent and kept for the next run; its own
@@ -45,11 +49,12 @@
 # usage: bench/server-load.sh [-b BUILDDIR] [-n N] [-c C] [-m M] [-k DB] [-f FIXTURE] [-w [-P DIR] [-p] [-r R] [-u U]]
 #   defaults: -b . -n 5000 -c 8 -m 1000000 -r 500 -u 600
 #   -f tests/fixtures/server-result.json (a one-test run); -k keeps (and
-#   reuses) the listing database at DB, since filling takes minutes; -r
+#   reuses) the listing database at DB (a file, or with -w a
+#   postgresql:// URI), since filling takes minutes; -r
 #   requests per page (over 4 connections); -u 0 leaves the uploads out;
 #   -p lets the background repack run during the measurements of 2w.
 
-build=. n=5000 c=8 m=1000000 keep= fixture= whole= pgdir= requests=500 uploads=600 with_repack=
+build=. n=5000 c=8 m=1000000 keep= fixture= whole= pgdir= pg_uri= requests=500 uploads=600 with_repack=
 while getopts b:n:c:m:k:f:wP:pr:u: opt; do
   case $opt in
     p) with_repack=yes ;;
@@ -71,9 +76,14 @@ build=$(cd "$build" && pwd)
 server=$build/gmpbench-server
 [ -x "$server" ] || { echo "$server: not built (make gmpbench-server)" >&2; exit 1; }
 [ -z "$pgdir" ] || [ -n "$whole" ] || { echo "-P needs -w" >&2; exit 2; }
+case $keep in
+  postgresql://* | postgres://*)
+    [ -n "$whole" ] && [ -z "$pgdir" ] || { echo "-k postgresql://... needs -w, and not -P" >&2; exit 2; }
+    pg_uri=$keep ;;
+esac
 tmp=$(mktemp -d) || exit 1
 pids= pg=
-trap '[ -n "$pids" ] && kill $pids 2>/dev/null; [ -n "$pg" ] && pg_stop; rm -rf "$tmp"' EXIT INT TERM
+trap '[ -n "$pids" ] && kill $pids 2>/dev/null; [ -n "$pgdir" ] && [ -n "$pg" ] && pg_stop; rm -rf "$tmp"' EXIT INT TERM
 
 . "$src/bench/server-lib.sh"
 
@@ -147,6 +157,17 @@ pg_start () {
   pg="postgresql://gmpbench@127.0.0.1:$pgport/postgres"
 }
 
+# pg_use URI: the PostgreSQL database at URI, a server of the user's own;
+# sets pg and pgbin (for psql).
+pg_use () {
+  pgbin=$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -n 1)
+  [ -n "$pgbin" ] || pgbin=$(pg_config --bindir 2> /dev/null)
+  [ -x "$pgbin/psql" ] || pgbin=$(dirname "$(command -v psql)")
+  [ -x "$pgbin/psql" ] || { echo "psql is not installed (Debian: postgresql-client)" >&2; exit 1; }
+  "$pgbin/psql" -X -q -d "$1" -c 'SELECT 1' > /dev/null || { echo "$1: cannot connect" >&2; exit 1; }
+  pg=$1
+}
+
 pg_stop () {
   $runas "$pgbin/pg_ctl" -D "$pgdir/data" -m fast -w stop > /dev/null
   pg=
@@ -201,7 +222,9 @@ indexes_on () {
 scale () {
   if [ -n "$pg" ]; then
     db=$pgdir/gmpbench
-    fill_target="$pg?options=-csynchronous_commit%3Doff"
+    [ -n "$pgdir" ] || db=${TMPDIR:-/tmp}/gmpbench-fill-$(printf %s "$pg" | cksum | cut -d' ' -f1)
+    case $pg in *\?*) fill_target="$pg&" ;; *) fill_target="$pg?" ;; esac
+    fill_target="${fill_target}options=-csynchronous_commit%3Doff"
     target=$pg
   else
     db=${keep:-$tmp/list.db}
@@ -320,6 +343,7 @@ fi
 [ "$m" -gt 0 ] || exit 0
 if [ -n "$whole" ]; then
   [ -z "$pgdir" ] || pg_start "$pgdir"
+  [ -z "$pg_uri" ] || pg_use "$pg_uri"
   scale
   exit 0
 fi
