@@ -91,8 +91,10 @@ by_seq (const void *a, const void *b)
 static void
 kinds_index (struct kinds *k)
 {
+  if (k->n == 0)                /* an empty store: of is NULL */
+    return;
   qsort (k->of, k->n, sizeof *k->of, by_seq);
-  if (k->n == 0 || (uint64_t) (k->of[k->n - 1].seq - k->of[0].seq) >= 4 * (uint64_t) k->n)
+  if ((uint64_t) (k->of[k->n - 1].seq - k->of[0].seq) >= 4 * (uint64_t) k->n)
     return;
   k->first = k->of[0].seq;
   k->span = (size_t) (k->of[k->n - 1].seq - k->first) + 1;
@@ -112,6 +114,8 @@ kind_of (const struct kinds *k, int64_t seq)
         ? k->direct[seq - k->first] : UINT32_MAX;
       return kind == UINT32_MAX ? -1 : (int64_t) kind;
     }
+  if (k->n == 0)
+    return -1;
   struct seq_kind probe = { seq, 0 };
   const struct seq_kind *found = bsearch (&probe, k->of, k->n, sizeof *k->of, by_seq);
   return found ? (int64_t) found->kind : -1;
@@ -418,7 +422,8 @@ finish (struct store *st, cJSON *rows, struct cpu_rows *out)
   free (name);
   free (arch);
   free (named);
-  qsort (out->row, out->n, sizeof *out->row, by_row);
+  if (out->n > 0)
+    qsort (out->row, out->n, sizeof *out->row, by_row);
   return status;
 }
 
