@@ -294,8 +294,7 @@ filler (void *arg)
         }
       else if (rc != STORE_OK)
         {
-          fprintf (stderr, "server-fill: result %lld: %s\n", (long long) n,
-                   "the store failed");
+          fprintf (stderr, "server-fill: result %lld: the store failed\n", (long long) n);
           pthread_mutex_lock (&f->lock);
           f->failed = 1;
           pthread_mutex_unlock (&f->lock);
