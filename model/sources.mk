@@ -5,6 +5,7 @@
 # libcrypto only, so the server links it without the benchmark code.
 MODEL_SRCS += \
 	model/b64.c \
+	model/cpu_brand.c \
 	model/doc_read.c \
 	model/doc_schema.c \
 	model/escape.c \

@@ -71,8 +71,8 @@
 #include <string.h>
 #include <time.h>
 #include "common/util.h"
+#include "model/cpu_brand.h"
 #include "server/log.h"
-#include "server/plausible.h"
 #include "server/store.h"
 
 /* The home page asks for the eight category columns (docs/leaderboard.md)
@@ -671,9 +671,9 @@ name_group (const struct board *b, size_t c, uint32_t unnamed, struct tally *t,
           if (!x->fit_vendor && !x->all)
             seen[n++] = it->name;
           x->fit_vendor = it->f[BF_VENDOR] + 1;
-          x->fits = plausible_brand_fits (b->tab[BF_CPU].names[it->f[BF_CPU]],
-                                          b->tab[BF_VENDOR].names[it->f[BF_VENDOR]],
-                                          b->names.names[it->name]);
+          x->fits = cpu_brand_fits (b->tab[BF_CPU].names[it->f[BF_CPU]],
+                                    b->tab[BF_VENDOR].names[it->f[BF_VENDOR]],
+                                    b->names.names[it->name]);
         }
       if (!x->fits)
         continue;

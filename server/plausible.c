@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 #include "common/util.h"
+#include "model/cpu_brand.h"
 #include "model/order_stats.h"
 #include "model/registry.h"
 #include "server/plausible_steady.h"
@@ -71,33 +72,6 @@ add_note (char *out, size_t size, const char *fmt, ...)
 }
 
 /* ------------------------------------------------------------ the document */
-
-static int
-contains_word (const char *haystack, const char *word)
-{
-  return haystack && strstr (haystack, word) != NULL;
-}
-
-/* The maker a CPU identity or vendor string names: "Intel", "AMD" or NULL. */
-static const char *
-maker (const char *s)
-{
-  if (contains_word (s, "GenuineIntel") || (s && strcmp (s, "Intel") == 0))
-    return "Intel";
-  if (contains_word (s, "AuthenticAMD") || (s && strcmp (s, "AMD") == 0))
-    return "AMD";
-  return NULL;
-}
-
-int
-plausible_brand_fits (const char *identity, const char *vendor, const char *brand)
-{
-  const char *by_identity = maker (identity), *by_vendor = maker (vendor);
-  if (!brand || !*brand)
-    return 0;
-  return (!by_identity || contains_word (brand, by_identity))
-    && (!by_vendor || contains_word (brand, by_vendor));
-}
 
 const char *
 plausible_build_kind (const char *gmp_build)
@@ -344,11 +318,11 @@ plausible_flags (struct store *st, const struct doc_summary *doc, char *flags, s
 
   flags[0] = notes[0] = '\0';
   if (doc->cpu_name && *doc->cpu_name
-      && !plausible_brand_fits (doc->cpu, doc->cpu_vendor, doc->cpu_name))
+      && cpu_brand_contradicts (doc->cpu, doc->cpu_vendor, doc->cpu_name))
     {
       add_flag (flags, fsize, "brand-mismatch");
-      add_note (notes, nsize, "brand-mismatch: the brand string does not name the maker "
-                "of the CPU identity or vendor");
+      add_note (notes, nsize, "brand-mismatch: the brand string names another maker "
+                "than the CPU identity or vendor");
     }
   if (doc->mhz_measured > 0
       && ((doc->mhz_max > 0 && doc->mhz_measured > 1.15 * doc->mhz_max)

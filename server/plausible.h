@@ -7,8 +7,8 @@
  *                      PLAUSIBLE_BITS_PER_CYCLE bits of operand a cycle.
  * Flagged (the result is stored, shown with its flags and a note saying
  * why, and left out of aggregates by default):
- *   brand-mismatch     the brand string does not fit the CPU identity or
- *                      vendor;
+ *   brand-mismatch     the brand string names another maker than the CPU
+ *                      identity or vendor (model/cpu_brand.h);
  *   clock-implausible  the measured clock above what the CPU can run at;
  *   previous-definitions  measured with the previous registry's definitions
  *                      of some tests (model/registry.h): valid, but not the
@@ -82,11 +82,6 @@
 /* Sizes of the buffers for flags and notes. */
 #define PLAUSIBLE_FLAGS 256
 #define PLAUSIBLE_NOTES 1024
-
-/* Whether the brand string BRAND fits the CPU identity IDENTITY and the
- * vendor VENDOR (an Intel identity or vendor wants "Intel" in the brand,
- * an AMD one "AMD"); an empty brand fits nothing. */
-int plausible_brand_fits (const char *identity, const char *vendor, const char *brand);
 
 /* The GMP build kind the server pools and filters by: the document's
  * system.build.gmp.build (sysinfo/gmp_build.c) when it is "distribution",

@@ -54,6 +54,7 @@
 #include <cjson/cJSON.h>
 #include <zstd.h>
 #include "common/util.h"
+#include "model/cpu_brand.h"
 #include "server/log.h"
 #include "server/store_body.h"
 #include "server/store_dict.h"
@@ -2501,18 +2502,24 @@ store_kinds (struct store *st, store_kind_fn fn, void *ctx)
 
 struct cpu_info
 {
+  const char *cpu;
   char **name, **arch;
 };
 
+/* A brand of the CPU with its architecture and vendor, best first: the
+ * first fitting brand names it (model/cpu_brand.h), the first row gives
+ * its architecture. */
 static int
 take_cpu_info (void *ctx, const struct db_value *cols, int ncols)
 {
   struct cpu_info *i = ctx;
-  if (ncols >= 2)
-    {
-      *i->name = gb_xstrdup (c_text (&cols[0]) ? c_text (&cols[0]) : "");
-      *i->arch = gb_xstrdup (c_text (&cols[1]) ? c_text (&cols[1]) : "");
-    }
+  if (ncols < 3)
+    return 1;
+  if (!*i->arch)
+    *i->arch = gb_xstrdup (c_text (&cols[1]) ? c_text (&cols[1]) : "");
+  if (!cpu_brand_fits (i->cpu, c_text (&cols[2]), c_text (&cols[0])))
+    return 0;
+  *i->name = gb_xstrdup (c_text (&cols[0]));
   return 1;
 }
 
@@ -2520,24 +2527,26 @@ enum store_status
 store_cpu_info (struct store *st, const char *cpu, char **name, char **arch)
 {
   struct db_conn *c = acquire (st);
-  struct cpu_info i = { name, arch };
+  struct cpu_info i = { cpu, name, arch };
   struct db_value p = p_text (cpu);
   enum store_status rc = STORE_OK;
 
   *name = *arch = NULL;
-  /* The leaderboard's rule (server/board.c, name_cpus): verified
+  /* The leaderboard's rule (server/board.c, name_group): verified
    * publishers' unflagged results first, then unflagged ones, then all,
-   * the oldest breaking ties; a brand-mismatch never names the CPU. */
-  if (st->drv->query (c, "SELECT cpu_name, MIN(arch) FROM results WHERE cpu = $1 "
-                      "AND listed = 1 AND cpu_name <> '' "
-                      "AND flags NOT LIKE '%brand-mismatch%' GROUP BY cpu_name "
+   * the oldest breaking ties; a brand that does not fit never names the
+   * CPU. */
+  if (st->drv->query (c, "SELECT cpu_name, MIN(arch), MIN(vendor) FROM results "
+                      "WHERE cpu = $1 AND listed = 1 AND cpu_name <> '' GROUP BY cpu_name "
                       "ORDER BY SUM(CASE WHEN publisher IS NOT NULL AND flagged = 0 "
                       "THEN 1 ELSE 0 END) DESC, SUM(1 - flagged) DESC, COUNT(*) DESC, "
-                      "MIN(seq) LIMIT 1", &p, 1, take_cpu_info, &i) < 0)
+                      "MIN(seq)", &p, 1, take_cpu_info, &i) < 0)
     rc = failed (st, c, "cpu info");
   release (st, c);
-  if (rc == STORE_OK && !*name)
+  if (rc == STORE_OK && !*arch)
     rc = STORE_NOT_FOUND;
+  else if (rc == STORE_OK && !*name)
+    *name = gb_xstrdup ("");
   return rc;
 }
 

@@ -160,9 +160,9 @@ enum store_status store_node_scores (struct store *st, const char *node, int inc
 typedef int (*store_kind_fn) (void *ctx, int64_t seq, const char *mode, const char *build);
 enum store_status store_kinds (struct store *st, store_kind_fn fn, void *ctx);
 
-/* The name CPU is shown by, as the leaderboard chooses it (board.h), and
- * its architecture (malloc'ed); STORE_NOT_FOUND when no listed result
- * names it. */
+/* The name CPU is shown by, as the leaderboard chooses it (board.h; ""
+ * when no brand fits it), and its architecture (malloc'ed);
+ * STORE_NOT_FOUND when no listed result gives it a brand. */
 enum store_status store_cpu_info (struct store *st, const char *cpu, char **name, char **arch);
 
 /* The listed results as the leaderboard pages keep them in memory

@@ -169,7 +169,7 @@ web_flag_reason (const char *flag)
     { "outlier", "a node or test lies far from the median of the other results of this "
       "CPU in the same run mode and GMP build" },
     { "impossible", "a node is more than twice as fast per GHz as any CPU has been" },
-    { "brand-mismatch", "the CPU's name does not fit its identity or vendor" },
+    { "brand-mismatch", "the CPU's name names another maker than its identity or vendor" },
     { "clock-implausible", "the measured clock is well above the CPU's maximum" },
     { "previous-definitions", "measured with the previous definitions of the GMPbench tests "
       "(a gmpbench older than GMPbench 0.2's own operands, gcdext and rsa operations and pi "

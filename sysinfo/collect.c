@@ -5,6 +5,9 @@
  * refine it on x86, adds the OS,
  * emulation, build provenance and a clock measurement, and finally makes
  * sure every member that the server relies on exists, null if unknown.
+ * For tests, a snapshot named by GMPBENCH_TEST_SYSINFO_ROOT stands in for
+ * the running machine's CPU (what a host of another kind would show: a
+ * hypervisor's brand, no cache topology), the rest being read live.
  * The verdict of the live readers on emulation is kept for
  * si_live_emulator, so that every clock measurement can be marked
  * invalid under emulation. */
@@ -12,6 +15,7 @@
 #include "sysinfo/internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 static struct
@@ -108,28 +112,55 @@ si_live_emulator (void)
   return emulation.emulated ? emulation.name : NULL;
 }
 
+/* This machine's OS, in place of the one a snapshot describes. */
+static void
+live_os (cJSON *system)
+{
+  cJSON_ReplaceItemInObjectCaseSensitive (system, "os", cJSON_CreateObject ());
+#if defined(__linux__)
+  struct si_root live;
+  si_root_init (&live, NULL);
+  si_linux_os (system, &live);
+#endif
+  si_os_collect (system);
+}
+
+/* The snapshot that stands in for this machine's CPU, for tests: the
+ * directory GMPBENCH_TEST_SYSINFO_ROOT names, or NULL. */
+static const char *
+stand_in_root (void)
+{
+  const char *root = getenv ("GMPBENCH_TEST_SYSINFO_ROOT");
+  return root && *root ? root : NULL;
+}
+
 cJSON *
 sysinfo_collect (const struct sysinfo_options *opt)
 {
   cJSON *system = cJSON_CreateObject ();
+  const char *root = opt ? opt->root : NULL, *stand_in = root ? NULL : stand_in_root ();
   struct si_root r;
   int snapshot;
 
-  si_root_init (&r, opt ? opt->root : NULL);
+  si_root_init (&r, root ? root : stand_in);
   snapshot = !r.live;
   /* Fix the order of the sections for readable output. */
   si_section (system, "cpu");
   si_section (system, "cores");
   si_section (system, "clock");
   si_section (system, "os");
-  if (snapshot)
-    si_linux_collect (system, &r);
-  else
+  if (!snapshot)
     {
       collect_live (system);
       remember_emulation (system);
     }
-  if (!snapshot && opt != NULL && opt->measure_clock)
+  else
+    {
+      si_linux_collect (system, &r);
+      if (stand_in)
+        live_os (system);
+    }
+  if ((!snapshot || stand_in) && opt != NULL && opt->measure_clock)
     si_put_item (si_section (system, "clock"), "measured", sysinfo_measure_clock (),
                  "dependent add chain");
   si_put_item (system, "build", si_build_collect (), NULL);

@@ -132,6 +132,9 @@ const char *si_s390_uarch (unsigned type);
 
 /* linux.c: everything /proc, /sys and /etc/os-release tell. */
 void si_linux_collect (cJSON *system, const struct si_root *r);
+/* Only the "os" section of si_linux_collect: the distribution of R's
+ * os-release and its kernel. */
+void si_linux_os (cJSON *system, const struct si_root *r);
 
 /* arm_live.c: HWCAPs and MIDR_EL1 of the running AArch64 core (a no-op
  * elsewhere). */

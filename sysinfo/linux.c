@@ -431,6 +431,13 @@ put_os (struct si_linux *L)
 }
 
 void
+si_linux_os (cJSON *system, const struct si_root *r)
+{
+  struct si_linux L = { .r = r, .system = system };
+  put_os (&L);
+}
+
+void
 si_linux_collect (cJSON *system, const struct si_root *r)
 {
   struct si_linux *L = gb_xcalloc (1, sizeof *L);

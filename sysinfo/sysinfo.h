@@ -15,7 +15,10 @@ struct sysinfo_options
   /* NULL or "/" describes the live system.  Any other directory is read
    * as a snapshot: the Linux reader takes ROOT/proc, ROOT/sys and
    * ROOT/etc/os-release, and nothing is asked of the running machine
-   * (no CPUID, no uname, no clock measurement). */
+   * (no CPUID, no uname, no clock measurement).  NULL with the variable
+   * GMPBENCH_TEST_SYSINFO_ROOT set to a directory, for tests: that
+   * snapshot stands in for this machine's CPU, cores, caches and clocks,
+   * while the OS, the build and the measured clock are this machine's. */
   const char *root;
   /* 0 skips the timed clock measurement (system.clock.measured is null). */
   int measure_clock;

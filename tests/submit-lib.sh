@@ -24,6 +24,21 @@ make_result () {
     -o "$1.unsigned" > /dev/null && "$HELPERS/helper-sign" "$1.unsigned" "$1"
 }
 
+# upload_line_id [FILE]: the result id of the first "uploaded: URL" line of
+# FILE (out.txt), as the man page documents the line: the URL ends in
+# /results/ID, and " (flagged: FLAG ...)" may follow.
+upload_line_id () {
+  sed -n 's|^uploaded: .*/results/\([0-9a-f]*\)\( (flagged:\( [a-z-]*\)*)\)\{0,1\}$|\1|p' \
+    "${1:-out.txt}" | head -n 1
+}
+
+# upload_line_flags [FILE]: that line's flags, separated by commas (empty
+# when none).
+upload_line_flags () {
+  sed -n 's|^uploaded: .*/results/[0-9a-f]* (flagged: \(.*\))$|\1|p' "${1:-out.txt}" |
+    head -n 1 | tr ' ' ','
+}
+
 # spool_count: the number of queued entries.
 spool_count () {
   ls "$SPOOL" 2> /dev/null | grep -c '\.spool$'

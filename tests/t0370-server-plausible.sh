@@ -68,6 +68,43 @@ get /api/v1/cpus > /dev/null
 check "... in the API's CPU list too" \
   [ "$(field "[c['cpu_name'] for c in d['cpus'] if c['cpu'] == '$RYZEN'][0]")" = "AMD Ryzen 9 5950X" ]
 
+# Brands hypervisors give their guests, on the identities and vendors
+# those guests report: bhyve on a Zen 5 host, QEMU's and KVM's default
+# models (qemu64 says AuthenticAMD, kvm64 GenuineIntel), QEMU's named
+# models.  None names another maker than its identity, so none is
+# flagged; one naming no maker does not name its CPU.
+n=0
+while IFS='|' read -r identity vendor brand; do
+  n=$((n + 1))
+  st=$(upload "guest$n" alice --identity "$identity" --base --set "system.cpu.vendor=\"$vendor\"" \
+    --set "system.cpu.name=\"$brand\"" --set "system.cpu.brand=\"$brand\"" \
+    --set 'system.cpu.hypervisor="KVM"')
+  id=$(field "d['id']")
+  check "the hypervisor's brand '$brand' ($vendor) is accepted unflagged" \
+    sh -c "[ $st = 201 ] && [ -z '$(flags_of "$id")' ]"
+done <<'GUESTS'
+x86:AuthenticAMD:family=26:model=2:stepping=1|AMD|Oxide Virtual Turin-like Processor
+x86:AuthenticAMD:family=15:model=107:stepping=1|AMD|QEMU Virtual CPU version 2.5+
+x86:AuthenticAMD:family=15:model=107:stepping=1|AMD|QEMU TCG CPU version 2.5+
+x86:GenuineIntel:family=15:model=6:stepping=1|Intel|Common KVM processor
+x86:GenuineIntel:family=6:model=6:stepping=3|Intel|Common 32-bit KVM processor
+x86:GenuineIntel:family=6:model=106:stepping=6|Intel|Intel Xeon Processor (Icelake)
+x86:AuthenticAMD:family=23:model=49:stepping=0|AMD|AMD EPYC-Rome Processor
+GUESTS
+OXIDE='x86:AuthenticAMD:family=26:model=2:stepping=1'
+page "/cpu?cpu=$OXIDE" > /dev/null
+check "a brand naming no maker does not name its CPU: the page says the identity" \
+  sh -c "grep -q '<title>[^<]*family=26' page.html && ! grep -q '<title>Oxide' page.html"
+get /api/v1/cpus > /dev/null
+check "... the API's CPU list gives it no name, and its architecture" \
+  [ "$(field "[(c['cpu_name'], c['arch']) for c in d['cpus'] if c['cpu'] == '$OXIDE'][0]")" \
+    = "('', 'x86_64')" ]
+page / > /dev/null
+check "... and the leaderboard lists it" grep -q 'family=26' page.html
+st=$(upload guest-intel mallory --identity "$OXIDE" --set 'system.cpu.name="Intel Xeon Platinum"')
+check "a brand naming Intel on that AMD guest is still flagged brand-mismatch" \
+  sh -c "[ $st = 201 ] && [ '$(field "','.join(d['flags'])")' = brand-mismatch ]"
+
 TIED='x86:AuthenticAMD:family=25:model=80:stepping=0'
 upload tie1 alice --identity "$TIED" --set 'system.cpu.name="AMD Ryzen 7 5800U"' > /dev/null
 upload tie2 mallory --identity "$TIED" --set 'system.cpu.name="AMD Ryzen 7 5800U for sale"' > /dev/null

@@ -14,12 +14,17 @@ posts () { grep -c '"method":"POST"' "$SERVER_LOG"; }
 
 make_result r.json
 run_status "$GMPBENCH" submit --server "$SERVER_URL" r.json
-id=$(sed -n 's|^uploaded: .*/results/\([0-9a-f]*\)$|\1|p' out.txt)
+id=$(upload_line_id)
 check "submit uploads a signed result and prints its permalink" \
   sh -c "[ $status -eq 0 ] && [ -n '$id' ]"
 check "the id is the first 16 hex digits of the SHA-256 of the file" \
   [ "$id" = "$(sha256sum r.json | cut -c1-16)" ]
 if command -v curl > /dev/null; then
+  # This host's own run: whatever its CPU, the line says the flags the
+  # server gave it, none if none.
+  curl -s "$SERVER_URL/api/v1/results/$id" > stored.json
+  check "the upload line's flags are the server's (here: '$(upload_line_flags)')" \
+    [ "$(upload_line_flags)" = "$(json_get stored.json "','.join(d['flags'])")" ]
   curl -s "$SERVER_URL/api/v1/results/$id/raw" > fetched.json
   check "the stored raw bytes equal the local file" cmp -s fetched.json r.json
   curl -s "$SERVER_URL/api/v1/results/$id/signature" > fetched.sig

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 #include "common/util.h"
 #include "model/b64.h"
+#include "model/cpu_brand.h"
 #include "model/json_check.h"
 #include "server/plausible.h"
 #include "server/plausible_steady.h"
@@ -340,11 +341,27 @@ test_outlier (void)
          && strcmp (plausible_build_kind (""), "unknown") == 0
          && strcmp (plausible_build_kind ("<b>tuned</b>"), "unknown") == 0,
          "plausible: the build kind is system.build.gmp.build's, unknown when absent or odd");
-  check (plausible_brand_fits ("x86:AuthenticAMD:family=25", "AMD", "AMD EPYC 7763")
-         && !plausible_brand_fits ("x86:AuthenticAMD:family=25", "AMD", "Intel Xeon")
-         && !plausible_brand_fits ("x86:GenuineIntel:family=6", "AuthenticAMD", "AMD Ryzen")
-         && !plausible_brand_fits ("x86:GenuineIntel:family=6", "GenuineIntel", ""),
-         "plausible: a brand fits the maker of the identity and of the vendor");
+  check (cpu_brand_fits ("x86:AuthenticAMD:family=25", "AMD", "AMD EPYC 7763")
+         && !cpu_brand_fits ("x86:AuthenticAMD:family=25", "AMD", "Intel Xeon")
+         && !cpu_brand_fits ("x86:GenuineIntel:family=6", "AuthenticAMD", "AMD Ryzen")
+         && !cpu_brand_fits ("x86:GenuineIntel:family=6", "GenuineIntel", "")
+         && !cpu_brand_fits ("x86:AuthenticAMD:family=26", "AMD",
+                             "Oxide Virtual Turin-like Processor")
+         && cpu_brand_fits ("arm:0x41:0xd0c", "ARM", "Neoverse-N1"),
+         "cpu_brand: a brand names the CPU when it names the maker of the identity and vendor");
+  check (cpu_brand_contradicts ("x86:AuthenticAMD:family=25", "AMD", "Intel Xeon")
+         && cpu_brand_contradicts ("x86:GenuineIntel:family=6", "AuthenticAMD", "Intel Core")
+         && !cpu_brand_contradicts ("x86:AuthenticAMD:family=25", "AMD", "AMD EPYC 7763")
+         && !cpu_brand_contradicts ("x86:AuthenticAMD:family=26", "AMD",
+                                    "Oxide Virtual Turin-like Processor")
+         && !cpu_brand_contradicts ("x86:AuthenticAMD:family=15", "AMD",
+                                    "QEMU Virtual CPU version 2.5+")
+         && !cpu_brand_contradicts ("x86:GenuineIntel:family=15", "Intel", "Common KVM processor")
+         && !cpu_brand_contradicts ("x86:GenuineIntel:family=6", "Intel",
+                                    "VirtualApple @ 2.50GHz processor")
+         && !cpu_brand_contradicts ("x86:GenuineIntel:family=6", "Intel", "")
+         && !cpu_brand_contradicts ("arm:0x41:0xd0c", "ARM", "Intel Xeon"),
+         "cpu_brand: only a brand naming another maker contradicts the identity");
 }
 
 /* Sets NAME's log score in V (steady_count values) to log (SCORE). */
