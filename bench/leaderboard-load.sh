@@ -11,7 +11,7 @@
 #    transaction, after the server has created the schema (storing them
 #    one signed upload at a time would take the better part of an hour).
 # 2. Starts gmpbench-server on it and waits for the leaderboard's first
-#    in-memory snapshot (server/board.h; pages answer 503 "being prepared"
+#    in-memory snapshot (server/board/board.h; pages answer 503 "being prepared"
 #    until then), times one view nobody asked for yet and one sort by a
 #    node whose column is not loaded, then sends N requests over C
 #    connections cycling through the home page and a CPU page, and N more

@@ -37,7 +37,7 @@
 #include "bench/bench-doc.h"
 #include "common/util.h"
 #include "model/validate.h"
-#include "server/store.h"
+#include "server/store/store.h"
 
 #define NCPUS 400
 #define NBODIES 16

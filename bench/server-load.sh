@@ -358,7 +358,7 @@ fi
 sqlite3 "$db" 'ANALYZE'
 echo "listings: $(sqlite3 "$db" 'SELECT count(*) FROM results') results"
 start "$db"
-# The leaderboard's in-memory snapshot (server/board.h) is built in the
+# The leaderboard's in-memory snapshot (server/board/board.h) is built in the
 # background after the start, a few seconds of one core at a million
 # results: the listings are measured once it is there.
 for wait in $(seq 600); do

@@ -9,7 +9,7 @@
  * the database; on success it returns what the server stores and queries.
  *
  * It is pure (no I/O, no globals written), which is what the fuzz target
- * server/fuzz-validate.c relies on.
+ * tests/fuzz/fuzz-validate.c relies on.
  */
 #ifndef GB_VALIDATE_H
 #define GB_VALIDATE_H

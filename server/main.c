@@ -16,14 +16,14 @@
 #include <string.h>
 #include <time.h>
 #include "build_config.h"
-#include "server/api.h"
-#include "server/board.h"
-#include "server/http.h"
+#include "server/api/api.h"
+#include "server/board/board.h"
+#include "server/http/http.h"
 #include "server/log.h"
-#include "server/ratelimit.h"
+#include "server/api/ratelimit.h"
 #include "server/server.h"
-#include "server/store.h"
-#include "server/web.h"
+#include "server/store/store.h"
+#include "server/web/web.h"
 
 /* Exit statuses besides 0 (served, then drained on SIGTERM) and 2 (bad
  * usage). */

@@ -7,8 +7,8 @@
 #ifndef GB_SERVER_SERVER_H
 #define GB_SERVER_SERVER_H
 
-#include "server/ratelimit.h"
-#include "server/store.h"
+#include "server/api/ratelimit.h"
+#include "server/store/store.h"
 
 struct server
 {
@@ -22,10 +22,10 @@ struct server
    * seconds. */
   double aggregate_ttl;
   /* The rows of /api/v1/cpus, and the thread that computes the next
-   * (server/api_stats.c). */
+   * (server/api/api_stats.c). */
   struct cpus_keeper *cpus;
   /* The leaderboard pages' snapshots, kept up to date with this
-   * process's changes (server/board.h). */
+   * process's changes (server/board/board.h). */
   struct board_keeper *boards;
 };
 

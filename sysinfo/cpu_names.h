@@ -2,7 +2,7 @@
  * string, family, model, stepping; Arm MIDR implementer and part), from
  * the tables of x86_models.c and arm_midr.c.  Pure functions: the client
  * puts the names into system.cpu, the server names a CPU identity with
- * them (server/web_names.c). */
+ * them (server/web/web_names.c). */
 #ifndef GB_SYSINFO_CPU_NAMES_H
 #define GB_SYSINFO_CPU_NAMES_H
 

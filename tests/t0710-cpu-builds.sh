@@ -1,5 +1,5 @@
 # t0710-cpu-builds.sh: the CPU page answers "this CPU, distribution GMP
-# against native GMP" (issue 19, server/web_cpu_builds.c): with results of
+# against native GMP" (issue 19, server/web/web_cpu_builds.c): with results of
 # two GMP build kinds, a section shows both kinds' node medians side by
 # side, each kind's count, and the native build's ratio to the
 # distribution's; a CPU with one kind has no such section.

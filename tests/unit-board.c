@@ -1,4 +1,4 @@
-/* unit-board.c: the leaderboard snapshot (server/board.c) on a small
+/* unit-board.c: the leaderboard snapshot (server/board/board.c) on a small
  * SQLite store whose results are written with SQL, so every aggregate is
  * known exactly: the median, quartiles and best of the score, the medians
  * of score per GHz, per core and of the GMP/OpenSSL RSA-2048 ratio; the
@@ -19,9 +19,9 @@
 #include <sqlite3.h>
 #include "common/util.h"
 #include "model/escape.h"
-#include "server/board.h"
-#include "server/store.h"
-#include "server/web.h"
+#include "server/board/board.h"
+#include "server/store/store.h"
+#include "server/web/web.h"
 #include "model/registry.h"
 #include "tests/check.h"
 

@@ -1,0 +1,246 @@
+/* api_upload.c: accepting results and withdrawing them.
+ *
+ * An upload passes, in order: the media type, the signature header's
+ * form, validate_document() (every rule that needs only the bytes) and
+ * plausible_refuse() (tests at odds with themselves or with physics), the
+ * Ed25519 signature against the key inside the document, the key's
+ * standing (banned?), the per-key rate limit, the plausibility flags, and
+ * finally the store, which decides between new (201) and known (200)
+ * bytes atomically, so that concurrent uploads of the same document, even
+ * to different server processes, store it once. */
+#include "server/api/api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include "common/util.h"
+#include "model/protocol.h"
+#include "model/b64.h"
+#include "server/board/board.h"
+#include "server/judge/plausible.h"
+#include "model/sig.h"
+
+/* The Gmpbench-Signature header as 64 bytes, or -1 (already answered
+ * through *RC). */
+static int
+signature_header (struct http_request *r, unsigned char sig[SIG_BYTES], char **b64,
+                  enum MHD_Result *rc)
+{
+  const char *text = http_header (r, PROTOCOL_SIGNATURE_HEADER);
+  if (!text || b64_decode (text, strlen (text), sig, SIG_BYTES) != SIG_BYTES)
+    {
+      *rc = http_error (r, 400, "signature-format", NULL,
+                        "the " PROTOCOL_SIGNATURE_HEADER " header must be base64 of a 64-byte "
+                        "Ed25519 signature");
+      return -1;
+    }
+  *b64 = gb_xstrdup (text);
+  return 0;
+}
+
+static int
+json_media_type (const char *type)
+{
+  size_t len = strlen ("application/json");
+  return type && strncasecmp (type, "application/json", len) == 0
+    && (type[len] == '\0' || type[len] == ';' || type[len] == ' ');
+}
+
+static cJSON *
+accepted_body (const char *id, const char *flags)
+{
+  char path[96];
+  cJSON *obj = cJSON_CreateObject ();
+  cJSON_AddStringToObject (obj, "id", id);
+  snprintf (path, sizeof path, "/results/%s", id);
+  cJSON_AddStringToObject (obj, "url", path);
+  snprintf (path, sizeof path, PROTOCOL_RESULTS_PATH "/%s", id);
+  cJSON_AddStringToObject (obj, "api", path);
+  cJSON_AddItemToObject (obj, "flags", api_flags_array (flags));
+  return obj;
+}
+
+static int
+copy_flags (void *ctx, const struct store_row *row)
+{
+  snprintf (ctx, 256, "%s", row->flags ? row->flags : "");
+  return 1;
+}
+
+static enum MHD_Result
+answer_stored (struct http_request *r, enum store_status st, const char *id, char *flags)
+{
+  snprintf (r->id, sizeof r->id, "%s", id);
+  if (st == STORE_EXISTS && store_get (r->srv->store, id, copy_flags, flags) != STORE_OK)
+    return api_unavailable (r);
+  cJSON *body = accepted_body (id, flags);
+  if (st == STORE_EXISTS)
+    return http_json (r, 200, body);
+  char location[96];
+  snprintf (location, sizeof location, "/results/%s", id);
+  return http_json_header (r, 201, body, "Location", location);
+}
+
+/* The checks that need the key: signature, standing, rate. */
+static enum MHD_Result
+check_key (struct http_request *r, const struct doc_summary *doc,
+           const unsigned char sig[SIG_BYTES], const char *fingerprint, int *ok)
+{
+  int banned = 0;
+  char *publisher = NULL;
+
+  *ok = 0;
+  if (!sig_verify (doc->public_key, r->body, r->len, sig))
+    return http_error (r, 403, "signature-invalid", "submitter.public_key",
+                       "the signature does not verify against submitter.public_key");
+  if (store_key_status (r->srv->store, fingerprint, &banned, &publisher) != STORE_OK)
+    return api_unavailable (r);
+  free (publisher);
+  if (banned)
+    return http_error (r, 403, "key-banned", "submitter.public_key",
+                       "this key is banned from this server");
+  int wait = ratelimit_take (r->srv->by_key, fingerprint, gb_wall_seconds ());
+  if (wait)
+    return http_too_many (r, wait, "with this key");
+  *ok = 1;
+  return MHD_YES;
+}
+
+/* Flags, stores, and judges the category of the new result again
+ * (plausible.h), which may flag it or its peers. */
+static enum MHD_Result
+store_upload (struct http_request *r, const struct doc_summary *doc, const char *signature,
+              const char *fingerprint, int unlisted)
+{
+  char sha[65], id[65], flags[PLAUSIBLE_FLAGS], notes[PLAUSIBLE_NOTES];
+  char *public_key = b64_encode (doc->public_key, SIG_KEY_BYTES);
+  const char *build = plausible_build_kind (doc->gmp_build);
+  enum MHD_Result rc;
+
+  gb_sha256_hex (r->body, r->len, sha);
+  if (plausible_flags (r->srv->store, doc, flags, sizeof flags, notes, sizeof notes) != STORE_OK)
+    rc = api_unavailable (r);
+  else
+    {
+      struct store_upload up = {
+        r->body, r->len, sha, signature, public_key, fingerprint, doc, flags, notes, build,
+        unlisted, (int64_t) time (NULL)
+      };
+      enum store_status st = store_insert (r->srv->store, &up, id);
+      if (st == STORE_OK && !unlisted
+          && plausible_review (r->srv->store, doc, build, id, flags, sizeof flags, notes)
+          != STORE_OK)
+        st = STORE_ERROR;
+      rc = st == STORE_OK || st == STORE_EXISTS ? answer_stored (r, st, id, flags)
+        : api_unavailable (r);
+    }
+  free (public_key);
+  return rc;
+}
+
+enum MHD_Result
+api_upload (struct http_request *r)
+{
+  unsigned char sig[SIG_BYTES];
+  char *signature = NULL, fingerprint[65];
+  struct doc_summary doc;
+  struct validate_error err;
+  enum MHD_Result rc;
+  int ok;
+  const char *unlisted = http_arg (r, "unlisted");
+
+  if (unlisted && strcmp (unlisted, "0") != 0 && strcmp (unlisted, "1") != 0)
+    return http_error (r, 400, "query", "unlisted", "unlisted must be 0 or 1");
+  if (!json_media_type (http_header (r, "Content-Type")))
+    return http_error (r, 415, "media-type", NULL, "Content-Type must be application/json");
+  if (signature_header (r, sig, &signature, &rc) < 0)
+    return rc;
+  if (validate_document (r->body, r->len, &doc, &err) < 0 || plausible_refuse (&doc, &err) < 0)
+    {
+      rc = api_validation_error (r, &err);
+      validate_error_free (&err);
+      validate_summary_free (&doc);
+      free (signature);
+      return rc;
+    }
+  sig_fingerprint (doc.public_key, fingerprint);
+  rc = check_key (r, &doc, sig, fingerprint, &ok);
+  if (ok)
+    rc = store_upload (r, &doc, signature, fingerprint, unlisted && strcmp (unlisted, "1") == 0);
+  validate_summary_free (&doc);
+  free (signature);
+  return rc;
+}
+
+/* ------------------------------------------------------------ retraction */
+
+struct retract_target
+{
+  unsigned char key[SIG_KEY_BYTES];
+  int key_ok, retracted;
+};
+
+static int
+take_target (void *ctx, const struct store_row *row)
+{
+  struct retract_target *t = ctx;
+  t->key_ok = row->public_key
+    && b64_decode (row->public_key, strlen (row->public_key), t->key, SIG_KEY_BYTES)
+    == SIG_KEY_BYTES;
+  t->retracted = row->retracted;
+  return 1;
+}
+
+/* Retracts the result T names (its signature checked) and judges its
+ * category again without it, both or neither (plausible_retract): 0, or
+ * -1 on a database error, when nothing changed. */
+static int
+retract (struct server *srv, const char *id, const struct retract_target *t)
+{
+  if (t->retracted)
+    return 0;
+  return plausible_retract (srv->store, id, (int64_t) time (NULL)) == STORE_ERROR ? -1 : 0;
+}
+
+enum MHD_Result
+api_retract (struct http_request *r, const char *id)
+{
+  unsigned char sig[SIG_BYTES];
+  char *signature = NULL, message[128], fingerprint[65];
+  struct retract_target t = { { 0 }, 0, 0 };
+  enum MHD_Result rc;
+
+  if (signature_header (r, sig, &signature, &rc) < 0)
+    return rc;
+  free (signature);
+  snprintf (r->id, sizeof r->id, "%.64s", id);
+  enum store_status st = store_get (r->srv->store, id, take_target, &t);
+  snprintf (message, sizeof message, PROTOCOL_RETRACT_PREFIX "%s", id);
+  if (st == STORE_NOT_FOUND)
+    rc = http_error (r, 404, "not-found", NULL, "no such result");
+  else if (st != STORE_OK || !t.key_ok)
+    rc = api_unavailable (r);
+  else if (!sig_verify (t.key, message, strlen (message), sig))
+    rc = http_error (r, 403, "signature-invalid", NULL,
+                     "the signature over \"" PROTOCOL_RETRACT_PREFIX "%s\" does not verify "
+                     "against the result's key", id);
+  else
+    {
+      sig_fingerprint (t.key, fingerprint);
+      int wait = ratelimit_take (r->srv->by_key, fingerprint, gb_wall_seconds ());
+      if (wait)
+        rc = http_too_many (r, wait, "with this key");
+      else if (retract (r->srv, id, &t) < 0)
+        rc = api_unavailable (r);
+      else
+        {
+          cJSON *body = cJSON_CreateObject ();
+          cJSON_AddStringToObject (body, "id", id);
+          cJSON_AddBoolToObject (body, "retracted", 1);
+          rc = http_json (r, 200, body);
+        }
+    }
+  return rc;
+}

@@ -1,0 +1,139 @@
+/* plausible.h: refusals and flags for results that are valid but hard to
+ * believe (docs/protocol.md, "Plausibility").
+ *
+ * Refused with a 422 (plausible_refuse), naming the test:
+ *   inconsistent-test  a test's members contradict each other;
+ *   impossible         a test faster than its clock and cores allow, at
+ *                      PLAUSIBLE_BITS_PER_CYCLE bits of operand a cycle.
+ * Flagged (the result is stored, shown with its flags and a note saying
+ * why, and left out of aggregates by default):
+ *   brand-mismatch     the brand string names another maker than the CPU
+ *                      identity or vendor (model/cpu_brand.h);
+ *   clock-implausible  the measured clock above what the CPU can run at;
+ *   previous-definitions  measured with the previous registry's definitions
+ *                      of some tests (model/registry.h): valid, but not the
+ *                      same measurement, so kept out of the aggregates;
+ *   interposed         GMP's timed functions resolved outside the libgmp
+ *                      the document names (LD_PRELOAD, a wrapper);
+ *   impossible         an inner node more than PLAUSIBLE_BEYOND_BEST times
+ *                      the best score per GHz any unflagged result of
+ *                      another CPU identity reached
+ *                      (a node of key generation or prime search, whose
+ *                      time is random, exp (PLAUSIBLE_TEST_FAST) times
+ *                      more);
+ *   outlier            at some node or test, farther from the median of
+ *                      its category (CPU identity, run mode, GMP build
+ *                      kind) than the cutoff, in log space: PLAUSIBLE_K
+ *                      scaled MADs, at least the floor of its side (faster
+ *                      or slower) and kind (inner node; test; test or node
+ *                      of key generation or prime search, whose time is
+ *                      random: the last two judged on the faster side
+ *                      only), once the
+ *                      node has PLAUSIBLE_MIN_PEERS other values; a node
+ *                      above key generation by its score without it
+ *                      (plausible_steady.h).  Judged
+ *                      again for the whole category at every upload to it
+ *                      and every retraction from it (in the
+ *                      retraction's transaction).
+ */
+#ifndef GB_SERVER_PLAUSIBLE_H
+#define GB_SERVER_PLAUSIBLE_H
+
+#include <stddef.h>
+#include "server/store/store.h"
+#include "model/validate.h"
+
+/* Peers.  The floors (in log space) were calibrated on repeated honest
+ * quick runs of one busy 2-core machine (docs/protocol.md): none of them
+ * passes its cutoff, while a result 20% faster at some node than five
+ * peers within 2% does.  Slower is allowed more than faster: a shared
+ * machine's other work only ever takes time from a benchmark, and a slow
+ * result inflates nothing.  Honest runs under load (nice 10 at load 5-9)
+ * were up to 2.3 times slower at an inner node, but 5.3 times at a test
+ * and 9 at a key generation test: a test, or a node of key generation or
+ * prime search, is never an outlier for being slow.  Among the first
+ * peers of a category, a run made when the machine was quieter than for
+ * theirs read key generation up to 4.1 times faster than their median:
+ * a quick run makes a handful of keys, each taking a random time. */
+#define PLAUSIBLE_K 6.0
+#define PLAUSIBLE_NODE_FAST 0.15        /* 16% faster */
+#define PLAUSIBLE_TEST_FAST 0.92        /* 2.5 times */
+#define PLAUSIBLE_RANDOM_FAST 1.61      /* 5 times */
+#define PLAUSIBLE_NODE_SLOW 0.92        /* 2.5 times slower */
+#define PLAUSIBLE_MIN_PEERS 5
+/* The newest this many results of a category are judged together: the
+ * median and MAD of a hundred are as robust as of thousands. */
+#define PLAUSIBLE_MAX_PEERS 100
+
+/* Physics. */
+#define PLAUSIBLE_BITS_PER_CYCLE 1024.0 /* two 512-bit loads a cycle */
+#define PLAUSIBLE_MAX_MHZ 9000.0        /* above any clock a CPU has run at */
+#define PLAUSIBLE_TURBO 1.25            /* over the highest clock reported */
+#define PLAUSIBLE_BEYOND_BEST 2.0
+
+/* Consistency (suites/harness.c). */
+#define PLAUSIBLE_TOLERANCE 1e-3        /* relative, for printed numbers */
+#define PLAUSIBLE_NOISY 0.02            /* the harness's noisy spread */
+#define PLAUSIBLE_DIVERGED 0.90         /* its cpu-diverged CPU/wall ratio */
+#define PLAUSIBLE_CPU_SLACK 0.05        /* clock granularity at the thresholds */
+#define PLAUSIBLE_CPU_TICK 0.016        /* a thread CPU clock's step per sample:
+                                           Windows counts it in 15.625 ms */
+
+/* Sizes of the buffers for flags and notes. */
+#define PLAUSIBLE_FLAGS 256
+#define PLAUSIBLE_NOTES 1024
+
+/* The GMP build kind the server pools and filters by: the document's
+ * system.build.gmp.build (sysinfo/gmp_build.c) when it is "distribution",
+ * "fat" or "native", else "unknown" (documents from clients before it,
+ * and any other value). */
+const char *plausible_build_kind (const char *gmp_build);
+
+/* The fewest cycles one operation of TEST can take: its operands' bits
+ * (registry sizes) over PLAUSIBLE_BITS_PER_CYCLE, at least 1. */
+double plausible_floor_cycles (const char *test);
+
+/* 0, or -1 with ERR set (422 inconsistent-test or impossible). */
+int plausible_refuse (const struct doc_summary *doc, struct validate_error *err);
+
+/* What a value is, for the floors of its cutoff. */
+enum plausible_kind
+{
+  PLAUSIBLE_NODE,               /* an inner node */
+  PLAUSIBLE_TEST,               /* a test */
+  PLAUSIBLE_RANDOM              /* a test or node of key generation or prime search */
+};
+
+/* The kind of the node or test NAME. */
+enum plausible_kind plausible_kind_of (const char *name);
+
+/* The cutoff, in log space, for a value of KIND whose peers' scaled MAD
+ * (in log space) is SCALE, above the median (FASTER) or below (infinite
+ * but for an inner node). */
+double plausible_cutoff (double scale, enum plausible_kind kind, int faster);
+
+/* Whether X, of KIND, is an outlier among the N values V (V is
+ * overwritten). */
+int plausible_outlier (double x, double *v, size_t n, enum plausible_kind kind);
+
+/* The flags of DOC before it is stored, with a note for each in NOTES
+ * (lines).  STORE_ERROR when the database fails. */
+enum store_status plausible_flags (struct store *st, const struct doc_summary *doc,
+                                   char *flags, size_t fsize, char *notes, size_t nsize);
+
+/* After DOC was stored as ID with build kind BUILD, flags FLAGS and
+ * notes NOTES: judges every result of its category again (of a large
+ * category, once it grew by a quarter; the uploads between are judged
+ * alone against its statistics) and stores the flags that changed;
+ * FLAGS becomes ID's flags after the review. */
+enum store_status plausible_review (struct store *st, const struct doc_summary *doc,
+                                    const char *build, const char *id, char *flags,
+                                    size_t fsize, const char *notes);
+
+/* Retracts the result ID at WHEN and, when it was listed, judges its
+ * category again as a whole without it, storing the flags that change,
+ * in one transaction (store_retract): on STORE_ERROR nothing changed.
+ * STORE_NOT_FOUND for an unknown id. */
+enum store_status plausible_retract (struct store *st, const char *id, int64_t when);
+
+#endif

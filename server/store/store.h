@@ -1,0 +1,259 @@
+/* store.h: where results live.  The one interface the rest of the server
+ * uses for persistence, whatever the database.
+ *
+ * store_open() takes a SQLite file path or a postgresql:// URI, opens a
+ * pool of connections (one per worker thread, so no request waits for
+ * another's connection) and applies the schema migrations the database
+ * lacks.  Every operation takes a connection from the pool for its own
+ * duration.  An accepted result is written in one transaction (its row
+ * and all its score nodes), so no crash leaves half a result.
+ *
+ * Results are returned to callers through callbacks, row by row, so that
+ * large answers (the dump, the CSV export) never sit in memory whole.
+ *
+ * Documents are stored compressed; the store gives them back only as the
+ * exact bytes that were stored, checked against their SHA-256.
+ */
+#ifndef GB_SERVER_STORE_H
+#define GB_SERVER_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "model/validate.h"
+
+struct store;
+
+enum store_status
+{
+  STORE_OK = 0,
+  STORE_EXISTS,                 /* insert: the same bytes are stored already */
+  STORE_NOT_FOUND,
+  STORE_ERROR,                  /* the database failed; logged */
+  STORE_CORRUPT                 /* a stored document is damaged (it does not
+                                 * decompress, or its SHA-256 differs), so it
+                                 * is not given out; logged */
+};
+
+/* NULL with a message in ERR when the database cannot be opened or
+ * migrated.  A migration that rewrites every result is done in batches
+ * (store.c, "Backfills"): those of the first second before it returns,
+ * the others by a thread of the store while it is used. */
+struct store *store_open (const char *target, unsigned connections, char *err, size_t errlen);
+void store_close (struct store *st);
+/* The schema version after migration. */
+int store_schema_version (struct store *st);
+
+/* A valid, signature-checked upload about to be stored. */
+struct store_upload
+{
+  const char *body;             /* NUL-terminated after LEN bytes */
+  size_t len;
+  const char *sha256;           /* hex of the body */
+  const char *signature;        /* base64 */
+  const char *public_key;       /* base64, as in the document */
+  const char *fingerprint;
+  const struct doc_summary *doc;
+  const char *flags;            /* comma-separated, "" for none */
+  const char *flag_notes;       /* why, one line per flag, "" for none */
+  const char *build;            /* the GMP build kind (plausible.h) */
+  int unlisted;
+  int64_t received;             /* Unix time */
+};
+
+/* FN is told, after the commit, of every change this process makes to
+ * a listed result: its id, when it is stored (listed), retracted or its
+ * flags change; NULL when a key's results changed (verified, banned).
+ * Set before the store is shared between threads. */
+typedef void (*store_change_fn) (void *ctx, const char *id);
+void store_watch (struct store *st, store_change_fn fn, void *ctx);
+
+/* The changes other processes make to listed results (key commands,
+ * other servers on the database), which every writing transaction
+ * announces.  store_follow_start() begins following them: those
+ * committed from then on are told by store_follow(), which waits at most
+ * WAIT_MS for some and tells FN of each changed result's id (the
+ * changes of this store are not told: store_watch has them).
+ * STORE_ERROR when some may have been missed (the database failed, the
+ * follower fell behind by a minute on SQLite, or a backfill of store_open
+ * rewrote every result meanwhile): whatever the caller keeps must be read
+ * again.  One thread follows. */
+enum store_status store_follow_start (struct store *st);
+enum store_status store_follow (struct store *st, int wait_ms, store_change_fn fn, void *ctx);
+
+/* STORE_OK (new, *ID set) or STORE_EXISTS (*ID is the stored id). */
+enum store_status store_insert (struct store *st, const struct store_upload *up, char id[65]);
+
+/* A stored result as read back. */
+struct store_row
+{
+  int64_t seq, received;
+  const char *id, *fingerprint, *publisher, *submitter;
+  const char *arch, *cpu, *cpu_name, *os, *gmp, *compiler, *created;
+  const char *scores;           /* JSON object of the inner nodes */
+  const char *flags;
+  int unlisted, retracted;
+  const char *mode, *build;     /* run.mode, the GMP build kind */
+  int64_t flags_at;             /* when the flags were last decided (Unix time) */
+  const char *flag_notes;       /* why each flag was set, one line each */
+  /* Only from store_get and store_page's dump: the document as it was
+   * uploaded (checked), NUL-terminated after BODY_LEN bytes. */
+  const char *body, *signature, *public_key;
+  size_t body_len;
+};
+
+/* Called for each row; the strings live until it returns.  Nonzero stops. */
+typedef int (*store_row_fn) (void *ctx, const struct store_row *row);
+
+/* STORE_CORRUPT when the result's document is damaged (FN is not
+ * called). */
+enum store_status store_get (struct store *st, const char *id, store_row_fn fn, void *ctx);
+
+
+/* Keys the operator marked.  *PUBLISHER is malloc'ed or NULL. */
+enum store_status store_key_status (struct store *st, const char *fingerprint,
+                                    int *banned, char **publisher);
+enum store_status store_key_verify (struct store *st, const char *fingerprint,
+                                    const char *publisher, int64_t when);
+enum store_status store_key_ban (struct store *st, const char *fingerprint, int64_t when);
+
+/* A page of the listing (listed, unretracted, not banned). */
+struct store_filter
+{
+  const char *arch, *cpu, *vendor, *os, *gmp, *compiler;        /* NULL: any */
+  const char *mode, *build;     /* run mode, GMP build kind; NULL: any */
+  int verified_only, unflagged_only;
+  const char *sort_node;        /* NULL: newest first */
+  int has_cursor;               /* continue after (cursor_score, cursor_seq) */
+  double cursor_score;
+  int64_t cursor_seq;
+  int limit;
+};
+/* Rows carry the sort node's score in *SCORE (for the next cursor). */
+typedef int (*store_list_fn) (void *ctx, const struct store_row *row, double score);
+enum store_status store_list (struct store *st, const struct store_filter *f,
+                              store_list_fn fn, void *ctx);
+
+/* Up to LIMIT rows with seq > AFTER in upload order, unlisted results
+ * left out.  DUMP: with body and signature, retracted ones included (as
+ * tombstones for the caller), STORE_CORRUPT at the first damaged
+ * document (after the rows before it); otherwise only listed results,
+ * those that match F (its filters; its sort, cursor and limit are not
+ * used). */
+enum store_status store_page (struct store *st, int dump, const struct store_filter *f,
+                              int64_t after, int limit, store_row_fn fn, void *ctx);
+
+/* The rows of the results numbered SEQS[0..N) that are listed and match
+ * F's filters, in no particular order: a query for 20 of them, where
+ * store_page would take one a result (a round trip each on PostgreSQL). */
+enum store_status store_rows (struct store *st, const struct store_filter *f,
+                              const int64_t *seqs, size_t n, store_row_fn fn, void *ctx);
+
+/* The scores of NODE over listed results (unflagged ones unless
+ * INCLUDE_FLAGGED), with their results' seqs, ordered by CPU identity,
+ * then best first. */
+typedef int (*store_score_fn) (void *ctx, const char *cpu, int64_t seq, double score);
+enum store_status store_node_scores (struct store *st, const char *node, int include_flagged,
+                                     store_score_fn fn, void *ctx);
+
+/* The run mode and GMP build kind of every listed result, in no useful
+ * order. */
+typedef int (*store_kind_fn) (void *ctx, int64_t seq, const char *mode, const char *build);
+enum store_status store_kinds (struct store *st, store_kind_fn fn, void *ctx);
+
+/* The name CPU is shown by, as the leaderboard chooses it (board.h; ""
+ * when no brand fits it), and its architecture (malloc'ed);
+ * STORE_NOT_FOUND when no listed result gives it a brand. */
+enum store_status store_cpu_info (struct store *st, const char *cpu, char **name, char **arch);
+
+/* The listed results as the leaderboard pages keep them in memory
+ * (server/board/board.h), in upload order. */
+struct store_board_row
+{
+  int64_t seq;
+  const char *cpu, *cpu_name, *arch, *vendor, *os, *gmp, *compiler;
+  int verified, flagged;
+  double mhz;                   /* 0: unknown */
+  int cores;                    /* 0: unknown */
+  const char *mode, *build;     /* run.mode, the GMP build kind */
+  int listed;                   /* 0: retracted, unlisted or banned since */
+};
+typedef int (*store_board_fn) (void *ctx, const struct store_board_row *row);
+enum store_status store_board_rows (struct store *st, store_board_fn fn, void *ctx);
+
+/* The score of NODE of every listed result that has it, in no useful
+ * order (read from one covering index); for a test, of every result that
+ * has it (the caller keeps the ones it lists). */
+typedef int (*store_seq_score_fn) (void *ctx, int64_t seq, double score);
+enum store_status store_node_column (struct store *st, const char *node,
+                                     store_seq_score_fn fn, void *ctx);
+
+/* The rows of the results with the N ids IDS as store_board_rows gives
+ * them, listed or not (unknown ids are skipped), each followed by
+ * VALUE_FN for every score of it (inner nodes and tests). */
+typedef int (*store_value_fn) (void *ctx, int64_t seq, const char *node, double score);
+enum store_status store_board_changes (struct store *st, const char *const *ids, size_t n,
+                                       store_board_fn fn, store_value_fn value_fn, void *ctx);
+
+/* The newest (at most LIMIT) listed results of one category: a CPU
+ * identity, run mode and GMP build kind.  RESULT_FN gets each result's
+ * seq, id, flags and flag notes, newest first, then VALUE_FN every score
+ * of them (inner nodes and tests), in no useful order. */
+typedef int (*store_flags_fn) (void *ctx, int64_t seq, const char *id, const char *flags,
+                               const char *notes);
+enum store_status store_category (struct store *st, const char *cpu, const char *mode,
+                                  const char *build, int limit, store_flags_fn result_fn,
+                                  store_value_fn value_fn, void *ctx);
+
+/* New flags for a stored result. */
+struct store_flags
+{
+  const char *id, *flags, *notes;
+};
+
+/* How a category is judged again inside the transaction that changed it
+ * (server/judge/plausible.h): RESULT_FN and VALUE_FN get its newest LIMIT
+ * listed results as store_category gives them, read in that transaction,
+ * then DECIDE the category (CPU, MODE, BUILD) and returns the flags that
+ * change in *CHANGES (owned by CTX, kept until store_retract returns). */
+struct store_rejudge
+{
+  int limit;
+  store_flags_fn result_fn;
+  store_value_fn value_fn;
+  void (*decide) (void *ctx, const char *cpu, const char *mode, const char *build,
+                  const struct store_flags **changes, size_t *n);
+  void *ctx;
+};
+
+/* Marks the result retracted and, when it was listed, judges its
+ * category again without it through RJ (unless NULL), in one
+ * transaction: on STORE_ERROR neither happened.  Idempotent;
+ * STORE_NOT_FOUND if unknown. */
+enum store_status store_retract (struct store *st, const char *id, int64_t when,
+                                 const struct store_rejudge *rj);
+/* Sets the N results' flags, decided at WHEN (Unix time), in one
+ * transaction. */
+enum store_status store_set_flags (struct store *st, const struct store_flags *changes, size_t n,
+                                   int64_t when);
+
+/* The best score per GHz (score / clock in GHz) of an inner node among
+ * its 1000 best unflagged listed scores, the CPU identity that reached
+ * it, and the best of any other CPU: 0 (and "") when none has a clock. */
+struct store_best
+{
+  double per_ghz;
+  char cpu[256];
+  double other_per_ghz;
+};
+
+/* The best per GHz of inner node NODE into *BEST. */
+enum store_status store_best_per_ghz (struct store *st, const char *node, struct store_best *best);
+
+/* The newest (at most LIMIT) listed results of the key FINGERPRINT. */
+enum store_status store_by_key (struct store *st, const char *fingerprint, int limit,
+                                store_row_fn fn, void *ctx);
+
+/* STORE_OK when the database answers. */
+enum store_status store_ping (struct store *st);
+
+#endif

@@ -1,0 +1,314 @@
+/* web.c: the routing table of the public pages, their frame and headers,
+ * and the writers they share (see web.h).
+ *
+ * The security headers are the same for every page: the policy lets the
+ * page load /style.css from this origin and nothing else; forms submit
+ * only to this origin; nothing may frame the page.  Inline SVG needs no
+ * permission (it is markup, styled by classes from the stylesheet). */
+#include "server/web/web.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "model/escape.h"
+
+#define CSP "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; " \
+  "base-uri 'none'; frame-ancestors 'none'"
+
+/* What escape_html() writes, but copying the runs between the characters
+ * it replaces whole: pages write a lot of text, and stdio a character at
+ * a time is a tenth of a page's time. */
+void
+web_text (FILE *f, const char *s)
+{
+  const char *run = s;
+
+  if (!s)
+    return;
+  for (;; s++)
+    {
+      unsigned char c = (unsigned char) *s;
+      if (c >= 0x20 && c != 0x7f && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'')
+        continue;
+      if (s > run)
+        fwrite (run, 1, (size_t) (s - run), f);
+      if (!c)
+        return;
+      char one[2] = { (char) c, '\0' };
+      escape_html (f, one);
+      run = s + 1;
+    }
+}
+
+void
+web_arg (FILE *f, int *first, const char *name, const char *value)
+{
+  fputs (*first ? "?" : "&amp;", f);
+  *first = 0;
+  fputs (name, f);
+  fputc ('=', f);
+  for (const unsigned char *s = (const unsigned char *) value; *s; s++)
+    if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')
+        || strchr ("-._~", *s))
+      fputc (*s, f);
+    else
+      fprintf (f, "%%%02X", *s);
+}
+
+void
+web_number (FILE *f, double v)
+{
+  if (isnan (v) || isinf (v))
+    fputs ("\u2013", f);
+  else if (fabs (v) >= 1000 && fabs (v) < 1e9)
+    fprintf (f, "%lld", (long long) nearbyint (v));    /* as "%.0f", without its cost */
+  else
+    fprintf (f, "%.4g", v);
+}
+
+void
+web_cpu_link (FILE *f, const char *cpu, const char *name)
+{
+  int first = 1;
+  fputs ("<a href=\"/cpu", f);
+  web_arg (f, &first, "cpu", cpu);
+  fputs ("\">", f);
+  web_text (f, name && *name ? name : cpu);
+  fputs ("</a>", f);
+}
+
+void
+web_result_link (FILE *f, const char *id)
+{
+  fputs ("<a href=\"/results/", f);
+  web_text (f, id);
+  fputs ("\"><code>", f);
+  web_text (f, id);
+  fputs ("</code></a>", f);
+}
+
+void
+web_key_link (FILE *f, const char *fingerprint)
+{
+  fputs ("<a href=\"/submitters/", f);
+  web_text (f, fingerprint);
+  fprintf (f, "\"><code>%.12s</code></a>", fingerprint ? fingerprint : "");
+}
+
+int
+web_contains (const char *s, const char *part)
+{
+  size_t len = strlen (part);
+  for (; *s; s++)
+    if (strncasecmp (s, part, len) == 0)
+      return 1;
+  return 0;
+}
+
+struct collect
+{
+  const char *name;
+  const char **out;
+  int max, n;
+};
+
+static enum MHD_Result
+collect_arg (void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+  struct collect *c = cls;
+  (void) kind;
+  if (strcmp (key, c->name) == 0 && value && *value)
+    {
+      if (c->n < c->max)
+        c->out[c->n] = value;
+      c->n++;
+    }
+  return MHD_YES;
+}
+
+int
+web_args (struct http_request *r, const char *name, const char **out, int max)
+{
+  struct collect c = { name, out, max, 0 };
+  MHD_get_connection_values (r->conn, MHD_GET_ARGUMENT_KIND, collect_arg, &c);
+  return c.n <= max ? c.n : -1;
+}
+
+void
+web_build_cells (FILE *f, const char *gmp, const char *compiler, const char *os)
+{
+  fputs ("<td data-label=\"GMP\">", f);
+  web_text (f, gmp);
+  fputs ("</td><td data-label=\"Compiler\">", f);
+  web_text (f, compiler);
+  fputs ("</td><td data-label=\"OS\">", f);
+  web_text (f, os);
+  fputs ("</td>", f);
+}
+
+const char *const web_field_arg[BF_COUNT] = {
+  "cpu", "arch", "vendor", "os", "gmp", "compiler", "mode", "build"
+};
+
+void
+web_read_filter (struct http_request *r, struct board_filter *f)
+{
+  const char *verified = http_arg (r, "verified"), *flagged = http_arg (r, "flagged");
+  memset (f, 0, sizeof *f);
+  for (int k = 0; k < BF_COUNT; k++)
+    f->value[k] = http_arg (r, web_field_arg[k]);
+  f->verified_only = verified && strcmp (verified, "1") == 0;
+  f->include_flagged = flagged && strcmp (flagged, "1") == 0;
+}
+
+const char *
+web_flag_reason (const char *flag)
+{
+  static const char *const reasons[][2] = {
+    { "outlier", "a node or test lies far from the median of the other results of this "
+      "CPU in the same run mode and GMP build" },
+    { "impossible", "a node is more than twice as fast per GHz as any CPU has been" },
+    { "brand-mismatch", "the CPU's name names another maker than its identity or vendor" },
+    { "clock-implausible", "the measured clock is well above the CPU's maximum" },
+    { "previous-definitions", "measured with the previous definitions of the GMPbench tests "
+      "(a gmpbench older than GMPbench 0.2's own operands, gcdext and rsa operations and pi "
+      "algorithm): not comparable with current results, so kept out of their medians" },
+    { "interposed", "GMP's timed functions ran from another library than the libgmp named" },
+  };
+  for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
+    if (strcmp (flag, reasons[i][0]) == 0)
+      return reasons[i][1];
+  return NULL;
+}
+
+/* ------------------------------------------------------------ the frame */
+
+int
+page_begin (struct page *p, struct http_request *r, const char *title)
+{
+  p->r = r;
+  p->buf = NULL;
+  p->len = 0;
+  p->f = open_memstream (&p->buf, &p->len);
+  if (!p->f)
+    return -1;
+  fputs ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+         "<title>", p->f);
+  web_text (p->f, title);
+  fprintf (p->f, " \u2013 GMPbench results</title>\n<link rel=\"stylesheet\" "
+           "href=\"/style.css?v=%s\">\n", web_style_version ());
+  fputs ("</head>\n<body>\n<header><nav><a class=\"brand\" href=\"/\">GMPbench results</a> "
+         "<a href=\"/\">Leaderboard</a> <a href=\"/about\">About</a> "
+         "<a href=\"/api/v1/cpus\">API</a></nav></header>\n<main>\n<h1>", p->f);
+  web_text (p->f, title);
+  fputs ("</h1>\n", p->f);
+  return 0;
+}
+
+static enum MHD_Result
+send_html (struct http_request *r, int status, char *buf, size_t len, const char *retry_after)
+{
+  struct MHD_Response *resp = MHD_create_response_from_buffer (len, buf, MHD_RESPMEM_MUST_FREE);
+  if (!resp)
+    {
+      free (buf);
+      return MHD_NO;
+    }
+  MHD_add_response_header (resp, "Content-Type", "text/html; charset=utf-8");
+  MHD_add_response_header (resp, "Content-Security-Policy", CSP);
+  MHD_add_response_header (resp, "X-Frame-Options", "DENY");
+  MHD_add_response_header (resp, "Referrer-Policy", "no-referrer");
+  if (retry_after)
+    MHD_add_response_header (resp, "Retry-After", retry_after);
+  return http_queue (r, status, resp);
+}
+
+/* Closes the page and sends it, with Retry-After when RETRY_AFTER is not
+ * NULL. */
+static enum MHD_Result
+finish (struct page *p, int status, const char *retry_after)
+{
+  fputs ("</main>\n<footer><p>Every result is signed by its submitter; the raw documents "
+         "are at <a href=\"/api/v1/dump\">/api/v1/dump</a> and the listing as "
+         "<a href=\"/api/v1/export.csv\">CSV</a>. <a href=\"/about\">How to verify one "
+         "yourself</a>.</p></footer>\n</body>\n</html>\n", p->f);
+  if (fclose (p->f) != 0)
+    {
+      free (p->buf);
+      return MHD_NO;
+    }
+  return send_html (p->r, status, p->buf, p->len, retry_after);
+}
+
+enum MHD_Result
+page_end (struct page *p, int status)
+{
+  return finish (p, status, NULL);
+}
+
+enum MHD_Result
+page_error (struct http_request *r, int status, const char *message)
+{
+  struct page p;
+  if (page_begin (&p, r, status == 404 ? "Not found" : status == 410 ? "Gone"
+                  : status == 400 ? "Bad request" : status == 405 ? "Method not allowed"
+                  : "Unavailable") < 0)
+    return MHD_NO;
+  fputs ("<p>", p.f);
+  web_text (p.f, message);
+  fputs ("</p>\n<p><a href=\"/\">Back to the leaderboard</a></p>\n", p.f);
+  return page_end (&p, status);
+}
+
+enum MHD_Result
+page_no_board (struct http_request *r, int preparing)
+{
+  struct page p;
+  if (page_begin (&p, r, preparing ? "Being prepared" : "Unavailable") < 0)
+    return MHD_NO;
+  fputs (preparing ? "<p>The server has just started and is still reading the results for "
+         "the leaderboard; try again in a few seconds.</p>\n"
+         : "<p>The database is unavailable; try again later.</p>\n", p.f);
+  fputs ("<p><a href=\"/about\">About the results</a></p>\n", p.f);
+  return finish (&p, 503, preparing ? "5" : "30");
+}
+
+/* ------------------------------------------------------------ routing */
+
+static enum MHD_Result
+result_page (struct http_request *r)
+{
+  return web_result (r, r->segment);
+}
+
+static enum MHD_Result
+submitter_page (struct http_request *r)
+{
+  return web_submitter (r, r->segment);
+}
+
+static const struct route routes[] = {
+  { "GET", "/", web_home },
+  { "GET", "/style.css", web_style },
+  { "GET", "/about", web_about },
+  { "GET", "/cpu", web_cpu },
+  { "GET", "/compare", web_compare },
+  { "GET", "/results/*", result_page },
+  { "GET", "/submitters/*", submitter_page },
+};
+
+enum MHD_Result
+web_handle (struct http_request *r)
+{
+  route_fn handler;
+  char allow[64];
+
+  if (route_find (routes, sizeof routes / sizeof routes[0], r, &handler, allow, sizeof allow)
+      == ROUTE_FOUND)
+    return handler (r);
+  if (strcmp (r->method, "GET") != 0 && strcmp (r->method, "HEAD") != 0)
+    return page_error (r, 405, "Pages are read with GET.");
+  return page_error (r, 404, "There is no page here.");
+}

@@ -1,0 +1,130 @@
+/* web_strip.c: the strip plot over a box plot of web_strip.h.
+ *
+ * 720 units wide, in the page's width: a point's vertical place is a
+ * hash of its result's seq (jitter that stays put from one page to the
+ * next); the box spans Q1 to Q3 with the median, the whisker the whole
+ * range.  Each point's <title> says its score, publisher, flags, GMP
+ * version and compiler. */
+#include "server/web/web_strip.h"
+
+#include <math.h>
+#include <stdint.h>
+#include "server/web/web.h"
+
+#define MAX_POINTS 400
+
+/* Plot geometry, in SVG units. */
+#define W 720
+#define H 220
+#define LEFT 20
+#define RIGHT 700
+#define STRIP_TOP 40
+#define STRIP_BOTTOM 120
+#define BOX_TOP 135
+#define BOX_BOTTOM 165
+#define AXIS 175
+
+/* A round step for about five ticks over SPAN. */
+static double
+tick_step (double span)
+{
+  double step = pow (10, floor (log10 (span / 5)));
+  return span / step > 25 ? 5 * step : span / step > 10 ? 2 * step : step;
+}
+
+static double
+x_of (double v, double lo, double hi)
+{
+  return LEFT + (RIGHT - LEFT) * (hi > lo ? (v - lo) / (hi - lo) : 0.5);
+}
+
+static void
+axis (FILE *f, double lo, double hi, const char *node)
+{
+  double step = tick_step (hi - lo);
+  fprintf (f, "<line class=\"frame\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
+           LEFT, AXIS, RIGHT, AXIS);
+  for (double t = ceil (lo / step) * step; t <= hi; t += step)
+    {
+      double x = x_of (t, lo, hi);
+      fprintf (f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
+               "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x, STRIP_TOP, x, AXIS + 4,
+               x, AXIS + 18);
+      web_number (f, t);
+      fputs ("</text>\n", f);
+    }
+  fprintf (f, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (LEFT + RIGHT) / 2,
+           H - 6);
+  if (node)
+    {
+      fputs ("score of ", f);
+      web_text (f, node);
+    }
+  else
+    fputs ("GMPbench score", f);
+  fputs (" (higher is faster)</text>\n", f);
+}
+
+double
+web_strip_quantile (const struct board_entry *e, size_t n, double q)
+{
+  double pos = (1 - q) * (double) (n - 1);
+  size_t i = (size_t) pos;
+  double frac = pos - (double) i;
+  return i + 1 < n ? e[i].score * (1 - frac) + e[i + 1].score * frac : e[i].score;
+}
+
+static void
+point (FILE *f, const struct board_entry *e, double lo, double hi)
+{
+  unsigned jitter = (unsigned) ((uint64_t) e->seq * 2654435761u % 1000);
+  double y = STRIP_TOP + 8 + (STRIP_BOTTOM - STRIP_TOP - 16) * jitter / 1000.0;
+  fprintf (f, "<circle class=\"point%s%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%d\"><title>",
+           e->verified ? " verified" : "", e->flagged ? " flagged" : "",
+           x_of (e->score, lo, hi), y, e->verified ? 5 : 4);
+  web_number (f, e->score);
+  fputs (e->verified ? " (verified publisher)" : "", f);
+  fputs (e->flagged ? " (flagged)" : "", f);
+  fputs (", GMP ", f);
+  web_text (f, e->gmp);
+  fputs (", ", f);
+  web_text (f, e->compiler);
+  fputs ("</title></circle>\n", f);
+}
+
+void
+web_strip_plot (FILE *f, const struct board_entry *e, size_t n, const char *node)
+{
+  double best = e[0].score, worst = e[n - 1].score;
+  double pad = best > worst ? (best - worst) * 0.05 : fabs (best) * 0.1 + 1;
+  double lo = worst - pad, hi = best + pad;
+  double q1 = web_strip_quantile (e, n, 0.25), med = web_strip_quantile (e, n, 0.5);
+  double q3 = web_strip_quantile (e, n, 0.75);
+  size_t every = n > MAX_POINTS ? (n + MAX_POINTS - 1) / MAX_POINTS : 1;
+
+  fprintf (f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 %d %d\" "
+           "role=\"img\" aria-labelledby=\"dist-title\"><title id=\"dist-title\">Distribution "
+           "of %zu ", W, H, n);
+  if (node)
+    {
+      fputs ("scores of ", f);
+      web_text (f, node);
+    }
+  else
+    fputs ("GMPbench scores", f);
+  fprintf (f, "</title>\n<text class=\"title\" x=\"%d\" y=\"18\" text-anchor=\"middle\">%zu "
+           "results: each point one result (green: verified publisher, orange: flagged)%s"
+           "</text>\n", W / 2, n, every > 1 ? ", a sample shown" : "");
+  axis (f, lo, hi, node);
+  for (size_t i = 0; i < n; i++)
+    if (i % every == 0 || e[i].verified)
+      point (f, &e[i], lo, hi);
+  fprintf (f, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n"
+           "<rect class=\"box\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"><title>Q1 %g, "
+           "median %g, Q3 %g</title></rect>\n"
+           "<line class=\"median\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n</svg>\n",
+           x_of (worst, lo, hi), (BOX_TOP + BOX_BOTTOM) / 2, x_of (best, lo, hi),
+           (BOX_TOP + BOX_BOTTOM) / 2, x_of (q1, lo, hi), BOX_TOP,
+           x_of (q3, lo, hi) - x_of (q1, lo, hi), BOX_BOTTOM - BOX_TOP, q1, med, q3,
+           x_of (med, lo, hi), BOX_TOP - 4, x_of (med, lo, hi), BOX_BOTTOM + 4);
+}
