@@ -4,11 +4,13 @@
 # name tables of sysinfo/ (cpu_names.h: pure tables, no reader).
 SERVER_SRCS += server/main.c
 SERVER_LIB_SRCS += \
-	server/api/api.c \
+	server/api/api_json.c \
 	server/api/api_results.c \
+	server/api/api_routes.c \
 	server/api/api_stats.c \
 	server/api/api_stream.c \
 	server/api/api_upload.c \
+	server/api/ratelimit.c \
 	server/board/board.c \
 	server/http/http.c \
 	server/http/http_daemon.c \
@@ -17,7 +19,6 @@ SERVER_LIB_SRCS += \
 	server/judge/plausible.c \
 	server/judge/plausible_steady.c \
 	server/http/route.c \
-	server/api/ratelimit.c \
 	server/store/stmt_cache.c \
 	server/store/store.c \
 	server/store/store_body.c \
@@ -25,7 +26,6 @@ SERVER_LIB_SRCS += \
 	server/store/store_names.c \
 	server/store/store_pg.c \
 	server/store/store_sqlite.c \
-	server/web/web.c \
 	server/web/web_about.c \
 	server/web/web_bars.c \
 	server/web/web_compare.c \
@@ -39,7 +39,9 @@ SERVER_LIB_SRCS += \
 	server/web/web_machine.c \
 	server/web/web_names.c \
 	server/web/web_nodes.c \
+	server/web/web_page.c \
 	server/web/web_result.c \
+	server/web/web_routes.c \
 	server/web/web_strip.c \
 	server/web/web_style.c \
 	server/web/web_submitter.c \

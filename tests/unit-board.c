@@ -21,7 +21,7 @@
 #include "model/escape.h"
 #include "server/board/board.h"
 #include "server/store/store.h"
-#include "server/web/web.h"
+#include "server/web/web_page.h"
 #include "model/registry.h"
 #include "tests/check.h"
 

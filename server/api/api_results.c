@@ -15,7 +15,8 @@
  * would be walked past every result the filters leave out (43,000 of
  * them for a filter of 2,000 slow CPUs' results, at a million).  Only
  * the rows shown are then read from the store, each by its seq. */
-#include "server/api/api.h"
+#include "server/api/api_handlers.h"
+#include "server/api/api_json.h"
 
 #include <errno.h>
 #include <inttypes.h>

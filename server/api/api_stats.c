@@ -20,6 +20,8 @@
  * computes them itself; with --aggregate-ttl 0 every request computes
  * its own. */
 #include "server/api/api.h"
+#include "server/api/api_handlers.h"
+#include "server/api/api_json.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

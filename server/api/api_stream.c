@@ -4,7 +4,8 @@
  * Both walk the results in upload order a page at a time (PAGE rows per
  * database round trip, no connection held between pages), so a response
  * of any size needs constant memory and never blocks uploads for long. */
-#include "server/api/api.h"
+#include "server/api/api_handlers.h"
+#include "server/api/api_json.h"
 
 #include <inttypes.h>
 #include <stdio.h>

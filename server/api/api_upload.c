@@ -8,7 +8,8 @@
  * finally the store, which decides between new (201) and known (200)
  * bytes atomically, so that concurrent uploads of the same document, even
  * to different server processes, store it once. */
-#include "server/api/api.h"
+#include "server/api/api_handlers.h"
+#include "server/api/api_json.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,126 +1,13 @@
-/* web.h: the public pages (docs/leaderboard.md), by concern:
- *   web.c            the routing table, the page frame, the headers every page gets,
- *                    and the small writers pages share (links, numbers);
- *   web_style.c      the stylesheet;
- *   web_home*.c      the leaderboard by architecture (web_home.h);
- *   web_cpu.c        one CPU identity: distribution, medians, breakdowns;
- *   web_cpu_node.c   one node's distribution for one CPU identity;
- *   web_strip.c      the strip plot over a box plot of a distribution;
- *   web_machine.c    the machine a result ran in, and the one a CPU's agree on;
- *   web_result.c     one result: machine, hierarchy, comparisons, flags;
- *   web_compare.c    two or more results side by side;
- *   web_compare_cpus.c  two or more CPUs side by side (medians per node);
- *   web_nodes.c      the hierarchy's nodes in tree order, a CPU's node medians;
- *   web_bars.c       bar charts readable on a phone;
- *   web_names.c      a CPU identity's microarchitecture and code name;
- *   web_submitter.c  the results of one key;
- *   web_about.c      the scoring formula, the schema, verifying a result.
- *
- * Pages are plain HTML written into a memory stream and sent whole, with
- * a Content-Security-Policy that allows the server's stylesheet and
- * nothing else (no script, no inline style, no other origin).  Every
- * string that comes from a result goes through web_text(), which writes
- * what escape_html() does; URLs are percent-encoded before they are
- * escaped. */
+/* web.h: the pages' room's interface to the rest of the server: the
+ * answer to a request for a page.  Inside the room, web_page.h says what
+ * the pages share and which file does what. */
 #ifndef GB_SERVER_WEB_H
 #define GB_SERVER_WEB_H
 
-#include <stdio.h>
-#include "server/board/board.h"
 #include "server/http/http.h"
-#include "server/http/route.h"
-
-/* A page being written. */
-struct page
-{
-  struct http_request *r;
-  FILE *f;
-  char *buf;
-  size_t len;
-};
 
 /* Answers a complete request for a page: through the routing table, or a
  * 404 (405 for a method other than GET) page. */
 enum MHD_Result web_handle (struct http_request *r);
-
-/* Opens the stream and writes everything up to <main>; TITLE is text
- * (escaped here).  0, or -1 when out of memory. */
-int page_begin (struct page *p, struct http_request *r, const char *title);
-/* Closes <main> and the document and sends the page with STATUS. */
-enum MHD_Result page_end (struct page *p, int status);
-/* A page saying MESSAGE (plain text) with STATUS. */
-enum MHD_Result page_error (struct http_request *r, int status, const char *message);
-
-/* The 503 page of a request that found no leaderboard snapshot
- * (board_acquire): PREPARING, the first is still being built (Retry-After
- * 5 s); otherwise the database failed. */
-enum MHD_Result page_no_board (struct http_request *r, int preparing);
-
-/* Text into the page, escaped. */
-void web_text (FILE *f, const char *s);
-/* A query argument: "?" before the first (*FIRST set), "&amp;" before the
- * others, VALUE percent-encoded. */
-void web_arg (FILE *f, int *first, const char *name, const char *value);
-/* A number with 4 significant digits (thousands unabbreviated), or "–"
- * for NAN. */
-void web_number (FILE *f, double v);
-/* <a href="/cpu?cpu=...">NAME</a>, <a href="/results/ID">ID</a>,
- * <a href="/submitters/FP">FP (12 digits)</a>. */
-void web_cpu_link (FILE *f, const char *cpu, const char *name);
-void web_result_link (FILE *f, const char *id);
-void web_key_link (FILE *f, const char *fingerprint);
-/* Whether S contains PART, ASCII letters in any case. */
-int web_contains (const char *s, const char *part);
-/* The non-empty values of the query argument NAME (repeated: ?id=A&id=B),
- * up to MAX into OUT; how many, or -1 when there are more than MAX. */
-int web_args (struct http_request *r, const char *name, const char **out, int max);
-/* The GMP version, compiler and OS cells of a row of results. */
-void web_build_cells (FILE *f, const char *gmp, const char *compiler, const char *os);
-
-/* The URL argument of each filter field ("cpu", "arch", ...). */
-extern const char *const web_field_arg[BF_COUNT];
-/* The filter a page's URL asks for: the fields, verified=1, flagged=1. */
-void web_read_filter (struct http_request *r, struct board_filter *f);
-
-/* The microarchitecture and code name of a CPU IDENTITY ("Zen 3, Milan",
- * "Neoverse-N1") into BUF, leaving out what NAME (the brand string shown,
- * or NULL) already says; "" when the tables do not know it.  Returns BUF. */
-const char *web_cpu_kind (const char *identity, const char *name, char *buf, size_t size);
-
-/* The machine of a result (system.machine): " in MODEL (SoC SOC)", each
- * part left out when "" (web_machine.c). */
-struct web_machine
-{
-  char model[257], soc[257];
-};
-void web_machine_text (FILE *f, const char *model, const char *soc);
-/* The machine the newest few unflagged results of F (a CPU's view) all
- * name, into M (kept with the snapshot B): 1, or 0 (M empty) when they
- * do not agree or name none, -1 (M empty) when the store fails. */
-int web_machine_agreed (struct board *b, struct store *st, const struct board_filter *f,
-                        struct web_machine *m);
-
-/* What a plausibility flag means, or NULL for an unknown one. */
-const char *web_flag_reason (const char *flag);
-
-/* The page of one NODE of the CPU of BF (named NAME), its filters
- * complete, under the snapshot B (web_cpu_node.c); and a link to it,
- * with NODE as its text. */
-enum MHD_Result web_cpu_node (struct http_request *r, const struct board *b,
-                              const struct board_filter *bf, const char *name,
-                              const char *node);
-void web_cpu_node_link (FILE *f, const struct board_filter *bf, const char *node);
-
-/* The handlers. */
-enum MHD_Result web_home (struct http_request *r);
-enum MHD_Result web_cpu (struct http_request *r);
-enum MHD_Result web_result (struct http_request *r, const char *id);
-enum MHD_Result web_compare (struct http_request *r);
-enum MHD_Result web_compare_cpus (struct http_request *r);
-enum MHD_Result web_submitter (struct http_request *r, const char *fingerprint);
-enum MHD_Result web_about (struct http_request *r);
-enum MHD_Result web_style (struct http_request *r);
-/* The stylesheet's version, for its URL (/style.css?v=...). */
-const char *web_style_version (void);
 
 #endif

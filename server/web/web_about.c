@@ -2,7 +2,8 @@
  * of docs/scoring.md), what a result holds (docs/result-format.md) and how
  * to check a result without trusting this server (docs/signing.md).  The
  * text is fixed; it quotes the documents rather than replacing them. */
-#include "server/web/web.h"
+#include "server/web/web_handlers.h"
+#include "server/web/web_page.h"
 
 static const char about[] =
   "<p>GMPbench measures big-number arithmetic: how many operations per second GMP (and,\n"

@@ -11,7 +11,7 @@
 
 #include <math.h>
 #include <string.h>
-#include "server/web/web.h"
+#include "server/web/web_page.h"
 
 #define WIDTH 400
 #define LEFT 14

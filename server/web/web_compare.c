@@ -11,7 +11,8 @@
  * them has no score for gets the geometric mean of the ratios of its
  * tests that both results have instead (marked "*").  The headline nodes
  * get a bar chart of the ratios (web_bars.h). */
-#include "server/web/web.h"
+#include "server/web/web_handlers.h"
+#include "server/web/web_page.h"
 
 #include <math.h>
 #include <stdlib.h>

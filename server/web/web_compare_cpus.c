@@ -8,7 +8,8 @@
  * of the baseline's results), so that no column pools quick and full
  * runs.  The ratio is the other CPU's median over the baseline's (above
  * 1: the other is faster); the headline nodes get a bar chart of it. */
-#include "server/web/web.h"
+#include "server/web/web_handlers.h"
+#include "server/web/web_page.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -18,13 +18,13 @@
  * and the list come from the newest NODE_RESULTS results in the store,
  * read once and kept with the snapshot until the CPU's results change
  * (board_cpu_memo). */
-#include "server/web/web.h"
+#include "server/web/web_handlers.h"
+#include "server/web/web_page.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "server/api/api.h"
 #include "server/web/web_cpu_builds.h"
 #include "server/web/web_nodes.h"
 #include "server/web/web_strip.h"

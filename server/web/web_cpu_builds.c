@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/util.h"
-#include "server/web/web.h"
+#include "server/web/web_page.h"
 #include "server/web/web_nodes.h"
 
 #define REFERENCE_KIND "distribution"

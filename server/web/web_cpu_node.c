@@ -5,7 +5,7 @@
  * the newest NODE_RESULTS matching results, and their strip plot over a
  * box plot (web_strip.h).  The page is asked for one node at a time, so
  * the CPU page carries no plot it was not asked for. */
-#include "server/web/web.h"
+#include "server/web/web_page.h"
 
 #include <math.h>
 #include <stdlib.h>

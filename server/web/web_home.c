@@ -19,6 +19,7 @@
  * uploads; with format=csv or format=json it answers the same rows, every
  * column, as data instead. */
 #include "server/web/web_home.h"
+#include "server/web/web_handlers.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #ifndef GB_SERVER_WEB_HOME_H
 #define GB_SERVER_WEB_HOME_H
 
-#include "server/web/web.h"
+#include "server/web/web_page.h"
 
 /* The sets of columns the table shows (the `cols` argument): the
  * categories with the clock, GMP and compiler, as gmplib.org's table, or

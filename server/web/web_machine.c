@@ -11,7 +11,7 @@
  * when a result of the CPU arrives, the page made again reads only the
  * new document (reading five took about half of a CPU page's 40-60 ms at
  * 10,000 results, made again after every upload of its CPU). */
-#include "server/web/web.h"
+#include "server/web/web_page.h"
 
 #include <pthread.h>
 #include <stdint.h>

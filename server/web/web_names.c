@@ -3,7 +3,7 @@
  * microarchitecture and product code name of an x86 family/model/stepping,
  * the core of an Arm MIDR implementer/part (sysinfo/cpu_names.h, the
  * tables the client names its own CPU with). */
-#include "server/web/web.h"
+#include "server/web/web_page.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,13 +13,13 @@
  * untrusted and escaped.  The `system` object has members no schema
  * fixes (platforms differ), so it is written generically: objects as
  * nested definition lists, arrays item by item. */
-#include "server/web/web.h"
+#include "server/web/web_handlers.h"
+#include "server/web/web_page.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "server/api/api.h"
 #include "server/log.h"
 #include "model/registry.h"
 #include "model/doc_read.h"

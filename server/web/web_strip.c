@@ -9,7 +9,7 @@
 
 #include <math.h>
 #include <stdint.h>
-#include "server/web/web.h"
+#include "server/web/web_page.h"
 
 #define MAX_POINTS 400
 

@@ -5,7 +5,8 @@
  * the classes the inline SVG charts use (model/svg_chart.c's and the
  * strip plot of web_strip.c).  Colours come from the same colour-blind-
  * safe palette as the charts. */
-#include "server/web/web.h"
+#include "server/web/web_handlers.h"
+#include "server/web/web_page.h"
 
 #include <pthread.h>
 #include <stdint.h>

@@ -3,7 +3,8 @@
  * operator verified gets its page titled with the publisher's name;
  * another with the name its newest result gives (submitter.name), said
  * to be unverified, else with the fingerprint. */
-#include "server/web/web.h"
+#include "server/web/web_handlers.h"
+#include "server/web/web_page.h"
 
 #include <math.h>
 #include <stdlib.h>

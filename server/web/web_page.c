@@ -1,11 +1,11 @@
-/* web.c: the routing table of the public pages, their frame and headers,
- * and the writers they share (see web.h).
+/* web_page.c: the frame and headers of the public pages, and the writers
+ * they share (web_page.h).
  *
  * The security headers are the same for every page: the policy lets the
  * page load /style.css from this origin and nothing else; forms submit
  * only to this origin; nothing may frame the page.  Inline SVG needs no
  * permission (it is markup, styled by classes from the stylesheet). */
-#include "server/web/web.h"
+#include "server/web/web_page.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -273,42 +273,4 @@ page_no_board (struct http_request *r, int preparing)
          : "<p>The database is unavailable; try again later.</p>\n", p.f);
   fputs ("<p><a href=\"/about\">About the results</a></p>\n", p.f);
   return finish (&p, 503, preparing ? "5" : "30");
-}
-
-/* ------------------------------------------------------------ routing */
-
-static enum MHD_Result
-result_page (struct http_request *r)
-{
-  return web_result (r, r->segment);
-}
-
-static enum MHD_Result
-submitter_page (struct http_request *r)
-{
-  return web_submitter (r, r->segment);
-}
-
-static const struct route routes[] = {
-  { "GET", "/", web_home },
-  { "GET", "/style.css", web_style },
-  { "GET", "/about", web_about },
-  { "GET", "/cpu", web_cpu },
-  { "GET", "/compare", web_compare },
-  { "GET", "/results/*", result_page },
-  { "GET", "/submitters/*", submitter_page },
-};
-
-enum MHD_Result
-web_handle (struct http_request *r)
-{
-  route_fn handler;
-  char allow[64];
-
-  if (route_find (routes, sizeof routes / sizeof routes[0], r, &handler, allow, sizeof allow)
-      == ROUTE_FOUND)
-    return handler (r);
-  if (strcmp (r->method, "GET") != 0 && strcmp (r->method, "HEAD") != 0)
-    return page_error (r, 405, "Pages are read with GET.");
-  return page_error (r, 404, "There is no page here.");
 }
