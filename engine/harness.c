@@ -8,10 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/stats.h"
+#include "model/test_marks.h"
 
 #define MAX_SAMPLES 4096
-#define NOISY_SPREAD 0.02       /* spread above which a test is noisy */
-#define CPU_DIVERGED_RATIO 0.90
 
 void
 bench_fail (struct bench_error *err, const char *fmt, ...)
@@ -185,9 +184,9 @@ harness_finish (struct harness_run *h, struct measurement *m)
   m->kernel_seconds = fmin (fmax (h->kernel, 0), h->cpu);
   m->converged = h->converged;
   m->flags = 0;
-  if (e.spread > NOISY_SPREAD)
+  if (e.spread > TEST_NOISY_SPREAD)
     m->flags |= MEAS_NOISY;
-  if (h->wall > 0 && h->cpu < CPU_DIVERGED_RATIO * h->wall)
+  if (h->wall > 0 && h->cpu < TEST_CPU_DIVERGED_RATIO * h->wall)
     m->flags |= MEAS_CPU_DIVERGED;
   free (h->times);
   free (h->sorted);

@@ -16,6 +16,7 @@
 #include "engine/guard.h"
 #include "engine/stats.h"
 #include "engine/verify.h"
+#include "model/test_marks.h"
 #ifdef _WIN32
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
@@ -25,8 +26,6 @@
 #endif
 
 #define MAX_ROUNDS 4096
-#define NOISY_SPREAD 0.02
-#define CPU_DIVERGED_RATIO 0.90
 /* Calibration stops doubling here: 2^40, or where unsigned long would
  * overflow (it has 32 bits on Windows). */
 #define MAX_CALIBRATE_REPS \
@@ -268,9 +267,9 @@ coordinate (struct shared *sh, struct worker *w, unsigned n, struct measurement 
   m->wall_seconds = wall;
   m->cpu_seconds = cpu;
   m->converged = converged;
-  if (e.spread > NOISY_SPREAD)
+  if (e.spread > TEST_NOISY_SPREAD)
     m->flags |= MEAS_NOISY;
-  if (wall > 0 && cpu < CPU_DIVERGED_RATIO * wall)
+  if (wall > 0 && cpu < TEST_CPU_DIVERGED_RATIO * wall)
     m->flags |= MEAS_CPU_DIVERGED;
   for (unsigned i = 0; i < n; i++)
     if (!w[i].pinned)

@@ -4,6 +4,7 @@
 # charts of the reports and pages); it depends on common/, cJSON and
 # libcrypto only, so the server links it without the benchmark code.
 MODEL_SRCS += \
+	model/arm_midr.c \
 	model/b64.c \
 	model/cpu_brand.c \
 	model/doc_read.c \
@@ -22,4 +23,5 @@ MODEL_SRCS += \
 	model/sig.c \
 	model/svg_chart.c \
 	model/validate.c \
-	model/validate_error.c
+	model/validate_error.c \
+	model/x86_models.c

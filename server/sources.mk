@@ -1,7 +1,6 @@
 # server/: gmpbench-server, the results server (docs/protocol.md,
 # docs/server.md).  main.c alone goes into the program; everything else
-# into libgbserver.a, which the unit tests link as well, with the CPU
-# name tables of sysinfo/ (cpu_names.h: pure tables, no reader).
+# into libgbserver.a, which the unit tests link as well.
 SERVER_SRCS += server/main.c
 SERVER_LIB_SRCS += \
 	server/api/api_json.c \
@@ -44,9 +43,7 @@ SERVER_LIB_SRCS += \
 	server/web/web_routes.c \
 	server/web/web_strip.c \
 	server/web/web_style.c \
-	server/web/web_submitter.c \
-	sysinfo/arm_midr.c \
-	sysinfo/x86_models.c
+	server/web/web_submitter.c
 
 # Unit tests of the server's pure parts (tests/unit-server.c), linked
 # like the server.

@@ -277,7 +277,8 @@ check_target () {
 # The sources of the Windows reader and what it calls, for
 # windows-sysinfo.exe: the Linux readers and build.c (GMP, OpenSSL) are
 # not linked.
-WIN_READER="windows win_parse json arm_midr arm_live x86 x86_cpuid x86_models os rootfs"
+WIN_READER="sysinfo/windows sysinfo/win_parse sysinfo/json sysinfo/arm sysinfo/arm_live sysinfo/x86
+sysinfo/x86_cpuid sysinfo/os sysinfo/rootfs model/arm_midr model/x86_models"
 
 # wine_run PROGRAM.exe: runs it under Wine (prefix $dir/wine) into PROGRAM.out.
 wine_run () {
@@ -325,7 +326,7 @@ win_reader () {
   x86_64-w64-mingw32-gcc -O2 -w -c -o cjson/cJSON.o cjson/cJSON.c > build-reader.log 2>&1 &&
     x86_64-w64-mingw32-gcc -std=gnu11 -Wall -Wextra -Werror -O2 -I"$SRCDIR" -Icjson \
       -o windows-sysinfo.exe "$SRCDIR/tests/windows-sysinfo.c" \
-      $(for f in $WIN_READER; do printf '%s ' "$SRCDIR/sysinfo/$f.c"; done) cjson/cJSON.o >> build-reader.log 2>&1
+      $(for f in $WIN_READER; do printf '%s ' "$SRCDIR/$f.c"; done) cjson/cJSON.o >> build-reader.log 2>&1
   verdict $? "mingw-w64: windows-sysinfo.exe (the Windows reader, cJSON from Debian's source) builds"
   [ -n "$WINE" ] || return
   wine_run windows-sysinfo.exe
@@ -492,7 +493,8 @@ check_windows () {
   for cc in x86_64-w64-mingw32-gcc i686-w64-mingw32-gcc; do
     if command -v $cc > /dev/null; then
       compile_only "${cc%-gcc}" $cc "$SRCDIR/sysinfo/windows.c" "$SRCDIR/submit/spool.c" \
-        "$SRCDIR/engine/threads.c" "$SRCDIR/windows/compat.c"
+        "$SRCDIR/engine/threads.c" "$SRCDIR/windows/compat.c" "$SRCDIR/model/arm_midr.c" \
+        "$SRCDIR/model/x86_models.c"
     else
       skip "$cc not installed (Debian package mingw-w64)"
     fi

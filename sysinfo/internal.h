@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 #include <cjson/cJSON.h>
-#include "sysinfo/cpu_names.h"
+#include "model/cpu_names.h"
 
 /* ---- json.c: members with sources ---------------------------------- */
 
@@ -89,7 +89,7 @@ const char *si_kvfile_get (const struct si_kvfile *f, const char *key);
 
 /* ---- decoders ------------------------------------------------------- */
 
-/* x86_models.c, arm_midr.c: the names of cpu_names.h */
+/* model/x86_models.c, model/arm_midr.c: the names of model/cpu_names.h */
 
 /* x86.c */
 void si_x86_identity (char *buf, size_t n, const char *vendor_id,
@@ -106,7 +106,7 @@ void si_x86_put_cpuid (cJSON *cpu, const char *emulator, const char *vendor,
 /* The "@ 2.40GHz" clock of a brand string, in MHz, or 0. */
 double si_brand_mhz (const char *brand);
 
-/* arm_midr.c */
+/* arm.c */
 struct si_midr
 {
   unsigned implementer, variant, part, revision;

@@ -4,8 +4,8 @@
 # reader only where sysctlbyname exists, the Windows reader only for
 # Windows.
 SYSINFO_SRCS += \
+	sysinfo/arm.c \
 	sysinfo/arm_live.c \
-	sysinfo/arm_midr.c \
 	sysinfo/bsd_sysctl.c \
 	sysinfo/build.c \
 	sysinfo/clock.c \
@@ -27,8 +27,7 @@ SYSINFO_SRCS += \
 	sysinfo/summary.c \
 	sysinfo/win_parse.c \
 	sysinfo/x86.c \
-	sysinfo/x86_cpuid.c \
-	sysinfo/x86_models.c
+	sysinfo/x86_cpuid.c
 
 SYSINFO_TARGET := $(shell $(CC) -dumpmachine 2>/dev/null)
 ifneq ($(findstring darwin,$(SYSINFO_TARGET))$(findstring freebsd,$(SYSINFO_TARGET)),)

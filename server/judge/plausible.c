@@ -29,6 +29,7 @@
 #include "model/cpu_brand.h"
 #include "model/order_stats.h"
 #include "model/registry.h"
+#include "model/test_marks.h"
 #include "server/judge/plausible_steady.h"
 
 /* ------------------------------------------------------------ flag lists */
@@ -145,16 +146,16 @@ contradicts (const struct doc_test *t, const char *field, struct validate_error 
     return refuse (err, "inconsistent-test", field, t->name,
                    "cpu_seconds exceeds wall_seconds in one thread", t->cpu_seconds,
                    t->wall_seconds);
-  if (t->noisy ? t->spread < PLAUSIBLE_NOISY * (1 - PLAUSIBLE_CPU_SLACK)
-      : t->spread > PLAUSIBLE_NOISY * (1 + PLAUSIBLE_CPU_SLACK))
+  if (t->noisy ? t->spread < TEST_NOISY_SPREAD * (1 - PLAUSIBLE_CPU_SLACK)
+      : t->spread > TEST_NOISY_SPREAD * (1 + PLAUSIBLE_CPU_SLACK))
     return refuse (err, "inconsistent-test", field, t->name,
                    t->noisy ? "flagged noisy with a spread below the noisy threshold"
                    : "a spread above the noisy threshold without the noisy flag",
-                   t->spread, PLAUSIBLE_NOISY);
+                   t->spread, TEST_NOISY_SPREAD);
   if (t->threads == 1 && t->wall_seconds > 0
-      && (t->cpu_diverged ? t->cpu_seconds > PLAUSIBLE_DIVERGED * (1 + PLAUSIBLE_CPU_SLACK)
+      && (t->cpu_diverged ? t->cpu_seconds > TEST_CPU_DIVERGED_RATIO * (1 + PLAUSIBLE_CPU_SLACK)
           * t->wall_seconds
-          : t->cpu_seconds < PLAUSIBLE_DIVERGED * (1 - PLAUSIBLE_CPU_SLACK) * t->wall_seconds))
+          : t->cpu_seconds < TEST_CPU_DIVERGED_RATIO * (1 - PLAUSIBLE_CPU_SLACK) * t->wall_seconds))
     return refuse (err, "inconsistent-test", field, t->name,
                    t->cpu_diverged ? "flagged cpu-diverged with CPU time near wall time"
                    : "CPU time well below wall time without the cpu-diverged flag",

@@ -71,10 +71,9 @@
 #define PLAUSIBLE_TURBO 1.25            /* over the highest clock reported */
 #define PLAUSIBLE_BEYOND_BEST 2.0
 
-/* Consistency (suites/harness.c). */
+/* Consistency (engine/harness.c; its marks' thresholds in
+ * model/test_marks.h). */
 #define PLAUSIBLE_TOLERANCE 1e-3        /* relative, for printed numbers */
-#define PLAUSIBLE_NOISY 0.02            /* the harness's noisy spread */
-#define PLAUSIBLE_DIVERGED 0.90         /* its cpu-diverged CPU/wall ratio */
 #define PLAUSIBLE_CPU_SLACK 0.05        /* clock granularity at the thresholds */
 #define PLAUSIBLE_CPU_TICK 0.016        /* a thread CPU clock's step per sample:
                                            Windows counts it in 15.625 ms */

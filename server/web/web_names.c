@@ -1,14 +1,14 @@
 /* web_names.c: a name a person recognises for a CPU identity, from the
  * identity's numbers alone (so no upload can change it): the core
  * microarchitecture and product code name of an x86 family/model/stepping,
- * the core of an Arm MIDR implementer/part (sysinfo/cpu_names.h, the
+ * the core of an Arm MIDR implementer/part (model/cpu_names.h, the
  * tables the client names its own CPU with). */
 #include "server/web/web_page.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sysinfo/cpu_names.h"
+#include "model/cpu_names.h"
 
 const char *
 web_cpu_kind (const char *identity, const char *name, char *buf, size_t size)

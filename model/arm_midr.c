@@ -5,8 +5,9 @@
  * ("arm:0x41:0xd0c:r3p1"), the table below only adds names.  For
  * licensees that design their own cores the name is the core's; where a
  * product reuses an Arm design (Ampere Altra, AWS Graviton) the MIDR is
- * Arm's and so is the name. */
-#include "sysinfo/internal.h"
+ * Arm's and so is the name.  The identity key itself is sysinfo's
+ * (sysinfo/arm.c). */
+#include "model/cpu_names.h"
 #include "common/util.h"
 
 #include <stdio.h>
@@ -127,11 +128,4 @@ si_arm_uarch (unsigned implementer, unsigned part)
 {
   const struct part *p = find_part (implementer, part);
   return p == NULL ? NULL : p->uarch ? p->uarch : p->name;
-}
-
-void
-si_arm_identity (char *buf, size_t n, const struct si_midr *m)
-{
-  snprintf (buf, n, "arm:0x%02x:0x%03x:r%up%u", m->implementer, m->part,
-            m->variant, m->revision);
 }

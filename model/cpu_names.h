@@ -1,10 +1,10 @@
 /* cpu_names.h: names for the numbers a CPU identity holds (x86 vendor
  * string, family, model, stepping; Arm MIDR implementer and part), from
  * the tables of x86_models.c and arm_midr.c.  Pure functions: the client
- * puts the names into system.cpu, the server names a CPU identity with
- * them (server/web/web_names.c). */
-#ifndef GB_SYSINFO_CPU_NAMES_H
-#define GB_SYSINFO_CPU_NAMES_H
+ * puts the names into system.cpu (sysinfo/), the server names a CPU
+ * identity with them (server/web/web_names.c), so both name it alike. */
+#ifndef GB_MODEL_CPU_NAMES_H
+#define GB_MODEL_CPU_NAMES_H
 
 /* x86_models.c */
 const char *si_x86_vendor_name (const char *vendor_id);

@@ -3,8 +3,8 @@
  * name, and tables mapping a model to its product code name and core
  * microarchitecture; hybrid Intel parts name their efficiency core too.
  * Pure tables, so the server names a CPU identity with them as well
- * (sysinfo/cpu_names.h). */
-#include "sysinfo/cpu_names.h"
+ * (model/cpu_names.h). */
+#include "model/cpu_names.h"
 #include "common/util.h"
 
 #include <string.h>
