@@ -2,10 +2,15 @@
 # report renderers (report.h) that run, show and compare share.
 CLIENT_SRCS += \
 	client/cmd_compare.c \
+	client/cmd_key.c \
 	client/cmd_list.c \
+	client/cmd_retract.c \
 	client/cmd_run.c \
 	client/cmd_show.c \
+	client/cmd_status.c \
+	client/cmd_submit.c \
 	client/cmd_sysinfo.c \
+	client/cmd_verify.c \
 	client/color.c \
 	client/compare.c \
 	client/compare_html.c \
@@ -26,6 +31,3 @@ CLIENT_SRCS += \
 	client/report_format.c \
 	client/selection.c \
 	client/tree.c
-
-# Unit checks of the report renderers (escaping, tree, charts).
-CHECK_PROGRAMS += tests/unit-report

@@ -48,7 +48,7 @@ fetch_sources () {
   [ -f /usr/share/keyrings/debian-archive-keyring.gpg ] ||
     die "no Debian archive keyring: install the Debian package debian-archive-keyring"
   release=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
-  sh "$SRCDIR/sysinfo/cross-apt.sh" "$W/apt" deb-src "$release" "$(dpkg --print-architecture)" ||
+  sh "$SRCDIR/tests/cross/cross-apt.sh" "$W/apt" deb-src "$release" "$(dpkg --print-architecture)" ||
     die "cannot read the source package lists of Debian $release (see $W/apt/update.log)"
   mkdir -p "$W/src" || exit 1
   for s in $missing; do

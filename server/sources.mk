@@ -44,8 +44,3 @@ SERVER_LIB_SRCS += \
 	server/web/web_strip.c \
 	server/web/web_style.c \
 	server/web/web_submitter.c
-
-# Unit tests of the server's pure parts (tests/unit-server.c), linked
-# like the server.
-CHECK_PROGRAMS += tests/unit-server
-SERVER_CHECK_PROGRAMS += tests/unit-server

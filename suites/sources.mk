@@ -15,6 +15,3 @@ ifeq ($(HAVE_NETTLE),yes)
 FEATURE_DEFS += -DHAVE_NETTLE=1
 SUITES_SRCS += $(call suites_files,nettle_*.c)
 endif
-CHECK_PROGRAMS += tests/unit-compare
-CHECK_PROGRAMS += tests/unit-compare-rng
-CHECK_PROGRAMS += tests/unit-compare-threads

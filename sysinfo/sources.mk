@@ -36,6 +36,3 @@ endif
 ifneq ($(findstring mingw,$(SYSINFO_TARGET)),)
 SYSINFO_SRCS += sysinfo/windows.c
 endif
-
-CHECK_PROGRAMS += tests/unit-sysinfo tests/unit-sysinfo-dumps tests/unit-sysinfo-sysctl \
-	tests/unit-sysinfo-windows

@@ -1,16 +1,37 @@
-# tests/: unit test programs of the lead's modules (each tests/NAME.c is
-# linked against the library archives); the scripts tests/tNNNN-*.sh need
-# no build.
+# tests/: every test program, registered here and nowhere else.  Each
+# tests/unit-NAME.c is linked against the library archives and run by
+# `make check` (tests/run-tests.sh), as is every script tests/tNNNN-*.sh;
+# the helper-* programs are tools the t05xx scripts use.
+
+# The client's parts (libgbclient.a, libgbmodel.a).
 CHECK_PROGRAMS += \
-	tests/unit-stats \
-	tests/unit-operand \
-	tests/unit-score \
 	tests/unit-checks \
-	tests/unit-rsa-key \
-	tests/unit-reference \
-	tests/unit-runner \
+	tests/unit-compare \
 	tests/unit-harness \
-	tests/unit-options
+	tests/unit-operand \
+	tests/unit-options \
+	tests/unit-reference \
+	tests/unit-report \
+	tests/unit-rng-sanity \
+	tests/unit-rsa-key \
+	tests/unit-runner \
+	tests/unit-score \
+	tests/unit-stats \
+	tests/unit-submit \
+	tests/unit-submit-crash \
+	tests/unit-sysinfo \
+	tests/unit-sysinfo-dumps \
+	tests/unit-sysinfo-sysctl \
+	tests/unit-sysinfo-windows \
+	tests/unit-threads
+
+# Tools of the upload tests: a scripted HTTP server, a signer, and a TLS
+# terminator, which needs libssl besides libcrypto.
+CHECK_PROGRAMS += \
+	tests/helper-httpd \
+	tests/helper-sign \
+	tests/helper-tlsproxy
+tests/helper-tlsproxy: CLIENT_LIBS += -lssl
 
 # A deliberately wrong GMP, preloaded by tests/t0120-wrong-results.sh.
 CHECK_LIBS += tests/libwronggmp.so
@@ -18,8 +39,9 @@ tests/libwronggmp.so: tests/wrong-gmp.c
 	@$(MKDIR_P) $(@D)
 	$(CC) -shared -fPIC -O1 $(GB_CPPFLAGS) $(WARN_CFLAGS) -o $@ $< -ldl
 
-# The leaderboard snapshot (server/board/board.c), on a SQLite store.
+# The server's parts (libgbserver.a, libgbmodel.a): its pure rules, and
+# the leaderboard snapshot (server/board/) on a SQLite store.
 ifeq ($(BUILD_SERVER),yes)
-CHECK_PROGRAMS += tests/unit-board
-SERVER_CHECK_PROGRAMS += tests/unit-board
+CHECK_PROGRAMS += tests/unit-board tests/unit-server
+SERVER_CHECK_PROGRAMS += tests/unit-board tests/unit-server
 endif

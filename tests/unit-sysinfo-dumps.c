@@ -9,7 +9,7 @@
  *
  * GB_DUMPS_UNPACKED=DIR reads dumps unpacked beforehand instead, each
  * tarball NAME.tar.gz into DIR/NAME (the test skips when DIR is absent):
- * sysinfo/check-cross.sh unpacks them on the build machine, because under
+ * tests/cross/check-cross.sh unpacks them on the build machine, because under
  * qemu-aarch64 7.2 a forked child of a dynamically linked program hangs
  * before it reaches exec, so tar cannot be run there. */
 #include "tests/sysinfo-check.h"

@@ -5,7 +5,7 @@
  * cache spanning two processor groups, malformed buffers) and checks what
  * the parser makes of them, then the product names and machine numbers.
  * It needs only the C library, so it is built natively by `make check`
- * and with MinGW-w64 by sysinfo/check-cross.sh, which runs it under Wine;
+ * and with MinGW-w64 by tests/cross/check-cross.sh, which runs it under Wine;
  * there it also parses the live buffer and checks it against
  * GetActiveProcessorCount and RtlGetVersion. */
 #include "tests/check.h"

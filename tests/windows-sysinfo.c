@@ -3,7 +3,7 @@
  * MinGW GMP or OpenSSL, so sysinfo_collect (whose build section needs
  * them) cannot be linked; this program runs the same readers in the same
  * order as collect.c does on Windows: sysinfo/windows.c, then the Arm and
- * CPUID readers and os.c.  sysinfo/check-cross.sh builds it with
+ * CPUID readers and os.c.  tests/cross/check-cross.sh builds it with
  * MinGW-w64 and a cJSON compiled from Debian's source package, runs it
  * under Wine and checks what it printed. */
 #include "sysinfo/internal.h"

@@ -1,4 +1,4 @@
-/* unit-compare-threads.c: the --threads engine (engine/threads.h) on real
+/* unit-threads.c: the --threads engine (engine/threads.h) on real
  * tests with tiny budgets: aggregate ops/s and efficiency are reported,
  * every copy is checked into a deterministic digest, skips and
  * interruptions come back as runner statuses, copies are pinned on Linux,

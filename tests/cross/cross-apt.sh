@@ -8,7 +8,7 @@
 # download ...`, `apt-get source --download-only ...` and `apt-cache ...`
 # work on that release alone.
 #
-#   sh sysinfo/cross-apt.sh DIR deb|deb-src SUITE ARCH
+#   sh tests/cross/cross-apt.sh DIR deb|deb-src SUITE ARCH
 #
 # CROSS_MIRROR overrides the mirror (default: the first Debian archive in
 # /etc/apt/sources.list*, else http://deb.debian.org/debian).

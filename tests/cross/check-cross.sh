@@ -33,7 +33,7 @@
 # One PASS/FAIL/SKIP line per check and a final "N passed, N failed, N
 # skipped" line; the exit status is 1 when a check failed.
 #
-#   sh sysinfo/check-cross.sh SRCDIR BUILDROOT
+#   sh tests/cross/check-cross.sh SRCDIR BUILDROOT
 #
 # .ci/check-cross installs what this needs on Debian.
 
@@ -78,7 +78,7 @@ configure_for () {
     return
   fi
   sr="$BUILDROOT/sysroot-$2"
-  sh "$SRCDIR/sysinfo/cross-sysroot.sh" "$2" "$sr" > sysroot.log 2>&1 || return 2
+  sh "$SRCDIR/tests/cross/cross-sysroot.sh" "$2" "$sr" > sysroot.log 2>&1 || return 2
   if [ -f "$sr/.own-libc" ]; then
     QEMU_PREFIX=$sr
     set -- "$1" "$2" "--sysroot=$sr -isystem $sr/usr/include/$1 -isystem $sr/usr/include" \
@@ -308,7 +308,7 @@ win_parsers () {
 mingw_cjson () {
   [ -f cjson/cJSON.c ] && return
   release=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
-  sh "$SRCDIR/sysinfo/cross-apt.sh" "$dir/apt-src" deb-src "$release" "$(dpkg --print-architecture)" &&
+  sh "$SRCDIR/tests/cross/cross-apt.sh" "$dir/apt-src" deb-src "$release" "$(dpkg --print-architecture)" &&
     mkdir -p cjson && ( cd cjson &&
     APT_CONFIG="$dir/apt-src/apt.conf" apt-get source -q --download-only cjson &&
     tar -xzf cjson_*.orig.tar.gz --strip-components=1 --wildcards '*/cJSON.c' '*/cJSON.h' &&

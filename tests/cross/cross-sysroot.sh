@@ -15,7 +15,7 @@
 # marked by DIR/.own-libc, to compile with --sysroot=DIR and to run with
 # qemu -L DIR.  DIR/.complete marks a finished sysroot, which is reused.
 #
-#   sh sysinfo/cross-sysroot.sh DEBARCH DIR
+#   sh tests/cross/cross-sysroot.sh DEBARCH DIR
 #
 # Needs `dpkg --add-architecture DEBARCH` and `apt-get update` done once,
 # as root, for an architecture of the machine's archive; the rest does not

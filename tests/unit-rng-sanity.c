@@ -1,4 +1,4 @@
-/* unit-compare-rng.c: the random generators' sanity test (rng_sanity.h)
+/* unit-rng-sanity.c: the random generators' sanity test (rng_sanity.h)
  * rejects broken output and accepts good output, and the hardware
  * instructions (rng_hw.h) are either usable or absent with a reason.
  * Prints PASS/FAIL/SKIP lines for tests/run-tests.sh. */
@@ -32,7 +32,7 @@ test_sanity (void)
   unsigned char buf[LEN];
   char why[160];
   struct gb_rng r;
-  gb_rng_init (&r, "unit-compare-rng", 0);
+  gb_rng_init (&r, "unit-rng-sanity", 0);
   for (size_t i = 0; i < LEN; i++)
     buf[i] = (unsigned char) (gb_rng_next (&r) >> 56);
   expect (passes (buf, LEN), "SplitMix64 output passes");
@@ -43,7 +43,7 @@ test_sanity (void)
   memset (buf, 0x55, LEN);
   expect (rng_sanity (buf, LEN, why, sizeof why) != 0 && strstr (why, "runs test"),
           "alternating bits fail the runs test");
-  gb_rng_init (&r, "unit-compare-rng", 0);
+  gb_rng_init (&r, "unit-rng-sanity", 0);
   for (size_t i = 0; i < LEN; i++)
     buf[i] = (unsigned char) (gb_rng_next (&r) >> 56);
   memset (buf + 100, 0xff, 4);
