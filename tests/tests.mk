@@ -18,7 +18,7 @@ tests/libwronggmp.so: tests/wrong-gmp.c
 	@$(MKDIR_P) $(@D)
 	$(CC) -shared -fPIC -O1 $(GB_CPPFLAGS) $(WARN_CFLAGS) -o $@ $< -ldl
 
-# The leaderboard snapshot (server/board/board.c), on a SQLite store.
+# The leaderboard snapshot (server/board/), on a SQLite store.
 ifeq ($(BUILD_SERVER),yes)
 CHECK_PROGRAMS += tests/unit-board
 SERVER_CHECK_PROGRAMS += tests/unit-board
