@@ -11,6 +11,15 @@ SERVER_LIB_SRCS += \
 	server/api/api_upload.c \
 	server/api/ratelimit.c \
 	server/board/board.c \
+	server/board/board_build.c \
+	server/board/board_column.c \
+	server/board/board_derive.c \
+	server/board/board_intern.c \
+	server/board/board_journal.c \
+	server/board/board_memo.c \
+	server/board/board_query.c \
+	server/board/board_rows.c \
+	server/board/board_view.c \
 	server/http/http.c \
 	server/http/http_daemon.c \
 	server/http/http_request.c \

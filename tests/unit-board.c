@@ -1,4 +1,4 @@
-/* unit-board.c: the leaderboard snapshot (server/board/board.c) on a small
+/* unit-board.c: the leaderboard snapshot (server/board/) on a small
  * SQLite store whose results are written with SQL, so every aggregate is
  * known exactly: the median, quartiles and best of the score, the medians
  * of score per GHz, per core and of the GMP/OpenSSL RSA-2048 ratio; the

@@ -2532,7 +2532,7 @@ store_cpu_info (struct store *st, const char *cpu, char **name, char **arch)
   enum store_status rc = STORE_OK;
 
   *name = *arch = NULL;
-  /* The leaderboard's rule (server/board/board.c, name_group): verified
+  /* The leaderboard's rule (server/board/board_build.c, name_group): verified
    * publishers' unflagged results first, then unflagged ones, then all,
    * the oldest breaking ties; a brand that does not fit never names the
    * CPU. */
