@@ -249,8 +249,8 @@ repack_step (struct store *st)
   int more = -1;
 
   doc_batch_init (&b, st, REPACK_ROWS, 1);
-  if (st->drv->query (c, "SELECT next FROM backfill WHERE name = 'repack'", NULL, 0, store_first_int,
-                      &p[0].i) == 0)
+  if (st->drv->query (c, "SELECT next FROM backfill WHERE name = 'repack'", NULL, 0,
+                      store_first_int, &p[0].i) == 0)
     more = store_dicts_newest (st->dicts) && p[0].i >= 0;
   if (more > 0 && st->drv->query (c, "SELECT seq, packed, sha256 FROM results WHERE seq > $1 "
                                   "AND packed IS NOT NULL ORDER BY seq LIMIT $2", p, 2, take_doc,

@@ -110,7 +110,8 @@ store_follow_start (struct store *st)
   st->follow_pos = 0;
   if (st->drv->notifications ? st->drv->exec (st->follow_conn, "LISTEN " CHANNEL) < 0
       : st->drv->query (st->follow_conn, "SELECT COALESCE((SELECT seq FROM sqlite_sequence "
-                        "WHERE name = 'changes'), 0)", NULL, 0, store_first_int, &st->follow_pos) < 0)
+                        "WHERE name = 'changes'), 0)", NULL, 0, store_first_int,
+                        &st->follow_pos) < 0)
     {
       store_failed (st, st->follow_conn, "follow");
       st->drv->disconnect (st->follow_conn);

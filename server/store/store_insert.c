@@ -252,7 +252,8 @@ insert_one (struct store *st, struct db_conn *c, const struct packed_upload *pu,
     rc = STORE_ERROR;
   else if (!seq.found)
     rc = STORE_EXISTS;
-  else if (insert_scores (st, c, seq.seq, pu) < 0 || (!up->unlisted && store_announce (st, c, id) < 0))
+  else if (insert_scores (st, c, seq.seq, pu) < 0
+           || (!up->unlisted && store_announce (st, c, id) < 0))
     rc = STORE_ERROR;
   free (scores);
   return rc;

@@ -544,7 +544,7 @@ store_page (struct store *st, int dump, const struct store_filter *f, int64_t af
     {
       p[np++] = p_int (limit);
       return store_read_rows (st, "SELECT " FULL_COLUMNS " FROM results r WHERE r.seq > $1 "
-                        "AND r.unlisted = 0 ORDER BY r.seq LIMIT $2", p, np, &a);
+                              "AND r.unlisted = 0 ORDER BY r.seq LIMIT $2", p, np, &a);
     }
   snprintf (sql, sizeof sql, "SELECT " ROW_COLUMNS " FROM results r WHERE r.seq > $1 "
             "AND r.listed = 1");

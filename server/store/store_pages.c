@@ -136,5 +136,5 @@ store_by_key (struct store *st, const char *fingerprint, int limit, store_row_fn
   struct row_adapter a = { st, fn, NULL, ctx, 0, 0 };
   struct db_value p[] = { p_text (fingerprint), p_int (limit) };
   return store_read_rows (st, "SELECT " ROW_COLUMNS " FROM results r WHERE r.fingerprint = $1 "
-                    "AND r.listed = 1 ORDER BY r.seq DESC LIMIT $2", p, 2, &a);
+                          "AND r.listed = 1 ORDER BY r.seq DESC LIMIT $2", p, 2, &a);
 }

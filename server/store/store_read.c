@@ -100,7 +100,7 @@ store_adapt_row (void *ctx, const struct db_value *cols, int ncols)
 /* Runs a read-only query delivering result rows through A. */
 enum store_status
 store_read_rows (struct store *st, const char *sql, const struct db_value *params, int nparams,
-           struct row_adapter *a)
+                 struct row_adapter *a)
 {
   struct db_conn *c = store_acquire (st);
   enum store_status rc = STORE_OK;
@@ -117,7 +117,7 @@ store_get (struct store *st, const char *id, store_row_fn fn, void *ctx)
 {
   struct row_adapter a = { st, fn, NULL, ctx, 0, 0 };
   struct db_value p = p_text (id);
-  enum store_status rc = store_read_rows (st, "SELECT " FULL_COLUMNS " FROM results r WHERE r.id = $1",
-                                    &p, 1, &a);
+  enum store_status rc = store_read_rows (st, "SELECT " FULL_COLUMNS
+                                          " FROM results r WHERE r.id = $1", &p, 1, &a);
   return rc == STORE_OK && !a.found ? STORE_NOT_FOUND : rc;
 }
