@@ -255,15 +255,14 @@ store_changed (struct store *st, const char *id)
 
 /* ------------------------------------------------------------ open and close */
 
-struct store *
-store_open (const char *target, unsigned connections, char *err, size_t errlen)
+/* A store on DRV, with room for TOTAL connections and none open: its
+ * locks, its dictionaries and its token in announcements. */
+static struct store *
+new_store (const struct store_driver *drv, const char *target, unsigned total)
 {
   struct store *st = gb_xcalloc (1, sizeof *st);
-  int pg = strncmp (target, "postgresql://", 13) == 0 || strncmp (target, "postgres://", 11) == 0;
-  unsigned total;
 
-  st->drv = pg ? &store_pg_driver : &store_sqlite_driver;
-  total = connections + (st->drv->single_writer ? 1 : 0) + (st->drv->checkpoint ? 1 : 0);
+  st->drv = drv;
   st->conns = gb_xcalloc (total, sizeof *st->conns);
   st->idle = gb_xcalloc (total, sizeof *st->idle);
   pthread_mutex_init (&st->lock, NULL);
@@ -282,16 +281,27 @@ store_open (const char *target, unsigned connections, char *err, size_t errlen)
   st->target = gb_xstrdup (target);
   snprintf (st->origin, sizeof st->origin, "%ld.%.0f.%p", (long) getpid (),
             gb_wall_seconds () * 1e6, (void *) st);
+  return st;
+}
+
+/* Opens the TOTAL connections of ST, the first migrating the database,
+ * and gives each its use: the writer's, the checkpointer's, or the
+ * pool's.  0, or -1 with a message in ERR (store_close then closes those
+ * it opened). */
+static int
+open_connections (struct store *st, const char *target, unsigned total, char *err,
+                  size_t errlen)
+{
   for (st->n = 0; st->n < total; st->n++)
     {
       struct db_conn *c = st->drv->connect (target, err, errlen);
       if (!c)
-        goto fail;
+        return -1;
       st->conns[st->n] = c;
       if (st->n == 0 && store_migrate (st, c, err, errlen) < 0)
         {
           st->n++;
-          goto fail;
+          return -1;
         }
       if (st->drv->single_writer && !st->writer)
         st->writer = c;
@@ -300,6 +310,19 @@ store_open (const char *target, unsigned connections, char *err, size_t errlen)
       else
         st->idle[st->nidle++] = c;
     }
+  return 0;
+}
+
+struct store *
+store_open (const char *target, unsigned connections, char *err, size_t errlen)
+{
+  int pg = strncmp (target, "postgresql://", 13) == 0 || strncmp (target, "postgres://", 11) == 0;
+  const struct store_driver *drv = pg ? &store_pg_driver : &store_sqlite_driver;
+  unsigned total = connections + (drv->single_writer ? 1 : 0) + (drv->checkpoint ? 1 : 0);
+  struct store *st = new_store (drv, target, total);
+
+  if (open_connections (st, target, total, err, errlen) < 0)
+    goto fail;
   if (st->ckpt_conn)
     {
       if (pthread_create (&st->ckpt_thread, NULL, checkpointer, st) != 0)

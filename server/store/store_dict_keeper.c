@@ -165,16 +165,15 @@ doc_batch_free (struct doc_batch *b)
   free (b->text);
 }
 
-/* Trains a dictionary on the last documents stored (up to seq LAST) and
- * stores it, unless another process stored one trained on as many
- * results meanwhile; the repack then starts over.  0, or -1 (logged). */
-static int
-train_dict (struct store *st, int64_t last)
+/* Trains a dictionary on the last DICT_SAMPLES documents stored, into
+ * *DICT, the documents it was trained on into *SAMPLES: its length, or 0
+ * (logged). */
+static size_t
+train_on_samples (struct store *st, unsigned char **dict, size_t *samples)
 {
   struct doc_batch b;
   struct db_conn *c = store_acquire (st);
   struct db_value p = p_int (DICT_SAMPLES);
-  unsigned char *dict = NULL;
   size_t len = 0;
   char err[256];
   int rc = -1;
@@ -188,15 +187,27 @@ train_dict (struct store *st, int64_t last)
   store_release (st, c);
   if (rc == 0 && b.n < DICT_SAMPLES / 2)
     rc = -1;                    /* too many could not be read: they are logged */
-  if (rc == 0 && !(len = store_dict_train (b.text, b.len, (unsigned) b.n, &dict, err,
+  if (rc == 0 && !(len = store_dict_train (b.text, b.len, (unsigned) b.n, dict, err,
                                            sizeof err)))
-    {
-      log_error ("database: %s", err);
-      rc = -1;
-    }
-  size_t samples = b.n;
+    log_error ("database: %s", err);
+  *samples = b.n;
   doc_batch_free (&b);
-  if (rc < 0)
+  return len;
+}
+
+/* Trains a dictionary on the last documents stored (up to seq LAST) and
+ * stores it, unless another process stored one trained on as many
+ * results meanwhile; the repack then starts over.  0, or -1 (logged). */
+static int
+train_dict (struct store *st, int64_t last)
+{
+  unsigned char *dict = NULL;
+  size_t samples, len = train_on_samples (st, &dict, &samples);
+  struct db_conn *c;
+  char err[256];
+  int rc = 0;
+
+  if (!len)
     return -1;
 
   struct db_value q[] = { p_int (ZSTD_getDictID_fromDict (dict, len)),
