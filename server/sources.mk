@@ -29,10 +29,20 @@ SERVER_LIB_SRCS += \
 	server/http/route.c \
 	server/store/stmt_cache.c \
 	server/store/store.c \
+	server/store/store_backfill.c \
 	server/store/store_body.c \
 	server/store/store_dict.c \
+	server/store/store_dict_keeper.c \
+	server/store/store_follow.c \
+	server/store/store_insert.c \
+	server/store/store_judge.c \
+	server/store/store_keys.c \
+	server/store/store_list.c \
+	server/store/store_migrate.c \
 	server/store/store_names.c \
+	server/store/store_pages.c \
 	server/store/store_pg.c \
+	server/store/store_read.c \
 	server/store/store_sqlite.c \
 	server/web/web_about.c \
 	server/web/web_bars.c \

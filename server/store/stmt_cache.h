@@ -1,9 +1,9 @@
 /* stmt_cache.h: prepared statements of one connection, found by SQL text.
  *
  * Both drivers prepare each distinct statement once per connection and
- * keep it.  The set of statements is finite (store.c composes SQL only
- * from fixed fragments), so the cache never evicts; it is a small open
- * hash table keyed by the text. */
+ * keep it.  The set of statements is finite (the store composes SQL
+ * only from fixed fragments), so the cache never evicts; it is a small
+ * open hash table keyed by the text. */
 #ifndef GB_SERVER_STMT_CACHE_H
 #define GB_SERVER_STMT_CACHE_H
 

@@ -1,11 +1,12 @@
-/* store_driver.h: what store.c needs from a database engine.
+/* store_driver.h: what the store (store.c and its files) needs from a
+ * database engine.
  *
- * store.c holds all the SQL and the logic of storing and querying results;
- * a driver only runs statements.  Every statement goes through query(),
- * which prepares it once per connection (the driver caches prepared
- * statements by their text) and binds the parameters: SQL text never
- * contains data.  Placeholders are written $1, $2, ... for both engines;
- * the SQLite driver rewrites them to ?1, ?2, ...
+ * The store holds all the SQL and the logic of storing and querying
+ * results; a driver only runs statements.  Every statement goes through
+ * query(), which prepares it once per connection (the driver caches
+ * prepared statements by their text) and binds the parameters: SQL text
+ * never contains data.  Placeholders are written $1, $2, ... for both
+ * engines; the SQLite driver rewrites them to ?1, ?2, ...
  *
  * Each engine has its own migrations (the dialects differ in DDL only):
  * migration I (1-based) brings the schema from version I-1 to I.  A
@@ -53,7 +54,7 @@ struct store_driver
   /* Whether the planner reads the arms of a UNION ALL along their own
    * indexes, merged, for an ORDER BY ... LIMIT over the union (SQLite);
    * if not (PostgreSQL sorts every row of arms that fix a column by
-   * conditions of their own), store.c gives each arm its own limit. */
+   * conditions of their own), store_list.c gives each arm its own limit. */
   int merges_ordered_arms;
 
   struct db_conn *(*connect) (const char *target, char *err, size_t errlen);
@@ -82,7 +83,7 @@ struct store_driver
    * autovacuum).  Without statistics SQLite may sort a million score
    * rows in a temporary tree instead of reading the index in order. */
   const char *refresh_stats;
-  /* The backfill of migration 10 (store.c, "Backfills"): sets the GMP
+  /* The backfill of migration 10 (store_backfill.c): sets the GMP
    * build kind of the results with $1 < seq <= $2 from their bodies,
    * those still stored as plain text (the backfill of migration 12, which
    * compresses them, runs after it). */
@@ -95,7 +96,7 @@ struct store_driver
   const char *lock_results_sql;
   /* For engines that tell other sessions of changes by notification
    * (PostgreSQL's LISTEN and NOTIFY; NULL for the others, whose changes
-   * the store keeps in a table: store.c, "Following"): waits at most
+   * the store keeps in a table: store_follow.c): waits at most
    * WAIT_MS for notifications on C (which exec()'d LISTEN) and gives each
    * one's payload to FN.  0, or -1 when the connection broke (the
    * notifications sent meanwhile are lost with it). */

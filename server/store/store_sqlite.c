@@ -83,7 +83,7 @@ static const char *const migrations[] = {
   "  publisher TEXT,\n"
   "  banned INTEGER NOT NULL DEFAULT 0,\n"
   "  updated INTEGER NOT NULL)",
-  /* 2: an index per listing filter, so that store.c can count matches
+  /* 2: an index per listing filter, so that store_list.c can count matches
    * cheaply and start a selective listing from its filter */
   "CREATE INDEX results_arch ON results (arch, listed, seq);\n"
   "CREATE INDEX results_os ON results (os, listed, seq);\n"
@@ -171,12 +171,12 @@ static const char *const migrations[] = {
    * from the header's cflags; unknown for documents without it.  Every
    * result's body is read again and its row written again, which takes
    * minutes at a million results: done in batches by the store after
-   * the migration (store.c, "Backfills"), from where this leaves it */
+   * the migration (store_backfill.c), from where this leaves it */
   "CREATE TABLE IF NOT EXISTS backfill (name TEXT PRIMARY KEY, next INTEGER NOT NULL);\n"
   "INSERT INTO backfill (name, next) VALUES ('build', 0);\n",
   /* 11: the changes every process makes to listed results, in commit
    * order (the single writer makes POS follow it, without gaps), so that
-   * other processes on the database learn of them (store.c, "Following");
+   * other processes on the database learn of them (store_follow.c);
    * each server deletes the entries it read a minute or more ago; and the
    * table of migration 10 where an earlier migration 10 ran */
   "CREATE TABLE changes (\n"
@@ -187,13 +187,13 @@ static const char *const migrations[] = {
   /* 12: result documents compressed (server/store/store_body.h): in packed,
    * with body left empty; the results stored before keep their body as
    * plain text until the store compresses them, in batches, after the
-   * migration (store.c, "Backfills") */
+   * migration (store_backfill.c) */
   "ALTER TABLE results ADD COLUMN packed BLOB;\n"
   "INSERT INTO backfill (name, next) VALUES ('packed', 0);\n",
   /* 13: the tests' rows with their node's name as a small integer
    * (names), a third of their bytes, in tests; the rows stored
    * before stay in test_scores, read beside them, until the store moves
-   * them, in batches, after the migration (store.c, "Backfills") */
+   * them, in batches, after the migration (store_backfill.c) */
   "CREATE TABLE names (\n"
   "  id INTEGER PRIMARY KEY,\n"
   "  name TEXT NOT NULL UNIQUE);\n"
@@ -208,7 +208,7 @@ static const char *const migrations[] = {
    * filters (CPU, architecture, OS, GMP version, compiler) as numbers
    * (names), in ranks (without a rowid), and its two ranked indexes; the rows stored
    * before stay in scores, read beside them, until the store moves them,
-   * in batches, after the migration (store.c, "Backfills") */
+   * in batches, after the migration (store_backfill.c) */
   "CREATE TABLE ranks (\n"
   "  seq INTEGER NOT NULL,\n"
   "  node INTEGER NOT NULL,\n"
@@ -228,7 +228,7 @@ static const char *const migrations[] = {
   "INSERT INTO backfill (name, next) VALUES ('ranks', 0);\n",
   /* 15: the zstd dictionaries documents are compressed with (store_dict.h),
    * by the id zstd gives each, with when it was made and the last result
-   * stored then; the repack's position (store.c, "Dictionaries") */
+   * stored then; the repack's position (store_dict_keeper.c) */
   "CREATE TABLE dicts (\n"
   "  id INTEGER PRIMARY KEY,\n"
   "  created INTEGER NOT NULL,\n"

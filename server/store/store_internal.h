@@ -1,0 +1,222 @@
+/* store_internal.h: what the files of the store share and the rest of
+ * the server need not see (included by the files of server/store/
+ * alone): the state of a store, the pool every operation takes its
+ * connection from, the makers of parameters and readers of columns, the
+ * columns of a result's row and the adapter that decodes them, and the
+ * functions by which the files of the store call each other.  store.c
+ * says what each file holds.
+ */
+#ifndef GB_SERVER_STORE_INTERNAL_H
+#define GB_SERVER_STORE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "server/store/store.h"
+#include "server/store/store_driver.h"
+#include "server/store/store_names.h"
+
+/* How many listed results a filter term matches, cached for the choice
+ * of a listing plan (store_list.c): a direct-mapped cache of COUNT_SLOTS
+ * terms. */
+#define COUNT_SLOTS 256
+
+struct count_entry
+{
+  char key[192];                /* column, NUL, value; "" when free */
+  int64_t n, cap;                /* n > cap: more than cap */
+  double when;
+};
+
+struct store
+{
+  const struct store_driver *drv;
+  struct db_conn **conns;       /* all of them */
+  struct db_conn **idle;        /* the free ones: a stack */
+  unsigned n, nidle;
+  pthread_mutex_t lock;
+  pthread_cond_t freed;
+  pthread_mutex_t write_lock;   /* held by the writer, for single_writer drivers */
+  struct store_names names;     /* the numbers of names, as committed */
+  struct db_conn *writer;       /* the writer's own, for single_writer drivers */
+  int version;
+  /* The checkpointer (store.c), for drivers with checkpoint(). */
+  struct db_conn *ckpt_conn;
+  pthread_t ckpt_thread;
+  pthread_mutex_t ckpt_lock;
+  pthread_cond_t ckpt_wake;
+  int ckpt_started, ckpt_wanted, ckpt_stop;
+  long backfilled;              /* pages of the log already in the database */
+  /* Group commit (store_insert.c): uploads waiting for the next
+   * transaction, and whether a thread (the leader) is writing one. */
+  pthread_mutex_t batch_lock;
+  pthread_cond_t batch_done;
+  struct pending *queue, **queue_end;
+  int leading;
+  pthread_mutex_t count_lock;   /* guards COUNTS */
+  struct count_entry counts[COUNT_SLOTS];
+  store_change_fn watch;        /* told of every change to a listed result */
+  void *watch_ctx;
+  char origin[48];              /* this store's token in announcements */
+  char *target;                 /* what store_open was given */
+  /* Following the other processes' changes (store_follow). */
+  struct db_conn *follow_conn;
+  int64_t follow_pos;           /* the last entry of changes read */
+  int64_t prune_pos;            /* an entry read PRUNE_AFTER ago or more */
+  double prune_marked;          /* when PRUNE_POS was read */
+  /* The backfill thread, when store_open left work for it
+   * (store_backfill.c). */
+  pthread_t backfill_thread;
+  int backfilling;
+  size_t backfill_at;           /* the backfill now running (backfills[]) */
+  int backfill_worked;          /* it had work */
+  atomic_int backfill_stop;
+  atomic_int backfill_done;     /* it is done: store_follow says so */
+  /* The dictionaries of documents (store_dict.h), read again on their
+   * own connection when a document names one not known here. */
+  struct store_dicts *dicts;
+  pthread_mutex_t dict_lock;
+  struct db_conn *dict_conn;
+  /* The dictionary keeper (store_dict_keeper), its sleep and its stop. */
+  pthread_t dict_thread;
+  int dict_started;
+  atomic_int dict_stop;
+  pthread_cond_t dict_wake;
+  atomic_llong last_insert;     /* when store_insert was last called (time) */
+  atomic_uint dict_unreadable;  /* the last dictionary found unreadable, logged */
+};
+
+/* The channel of PostgreSQL's notifications of changes (store.c,
+ * store_follow.c). */
+#define CHANNEL "gmpbench_changes"
+
+/* Parameter constructors. */
+static inline struct db_value
+p_text (const char *s)
+{
+  struct db_value v = { s ? DB_TEXT : DB_NULL, 0, 0, s, s ? strlen (s) : 0 };
+  return v;
+}
+
+static inline struct db_value
+p_int (int64_t i)
+{
+  struct db_value v = { DB_INT, i, 0, NULL, 0 };
+  return v;
+}
+
+static inline struct db_value
+p_real (double d)
+{
+  struct db_value v = { DB_REAL, 0, d, NULL, 0 };
+  return v;
+}
+
+static inline struct db_value
+p_blob (const unsigned char *data, size_t len)
+{
+  struct db_value v = { DB_BLOB, 0, 0, (const char *) data, len };
+  return v;
+}
+
+/* Column readers: the SQLite driver gives typed values, the PostgreSQL
+ * driver text. */
+static inline int64_t
+c_int (const struct db_value *v)
+{
+  return v->type == DB_INT ? v->i : v->type == DB_REAL ? (int64_t) v->d
+    : v->type == DB_TEXT ? strtoll (v->s, NULL, 10) : 0;
+}
+
+static inline double
+c_real (const struct db_value *v)
+{
+  return v->type == DB_REAL ? v->d : v->type == DB_INT ? (double) v->i
+    : v->type == DB_TEXT ? strtod (v->s, NULL) : 0;
+}
+
+static inline const char *
+c_text (const struct db_value *v)
+{
+  return v->type == DB_TEXT ? v->s : NULL;
+}
+
+static inline const char *
+c_text_or_empty (const struct db_value *v)
+{
+  return c_text (v) ? c_text (v) : "";
+}
+
+/* The pool (store.c).  A connection for a read, and its return; one for
+ * a write (the writer's own, in turn, on an engine with one writer at a
+ * time), and its return.  store_failed logs WHAT failed on C and rolls
+ * its transaction back: STORE_ERROR. */
+struct db_conn *store_acquire (struct store *st);
+void store_release (struct store *st, struct db_conn *c);
+struct db_conn *store_acquire_writer (struct store *st);
+void store_release_writer (struct store *st, struct db_conn *c);
+enum store_status store_failed (struct store *st, struct db_conn *c, const char *what);
+/* A row function: the first column of the row, as an integer, into the
+ * int64_t at CTX (0 when the row has none); stops. */
+int store_first_int (void *ctx, const struct db_value *cols, int ncols);
+
+/* Announcements (store.c): on C, in its open transaction, that the
+ * listed result ID changed, or every listed result of the key
+ * FINGERPRINT: 0, or -1.  store_changed tells this store's watcher
+ * (store_watch) that the result ID (NULL: any) changed. */
+int store_announce (struct store *st, struct db_conn *c, const char *id);
+int store_announce_key (struct store *st, struct db_conn *c, const char *fingerprint);
+void store_changed (struct store *st, const char *id);
+
+/* Applies the migrations the database lacks on C (store_migrate.c): 0,
+ * or -1 with a message in ERR. */
+int store_migrate (struct store *st, struct db_conn *c, char *err, size_t errlen);
+
+/* Runs the backfills the migrations left, the first second of them
+ * before it returns (store_backfill.c): 0, or -1 when the thread for the
+ * others cannot be started. */
+int store_start_backfills (struct store *st);
+
+/* The dictionaries of documents (store_dict_keeper.c): read on C, or
+ * again on a connection of their own (for a document that names one not
+ * known here): 0, or -1 (logged); and the keeper's thread. */
+int store_read_dicts (struct store *st, struct db_conn *c);
+int store_reread_dicts (struct store *st);
+void *store_dict_keeper (void *arg);
+
+/* The columns of a result's row as read (store_read.c), r being the
+ * results: */
+#define ROW_COLUMNS "r.seq, r.received, r.id, r.fingerprint, r.publisher, r.submitter, " \
+  "r.arch, r.cpu, r.cpu_name, r.os, r.gmp, r.compiler, r.created, r.scores, r.flags, " \
+  "r.unlisted, r.retracted, r.mode, r.build, r.flags_at, r.flag_notes"
+#define ROW_NCOLS 21
+/* With the document, stored as plain text (body) or compressed (packed),
+ * and its SHA-256. */
+#define FULL_COLUMNS ROW_COLUMNS ", r.signature, r.public_key, r.body, r.packed, r.sha256"
+#define FULL_NCOLS (ROW_NCOLS + 5)
+
+/* What a query of result rows delivers them to: FN (each row, its
+ * document checked when the query reads FULL_COLUMNS) or LIST_FN (each
+ * row with the column after ROW_COLUMNS, the score it is sorted by). */
+struct row_adapter
+{
+  struct store *st;
+  store_row_fn fn;
+  store_list_fn list_fn;
+  void *ctx;
+  int found;
+  int corrupt;                  /* a document failed its check: stopped there */
+};
+
+/* The row function of such queries (CTX a struct row_adapter), and a
+ * read-only query delivering through A: STORE_OK, STORE_CORRUPT when a
+ * document failed its check, STORE_ERROR. */
+int store_adapt_row (void *ctx, const struct db_value *cols, int ncols);
+enum store_status store_read_rows (struct store *st, const char *sql,
+                                   const struct db_value *params, int nparams,
+                                   struct row_adapter *a);
+
+#endif

@@ -1,0 +1,249 @@
+/* store_judge.c: what the judge of plausibility (server/judge/plausible.h)
+ * reads and writes: a category's newest results and their scores, the
+ * flags it decides, retractions, which judge the category again in
+ * their own transaction, and a node's best score per GHz.
+ */
+#include "server/store/store_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include "common/util.h"
+
+struct category_adapter
+{
+  store_flags_fn result_fn;
+  store_value_fn value_fn;
+  void *ctx;
+};
+
+static int
+adapt_category_result (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct category_adapter *a = ctx;
+  if (ncols < 4)
+    return 1;
+  return a->result_fn (a->ctx, c_int (&cols[0]), c_text_or_empty (&cols[1]),
+                       c_text_or_empty (&cols[2]), c_text_or_empty (&cols[3]));
+}
+
+static int
+adapt_category_value (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct category_adapter *a = ctx;
+  if (ncols < 3)
+    return 1;
+  return a->value_fn (a->ctx, c_int (&cols[0]), c_text_or_empty (&cols[1]), c_real (&cols[2]));
+}
+
+/* Reads the category of CPU, MODE and BUILD (store_category) on C, in
+ * its open transaction: 0, or -1 on an error.  The CROSS JOINs make
+ * SQLite read the category's few results first and look up their rows:
+ * with a plain JOIN its planner, depending on its statistics, sometimes
+ * scanned every test row instead (3.8 s a call at 10,000 whole runs,
+ * 0.05 s this way; bench/server-load.sh -w); PostgreSQL plans either
+ * spelling alike. */
+static int
+read_category (struct store *st, struct db_conn *c, const char *cpu, const char *mode,
+               const char *build, int limit, store_flags_fn result_fn, store_value_fn value_fn,
+               void *ctx)
+{
+  struct category_adapter a = { result_fn, value_fn, ctx };
+  struct db_value p[] = { p_text (cpu), p_text (mode), p_text (build), p_int (limit) };
+
+  if (st->drv->query (c, "SELECT seq, id, flags, flag_notes FROM results WHERE cpu = $1 "
+                      "AND mode = $2 AND build = $3 AND listed = 1 ORDER BY seq DESC "
+                      "LIMIT $4", p, 4, adapt_category_result, &a) < 0
+      || st->drv->query (c, "WITH c AS (SELECT seq FROM results WHERE cpu = $1 AND mode = $2 "
+                         "AND build = $3 AND listed = 1 ORDER BY seq DESC LIMIT $4) "
+                         "SELECT s.seq, n.name, s.score FROM c CROSS JOIN ranks s "
+                         "CROSS JOIN names n WHERE s.seq = c.seq AND n.id = s.node UNION ALL "
+                         "SELECT o.seq, o.node, o.score FROM c CROSS JOIN scores o "
+                         "WHERE o.seq = c.seq UNION ALL SELECT t.seq, n.name, t.score "
+                         "FROM c CROSS JOIN tests t CROSS JOIN names n "
+                         "WHERE t.seq = c.seq AND n.id = t.node UNION ALL "
+                         "SELECT o.seq, o.node, o.score FROM c CROSS JOIN test_scores o "
+                         "WHERE o.seq = c.seq", p, 4,
+                         adapt_category_value, &a) < 0)
+    return -1;
+  return 0;
+}
+
+enum store_status
+store_category (struct store *st, const char *cpu, const char *mode, const char *build, int limit,
+                store_flags_fn result_fn, store_value_fn value_fn, void *ctx)
+{
+  struct db_conn *c = store_acquire (st);
+  enum store_status rc = STORE_OK;
+
+  /* One read transaction, so that the values are those of the results. */
+  if (st->drv->begin (c, 0) < 0
+      || read_category (st, c, cpu, mode, build, limit, result_fn, value_fn, ctx) < 0
+      || st->drv->commit (c) < 0)
+    rc = store_failed (st, c, "category");
+  store_release (st, c);
+  return rc;
+}
+
+/* Sets the N results' flags (store_set_flags) on C, in its open
+ * transaction: 0, or -1 on an error. */
+static int
+write_flags (struct store *st, struct db_conn *c, const struct store_flags *changes, size_t n,
+             int64_t when)
+{
+  for (size_t i = 0; i < n; i++)
+    {
+      int flagged = changes[i].flags[0] != '\0';
+      struct db_value p[] = {
+        p_text (changes[i].id), p_text (changes[i].flags), p_int (flagged), p_int (when),
+        p_text (changes[i].notes),
+      };
+      if (st->drv->query (c, "UPDATE results SET flags = $2, flagged = $3, flags_at = $4, "
+                          "flag_notes = $5 WHERE id = $1", p, 5, NULL, NULL) < 0
+          || st->drv->query (c, "UPDATE ranks SET flagged = $2 WHERE seq = "
+                             "(SELECT seq FROM results WHERE id = $1)",
+                             (struct db_value[]) { p[0], p[2] }, 2, NULL, NULL) < 0
+          || st->drv->query (c, "UPDATE scores SET flagged = $2 WHERE seq = "
+                             "(SELECT seq FROM results WHERE id = $1)",
+                             (struct db_value[]) { p[0], p[2] }, 2, NULL, NULL) < 0
+          || store_announce (st, c, changes[i].id) < 0)
+        return -1;
+    }
+  return 0;
+}
+
+enum store_status
+store_set_flags (struct store *st, const struct store_flags *changes, size_t n, int64_t when)
+{
+  struct db_conn *c = store_acquire_writer (st);
+  enum store_status rc = STORE_OK;
+
+  if (st->drv->begin (c, 1) < 0 || write_flags (st, c, changes, n, when) < 0
+      || st->drv->commit (c) < 0)
+    rc = store_failed (st, c, "flags");
+  store_release_writer (st, c);
+  for (size_t i = 0; rc == STORE_OK && i < n; i++)
+    store_changed (st, changes[i].id);
+  return rc;
+}
+
+/* The row a retraction finds. */
+struct retract_target
+{
+  const char *id;
+  int64_t seq;
+  int found, listed;
+  char *cpu, *mode, *build;
+};
+
+static int
+take_retract_target (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct retract_target *t = ctx;
+  if (ncols < 5)
+    return 1;
+  t->found = 1;
+  t->seq = c_int (&cols[0]);
+  t->listed = (int) c_int (&cols[1]);
+  t->cpu = gb_xstrdup (c_text_or_empty (&cols[2]));
+  t->mode = gb_xstrdup (c_text_or_empty (&cols[3]));
+  t->build = gb_xstrdup (c_text_or_empty (&cols[4]));
+  return 1;
+}
+
+/* The retraction of T (found) and its category's judgement on C, in its
+ * open transaction; the flags changed into *CHANGES, *N.  0, or -1. */
+static int
+retract_judged (struct store *st, struct db_conn *c, const struct retract_target *t,
+                int64_t when, const struct store_rejudge *rj,
+                const struct store_flags **changes, size_t *n)
+{
+  struct db_value p[] = { p_int (t->seq), p_int (when) };
+  *changes = NULL;
+  *n = 0;
+  if (st->drv->query (c, "UPDATE results SET retracted = 1, listed = 0, "
+                      "retracted_at = COALESCE(retracted_at, $2) WHERE seq = $1", p, 2,
+                      NULL, NULL) < 0
+      || st->drv->query (c, "UPDATE ranks SET listed = 0 WHERE seq = $1", p, 1, NULL, NULL) < 0
+      || st->drv->query (c, "UPDATE scores SET listed = 0 WHERE seq = $1", p, 1, NULL, NULL) < 0)
+    return -1;
+  if (!t->listed)
+    return 0;
+  if (store_announce (st, c, t->id) < 0)
+    return -1;
+  if (!rj)
+    return 0;
+  if (read_category (st, c, t->cpu, t->mode, t->build, rj->limit, rj->result_fn, rj->value_fn,
+                     rj->ctx) < 0)
+    return -1;
+  rj->decide (rj->ctx, t->cpu, t->mode, t->build, changes, n);
+  return write_flags (st, c, *changes, *n, when);
+}
+
+enum store_status
+store_retract (struct store *st, const char *id, int64_t when, const struct store_rejudge *rj)
+{
+  struct db_conn *c = store_acquire_writer (st);
+  struct retract_target t = { id, 0, 0, 0, NULL, NULL, NULL };
+  struct db_value p = p_text (id);
+  const struct store_flags *changes = NULL;
+  size_t n = 0;
+  enum store_status rc = STORE_OK;
+
+  if (st->drv->begin (c, 1) < 0
+      || st->drv->query (c, "SELECT seq, listed, cpu, mode, build FROM results WHERE id = $1",
+                         &p, 1, take_retract_target, &t) < 0
+      || (t.found && retract_judged (st, c, &t, when, rj, &changes, &n) < 0)
+      || st->drv->commit (c) < 0)
+    rc = store_failed (st, c, "retract");
+  store_release_writer (st, c);
+  if (rc == STORE_OK && t.listed)
+    {
+      store_changed (st, id);
+      for (size_t i = 0; i < n; i++)
+        store_changed (st, changes[i].id);
+    }
+  free (t.cpu);
+  free (t.mode);
+  free (t.build);
+  return rc == STORE_OK && !t.found ? STORE_NOT_FOUND : rc;
+}
+
+/* The rows of the best per GHz by CPU, best first: the first two. */
+static int
+take_best (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct store_best *b = ctx;
+  if (ncols < 2)
+    return 0;
+  if (!b->cpu[0])
+    {
+      snprintf (b->cpu, sizeof b->cpu, "%s", c_text_or_empty (&cols[0]));
+      b->per_ghz = c_real (&cols[1]);
+    }
+  else
+    b->other_per_ghz = c_real (&cols[1]);
+  return 0;
+}
+
+enum store_status
+store_best_per_ghz (struct store *st, const char *node, struct store_best *best)
+{
+  struct db_conn *c = store_acquire (st);
+  struct db_value p = p_text (node);
+  enum store_status rc = STORE_OK;
+
+  *best = (struct store_best) { 0, "", 0 };
+  /* The top scores by the ranked indexes (ranks_rank, and scores_rank
+   * until migration 14 is done), divided by their clocks, the best of
+   * each CPU. */
+  if (st->drv->query (c, "SELECT r.cpu, MAX(top.score / r.mhz * 1000) AS v FROM (SELECT s.seq, "
+                      "s.score FROM ranks s WHERE s.node = (SELECT id FROM names WHERE name = $1) "
+                      "AND s.listed = 1 AND s.flagged = 0 UNION ALL SELECT o.seq, o.score "
+                      "FROM scores o WHERE o.node = $1 AND o.listed = 1 AND o.flagged = 0 "
+                      "ORDER BY 2 DESC LIMIT 1000) top JOIN results r ON r.seq = top.seq "
+                      "WHERE r.mhz > 0 GROUP BY r.cpu ORDER BY v DESC LIMIT 2", &p, 1, take_best,
+                      best) < 0)
+    rc = store_failed (st, c, "best per GHz");
+  store_release (st, c);
+  return rc;
+}
