@@ -42,6 +42,7 @@ SERVER_LIB_SRCS += \
 	server/store/store_names.c \
 	server/store/store_pages.c \
 	server/store/store_pg.c \
+	server/store/store_pool.c \
 	server/store/store_read.c \
 	server/store/store_sqlite.c \
 	server/web/web_about.c \

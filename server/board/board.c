@@ -2,12 +2,6 @@
  * makes the snapshots and ties the parts of server/board/ together (see
  * board.h; board_internal.h lists the files).
  *
- * A snapshot, and each part the snapshots share (a CPU's block of
- * entries, the memos kept with it, a node column's segment), begins with
- * a reference count (struct board_ref): board_ref_retain and
- * board_ref_release take any of them, and the last release frees the
- * part by the function it is given.
- *
  * The keeper holds the current snapshot, the journal (board_journal.c)
  * and the three threads (the updater, the full builder, and the
  * follower, which puts other processes' changes in the journal).  Under
@@ -42,32 +36,6 @@
  * at a time (store_follow), and after the store failed. */
 #define FOLLOW_WAIT_MS 200
 #define FOLLOW_RETRY_MS 1000
-
-/* REF with one reference: the maker's of the part it begins. */
-void
-board_ref_init (struct board_ref *ref)
-{
-  atomic_init (&ref->refs, 1);
-}
-
-/* PART (a snapshot or a part of one, which begins with its struct
- * board_ref; NULL: none) with one reference more; returns PART. */
-void *
-board_ref_retain (void *part)
-{
-  if (part)
-    atomic_fetch_add (&((struct board_ref *) part)->refs, 1);
-  return part;
-}
-
-/* Lets go of a reference to PART (as board_ref_retain's; NULL: none):
- * the last one DESTROYs it. */
-void
-board_ref_release (void *part, void (*destroy) (void *part))
-{
-  if (part && atomic_fetch_sub (&((struct board_ref *) part)->refs, 1) == 1)
-    destroy (part);
-}
 
 /* An empty snapshot, held by its maker. */
 struct board *

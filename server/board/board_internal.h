@@ -41,8 +41,11 @@
 #define RSA_GMP_SEC "ext.rsa.sign-sec.2048"
 #define RSA_OPENSSL "openssl.rsa.sign.2048"
 
-/* The reference count a snapshot and each part the snapshots share
- * begin with (board_ref_retain, board_ref_release). */
+/* The reference count a snapshot and each part the snapshots share (a
+ * CPU's block of entries, the memos kept with it, a node column's
+ * segment) begin with: board_ref_retain and board_ref_release (below)
+ * take any of them, and the last release frees the part by the function
+ * it is given. */
 struct board_ref
 {
   atomic_int refs;
@@ -240,12 +243,35 @@ board_matches (const struct item *it, const struct resolved *r)
   return (!r->verified_only || it->verified) && (r->include_flagged || !it->flagged);
 }
 
+/* REF with one reference: the maker's of the part it begins. */
+static inline void
+board_ref_init (struct board_ref *ref)
+{
+  atomic_init (&ref->refs, 1);
+}
+
+/* PART (a snapshot or a part of one, which begins with its struct
+ * board_ref; NULL: none) with one reference more; returns PART. */
+static inline void *
+board_ref_retain (void *part)
+{
+  if (part)
+    atomic_fetch_add (&((struct board_ref *) part)->refs, 1);
+  return part;
+}
+
+/* Lets go of a reference to PART (as board_ref_retain's; NULL: none):
+ * the last one DESTROYs it. */
+static inline void
+board_ref_release (void *part, void (*destroy) (void *part))
+{
+  if (part && atomic_fetch_sub (&((struct board_ref *) part)->refs, 1) == 1)
+    destroy (part);
+}
+
 /* Functions one file gives the others, by the file they are in. */
 
 /* board.c */
-void board_ref_init (struct board_ref *ref);
-void *board_ref_retain (void *part);
-void board_ref_release (void *part, void (*destroy) (void *part));
 struct board *board_new (void);
 void board_free (void *snapshot);
 

@@ -150,20 +150,22 @@ c_text_or_empty (const struct db_value *v)
   return c_text (v) ? c_text (v) : "";
 }
 
-/* The pool (store.c).  A connection for a read, and its return; one for
- * a write (the writer's own, in turn, on an engine with one writer at a
- * time), and its return.  store_failed logs WHAT failed on C and rolls
- * its transaction back: STORE_ERROR. */
+/* The pool (store_pool.c).  A connection for a read, and its return; one
+ * for a write (the writer's own, in turn, on an engine with one writer at
+ * a time), and its return.  store_failed logs WHAT failed on C and rolls
+ * its transaction back: STORE_ERROR.  store_checkpointer is the thread
+ * (its argument the store) that keeps the write-ahead log short. */
 struct db_conn *store_acquire (struct store *st);
 void store_release (struct store *st, struct db_conn *c);
 struct db_conn *store_acquire_writer (struct store *st);
 void store_release_writer (struct store *st, struct db_conn *c);
 enum store_status store_failed (struct store *st, struct db_conn *c, const char *what);
+void *store_checkpointer (void *arg);
 /* A row function: the first column of the row, as an integer, into the
  * int64_t at CTX (0 when the row has none); stops. */
 int store_first_int (void *ctx, const struct db_value *cols, int ncols);
 
-/* Announcements (store.c): on C, in its open transaction, that the
+/* Announcements (store_pool.c): on C, in its open transaction, that the
  * listed result ID changed, or every listed result of the key
  * FINGERPRINT: 0, or -1.  store_changed tells this store's watcher
  * (store_watch) that the result ID (NULL: any) changed. */
