@@ -12,7 +12,7 @@
 # 2. Starts gmpbench-server on it and prints how long it took to listen,
 #    how long each migration took (from the log's timestamps) and, when
 #    the server left the rewriting of the results to a thread of its own
-#    (store.c, "Backfills"), when that was done.
+#    (server/store/store_backfill.c), when that was done.
 #
 # usage: bench/migration-load.sh [-b BUILDDIR] [-m M] [-f FIXTURE] [-k DB]
 #   defaults: -b . -m 1000000 -f tests/fixtures/server-result.json; -k
@@ -110,7 +110,7 @@ for line in open(sys.argv[1]):
     if "migrated" in e.get("message", ""):
         print("%s: %.1f s" % (e["message"], t - prev))
         prev = t' "$tmp/server.log" "$t0"
-# A backfill left to the server's thread (store.c, "Backfills"): its time.
+# A backfill left to the server's thread (server/store/store_backfill.c): its time.
 if grep -q 'while the server runs' "$tmp/server.log"; then
   until grep -q 'read again (migration 10)"' "$tmp/server.log"; do
     kill -0 $pid 2> /dev/null || { cat "$tmp/server.log" >&2; exit 1; }

@@ -36,7 +36,7 @@ enum store_status
 
 /* NULL with a message in ERR when the database cannot be opened or
  * migrated.  A migration that rewrites every result is done in batches
- * (store.c, "Backfills"): those of the first second before it returns,
+ * (server/store/store_backfill.c): those of the first second before it returns,
  * the others by a thread of the store while it is used. */
 struct store *store_open (const char *target, unsigned connections, char *err, size_t errlen);
 void store_close (struct store *st);

@@ -1,6 +1,6 @@
 /* store_follow.c: following the changes other processes make to listed
  * results (store_follow_start, store_follow).  Every transaction that
- * changes a listed result announces it (store.c): PostgreSQL's NOTIFY,
+ * changes a listed result announces it (store_pool.c): PostgreSQL's NOTIFY,
  * delivered at commit in commit order, or else a row in the table
  * changes, whose positions follow the commits (one writer at a time).  A
  * server follows them on a connection of its own, skipping its own

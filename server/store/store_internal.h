@@ -43,7 +43,7 @@ struct store
   struct store_names names;     /* the numbers of names, as committed */
   struct db_conn *writer;       /* the writer's own, for single_writer drivers */
   int version;
-  /* The checkpointer (store.c), for drivers with checkpoint(). */
+  /* The checkpointer (store_pool.c), for drivers with checkpoint(). */
   struct db_conn *ckpt_conn;
   pthread_t ckpt_thread;
   pthread_mutex_t ckpt_lock;
@@ -89,7 +89,7 @@ struct store
   atomic_uint dict_unreadable;  /* the last dictionary found unreadable, logged */
 };
 
-/* The channel of PostgreSQL's notifications of changes (store.c,
+/* The channel of PostgreSQL's notifications of changes (store_pool.c,
  * store_follow.c). */
 #define CHANNEL "gmpbench_changes"
 

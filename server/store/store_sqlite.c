@@ -7,7 +7,7 @@
  * instead of failing, and foreign keys on.  SQLite's own checkpoints,
  * which the committing writer would run while every other writer waits,
  * are off: a hook records the length of the log after each commit, and
- * the store runs passive checkpoints from a thread of its own (store.c)
+ * the store runs passive checkpoints from a thread of its own (store_pool.c)
  * every 16384 pages of log, which keeps the disk syncs rare.  Each
  * connection caches 64 MiB, and keeps its temporary files in memory: an
  * insert's statement journal (the pages it changed, to undo the statement
