@@ -87,6 +87,40 @@ step_for (double span)
   return span / step > 20 ? 5 * step : span / step > 8 ? 2 * step : step;
 }
 
+/* Bar B of a linear chart whose axis ends at TOP, its row at Y: its
+ * label, and unless its value is unknown the bar, its interquartile
+ * range, its tooltip and the mark of verified publishers. */
+static void
+linear_bar (FILE *f, const struct web_bar *b, double y, double top)
+{
+  label (f, b, y);
+  if (!isfinite (b->value))
+    return;
+  fprintf (f, "<g class=\"bar%s\"><rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\"/>",
+           b->marked ? " marked" : "", LEFT, y + BAR_TOP, (RIGHT - LEFT) * b->value / top, BAR_H);
+  if (isfinite (b->lo) && isfinite (b->hi))
+    fprintf (f, "<line class=\"range\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+             LEFT + (RIGHT - LEFT) * b->lo / top, y + BAR_TOP + BAR_H / 2.0,
+             LEFT + (RIGHT - LEFT) * b->hi / top, y + BAR_TOP + BAR_H / 2.0);
+  fputs ("<title>", f);
+  web_text (f, b->label);
+  fputs (": ", f);
+  web_number (f, b->value);
+  if (isfinite (b->lo) && isfinite (b->hi))
+    {
+      fputs (" (IQR ", f);
+      web_number (f, b->lo);
+      fputs ("\u2013", f);
+      web_number (f, b->hi);
+      fputc (')', f);
+    }
+  fputs (b->verified ? ", of verified publishers</title></g>" : "</title></g>", f);
+  if (b->verified)
+    fprintf (f, "<text class=\"checked\" x=\"%d\" y=\"%.1f\">" CHECKED "</text>", RIGHT + 8,
+             y + BAR_TOP + BAR_H - 1);
+  fputc ('\n', f);
+}
+
 void
 web_bars_linear (FILE *f, const char *title, const char *axis_label_text,
                  const char *mark_legend, const struct web_bar *bars, size_t n)
@@ -110,37 +144,7 @@ web_bars_linear (FILE *f, const char *title, const char *axis_label_text,
   for (double t = 0; t <= top + step / 2; t += step)
     tick (f, LEFT + (RIGHT - LEFT) * t / top, bottom, t, "");
   for (size_t i = 0; i < n; i++)
-    {
-      const struct web_bar *b = &bars[i];
-      double y = TOP + ROW * (double) i;
-      label (f, b, y);
-      if (!isfinite (b->value))
-        continue;
-      fprintf (f, "<g class=\"bar%s\"><rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\"/>",
-               b->marked ? " marked" : "", LEFT, y + BAR_TOP,
-               (RIGHT - LEFT) * b->value / top, BAR_H);
-      if (isfinite (b->lo) && isfinite (b->hi))
-        fprintf (f, "<line class=\"range\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-                 LEFT + (RIGHT - LEFT) * b->lo / top, y + BAR_TOP + BAR_H / 2.0,
-                 LEFT + (RIGHT - LEFT) * b->hi / top, y + BAR_TOP + BAR_H / 2.0);
-      fputs ("<title>", f);
-      web_text (f, b->label);
-      fputs (": ", f);
-      web_number (f, b->value);
-      if (isfinite (b->lo) && isfinite (b->hi))
-        {
-          fputs (" (IQR ", f);
-          web_number (f, b->lo);
-          fputs ("\u2013", f);
-          web_number (f, b->hi);
-          fputc (')', f);
-        }
-      fputs (b->verified ? ", of verified publishers</title></g>" : "</title></g>", f);
-      if (b->verified)
-        fprintf (f, "<text class=\"checked\" x=\"%d\" y=\"%.1f\">" CHECKED "</text>", RIGHT + 8,
-                 y + BAR_TOP + BAR_H - 1);
-      fputc ('\n', f);
-    }
+    linear_bar (f, &bars[i], TOP + ROW * (double) i, top);
   axis_label (f, bottom, axis_label_text);
   if (mark_legend)
     {

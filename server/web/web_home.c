@@ -751,13 +751,37 @@ recent_uploads (FILE *f, struct http_request *r, const struct board *b, const st
     fputs ("<p>None yet.</p>\n", f);
 }
 
+/* The page of the view V of B: its N ROWS, with their extras X. */
+static enum MHD_Result
+home_page (struct http_request *r, struct board *b, struct view *v, struct board_row *rows,
+           size_t n, struct extra *x)
+{
+  struct page p;
+  size_t hidden_flagged = 0;
+
+  if (n == 0 && !v->filter.include_flagged)
+    hidden_flagged = home_count_flagged (b, r->srv->store, v, NULL, 0, x);
+  else if (v->filter.include_flagged)
+    home_count_flagged (b, r->srv->store, v, rows, n, x);
+  home_count_verified (b, r->srv->store, v, rows, n, x);
+  if (page_begin (&p, r, "Leaderboard") < 0)
+    return MHD_NO;
+  arch_tabs (p.f, b, v);
+  kind_tabs (p.f, b, v, BF_MODE, "Runs");
+  kind_tabs (p.f, b, v, BF_BUILD, "GMP builds");
+  chart (p.f, v, rows, n, x);
+  filter_form (p.f, b, v);
+  leaderboard (p.f, b, v, rows, n, board_size (b), hidden_flagged, x);
+  recent_uploads (p.f, r, b, v);
+  return page_end (&p, 200);
+}
+
 enum MHD_Result
 web_home (struct http_request *r)
 {
   struct view v;
-  struct page p;
   struct board_row *rows;
-  size_t n, hidden_flagged = 0;
+  size_t n;
   const char *format = http_arg (r, "format");
 
   if (parse_view (r, &v) < 0)
@@ -790,27 +814,9 @@ web_home (struct http_request *r)
       board_release (b);
       return rc;
     }
-  if (n == 0 && !v.filter.include_flagged)
-    hidden_flagged = home_count_flagged (b, r->srv->store, &v, NULL, 0, x);
-  else if (v.filter.include_flagged)
-    home_count_flagged (b, r->srv->store, &v, rows, n, x);
-  home_count_verified (b, r->srv->store, &v, rows, n, x);
-  if (page_begin (&p, r, "Leaderboard") < 0)
-    {
-      free (x);
-      free (rows);
-      board_release (b);
-      return MHD_NO;
-    }
-  arch_tabs (p.f, b, &v);
-  kind_tabs (p.f, b, &v, BF_MODE, "Runs");
-  kind_tabs (p.f, b, &v, BF_BUILD, "GMP builds");
-  chart (p.f, &v, rows, n, x);
-  filter_form (p.f, b, &v);
-  leaderboard (p.f, b, &v, rows, n, board_size (b), hidden_flagged, x);
-  recent_uploads (p.f, r, b, &v);
+  enum MHD_Result rc = home_page (r, b, &v, rows, n, x);
   free (x);
   free (rows);
   board_release (b);
-  return page_end (&p, 200);
+  return rc;
 }
