@@ -1,0 +1,56 @@
+/* store_migrations.h: the schema migrations both engines run as the same
+ * SQL text.  store_sqlite.c and store_pg.c each list every migration in
+ * order (the number is the schema version it brings the database to);
+ * an entry both write alike is here once, and theirs name it. */
+#ifndef GB_SERVER_STORE_MIGRATIONS_H
+#define GB_SERVER_STORE_MIGRATIONS_H
+
+/* 2: an index per listing filter, so that store_list.c can count matches
+ * cheaply and start a selective listing from its filter */
+#define STORE_MIGRATION_2 \
+  "CREATE INDEX results_arch ON results (arch, listed, seq);\n" \
+  "CREATE INDEX results_os ON results (os, listed, seq);\n" \
+  "CREATE INDEX results_gmp ON results (gmp, listed, seq);\n" \
+  "CREATE INDEX results_compiler ON results (compiler, listed, seq);\n" \
+  "CREATE INDEX results_publisher ON results (publisher, listed, seq);\n"
+
+/* 3: the CPU identity on every score row, so that the leaderboard of
+ * one CPU sorted by a node is a walk along one index */
+#define STORE_MIGRATION_3 \
+  "ALTER TABLE scores ADD COLUMN cpu TEXT;\n" \
+  "UPDATE scores SET cpu = (SELECT r.cpu FROM results r WHERE r.seq = scores.seq);\n" \
+  "CREATE INDEX scores_cpu_rank ON scores (node, cpu, score DESC, seq DESC);\n"
+
+/* 4: whether the result is listed and flagged, on its score rows too,
+ * so that aggregates read one index and nothing else */
+#define STORE_MIGRATION_4 \
+  "ALTER TABLE scores ADD COLUMN listed INTEGER NOT NULL DEFAULT 1;\n" \
+  "ALTER TABLE scores ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;\n" \
+  "UPDATE scores SET listed = (SELECT r.listed FROM results r WHERE r.seq = scores.seq), " \
+  "flagged = (SELECT r.flagged FROM results r WHERE r.seq = scores.seq);\n" \
+  "DROP INDEX scores_cpu_rank;\n" \
+  "CREATE INDEX scores_cpu_rank ON scores (node, cpu, score DESC, seq DESC, listed, flagged);\n"
+
+/* 6: the filters that never change after upload (arch, OS, GMP,
+ * compiler) on every score row too, inside the index by node and score:
+ * a sorted, filtered listing then walks that one index, skipping the
+ * rows that do not match inside it, and reads only the results shown */
+#define STORE_MIGRATION_6 \
+  "ALTER TABLE scores ADD COLUMN arch TEXT;\n" \
+  "ALTER TABLE scores ADD COLUMN os TEXT;\n" \
+  "ALTER TABLE scores ADD COLUMN gmp TEXT;\n" \
+  "ALTER TABLE scores ADD COLUMN compiler TEXT;\n" \
+  "UPDATE scores SET arch = r.arch, os = r.os, gmp = r.gmp, compiler = r.compiler " \
+  "FROM results r WHERE r.seq = scores.seq;\n" \
+  "DROP INDEX scores_rank;\n" \
+  "CREATE INDEX scores_rank ON scores (node, score DESC, seq DESC, listed, flagged, arch, os, " \
+  "gmp, compiler);\n"
+
+/* 7: the newest scores of a CPU's headline nodes (depth 0 and 1) in one
+ * small index, for the plausibility check of every upload, which
+ * otherwise reads a thousand result rows per node */
+#define STORE_MIGRATION_7 \
+  "CREATE INDEX scores_cpu_recent ON scores (cpu, node, seq DESC, listed, flagged, score, " \
+  "depth) WHERE depth <= 1;\n"
+
+#endif
