@@ -5,16 +5,18 @@
  * agree with each other and with physics (refused with a 422), its brand
  * string must fit the CPU and its clock the CPU's maximum (flags).  The
  * CPUs': an inner node far faster per GHz than the best any other CPU has
- * reached is flagged; the best per node is read once from the store and
- * raised in memory by each unflagged upload.  The peers': after each
- * upload, every result of its category (CPU identity, run mode, GMP build
- * kind; the newest PLAUSIBLE_MAX_PEERS) is judged again at every node and
- * test against the category's median, in log space (a large category
- * once it grew by a quarter, the uploads between against its last
- * statistics), so that an early
+ * reached is flagged; the best per node is read once through the
+ * caller's reader and raised in memory by each unflagged upload.  The
+ * peers': at each upload, every result of its category (CPU identity,
+ * run mode, GMP build kind; the newest PLAUSIBLE_MAX_PEERS), fed in by
+ * the store inside the upload's transaction, is judged again at every
+ * node and test against the category's median, in log space (a large
+ * category once it grew by a quarter, the uploads between against its
+ * last statistics), so that an early
  * outlier is flagged once peers arrive and a flag falls when the
  * population shows it was honest.  A node above key generation is judged
- * by its score without it (plausible_steady.h). */
+ * by its score without it (plausible_steady.h).  Nothing here calls the
+ * store: rows and values come in, verdicts go out. */
 #include "server/judge/plausible.h"
 
 #include <math.h>
@@ -201,7 +203,7 @@ plausible_kind_of (const char *name)
 /* ------------------------------------------------------------ across CPUs */
 
 /* The best score per GHz of each inner node any unflagged result reached,
- * the CPU that reached it and the best of the other CPUs, by store and
+ * the CPU that reached it and the best of the other CPUs, by scope and
  * node (a hash; a collision drops the older entry).  A result is held to
  * the best of the CPUs other than its own: its own CPU's results are its
  * peers, and on a server with one CPU the best is that CPU's (a starved
@@ -211,7 +213,7 @@ plausible_kind_of (const char *name)
 
 struct best_slot
 {
-  const struct store *store;
+  const void *scope;
   char *node;
   struct store_best best;
   time_t taken;
@@ -220,45 +222,46 @@ struct best_slot
 static struct best_slot best_cache[BEST_SLOTS];
 static pthread_mutex_t best_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* A cache's slot of KEY in the store ST, among N. */
+/* A memo's slot of KEY in the scope SCOPE, among N. */
 static size_t
-slot_of (const struct store *st, const char *key, size_t n)
+slot_of (const void *scope, const char *key, size_t n)
 {
-  return (gb_hash_string (key) ^ (uint64_t) (uintptr_t) st) % n;
+  return (gb_hash_string (key) ^ (uint64_t) (uintptr_t) scope) % n;
 }
 
 static struct best_slot *
-best_slot (const struct store *st, const char *node)
+best_slot (const void *scope, const char *node)
 {
-  return &best_cache[slot_of (st, node, BEST_SLOTS)];
+  return &best_cache[slot_of (scope, node, BEST_SLOTS)];
 }
 
 /* The best per GHz of NODE any CPU but CPU reached into *BEST (0: none
- * yet). */
-static enum store_status
-best_per_ghz (struct store *st, const char *node, const char *cpu, double *best)
+ * yet), from the memo, else from READ: 0, or -1 when READ fails. */
+static int
+best_per_ghz (const void *scope, const char *node, const char *cpu,
+              const struct plausible_best_reader *read, double *best)
 {
   struct store_best b;
   pthread_mutex_lock (&best_lock);
-  struct best_slot *s = best_slot (st, node);
-  int hit = s->node && s->store == st && strcmp (s->node, node) == 0
+  struct best_slot *s = best_slot (scope, node);
+  int hit = s->node && s->scope == scope && strcmp (s->node, node) == 0
     && time (NULL) - s->taken < BEST_TTL;
   if (hit)
     b = s->best;
   pthread_mutex_unlock (&best_lock);
   if (!hit)
     {
-      if (store_best_per_ghz (st, node, &b) != STORE_OK)
-        return STORE_ERROR;
+      if (read->fn (read->ctx, node, &b) < 0)
+        return -1;
       char *copy = gb_xstrdup (node);
       pthread_mutex_lock (&best_lock);
-      s = best_slot (st, node);
+      s = best_slot (scope, node);
       free (s->node);
-      *s = (struct best_slot) { st, copy, b, time (NULL) };
+      *s = (struct best_slot) { scope, copy, b, time (NULL) };
       pthread_mutex_unlock (&best_lock);
     }
   *best = strcmp (b.cpu, cpu) == 0 ? b.other_per_ghz : b.per_ghz;
-  return STORE_OK;
+  return 0;
 }
 
 /* Whether NODE's best per GHz bounds every CPU's: not the all-core
@@ -287,15 +290,15 @@ best_add (struct store_best *b, const char *cpu, double v)
 
 /* An unflagged result raises the best of its nodes. */
 static void
-raise_best (const struct store *st, const struct doc_summary *doc, double ghz)
+raise_best (const void *scope, const struct doc_summary *doc, double ghz)
 {
   pthread_mutex_lock (&best_lock);
   for (size_t i = 0; i < doc->ninner; i++)
     {
       if (!bounded_per_ghz (doc->scores[i].name))
         continue;
-      struct best_slot *s = best_slot (st, doc->scores[i].name);
-      if (s->node && s->store == st && strcmp (s->node, doc->scores[i].name) == 0)
+      struct best_slot *s = best_slot (scope, doc->scores[i].name);
+      if (s->node && s->scope == scope && strcmp (s->node, doc->scores[i].name) == 0)
         best_add (&s->best, doc->cpu, doc->scores[i].score / ghz);
     }
   pthread_mutex_unlock (&best_lock);
@@ -311,8 +314,9 @@ board_ghz (const struct doc_summary *doc)
   return mhz / 1000;
 }
 
-enum store_status
-plausible_flags (struct store *st, const struct doc_summary *doc, char *flags, size_t fsize,
+int
+plausible_flags (const void *scope, const struct doc_summary *doc,
+                 const struct plausible_best_reader *read, char *flags, size_t fsize,
                  char *notes, size_t nsize)
 {
   double ghz = board_ghz (doc), best;
@@ -351,8 +355,8 @@ plausible_flags (struct store *st, const struct doc_summary *doc, char *flags, s
     {
       if (!bounded_per_ghz (doc->scores[i].name))
         continue;
-      if (best_per_ghz (st, doc->scores[i].name, doc->cpu, &best) != STORE_OK)
-        return STORE_ERROR;
+      if (best_per_ghz (scope, doc->scores[i].name, doc->cpu, read, &best) < 0)
+        return -1;
       double v = doc->scores[i].score / ghz;
       double beyond = PLAUSIBLE_BEYOND_BEST
         * (plausible_kind_of (doc->scores[i].name) != PLAUSIBLE_NODE ? exp (PLAUSIBLE_TEST_FAST) : 1);
@@ -364,7 +368,7 @@ plausible_flags (struct store *st, const struct doc_summary *doc, char *flags, s
           break;
         }
     }
-  return STORE_OK;
+  return 0;
 }
 
 /* ------------------------------------------------------------ peers */
@@ -692,8 +696,8 @@ judged_changes (const struct review *rv, char (*text)[2][PLAUSIBLE_NOTES],
     {
       const struct judged *r = &rv->results[i];
       judged_flags (r, text[n][0], PLAUSIBLE_FLAGS, text[n][1], PLAUSIBLE_NOTES);
-      if (id && strcmp (r->id, id) == 0)
-        snprintf (flags, fsize, "%s", text[n][0]);
+      if (id && strcmp (r->id, id) == 0)       /* flags fit PLAUSIBLE_FLAGS */
+        snprintf (flags, fsize, "%.*s", PLAUSIBLE_FLAGS - 1, text[n][0]);
       if (strcmp (text[n][0], r->flags) != 0 || strcmp (text[n][1], r->notes) != 0)
         {
           changes[n] = (struct store_flags) { r->id, text[n][0], text[n][1] };
@@ -703,23 +707,9 @@ judged_changes (const struct review *rv, char (*text)[2][PLAUSIBLE_NOTES],
   return n;
 }
 
-/* Stores the flags of the results of RV that changed; the result ID's
- * flags after the review into FLAGS (unless ID is NULL). */
-static enum store_status
-store_judged (struct store *st, struct review *rv, const char *id, char *flags, size_t fsize)
-{
-  struct store_flags *changes = gb_xmalloc ((rv->nresults + 1) * sizeof *changes);
-  char (*text)[2][PLAUSIBLE_NOTES] = gb_xmalloc ((rv->nresults + 1) * sizeof *text);
-  size_t n = judged_changes (rv, text, changes, id, flags, fsize);
-  enum store_status rc = n ? store_set_flags (st, changes, n, (int64_t) time (NULL)) : STORE_OK;
-  free (changes);
-  free (text);
-  return rc;
-}
-
 /* ------------------------------------------------------------ category cache */
 
-/* A category's node statistics from its last whole review, by store and
+/* A category's node statistics from its last whole review, by scope and
  * category (a hash; a collision drops the older entry).  A category of
  * n results is judged whole again once n / REVIEW_GROWTH uploads came
  * since, or after CATEGORY_TTL seconds; the uploads between are judged
@@ -731,7 +721,7 @@ store_judged (struct store *st, struct review *rv, const char *id, char *flags, 
 
 struct category_slot
 {
-  const struct store *store;
+  const void *scope;
   char *key;                    /* "CPU\nMODE\nBUILD" */
   struct node_stats *stats;     /* by node name; the names owned */
   size_t nstats, size, since;
@@ -742,9 +732,9 @@ static struct category_slot categories[CATEGORY_SLOTS];
 static pthread_mutex_t category_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct category_slot *
-category_slot (const struct store *st, const char *key)
+category_slot (const void *scope, const char *key)
 {
-  return &categories[slot_of (st, key, CATEGORY_SLOTS)];
+  return &categories[slot_of (scope, key, CATEGORY_SLOTS)];
 }
 
 static void
@@ -757,9 +747,9 @@ slot_clear (struct category_slot *s)
   memset (s, 0, sizeof *s);
 }
 
-/* Keeps the statistics of a whole review of KEY, of SIZE results. */
+/* Keeps the statistics of a whole review RV of KEY. */
 static void
-category_keep (const struct store *st, const char *key, const struct review *rv)
+category_keep (const void *scope, const char *key, const struct review *rv)
 {
   struct node_stats *stats = gb_xmalloc ((rv->nstats + 1) * sizeof *stats);
   for (size_t i = 0; i < rv->nstats; i++)
@@ -768,9 +758,9 @@ category_keep (const struct store *st, const char *key, const struct review *rv)
       stats[i].node = gb_xstrdup (rv->stats[i].node);
     }
   pthread_mutex_lock (&category_lock);
-  struct category_slot *s = category_slot (st, key);
+  struct category_slot *s = category_slot (scope, key);
   slot_clear (s);
-  *s = (struct category_slot) { st, gb_xstrdup (key), stats, rv->nstats, rv->nresults, 0,
+  *s = (struct category_slot) { scope, gb_xstrdup (key), stats, rv->nstats, rv->nresults, 0,
                                 time (NULL) };
   pthread_mutex_unlock (&category_lock);
 }
@@ -805,19 +795,19 @@ doc_steady (const struct doc_summary *doc)
 }
 
 /* Judges DOC alone against the kept statistics of KEY into *J: 1, or 0
- * when a whole review is due. */
+ * when a whole review is due.  The upload is counted against them once
+ * stored (category_count). */
 static int
-category_judge (const struct store *st, const char *key, const struct doc_summary *doc,
+category_judge (const void *scope, const char *key, const struct doc_summary *doc,
                 struct judged *j)
 {
   int hit = 0;
   double *steady = doc_steady (doc);
   pthread_mutex_lock (&category_lock);
-  struct category_slot *s = category_slot (st, key);
-  if (s->key && s->store == st && strcmp (s->key, key) == 0
+  struct category_slot *s = category_slot (scope, key);
+  if (s->key && s->scope == scope && strcmp (s->key, key) == 0
       && s->since + 1 < s->size / REVIEW_GROWTH && time (NULL) - s->taken < CATEGORY_TTL)
     {
-      s->since++;
       hit = 1;
       for (size_t i = 0; i < doc->nscores; i++)
         {
@@ -836,90 +826,108 @@ category_judge (const struct store *st, const char *key, const struct doc_summar
   return hit;
 }
 
-/* ------------------------------------------------------------ review */
 
-/* Judges the category KEY (CPU, MODE, BUILD) whole, stores the flags that
- * changed and keeps its statistics; the flags of the result ID (unless
- * NULL) after the review into FLAGS. */
-static enum store_status
-review_whole (struct store *st, const char *key, const char *cpu, const char *mode,
-              const char *build, const char *id, char *flags, size_t fsize)
+/* Counts an upload judged alone against the kept statistics of KEY. */
+static void
+category_count (const void *scope, const char *key)
 {
-  struct review rv = { 0 };
-  rv.nslots = 1024;
-  rv.slots = gb_xcalloc (rv.nslots, sizeof *rv.slots);
-  enum store_status rc = store_category (st, cpu, mode, build, PLAUSIBLE_MAX_PEERS,
-                                         take_result, take_value, &rv);
-  if (rc == STORE_OK)
-    {
-      judge_all (&rv);
-      rc = store_judged (st, &rv, id, flags, fsize);
-      category_keep (st, key, &rv);
-    }
-  review_free (&rv);
-  return rc;
+  pthread_mutex_lock (&category_lock);
+  struct category_slot *s = category_slot (scope, key);
+  if (s->key && s->scope == scope && strcmp (s->key, key) == 0)
+    s->since++;
+  pthread_mutex_unlock (&category_lock);
 }
 
-enum store_status
-plausible_review (struct store *st, const struct doc_summary *doc, const char *build,
-                  const char *id, char *flags, size_t fsize, const char *notes)
+static void
+category_key (char *key, size_t size, const char *cpu, const char *mode, const char *build)
+{
+  snprintf (key, size, "%s\n%s\n%s", cpu, mode, build);
+}
+
+/* ------------------------------------------------------------ verdicts */
+
+int
+plausible_alone (const void *scope, const struct doc_summary *doc, const char *build,
+                 char *flags, size_t fsize, char *notes, size_t nsize)
 {
   char key[768], new_flags[PLAUSIBLE_FLAGS], new_notes[PLAUSIBLE_NOTES];
-  struct judged j = { (char *) id, flags, (char *) notes, 0, NULL, 0, 0, 0 };
-  enum store_status rc = STORE_OK;
+  struct judged j = { NULL, flags, notes, 0, NULL, 0, 0, 0 };
 
-  snprintf (key, sizeof key, "%s\n%s\n%s", doc->cpu, doc->mode, build);
-  if (category_judge (st, key, doc, &j))
-    {
-      judged_flags (&j, new_flags, sizeof new_flags, new_notes, sizeof new_notes);
-      struct store_flags change = { id, new_flags, new_notes };
-      if (strcmp (new_flags, flags) != 0 || strcmp (new_notes, notes) != 0)
-        rc = store_set_flags (st, &change, 1, (int64_t) time (NULL));
-      snprintf (flags, fsize, "%s", new_flags);
-    }
-  else
-    rc = review_whole (st, key, doc->cpu, doc->mode, build, id, flags, fsize);
-  if (rc == STORE_OK && !flags[0] && board_ghz (doc) > 0)
-    raise_best (st, doc, board_ghz (doc));
-  return rc;
+  category_key (key, sizeof key, doc->cpu, doc->mode, build);
+  if (!category_judge (scope, key, doc, &j))
+    return 0;
+  judged_flags (&j, new_flags, sizeof new_flags, new_notes, sizeof new_notes);
+  snprintf (flags, fsize, "%s", new_flags);
+  snprintf (notes, nsize, "%s", new_notes);
+  return 1;
 }
 
-/* A review inside a retraction's transaction (store_rejudge). */
-struct retraction
+void
+plausible_stored (const void *scope, const struct doc_summary *doc, const char *build,
+                  int alone, const char *flags)
 {
-  struct review rv;
+  char key[768];
+
+  category_key (key, sizeof key, doc->cpu, doc->mode, build);
+  if (alone)
+    category_count (scope, key);
+  if (!flags[0] && board_ghz (doc) > 0)
+    raise_best (scope, doc, board_ghz (doc));
+}
+
+/* A category judged whole, inside the transaction that changed it. */
+struct plausible_category
+{
+  struct review rv;             /* first: take_result and take_value's context */
+  const void *scope;
   char key[768];                /* the category's, once decided */
   struct store_flags *changes;
   char (*text)[2][PLAUSIBLE_NOTES];
+  char flags[PLAUSIBLE_FLAGS];  /* the stored result's, once decided */
 };
 
+/* The store's rejudge decision (store_verdict.h): the category judged
+ * whole from the rows fed to it, its flags that change returned. */
 static void
-decide_retraction (void *ctx, const char *cpu, const char *mode, const char *build,
-                   const struct store_flags **changes, size_t *n)
+decide (void *ctx, const char *id, const char *cpu, const char *mode, const char *build,
+        const struct store_flags **changes, size_t *n)
 {
-  struct retraction *r = ctx;
-  snprintf (r->key, sizeof r->key, "%s\n%s\n%s", cpu, mode, build);
-  judge_all (&r->rv);
-  r->changes = gb_xmalloc ((r->rv.nresults + 1) * sizeof *r->changes);
-  r->text = gb_xmalloc ((r->rv.nresults + 1) * sizeof *r->text);
-  *n = judged_changes (&r->rv, r->text, r->changes, NULL, NULL, 0);
-  *changes = r->changes;
+  struct plausible_category *cat = ctx;
+  category_key (cat->key, sizeof cat->key, cpu, mode, build);
+  judge_all (&cat->rv);
+  cat->changes = gb_xmalloc ((cat->rv.nresults + 1) * sizeof *cat->changes);
+  cat->text = gb_xmalloc ((cat->rv.nresults + 1) * sizeof *cat->text);
+  *n = judged_changes (&cat->rv, cat->text, cat->changes, id, cat->flags, sizeof cat->flags);
+  *changes = cat->changes;
 }
 
-enum store_status
-plausible_retract (struct store *st, const char *id, int64_t when)
+struct plausible_category *
+plausible_category_new (const void *scope, struct store_rejudge *rj)
 {
-  struct retraction r = { { 0 }, "", NULL, NULL };
-  r.rv.nslots = 1024;
-  r.rv.slots = gb_xcalloc (r.rv.nslots, sizeof *r.rv.slots);
-  struct store_rejudge rj = {
-    PLAUSIBLE_MAX_PEERS, take_result, take_value, decide_retraction, &r
-  };
-  enum store_status rc = store_retract (st, id, when, &rj);
-  if (rc == STORE_OK && r.key[0])
-    category_keep (st, r.key, &r.rv);
-  review_free (&r.rv);
-  free (r.changes);
-  free (r.text);
-  return rc;
+  struct plausible_category *cat = gb_xcalloc (1, sizeof *cat);
+  cat->scope = scope;
+  cat->rv.nslots = 1024;
+  cat->rv.slots = gb_xcalloc (cat->rv.nslots, sizeof *cat->rv.slots);
+  *rj = (struct store_rejudge) { PLAUSIBLE_MAX_PEERS, take_result, take_value, decide, cat };
+  return cat;
+}
+
+const char *
+plausible_category_kept (struct plausible_category *cat)
+{
+  if (!cat->key[0])
+    return NULL;
+  category_keep (cat->scope, cat->key, &cat->rv);
+  return cat->flags;
+}
+
+void
+plausible_category_free (struct plausible_category *cat)
+{
+  if (!cat)
+    return;
+  review_free (&cat->rv);
+  free (cat->changes);
+  free (cat->text);
+  free (cat);
 }
