@@ -56,7 +56,8 @@
  *      plausible_stored counts an upload judged alone and raises the best
  *      per GHz by an unflagged one.
  * A retraction judges its category through the same plausible_category
- * and store_retract, in the retraction's transaction.
+ * and store_retract, in the retraction's transaction.  plausible.c holds
+ * the document's and the CPUs' checks, plausible_peers.c the peers'.
  */
 #ifndef GB_SERVER_PLAUSIBLE_H
 #define GB_SERVER_PLAUSIBLE_H
