@@ -18,7 +18,11 @@
  * the order they queued, each judged (when asked) right after its rows,
  * so that its category is read with the uploads before it in the group
  * and without those after, as if each had been committed alone; a
- * failure rolls the whole group back, judgements included.
+ * failure rolls the whole group back, judgements included.  On an engine
+ * with concurrent writers (PostgreSQL), an upload to be judged with its
+ * category first takes the category's lock (store_lock_category), so
+ * that concurrent uploads to one category are judged one after the
+ * other, each with those committed before it.
  */
 #include "server/store/store_internal.h"
 
@@ -259,7 +263,9 @@ insert_one (struct store *st, struct db_conn *c, struct packed_upload *pu, char 
   struct seq_result seq = { 0, 0 };
   enum store_status rc = STORE_OK;
 
-  if (insert_row (st, c, pu, scores, id, &seq) < 0)
+  if ((!up->unlisted && up->rejudge
+       && store_lock_category (st, c, up->doc->cpu, up->doc->mode, up->build) < 0)
+      || insert_row (st, c, pu, scores, id, &seq) < 0)
     rc = STORE_ERROR;
   else if (!seq.found)
     rc = STORE_EXISTS;

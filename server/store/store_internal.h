@@ -171,6 +171,14 @@ int store_announce (struct store *st, struct db_conn *c, const char *id);
 int store_announce_key (struct store *st, struct db_conn *c, const char *fingerprint);
 void store_changed (struct store *st, const char *id);
 
+/* Takes, on C in its open transaction, the lock that serialises the
+ * judgements of the category of CPU, MODE and BUILD on an engine with
+ * concurrent writers (store_judge.c), before the transaction locks any
+ * row, so that a judgement reads the category as the one before it
+ * committed it: 0, or -1 on an error. */
+int store_lock_category (struct store *st, struct db_conn *c, const char *cpu, const char *mode,
+                         const char *build);
+
 /* Judges the category of CPU, MODE and BUILD again through RJ on C, in
  * its open transaction (store_judge.c): feeds it its rows, asks RJ's
  * decision (ID: the result the transaction stored, or NULL), and writes

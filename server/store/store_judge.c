@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "common/util.h"
 
 struct category_adapter
@@ -139,6 +140,20 @@ take_retract_target (void *ctx, const struct db_value *cols, int ncols)
 }
 
 int
+store_lock_category (struct store *st, struct db_conn *c, const char *cpu, const char *mode,
+                     const char *build)
+{
+  if (!st->drv->category_lock)
+    return 0;
+  char *key = gb_xmalloc (strlen (cpu) + strlen (mode) + strlen (build) + 3);
+  sprintf (key, "%s\n%s\n%s", cpu, mode, build);
+  struct db_value p = p_text (key);
+  int rc = st->drv->query (c, st->drv->category_lock, &p, 1, NULL, NULL);
+  free (key);
+  return rc;
+}
+
+int
 store_rejudge_in (struct store *st, struct db_conn *c, const char *id, const char *cpu,
                   const char *mode, const char *build, int64_t when,
                   const struct store_rejudge *rj, const struct store_flags **changes,
@@ -163,6 +178,9 @@ retract_judged (struct store *st, struct db_conn *c, const struct retract_target
   struct db_value p[] = { p_int (t->seq), p_int (when) };
   *changes = NULL;
   *n = 0;
+  /* The category's lock before any row's, as an upload takes it. */
+  if (t->listed && rj && store_lock_category (st, c, t->cpu, t->mode, t->build) < 0)
+    return -1;
   if (st->drv->query (c, "UPDATE results SET retracted = 1, listed = 0, "
                       "retracted_at = COALESCE(retracted_at, $2) WHERE seq = $1", p, 2,
                       NULL, NULL) < 0
