@@ -435,14 +435,14 @@ test_interposed (void)
   else if (text)
     validate_error_free (&err);
   free (text);
-  /* No clock: plausible_flags reads no store. */
+  /* No clock: plausible_flags reads no best per GHz. */
   memset (&sum, 0, sizeof sum);
   sum.gmp_interposed = 1;
-  plausible_flags (NULL, &sum, flags, sizeof flags, notes, sizeof notes);
+  plausible_flags (NULL, &sum, NULL, flags, sizeof flags, notes, sizeof notes);
   check (strstr (flags, "interposed") != NULL && strstr (notes, "interposed: ") != NULL,
          "plausible: an interposed GMP is flagged, with a note (%s)", flags);
   sum.gmp_interposed = 0;
-  plausible_flags (NULL, &sum, flags, sizeof flags, notes, sizeof notes);
+  plausible_flags (NULL, &sum, NULL, flags, sizeof flags, notes, sizeof notes);
   check (strstr (flags, "interposed") == NULL, "plausible: a plain document is not (%s)", flags);
 }
 

@@ -1,13 +1,25 @@
 /* api_upload.c: accepting results and withdrawing them.
  *
- * An upload passes, in order: the media type, the signature header's
- * form, validate_document() (every rule that needs only the bytes) and
+ * An upload takes one path, validate -> judge -> store.  It passes, in
+ * order: the media type, the signature header's form,
+ * validate_document() (every rule that needs only the bytes) and
  * plausible_refuse() (tests at odds with themselves or with physics), the
  * Ed25519 signature against the key inside the document, the key's
- * standing (banned?), the per-key rate limit, the plausibility flags, and
- * finally the store, which decides between new (201) and known (200)
- * bytes atomically, so that concurrent uploads of the same document, even
- * to different server processes, store it once. */
+ * standing (banned?) and the per-key rate limit.  Then the judge gives
+ * its verdict (server/judge/plausible.h): the document's own flags
+ * (plausible_flags, the best per GHz of other CPUs read here from the
+ * store when the judge does not remember it) and, when listed, its
+ * judgement alone against its category's kept statistics
+ * (plausible_alone) or else the category to be judged whole
+ * (plausible_category_new).  Finally the store writes the document, its
+ * rows and its flags and, for a whole judgement, the flags its category's
+ * judgement changes, in one transaction (store_insert), and decides
+ * between new (201) and known (200) bytes atomically, so that concurrent
+ * uploads of the same document, even to different server processes,
+ * store it once.  Once committed, the judge's memory learns of it
+ * (plausible_category_kept, plausible_stored).  A retraction judges its
+ * category through the same plausible_category, in the retraction's
+ * transaction (store_retract). */
 #include "server/api/api_handlers.h"
 #include "server/api/api_json.h"
 
@@ -109,36 +121,65 @@ check_key (struct http_request *r, const struct doc_summary *doc,
   return MHD_YES;
 }
 
-/* Flags, stores, and judges the category of the new result again
- * (plausible.h), which may flag it or its peers. */
+/* The best per GHz of NODE from the store CTX, for the judge. */
+static int
+read_best (void *ctx, const char *node, struct store_best *best)
+{
+  return store_best_per_ghz (ctx, node, best) == STORE_OK ? 0 : -1;
+}
+
+/* Stores UP (with its category judged again in the same transaction
+ * when UP->rejudge is CAT's); once a new listed result is committed,
+ * tells the judge's memory (judged ALONE or not) and puts its final
+ * flags into FLAGS. */
+static enum store_status
+store_judged (struct store *store, const struct store_upload *up,
+              struct plausible_category *cat, int alone, char id[65], char *flags,
+              size_t fsize)
+{
+  enum store_status st = store_insert (store, up, id);
+  if (st == STORE_OK && !up->unlisted)
+    {
+      const char *final = cat ? plausible_category_kept (cat) : NULL;
+      if (final)
+        snprintf (flags, fsize, "%s", final);
+      plausible_stored (store, up->doc, up->build, alone, flags);
+    }
+  return st;
+}
+
+/* Judges DOC (plausible.h) and stores it with its verdict: a listed
+ * upload is judged alone against its category's kept statistics, or else
+ * its whole category again inside the insert's transaction. */
 static enum MHD_Result
 store_upload (struct http_request *r, const struct doc_summary *doc, const char *signature,
               const char *fingerprint, int unlisted)
 {
   char sha[65], id[65], flags[PLAUSIBLE_FLAGS], notes[PLAUSIBLE_NOTES];
-  char *public_key = b64_encode (doc->public_key, SIG_KEY_BYTES);
+  struct store *store = r->srv->store;
+  struct plausible_best_reader best = { read_best, store };
   const char *build = plausible_build_kind (doc->gmp_build);
-  enum MHD_Result rc;
+  struct plausible_category *cat = NULL;
+  struct store_rejudge rj;
+  int alone = 0;
 
   gb_sha256_hex (r->body, r->len, sha);
-  if (plausible_flags (r->srv->store, doc, flags, sizeof flags, notes, sizeof notes) != STORE_OK)
-    rc = api_unavailable (r);
-  else
-    {
-      struct store_upload up = {
-        r->body, r->len, sha, signature, public_key, fingerprint, doc, flags, notes, build,
-        unlisted, (int64_t) time (NULL)
-      };
-      enum store_status st = store_insert (r->srv->store, &up, id);
-      if (st == STORE_OK && !unlisted
-          && plausible_review (r->srv->store, doc, build, id, flags, sizeof flags, notes)
-          != STORE_OK)
-        st = STORE_ERROR;
-      rc = st == STORE_OK || st == STORE_EXISTS ? answer_stored (r, st, id, flags)
-        : api_unavailable (r);
-    }
+  if (plausible_flags (store, doc, &best, flags, sizeof flags, notes, sizeof notes) < 0)
+    return api_unavailable (r);
+  if (!unlisted)
+    alone = plausible_alone (store, doc, build, flags, sizeof flags, notes, sizeof notes);
+  if (!unlisted && !alone)
+    cat = plausible_category_new (store, &rj);
+  char *public_key = b64_encode (doc->public_key, SIG_KEY_BYTES);
+  struct store_upload up = {
+    r->body, r->len, sha, signature, public_key, fingerprint, doc, flags, notes, build,
+    unlisted, (int64_t) time (NULL), cat ? &rj : NULL
+  };
+  enum store_status st = store_judged (store, &up, cat, alone, id, flags, sizeof flags);
+  plausible_category_free (cat);
   free (public_key);
-  return rc;
+  return st == STORE_OK || st == STORE_EXISTS ? answer_stored (r, st, id, flags)
+    : api_unavailable (r);
 }
 
 enum MHD_Result
@@ -195,14 +236,22 @@ take_target (void *ctx, const struct store_row *row)
 }
 
 /* Retracts the result T names (its signature checked) and judges its
- * category again without it, both or neither (plausible_retract): 0, or
- * -1 on a database error, when nothing changed. */
+ * category again without it, both or neither, in one transaction
+ * (store_retract, through the judge's plausible_category, as an upload's
+ * category is judged): 0, or -1 on a database error, when nothing
+ * changed. */
 static int
 retract (struct server *srv, const char *id, const struct retract_target *t)
 {
+  struct store_rejudge rj;
   if (t->retracted)
     return 0;
-  return plausible_retract (srv->store, id, (int64_t) time (NULL)) == STORE_ERROR ? -1 : 0;
+  struct plausible_category *cat = plausible_category_new (srv->store, &rj);
+  enum store_status st = store_retract (srv->store, id, (int64_t) time (NULL), &rj);
+  if (st == STORE_OK)
+    plausible_category_kept (cat);
+  plausible_category_free (cat);
+  return st == STORE_ERROR ? -1 : 0;
 }
 
 enum MHD_Result

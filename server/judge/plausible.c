@@ -1,21 +1,15 @@
 /* plausible.c: refusals and flags for results hard to believe (see
- * plausible.h and docs/protocol.md).
+ * plausible.h and docs/protocol.md): the document's own and the CPUs'.
  *
- * Three kinds of check.  The document's own: its tests' members must
- * agree with each other and with physics (refused with a 422), its brand
- * string must fit the CPU and its clock the CPU's maximum (flags).  The
- * CPUs': an inner node far faster per GHz than the best any other CPU has
- * reached is flagged; the best per node is read once from the store and
- * raised in memory by each unflagged upload.  The peers': after each
- * upload, every result of its category (CPU identity, run mode, GMP build
- * kind; the newest PLAUSIBLE_MAX_PEERS) is judged again at every node and
- * test against the category's median, in log space (a large category
- * once it grew by a quarter, the uploads between against its last
- * statistics), so that an early
- * outlier is flagged once peers arrive and a flag falls when the
- * population shows it was honest.  A node above key generation is judged
- * by its score without it (plausible_steady.h). */
+ * The document's own: its tests' members must agree with each other and
+ * with physics (refused with a 422), its brand string must fit the CPU
+ * and its clock the CPU's maximum (flags).  The CPUs': an inner node far
+ * faster per GHz than the best any other CPU has reached is flagged; the
+ * best per node is read once through the caller's reader and raised in
+ * memory by each unflagged upload.  The peers' judgement is
+ * plausible_peers.c's.  Nothing here calls the store. */
 #include "server/judge/plausible.h"
+#include "server/judge/plausible_internal.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -27,7 +21,6 @@
 #include <time.h>
 #include "common/util.h"
 #include "model/cpu_brand.h"
-#include "model/order_stats.h"
 #include "model/registry.h"
 #include "model/test_marks.h"
 #include "server/judge/plausible_steady.h"
@@ -44,8 +37,8 @@ has_flag (const char *list, const char *flag)
   return 0;
 }
 
-static void
-add_flag (char *out, size_t size, const char *flag)
+void
+plausible_add_flag (char *out, size_t size, const char *flag)
 {
   size_t len = strlen (out);
   if (has_flag (out, flag))
@@ -53,13 +46,8 @@ add_flag (char *out, size_t size, const char *flag)
   snprintf (out + len, size - len, "%s%s", len ? "," : "", flag);
 }
 
-/* Appends a line to the notes OUT. */
-static void
-add_note (char *out, size_t size, const char *fmt, ...)
-  __attribute__ ((format (printf, 3, 4)));
-
-static void
-add_note (char *out, size_t size, const char *fmt, ...)
+void
+plausible_add_note (char *out, size_t size, const char *fmt, ...)
 {
   size_t len = strlen (out);
   va_list ap;
@@ -201,7 +189,7 @@ plausible_kind_of (const char *name)
 /* ------------------------------------------------------------ across CPUs */
 
 /* The best score per GHz of each inner node any unflagged result reached,
- * the CPU that reached it and the best of the other CPUs, by store and
+ * the CPU that reached it and the best of the other CPUs, by scope and
  * node (a hash; a collision drops the older entry).  A result is held to
  * the best of the CPUs other than its own: its own CPU's results are its
  * peers, and on a server with one CPU the best is that CPU's (a starved
@@ -211,7 +199,7 @@ plausible_kind_of (const char *name)
 
 struct best_slot
 {
-  const struct store *store;
+  const void *scope;
   char *node;
   struct store_best best;
   time_t taken;
@@ -220,45 +208,45 @@ struct best_slot
 static struct best_slot best_cache[BEST_SLOTS];
 static pthread_mutex_t best_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* A cache's slot of KEY in the store ST, among N. */
-static size_t
-slot_of (const struct store *st, const char *key, size_t n)
+size_t
+plausible_slot_of (const void *scope, const char *key, size_t n)
 {
-  return (gb_hash_string (key) ^ (uint64_t) (uintptr_t) st) % n;
+  return (gb_hash_string (key) ^ (uint64_t) (uintptr_t) scope) % n;
 }
 
 static struct best_slot *
-best_slot (const struct store *st, const char *node)
+best_slot (const void *scope, const char *node)
 {
-  return &best_cache[slot_of (st, node, BEST_SLOTS)];
+  return &best_cache[plausible_slot_of (scope, node, BEST_SLOTS)];
 }
 
 /* The best per GHz of NODE any CPU but CPU reached into *BEST (0: none
- * yet). */
-static enum store_status
-best_per_ghz (struct store *st, const char *node, const char *cpu, double *best)
+ * yet), from the memo, else from READ: 0, or -1 when READ fails. */
+static int
+best_per_ghz (const void *scope, const char *node, const char *cpu,
+              const struct plausible_best_reader *read, double *best)
 {
   struct store_best b;
   pthread_mutex_lock (&best_lock);
-  struct best_slot *s = best_slot (st, node);
-  int hit = s->node && s->store == st && strcmp (s->node, node) == 0
+  struct best_slot *s = best_slot (scope, node);
+  int hit = s->node && s->scope == scope && strcmp (s->node, node) == 0
     && time (NULL) - s->taken < BEST_TTL;
   if (hit)
     b = s->best;
   pthread_mutex_unlock (&best_lock);
   if (!hit)
     {
-      if (store_best_per_ghz (st, node, &b) != STORE_OK)
-        return STORE_ERROR;
+      if (read->fn (read->ctx, node, &b) < 0)
+        return -1;
       char *copy = gb_xstrdup (node);
       pthread_mutex_lock (&best_lock);
-      s = best_slot (st, node);
+      s = best_slot (scope, node);
       free (s->node);
-      *s = (struct best_slot) { st, copy, b, time (NULL) };
+      *s = (struct best_slot) { scope, copy, b, time (NULL) };
       pthread_mutex_unlock (&best_lock);
     }
   *best = strcmp (b.cpu, cpu) == 0 ? b.other_per_ghz : b.per_ghz;
-  return STORE_OK;
+  return 0;
 }
 
 /* Whether NODE's best per GHz bounds every CPU's: not the all-core
@@ -285,22 +273,6 @@ best_add (struct store_best *b, const char *cpu, double v)
     b->other_per_ghz = fmax (b->other_per_ghz, v);
 }
 
-/* An unflagged result raises the best of its nodes. */
-static void
-raise_best (const struct store *st, const struct doc_summary *doc, double ghz)
-{
-  pthread_mutex_lock (&best_lock);
-  for (size_t i = 0; i < doc->ninner; i++)
-    {
-      if (!bounded_per_ghz (doc->scores[i].name))
-        continue;
-      struct best_slot *s = best_slot (st, doc->scores[i].name);
-      if (s->node && s->store == st && strcmp (s->node, doc->scores[i].name) == 0)
-        best_add (&s->best, doc->cpu, doc->scores[i].score / ghz);
-    }
-  pthread_mutex_unlock (&best_lock);
-}
-
 /* The clock the leaderboard divides by (max, else nominal, else measured),
  * in GHz; 0 when none is known. */
 static double
@@ -311,8 +283,27 @@ board_ghz (const struct doc_summary *doc)
   return mhz / 1000;
 }
 
-enum store_status
-plausible_flags (struct store *st, const struct doc_summary *doc, char *flags, size_t fsize,
+void
+plausible_raise_best (const void *scope, const struct doc_summary *doc)
+{
+  double ghz = board_ghz (doc);
+  if (ghz <= 0)
+    return;
+  pthread_mutex_lock (&best_lock);
+  for (size_t i = 0; i < doc->ninner; i++)
+    {
+      if (!bounded_per_ghz (doc->scores[i].name))
+        continue;
+      struct best_slot *s = best_slot (scope, doc->scores[i].name);
+      if (s->node && s->scope == scope && strcmp (s->node, doc->scores[i].name) == 0)
+        best_add (&s->best, doc->cpu, doc->scores[i].score / ghz);
+    }
+  pthread_mutex_unlock (&best_lock);
+}
+
+int
+plausible_flags (const void *scope, const struct doc_summary *doc,
+                 const struct plausible_best_reader *read, char *flags, size_t fsize,
                  char *notes, size_t nsize)
 {
   double ghz = board_ghz (doc), best;
@@ -321,605 +312,51 @@ plausible_flags (struct store *st, const struct doc_summary *doc, char *flags, s
   if (doc->cpu_name && *doc->cpu_name
       && cpu_brand_contradicts (doc->cpu, doc->cpu_vendor, doc->cpu_name))
     {
-      add_flag (flags, fsize, "brand-mismatch");
-      add_note (notes, nsize, "brand-mismatch: the brand string names another maker "
-                "than the CPU identity or vendor");
+      plausible_add_flag (flags, fsize, "brand-mismatch");
+      plausible_add_note (notes, nsize, "brand-mismatch: the brand string names another maker "
+                          "than the CPU identity or vendor");
     }
   if (doc->mhz_measured > 0
       && ((doc->mhz_max > 0 && doc->mhz_measured > 1.15 * doc->mhz_max)
           || (doc->mhz_max <= 0 && doc->mhz_nominal > 0
               && doc->mhz_measured > 2 * doc->mhz_nominal)))
     {
-      add_flag (flags, fsize, "clock-implausible");
-      add_note (notes, nsize, "clock-implausible: measured %.0f MHz, the CPU's maximum %.0f MHz",
-                doc->mhz_measured, doc->mhz_max > 0 ? doc->mhz_max : doc->mhz_nominal);
+      plausible_add_flag (flags, fsize, "clock-implausible");
+      plausible_add_note (notes, nsize, "clock-implausible: measured %.0f MHz, the CPU's "
+                          "maximum %.0f MHz", doc->mhz_measured,
+                          doc->mhz_max > 0 ? doc->mhz_max : doc->mhz_nominal);
     }
   if (doc->previous_definitions)
     {
-      add_flag (flags, fsize, "previous-definitions");
-      add_note (notes, nsize, "previous-definitions: measured with the registry before "
-                "definitions generation %d, which some tests measured otherwise",
-                REGISTRY_DEFINITIONS);
+      plausible_add_flag (flags, fsize, "previous-definitions");
+      plausible_add_note (notes, nsize, "previous-definitions: measured with the registry before "
+                          "definitions generation %d, which some tests measured otherwise",
+                          REGISTRY_DEFINITIONS);
     }
   if (doc->gmp_interposed)
     {
-      add_flag (flags, fsize, "interposed");
-      add_note (notes, nsize, "interposed: GMP's timed functions resolved outside the libgmp "
-                "the document names");
+      plausible_add_flag (flags, fsize, "interposed");
+      plausible_add_note (notes, nsize, "interposed: GMP's timed functions resolved outside "
+                          "the libgmp the document names");
     }
   for (size_t i = 0; ghz > 0 && i < doc->ninner; i++)
     {
       if (!bounded_per_ghz (doc->scores[i].name))
         continue;
-      if (best_per_ghz (st, doc->scores[i].name, doc->cpu, &best) != STORE_OK)
-        return STORE_ERROR;
+      if (best_per_ghz (scope, doc->scores[i].name, doc->cpu, read, &best) < 0)
+        return -1;
       double v = doc->scores[i].score / ghz;
       double beyond = PLAUSIBLE_BEYOND_BEST
         * (plausible_kind_of (doc->scores[i].name) != PLAUSIBLE_NODE ? exp (PLAUSIBLE_TEST_FAST) : 1);
       if (best > 0 && v > beyond * best)
         {
-          add_flag (flags, fsize, "impossible");
-          add_note (notes, nsize, "impossible: %s is %.3g per GHz, %.1f times the best any "
-                    "other CPU has reached (%.3g)", doc->scores[i].name, v, v / best, best);
+          plausible_add_flag (flags, fsize, "impossible");
+          plausible_add_note (notes, nsize, "impossible: %s is %.3g per GHz, %.1f times the "
+                              "best any other CPU has reached (%.3g)", doc->scores[i].name, v,
+                              v / best, best);
           break;
         }
     }
-  return STORE_OK;
-}
-
-/* ------------------------------------------------------------ peers */
-
-double
-plausible_cutoff (double scale, enum plausible_kind kind, int faster)
-{
-  static const double fast[] = {
-    [PLAUSIBLE_NODE] = PLAUSIBLE_NODE_FAST,
-    [PLAUSIBLE_TEST] = PLAUSIBLE_TEST_FAST,
-    [PLAUSIBLE_RANDOM] = PLAUSIBLE_RANDOM_FAST,
-  };
-  if (!faster && kind != PLAUSIBLE_NODE)
-    return INFINITY;
-  return fmax (PLAUSIBLE_K * scale, faster ? fast[kind] : PLAUSIBLE_NODE_SLOW);
-}
-
-/* The median of V (N > 0 values, sorted in place) and its scaled MAD. */
-static void
-robust (double *v, size_t n, double *median, double *scale)
-{
-  stats_sort (v, n);
-  *median = stats_median_sorted (v, n);
-  double *dev = gb_xmalloc (n * sizeof *dev);
-  for (size_t i = 0; i < n; i++)
-    dev[i] = fabs (v[i] - *median);
-  stats_sort (dev, n);
-  *scale = 1.4826 * stats_median_sorted (dev, n);
-  free (dev);
-}
-
-int
-plausible_outlier (double x, double *v, size_t n, enum plausible_kind kind)
-{
-  double median, scale;
-  if (n < PLAUSIBLE_MIN_PEERS || x <= 0)
-    return 0;
-  for (size_t i = 0; i < n; i++)
-    v[i] = log (v[i]);
-  robust (v, n, &median, &scale);
-  double dev = log (x) - median;
-  return fabs (dev) > plausible_cutoff (scale, kind, dev > 0);
-}
-
-/* Whether NODE is judged by its score without the key generation below it
- * (plausible_steady.h). */
-static int
-judged_steady (const char *node)
-{
-  long i = steady_find (node);
-  return i >= 0 && steady_mixed ((size_t) i);
-}
-
-/* The median and scale of one node over a category, in log space. */
-struct node_stats
-{
-  char *node;
-  double median, scale;
-  size_t n;                     /* values */
-};
-
-/* One result of a category under review. */
-struct judged
-{
-  char *id, *flags, *notes;
-  double excess;                /* by how much the worst value passes its cutoff, or 0 */
-  const char *node;             /* that value's node */
-  double ratio, cutoff;         /* its value over the median, the cutoff as a ratio */
-  size_t peers;
-};
-
-/* Records in J the deviation LOG_SCORE - S->median if it is the worst. */
-static void
-judge_value (struct judged *j, const struct node_stats *s, double log_score, size_t peers)
-{
-  double dev = log_score - s->median;
-  double cutoff = plausible_cutoff (s->scale, plausible_kind_of (s->node), dev > 0);
-  double excess = fabs (dev) - cutoff;
-  if (excess > 0 && excess > j->excess)
-    {
-      j->excess = excess;
-      j->node = s->node;
-      j->ratio = exp (dev);
-      j->cutoff = exp (cutoff);
-      j->peers = peers;
-    }
-}
-
-struct value
-{
-  uint32_t node, result;
-  double log_score;
-};
-
-/* What a review reads, with the nodes' names interned, and the
- * statistics it computes. */
-struct review
-{
-  int64_t *seqs;                /* newest first */
-  struct judged *results;
-  size_t nresults, cap;
-  struct value *values;
-  size_t nvalues, vcap;
-  char **names;
-  uint32_t *slots;              /* index + 1, 0 when free */
-  size_t nnames, nslots;
-  struct node_stats *stats;     /* by node name, of the nodes with enough values */
-  size_t nstats;
-};
-
-static uint32_t
-intern_node (struct review *rv, const char *name)
-{
-  for (size_t i = gb_hash_string (name) % rv->nslots;; i = (i + 1) % rv->nslots)
-    {
-      if (!rv->slots[i])
-        {
-          if (2 * (rv->nnames + 1) > rv->nslots)
-            break;
-          rv->names = gb_xrealloc (rv->names, (rv->nnames + 1) * sizeof *rv->names);
-          rv->names[rv->nnames] = gb_xstrdup (name);
-          rv->slots[i] = (uint32_t) ++rv->nnames;
-          return (uint32_t) (rv->nnames - 1);
-        }
-      if (strcmp (rv->names[rv->slots[i] - 1], name) == 0)
-        return rv->slots[i] - 1;
-    }
-  /* Full: twice the slots, every name placed again. */
-  free (rv->slots);
-  rv->nslots *= 2;
-  rv->slots = gb_xcalloc (rv->nslots, sizeof *rv->slots);
-  size_t n = rv->nnames;
-  rv->nnames = 0;
-  char **old = rv->names;
-  rv->names = NULL;
-  for (size_t k = 0; k < n; k++)
-    {
-      intern_node (rv, old[k]);
-      free (old[k]);
-    }
-  free (old);
-  return intern_node (rv, name);
-}
-
-static int
-take_result (void *ctx, int64_t seq, const char *id, const char *flags, const char *notes)
-{
-  struct review *rv = ctx;
-  if (rv->nresults == rv->cap)
-    {
-      rv->cap = rv->cap ? 2 * rv->cap : 64;
-      rv->results = gb_xrealloc (rv->results, rv->cap * sizeof *rv->results);
-      rv->seqs = gb_xrealloc (rv->seqs, rv->cap * sizeof *rv->seqs);
-    }
-  rv->seqs[rv->nresults] = seq;
-  rv->results[rv->nresults++] = (struct judged) {
-    gb_xstrdup (id), gb_xstrdup (flags), gb_xstrdup (notes), 0, NULL, 0, 0, 0
-  };
   return 0;
 }
 
-/* The result with SEQ (newest first), or -1. */
-static int64_t
-find_result (const struct review *rv, int64_t seq)
-{
-  size_t lo = 0, hi = rv->nresults;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (rv->seqs[mid] == seq)
-        return (int64_t) mid;
-      if (rv->seqs[mid] > seq)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return -1;
-}
-
-static int
-take_value (void *ctx, int64_t seq, const char *node, double score)
-{
-  struct review *rv = ctx;
-  int64_t r = find_result (rv, seq);
-  if (r < 0 || !(score > 0))
-    return 0;
-  if (rv->nvalues == rv->vcap)
-    {
-      rv->vcap = rv->vcap ? 2 * rv->vcap : 4096;
-      rv->values = gb_xrealloc (rv->values, rv->vcap * sizeof *rv->values);
-    }
-  rv->values[rv->nvalues++] = (struct value) { intern_node (rv, node), (uint32_t) r, log (score) };
-  return 0;
-}
-
-static int
-by_node_index (const void *pa, const void *pb)
-{
-  const struct value *a = pa, *b = pb;
-  return (a->node > b->node) - (a->node < b->node);
-}
-
-static int
-by_stats_name (const void *pa, const void *pb)
-{
-  return strcmp (((const struct node_stats *) pa)->node, ((const struct node_stats *) pb)->node);
-}
-
-/* Replaces the value of every mixed node of RV by its steady one
- * (plausible_steady.h), result by result. */
-static void
-steady_values (struct review *rv)
-{
-  size_t nw = steady_count ();
-  long *index = gb_xmalloc ((rv->nnames + 1) * sizeof *index);
-  double *v = gb_xmalloc ((rv->nresults * nw + 1) * sizeof *v);
-  for (size_t i = 0; i < rv->nnames; i++)
-    index[i] = steady_find (rv->names[i]);
-  for (size_t i = 0; i < rv->nresults * nw; i++)
-    v[i] = NAN;
-  for (size_t i = 0; i < rv->nvalues; i++)
-    if (index[rv->values[i].node] >= 0)
-      v[rv->values[i].result * nw + (size_t) index[rv->values[i].node]] = rv->values[i].log_score;
-  for (size_t r = 0; r < rv->nresults; r++)
-    steady_apply (v + r * nw);
-  for (size_t i = 0; i < rv->nvalues; i++)
-    {
-      long k = index[rv->values[i].node];
-      if (k >= 0 && steady_mixed ((size_t) k))
-        rv->values[i].log_score = v[rv->values[i].result * nw + (size_t) k];
-    }
-  free (index);
-  free (v);
-}
-
-/* The statistics of every node with enough values, then each result's
- * worst excess over them. */
-static void
-judge_all (struct review *rv)
-{
-  steady_values (rv);
-  /* A retraction can leave a category without values (and rv->values NULL). */
-  if (rv->nvalues > 1)
-    qsort (rv->values, rv->nvalues, sizeof *rv->values, by_node_index);
-  double *scratch = gb_xmalloc ((rv->nresults + 1) * sizeof *scratch);
-  rv->stats = gb_xmalloc ((rv->nnames + 1) * sizeof *rv->stats);
-  for (size_t k = 0; k < rv->nvalues;)
-    {
-      size_t j = k, n;
-      while (j < rv->nvalues && rv->values[j].node == rv->values[k].node)
-        j++;
-      n = j - k;
-      if (n >= PLAUSIBLE_MIN_PEERS + 1)
-        {
-          struct node_stats *s = &rv->stats[rv->nstats++];
-          for (size_t i = 0; i < n; i++)
-            scratch[i] = rv->values[k + i].log_score;
-          s->node = rv->names[rv->values[k].node];
-          s->n = n;
-          robust (scratch, n, &s->median, &s->scale);
-          for (size_t i = k; i < j; i++)
-            judge_value (&rv->results[rv->values[i].result], s, rv->values[i].log_score, n - 1);
-        }
-      k = j;
-    }
-  free (scratch);
-  qsort (rv->stats, rv->nstats, sizeof *rv->stats, by_stats_name);
-}
-
-/* The flags and notes of J after it was judged, into FLAGS and NOTES:
- * its outlier flag and note replaced. */
-static void
-judged_flags (const struct judged *j, char *flags, size_t fsize, char *notes, size_t nsize)
-{
-  char *copy = gb_xstrdup (j->flags);
-  flags[0] = notes[0] = '\0';
-  for (char *save, *f = strtok_r (copy, ",", &save); f; f = strtok_r (NULL, ",", &save))
-    if (strcmp (f, "outlier") != 0)
-      add_flag (flags, fsize, f);
-  free (copy);
-  copy = gb_xstrdup (j->notes);
-  for (char *save, *l = strtok_r (copy, "\n", &save); l; l = strtok_r (NULL, "\n", &save))
-    if (strncmp (l, "outlier:", 8) != 0)
-      add_note (notes, nsize, "%s", l);
-  free (copy);
-  if (j->excess > 0)
-    {
-      add_flag (flags, fsize, "outlier");
-      add_note (notes, nsize, "outlier: %s%s is %.0f%% %s the median of its %zu peers "
-                "(same CPU, run mode and GMP build; the cutoff is %.0f%%)", j->node,
-                judged_steady (j->node) ? " without its key generation" : "",
-                100 * fabs (j->ratio - 1), j->ratio > 1 ? "above" : "below", j->peers,
-                100 * (j->ratio > 1 ? j->cutoff - 1 : 1 - 1 / j->cutoff));
-    }
-}
-
-static void
-review_free (struct review *rv)
-{
-  for (size_t i = 0; i < rv->nresults; i++)
-    {
-      free (rv->results[i].id);
-      free (rv->results[i].flags);
-      free (rv->results[i].notes);
-    }
-  for (size_t i = 0; i < rv->nnames; i++)
-    free (rv->names[i]);
-  free (rv->names);
-  free (rv->slots);
-  free (rv->seqs);
-  free (rv->results);
-  free (rv->values);
-  free (rv->stats);
-}
-
-/* The flags and notes of RV's results after the review, in TEXT; those
- * that changed into CHANGES (both with room for every result), their
- * number returned; the result ID's flags into FLAGS (unless ID is NULL). */
-static size_t
-judged_changes (const struct review *rv, char (*text)[2][PLAUSIBLE_NOTES],
-                struct store_flags *changes, const char *id, char *flags, size_t fsize)
-{
-  size_t n = 0;
-  for (size_t i = 0; i < rv->nresults; i++)
-    {
-      const struct judged *r = &rv->results[i];
-      judged_flags (r, text[n][0], PLAUSIBLE_FLAGS, text[n][1], PLAUSIBLE_NOTES);
-      if (id && strcmp (r->id, id) == 0)
-        snprintf (flags, fsize, "%s", text[n][0]);
-      if (strcmp (text[n][0], r->flags) != 0 || strcmp (text[n][1], r->notes) != 0)
-        {
-          changes[n] = (struct store_flags) { r->id, text[n][0], text[n][1] };
-          n++;
-        }
-    }
-  return n;
-}
-
-/* Stores the flags of the results of RV that changed; the result ID's
- * flags after the review into FLAGS (unless ID is NULL). */
-static enum store_status
-store_judged (struct store *st, struct review *rv, const char *id, char *flags, size_t fsize)
-{
-  struct store_flags *changes = gb_xmalloc ((rv->nresults + 1) * sizeof *changes);
-  char (*text)[2][PLAUSIBLE_NOTES] = gb_xmalloc ((rv->nresults + 1) * sizeof *text);
-  size_t n = judged_changes (rv, text, changes, id, flags, fsize);
-  enum store_status rc = n ? store_set_flags (st, changes, n, (int64_t) time (NULL)) : STORE_OK;
-  free (changes);
-  free (text);
-  return rc;
-}
-
-/* ------------------------------------------------------------ category cache */
-
-/* A category's node statistics from its last whole review, by store and
- * category (a hash; a collision drops the older entry).  A category of
- * n results is judged whole again once n / REVIEW_GROWTH uploads came
- * since, or after CATEGORY_TTL seconds; the uploads between are judged
- * against these statistics alone.  Below 2 * REVIEW_GROWTH results, every
- * upload brings a whole judgement. */
-#define CATEGORY_SLOTS 256
-#define CATEGORY_TTL 600
-#define REVIEW_GROWTH 4
-
-struct category_slot
-{
-  const struct store *store;
-  char *key;                    /* "CPU\nMODE\nBUILD" */
-  struct node_stats *stats;     /* by node name; the names owned */
-  size_t nstats, size, since;
-  time_t taken;
-};
-
-static struct category_slot categories[CATEGORY_SLOTS];
-static pthread_mutex_t category_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static struct category_slot *
-category_slot (const struct store *st, const char *key)
-{
-  return &categories[slot_of (st, key, CATEGORY_SLOTS)];
-}
-
-static void
-slot_clear (struct category_slot *s)
-{
-  for (size_t i = 0; i < s->nstats; i++)
-    free (s->stats[i].node);
-  free (s->stats);
-  free (s->key);
-  memset (s, 0, sizeof *s);
-}
-
-/* Keeps the statistics of a whole review of KEY, of SIZE results. */
-static void
-category_keep (const struct store *st, const char *key, const struct review *rv)
-{
-  struct node_stats *stats = gb_xmalloc ((rv->nstats + 1) * sizeof *stats);
-  for (size_t i = 0; i < rv->nstats; i++)
-    {
-      stats[i] = rv->stats[i];
-      stats[i].node = gb_xstrdup (rv->stats[i].node);
-    }
-  pthread_mutex_lock (&category_lock);
-  struct category_slot *s = category_slot (st, key);
-  slot_clear (s);
-  *s = (struct category_slot) { st, gb_xstrdup (key), stats, rv->nstats, rv->nresults, 0,
-                                time (NULL) };
-  pthread_mutex_unlock (&category_lock);
-}
-
-/* The log scores of DOC as the peers judge them, by its scores' order:
- * each mixed node's steady one (plausible_steady.h), NAN for a score not
- * above 0.  Free it. */
-static double *
-doc_steady (const struct doc_summary *doc)
-{
-  size_t nw = steady_count ();
-  double *v = gb_xmalloc ((nw + 1) * sizeof *v);
-  double *out = gb_xmalloc ((doc->nscores + 1) * sizeof *out);
-  for (size_t k = 0; k < nw; k++)
-    v[k] = NAN;
-  for (size_t i = 0; i < doc->nscores; i++)
-    {
-      out[i] = doc->scores[i].score > 0 ? log (doc->scores[i].score) : NAN;
-      long k = steady_find (doc->scores[i].name);
-      if (k >= 0)
-        v[k] = out[i];
-    }
-  steady_apply (v);
-  for (size_t i = 0; i < doc->nscores; i++)
-    {
-      long k = steady_find (doc->scores[i].name);
-      if (k >= 0 && steady_mixed ((size_t) k))
-        out[i] = v[k];
-    }
-  free (v);
-  return out;
-}
-
-/* Judges DOC alone against the kept statistics of KEY into *J: 1, or 0
- * when a whole review is due. */
-static int
-category_judge (const struct store *st, const char *key, const struct doc_summary *doc,
-                struct judged *j)
-{
-  int hit = 0;
-  double *steady = doc_steady (doc);
-  pthread_mutex_lock (&category_lock);
-  struct category_slot *s = category_slot (st, key);
-  if (s->key && s->store == st && strcmp (s->key, key) == 0
-      && s->since + 1 < s->size / REVIEW_GROWTH && time (NULL) - s->taken < CATEGORY_TTL)
-    {
-      s->since++;
-      hit = 1;
-      for (size_t i = 0; i < doc->nscores; i++)
-        {
-          struct node_stats probe = { doc->scores[i].name, 0, 0, 0 };
-          const struct node_stats *n = bsearch (&probe, s->stats, s->nstats, sizeof *s->stats,
-                                                by_stats_name);
-          double before = j->excess;
-          if (n && doc->scores[i].score > 0)
-            judge_value (j, n, steady[i], n->n);
-          if (j->excess != before)
-            j->node = doc->scores[i].name;     /* the slot's may go once unlocked */
-        }
-    }
-  pthread_mutex_unlock (&category_lock);
-  free (steady);
-  return hit;
-}
-
-/* ------------------------------------------------------------ review */
-
-/* Judges the category KEY (CPU, MODE, BUILD) whole, stores the flags that
- * changed and keeps its statistics; the flags of the result ID (unless
- * NULL) after the review into FLAGS. */
-static enum store_status
-review_whole (struct store *st, const char *key, const char *cpu, const char *mode,
-              const char *build, const char *id, char *flags, size_t fsize)
-{
-  struct review rv = { 0 };
-  rv.nslots = 1024;
-  rv.slots = gb_xcalloc (rv.nslots, sizeof *rv.slots);
-  enum store_status rc = store_category (st, cpu, mode, build, PLAUSIBLE_MAX_PEERS,
-                                         take_result, take_value, &rv);
-  if (rc == STORE_OK)
-    {
-      judge_all (&rv);
-      rc = store_judged (st, &rv, id, flags, fsize);
-      category_keep (st, key, &rv);
-    }
-  review_free (&rv);
-  return rc;
-}
-
-enum store_status
-plausible_review (struct store *st, const struct doc_summary *doc, const char *build,
-                  const char *id, char *flags, size_t fsize, const char *notes)
-{
-  char key[768], new_flags[PLAUSIBLE_FLAGS], new_notes[PLAUSIBLE_NOTES];
-  struct judged j = { (char *) id, flags, (char *) notes, 0, NULL, 0, 0, 0 };
-  enum store_status rc = STORE_OK;
-
-  snprintf (key, sizeof key, "%s\n%s\n%s", doc->cpu, doc->mode, build);
-  if (category_judge (st, key, doc, &j))
-    {
-      judged_flags (&j, new_flags, sizeof new_flags, new_notes, sizeof new_notes);
-      struct store_flags change = { id, new_flags, new_notes };
-      if (strcmp (new_flags, flags) != 0 || strcmp (new_notes, notes) != 0)
-        rc = store_set_flags (st, &change, 1, (int64_t) time (NULL));
-      snprintf (flags, fsize, "%s", new_flags);
-    }
-  else
-    rc = review_whole (st, key, doc->cpu, doc->mode, build, id, flags, fsize);
-  if (rc == STORE_OK && !flags[0] && board_ghz (doc) > 0)
-    raise_best (st, doc, board_ghz (doc));
-  return rc;
-}
-
-/* A review inside a retraction's transaction (store_rejudge). */
-struct retraction
-{
-  struct review rv;
-  char key[768];                /* the category's, once decided */
-  struct store_flags *changes;
-  char (*text)[2][PLAUSIBLE_NOTES];
-};
-
-static void
-decide_retraction (void *ctx, const char *cpu, const char *mode, const char *build,
-                   const struct store_flags **changes, size_t *n)
-{
-  struct retraction *r = ctx;
-  snprintf (r->key, sizeof r->key, "%s\n%s\n%s", cpu, mode, build);
-  judge_all (&r->rv);
-  r->changes = gb_xmalloc ((r->rv.nresults + 1) * sizeof *r->changes);
-  r->text = gb_xmalloc ((r->rv.nresults + 1) * sizeof *r->text);
-  *n = judged_changes (&r->rv, r->text, r->changes, NULL, NULL, 0);
-  *changes = r->changes;
-}
-
-enum store_status
-plausible_retract (struct store *st, const char *id, int64_t when)
-{
-  struct retraction r = { { 0 }, "", NULL, NULL };
-  r.rv.nslots = 1024;
-  r.rv.slots = gb_xcalloc (r.rv.nslots, sizeof *r.rv.slots);
-  struct store_rejudge rj = {
-    PLAUSIBLE_MAX_PEERS, take_result, take_value, decide_retraction, &r
-  };
-  enum store_status rc = store_retract (st, id, when, &rj);
-  if (rc == STORE_OK && r.key[0])
-    category_keep (st, r.key, &r.rv);
-  review_free (&r.rv);
-  free (r.changes);
-  free (r.text);
-  return rc;
-}

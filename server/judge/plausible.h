@@ -33,15 +33,38 @@
  *                      above key generation by its score without it
  *                      (plausible_steady.h).  Judged
  *                      again for the whole category at every upload to it
- *                      and every retraction from it (in the
- *                      retraction's transaction).
+ *                      and every retraction from it, in the upload's or
+ *                      the retraction's transaction.
+ *
+ * The judge is pure: documents, statistics and rows in, verdicts out; it
+ * never calls the store.  What it remembers between calls is memory (the
+ * best per GHz of each node, a large category's statistics), keyed by the
+ * SCOPE its caller passes (the store the values come from).  One path
+ * judges an upload, validate -> judge -> store (server/api/api_upload.c):
+ *   1. plausible_refuse: refused, or on;
+ *   2. plausible_flags: the document's own flags, the best per GHz of the
+ *      other CPUs read by the caller's reader when not remembered;
+ *   3. for a listed upload, plausible_alone: judged against its large
+ *      category's kept statistics, its flags final; or else
+ *      plausible_category_new: the category to be judged whole;
+ *   4. store_insert writes the document, its rows and its flags in one
+ *      transaction, and, given the category's store_rejudge, feeds it the
+ *      category's rows with the new result, has it decide and writes the
+ *      flags that change (the new result's own included) before commit;
+ *   5. once committed, plausible_category_kept keeps the category's
+ *      statistics and gives the new result's final flags, and
+ *      plausible_stored counts an upload judged alone and raises the best
+ *      per GHz by an unflagged one.
+ * A retraction judges its category through the same plausible_category
+ * and store_retract, in the retraction's transaction.  plausible.c holds
+ * the document's and the CPUs' checks, plausible_peers.c the peers'.
  */
 #ifndef GB_SERVER_PLAUSIBLE_H
 #define GB_SERVER_PLAUSIBLE_H
 
 #include <stddef.h>
-#include "server/store/store.h"
 #include "model/validate.h"
+#include "server/store/store_verdict.h"
 
 /* Peers.  The floors (in log space) were calibrated on repeated honest
  * quick runs of one busy 2-core machine (docs/protocol.md): none of them
@@ -115,24 +138,49 @@ double plausible_cutoff (double scale, enum plausible_kind kind, int faster);
  * overwritten). */
 int plausible_outlier (double x, double *v, size_t n, enum plausible_kind kind);
 
+/* The best per GHz of an inner node as the caller reads it (from the
+ * store: store_best_per_ghz): FN puts NODE's into *BEST, 0, or -1 when
+ * it cannot. */
+struct plausible_best_reader
+{
+  int (*fn) (void *ctx, const char *node, struct store_best *best);
+  void *ctx;
+};
+
 /* The flags of DOC before it is stored, with a note for each in NOTES
- * (lines).  STORE_ERROR when the database fails. */
-enum store_status plausible_flags (struct store *st, const struct doc_summary *doc,
-                                   char *flags, size_t fsize, char *notes, size_t nsize);
+ * (lines): its own, and impossible against the best per GHz of the other
+ * CPUs of SCOPE, remembered, else from READ (not called for a document
+ * without a clock).  0, or -1 when READ fails. */
+int plausible_flags (const void *scope, const struct doc_summary *doc,
+                     const struct plausible_best_reader *read, char *flags, size_t fsize,
+                     char *notes, size_t nsize);
 
-/* After DOC was stored as ID with build kind BUILD, flags FLAGS and
- * notes NOTES: judges every result of its category again (of a large
- * category, once it grew by a quarter; the uploads between are judged
- * alone against its statistics) and stores the flags that changed;
- * FLAGS becomes ID's flags after the review. */
-enum store_status plausible_review (struct store *st, const struct doc_summary *doc,
-                                    const char *build, const char *id, char *flags,
-                                    size_t fsize, const char *notes);
+/* Judges DOC, of GMP build kind BUILD, with the flags FLAGS and notes
+ * NOTES of plausible_flags, alone against its category's statistics as
+ * SCOPE's last whole judgement of it left them (a large category, until
+ * it grew by a quarter): 1, FLAGS and NOTES its final ones; or 0, when
+ * the category is due to be judged whole (plausible_category_new),
+ * nothing changed. */
+int plausible_alone (const void *scope, const struct doc_summary *doc, const char *build,
+                     char *flags, size_t fsize, char *notes, size_t nsize);
 
-/* Retracts the result ID at WHEN and, when it was listed, judges its
- * category again as a whole without it, storing the flags that change,
- * in one transaction (store_retract): on STORE_ERROR nothing changed.
- * STORE_NOT_FOUND for an unknown id. */
-enum store_status plausible_retract (struct store *st, const char *id, int64_t when);
+/* After DOC, of BUILD, was stored listed in SCOPE with the final flags
+ * FLAGS: counts it against its category's statistics when it was judged
+ * ALONE, and raises the best per GHz of its nodes when unflagged. */
+void plausible_stored (const void *scope, const struct doc_summary *doc, const char *build,
+                       int alone, const char *flags);
+
+/* A category judged whole from its rows, in the transaction that changes
+ * it (an upload's or a retraction's): plausible_category_new fills *RJ
+ * with its callbacks (its newest PLAUSIBLE_MAX_PEERS listed results) for
+ * store_insert or store_retract.  Once that committed,
+ * plausible_category_kept keeps the statistics for the uploads judged
+ * alone and gives the flags of the result the transaction stored (NULL
+ * when the category was not judged).  Free it with
+ * plausible_category_free (NULL is nothing). */
+struct plausible_category;
+struct plausible_category *plausible_category_new (const void *scope, struct store_rejudge *rj);
+const char *plausible_category_kept (struct plausible_category *cat);
+void plausible_category_free (struct plausible_category *cat);
 
 #endif

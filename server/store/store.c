@@ -12,14 +12,16 @@
  *                        result, in batches;
  *   store_dict_keeper.c  "Dictionaries": the dictionaries of documents,
  *                        trained and kept in the database, and repacks;
- *   store_insert.c       uploads stored, with group commit;
+ *   store_insert.c       uploads stored with their verdict, with group
+ *                        commit;
  *   store_read.c         result rows as read back, their documents
  *                        checked, and one result;
  *   store_keys.c         the keys the operator marks;
  *   store_list.c         the listings and their plans, and aggregates;
  *   store_pages.c        what the leaderboard and the pages read;
- *   store_judge.c        what the judge reads and writes: categories,
- *                        flags, retractions;
+ *   store_judge.c        a category fed to the judge and its verdict
+ *                        written in the changing transaction, flags,
+ *                        retractions, the best per GHz;
  *   store_follow.c       "Following": the other processes' changes;
  *
  * and store_internal.h what they share.

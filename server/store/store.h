@@ -5,8 +5,12 @@
  * pool of connections (one per worker thread, so no request waits for
  * another's connection) and applies the schema migrations the database
  * lacks.  Every operation takes a connection from the pool for its own
- * duration.  An accepted result is written in one transaction (its row
- * and all its score nodes), so no crash leaves half a result.
+ * duration.  An accepted result is written in one transaction (its row,
+ * all its score nodes and its verdict: its flags and notes and, when its
+ * category is judged again, every flag that changes), so no crash leaves
+ * half a result or a result without its judgement.  The store never
+ * judges: it feeds a category's rows to the judge's callbacks and writes
+ * what they decide (store_verdict.h).
  *
  * Results are returned to callers through callbacks, row by row, so that
  * large answers (the dump, the CSV export) never sit in memory whole.
@@ -20,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "model/validate.h"
+#include "server/store/store_verdict.h"
 
 struct store;
 
@@ -58,6 +63,9 @@ struct store_upload
   const char *build;            /* the GMP build kind (plausible.h) */
   int unlisted;
   int64_t received;             /* Unix time */
+  /* A listed upload's category judged again with it, in its transaction
+   * (its own flags included), or NULL. */
+  const struct store_rejudge *rejudge;
 };
 
 /* FN is told, after the commit, of every change this process makes to
@@ -80,7 +88,11 @@ void store_watch (struct store *st, store_change_fn fn, void *ctx);
 enum store_status store_follow_start (struct store *st);
 enum store_status store_follow (struct store *st, int wait_ms, store_change_fn fn, void *ctx);
 
-/* STORE_OK (new, *ID set) or STORE_EXISTS (*ID is the stored id). */
+/* Stores UP with its flags and notes and, when UP->rejudge is set and
+ * the upload is new and listed, judges its category again with it and
+ * writes the flags that change, all in one transaction (which several
+ * uploads may share: store_insert.c).  STORE_OK (new, *ID set) or
+ * STORE_EXISTS (*ID is the stored id; nothing judged). */
 enum store_status store_insert (struct store *st, const struct store_upload *up, char id[65]);
 
 /* A stored result as read back. */
@@ -190,40 +202,8 @@ enum store_status store_node_column (struct store *st, const char *node,
 /* The rows of the results with the N ids IDS as store_board_rows gives
  * them, listed or not (unknown ids are skipped), each followed by
  * VALUE_FN for every score of it (inner nodes and tests). */
-typedef int (*store_value_fn) (void *ctx, int64_t seq, const char *node, double score);
 enum store_status store_board_changes (struct store *st, const char *const *ids, size_t n,
                                        store_board_fn fn, store_value_fn value_fn, void *ctx);
-
-/* The newest (at most LIMIT) listed results of one category: a CPU
- * identity, run mode and GMP build kind.  RESULT_FN gets each result's
- * seq, id, flags and flag notes, newest first, then VALUE_FN every score
- * of them (inner nodes and tests), in no useful order. */
-typedef int (*store_flags_fn) (void *ctx, int64_t seq, const char *id, const char *flags,
-                               const char *notes);
-enum store_status store_category (struct store *st, const char *cpu, const char *mode,
-                                  const char *build, int limit, store_flags_fn result_fn,
-                                  store_value_fn value_fn, void *ctx);
-
-/* New flags for a stored result. */
-struct store_flags
-{
-  const char *id, *flags, *notes;
-};
-
-/* How a category is judged again inside the transaction that changed it
- * (server/judge/plausible.h): RESULT_FN and VALUE_FN get its newest LIMIT
- * listed results as store_category gives them, read in that transaction,
- * then DECIDE the category (CPU, MODE, BUILD) and returns the flags that
- * change in *CHANGES (owned by CTX, kept until store_retract returns). */
-struct store_rejudge
-{
-  int limit;
-  store_flags_fn result_fn;
-  store_value_fn value_fn;
-  void (*decide) (void *ctx, const char *cpu, const char *mode, const char *build,
-                  const struct store_flags **changes, size_t *n);
-  void *ctx;
-};
 
 /* Marks the result retracted and, when it was listed, judges its
  * category again without it through RJ (unless NULL), in one
@@ -232,19 +212,9 @@ struct store_rejudge
 enum store_status store_retract (struct store *st, const char *id, int64_t when,
                                  const struct store_rejudge *rj);
 /* Sets the N results' flags, decided at WHEN (Unix time), in one
- * transaction. */
+ * transaction, outside any judgement (tests/unit-board.c). */
 enum store_status store_set_flags (struct store *st, const struct store_flags *changes, size_t n,
                                    int64_t when);
-
-/* The best score per GHz (score / clock in GHz) of an inner node among
- * its 1000 best unflagged listed scores, the CPU identity that reached
- * it, and the best of any other CPU: 0 (and "") when none has a clock. */
-struct store_best
-{
-  double per_ghz;
-  char cpu[256];
-  double other_per_ghz;
-};
 
 /* The best per GHz of inner node NODE into *BEST. */
 enum store_status store_best_per_ghz (struct store *st, const char *node, struct store_best *best);

@@ -48,6 +48,10 @@ struct store_driver
   /* A statement that, inside a transaction, serialises migrations among
    * processes sharing the database, or NULL when begin(1) does so. */
   const char *migration_lock;
+  /* A statement that, inside a transaction, serialises the judgements of
+   * one category ($1, "CPU\nMODE\nBUILD") among concurrent writers until
+   * it ends, or NULL when begin(1) does so (store_rejudge_in). */
+  const char *category_lock;
   /* Whether the engine admits one writing transaction at a time (the
    * store then queues its writers on a mutex). */
   int single_writer;

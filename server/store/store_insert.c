@@ -1,8 +1,11 @@
-/* store_insert.c: uploads stored (store_insert).
+/* store_insert.c: uploads stored with their verdict (store_insert).
  *
- * The row of a result, the rows of its tests and score nodes (their
- * names as numbers: server/store/store_names.h) and, when it is listed,
- * its announcement are written in one transaction.  Its document is
+ * The row of a result with the flags and notes it came with, the rows of
+ * its tests and score nodes (their names as numbers:
+ * server/store/store_names.h) and, when it is listed, its announcement
+ * and, when the uploader asked for it, its category judged again with it
+ * (store_rejudge_in: the judge decides, the store writes the flags that
+ * change, the new result's own included) are written in one transaction.  Its document is
  * stored compressed (server/store/store_body.h) with the newest zstd
  * dictionary (store_dict_keeper.c), compressed by the uploading thread
  * before it queues for the writer.
@@ -11,7 +14,15 @@
  * while a transaction is being written are committed together in the next
  * one (group commit): each caller still returns only after the commit that
  * holds its result, but the cost of a commit (writing the index pages it
- * touched to the log) is shared.
+ * touched to the log) is shared.  The uploads of a group are written in
+ * the order they queued, each judged (when asked) right after its rows,
+ * so that its category is read with the uploads before it in the group
+ * and without those after, as if each had been committed alone; a
+ * failure rolls the whole group back, judgements included.  On an engine
+ * with concurrent writers (PostgreSQL), an upload to be judged with its
+ * category first takes the category's lock (store_lock_category), so
+ * that concurrent uploads to one category are judged one after the
+ * other, each with those committed before it.
  */
 #include "server/store/store_internal.h"
 
@@ -29,7 +40,7 @@
 /* An upload waiting for, or written by, a group commit. */
 struct pending
 {
-  const struct packed_upload *up;
+  struct packed_upload *up;
   char *id;
   enum store_status rc;
   int done;
@@ -102,13 +113,16 @@ p_mhz (const struct doc_summary *d)
 
 /* An upload as the writer stores it: its document compressed, and the
  * numbers of its names known before (0: to be found in the transaction),
- * the filters' first (filters_of), then each score's. */
+ * the filters' first (filters_of), then each score's; and the flags its
+ * category's judgement changed (owned by its rejudge's context). */
 struct packed_upload
 {
   const struct store_upload *up;
   unsigned char *packed;
   size_t packed_len;
   int64_t *numbers;
+  const struct store_flags *changes;
+  size_t nchanges;
 };
 
 enum
@@ -238,22 +252,29 @@ insert_scores (struct store *st, struct db_conn *c, int64_t seq, const struct pa
   return rc;
 }
 
-/* Stores PU in the open transaction of C: STORE_OK (ID set),
+/* Stores PU in the open transaction of C, and judges its category again
+ * when it is new and listed and asks for it: STORE_OK (ID set),
  * STORE_EXISTS (ID is the stored one's, nothing written) or STORE_ERROR. */
 static enum store_status
-insert_one (struct store *st, struct db_conn *c, const struct packed_upload *pu, char id[65])
+insert_one (struct store *st, struct db_conn *c, struct packed_upload *pu, char id[65])
 {
   const struct store_upload *up = pu->up;
   char *scores = scores_json (up->doc);
   struct seq_result seq = { 0, 0 };
   enum store_status rc = STORE_OK;
 
-  if (insert_row (st, c, pu, scores, id, &seq) < 0)
+  if ((!up->unlisted && up->rejudge
+       && store_lock_category (st, c, up->doc->cpu, up->doc->mode, up->build) < 0)
+      || insert_row (st, c, pu, scores, id, &seq) < 0)
     rc = STORE_ERROR;
   else if (!seq.found)
     rc = STORE_EXISTS;
   else if (insert_scores (st, c, seq.seq, pu) < 0
-           || (!up->unlisted && store_announce (st, c, id) < 0))
+           || (!up->unlisted && store_announce (st, c, id) < 0)
+           || (!up->unlisted && up->rejudge
+               && store_rejudge_in (st, c, id, up->doc->cpu, up->doc->mode, up->build,
+                                    up->received, up->rejudge, &pu->changes,
+                                    &pu->nchanges) < 0))
     rc = STORE_ERROR;
   free (scores);
   return rc;
@@ -261,7 +282,7 @@ insert_one (struct store *st, struct db_conn *c, const struct packed_upload *pu,
 
 /* One transaction per upload (engines with concurrent writers). */
 static enum store_status
-insert_alone (struct store *st, const struct packed_upload *pu, char id[65])
+insert_alone (struct store *st, struct packed_upload *pu, char id[65])
 {
   struct db_conn *c = store_acquire_writer (st);
   enum store_status rc;
@@ -313,7 +334,7 @@ write_batch (struct store *st, struct pending *batch, size_t n)
  * transaction in progress leads, writing everything queued so far in one
  * transaction, and wakes the others when it has committed. */
 static enum store_status
-insert_grouped (struct store *st, const struct packed_upload *up, char id[65])
+insert_grouped (struct store *st, struct packed_upload *up, char id[65])
 {
   struct pending self = { up, id, STORE_ERROR, 0, NULL };
 
@@ -413,7 +434,7 @@ known_numbers (struct store *st, struct packed_upload *pu)
 enum store_status
 store_insert (struct store *st, const struct store_upload *up, char id[65])
 {
-  struct packed_upload pu = { up, NULL, 0, NULL };
+  struct packed_upload pu = { up, NULL, 0, NULL, NULL, 0 };
   enum store_status rc;
 
   /* Compressed here, in the uploader's thread, before it waits for the
@@ -438,5 +459,8 @@ store_insert (struct store *st, const struct store_upload *up, char id[65])
   free (pu.numbers);
   if (rc == STORE_OK && !up->unlisted)
     store_changed (st, id);
+  for (size_t i = 0; rc == STORE_OK && i < pu.nchanges; i++)
+    if (strcmp (pu.changes[i].id, id) != 0)
+      store_changed (st, pu.changes[i].id);
   return rc;
 }

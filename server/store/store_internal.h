@@ -173,6 +173,24 @@ int store_announce (struct store *st, struct db_conn *c, const char *id);
 int store_announce_key (struct store *st, struct db_conn *c, const char *fingerprint);
 void store_changed (struct store *st, const char *id);
 
+/* Takes, on C in its open transaction, the lock that serialises the
+ * judgements of the category of CPU, MODE and BUILD on an engine with
+ * concurrent writers (store_judge.c), before the transaction locks any
+ * row, so that a judgement reads the category as the one before it
+ * committed it: 0, or -1 on an error. */
+int store_lock_category (struct store *st, struct db_conn *c, const char *cpu, const char *mode,
+                         const char *build);
+
+/* Judges the category of CPU, MODE and BUILD again through RJ on C, in
+ * its open transaction (store_judge.c): feeds it its rows, asks RJ's
+ * decision (ID: the result the transaction stored, or NULL), and writes
+ * the flags that change, decided at WHEN, returned in *CHANGES, *N (owned
+ * by RJ's context).  0, or -1 on an error. */
+int store_rejudge_in (struct store *st, struct db_conn *c, const char *id, const char *cpu,
+                      const char *mode, const char *build, int64_t when,
+                      const struct store_rejudge *rj, const struct store_flags **changes,
+                      size_t *n);
+
 /* Applies the migrations the database lacks on C (store_migrate.c): 0,
  * or -1 with a message in ERR. */
 int store_migrate (struct store *st, struct db_conn *c, char *err, size_t errlen);

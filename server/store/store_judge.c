@@ -1,12 +1,17 @@
 /* store_judge.c: what the judge of plausibility (server/judge/plausible.h)
- * reads and writes: a category's newest results and their scores, the
- * flags it decides, retractions, which judge the category again in
- * their own transaction, and a node's best score per GHz.
+ * is fed and what it decides, written: a category's newest results and
+ * their scores, read in the transaction that changed the category (an
+ * upload's, store_insert.c, or a retraction's, here), the judge's
+ * decision asked for and the flags it changes written in that same
+ * transaction (store_rejudge_in); and a node's best score per GHz, which
+ * the uploader reads for the judge.  The judge itself never calls the
+ * store (store_verdict.h).
  */
 #include "server/store/store_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "common/util.h"
 
 struct category_adapter
@@ -35,7 +40,7 @@ adapt_category_value (void *ctx, const struct db_value *cols, int ncols)
   return a->value_fn (a->ctx, c_int (&cols[0]), c_text_or_empty (&cols[1]), c_real (&cols[2]));
 }
 
-/* Reads the category of CPU, MODE and BUILD (store_category) on C, in
+/* Reads the category of CPU, MODE and BUILD (store_verdict.h) on C, in
  * its open transaction: 0, or -1 on an error.  The CROSS JOINs make
  * SQLite read the category's few results first and look up their rows:
  * with a plain JOIN its planner, depending on its statistics, sometimes
@@ -66,22 +71,6 @@ read_category (struct store *st, struct db_conn *c, const char *cpu, const char 
                          adapt_category_value, &a) < 0)
     return -1;
   return 0;
-}
-
-enum store_status
-store_category (struct store *st, const char *cpu, const char *mode, const char *build, int limit,
-                store_flags_fn result_fn, store_value_fn value_fn, void *ctx)
-{
-  struct db_conn *c = store_acquire (st);
-  enum store_status rc = STORE_OK;
-
-  /* One read transaction, so that the values are those of the results. */
-  if (st->drv->begin (c, 0) < 0
-      || read_category (st, c, cpu, mode, build, limit, result_fn, value_fn, ctx) < 0
-      || st->drv->commit (c) < 0)
-    rc = store_failed (st, c, "category");
-  store_release (st, c);
-  return rc;
 }
 
 /* Sets the N results' flags (store_set_flags) on C, in its open
@@ -150,6 +139,35 @@ take_retract_target (void *ctx, const struct db_value *cols, int ncols)
   return 1;
 }
 
+int
+store_lock_category (struct store *st, struct db_conn *c, const char *cpu, const char *mode,
+                     const char *build)
+{
+  if (!st->drv->category_lock)
+    return 0;
+  char *key = gb_xmalloc (strlen (cpu) + strlen (mode) + strlen (build) + 3);
+  sprintf (key, "%s\n%s\n%s", cpu, mode, build);
+  struct db_value p = p_text (key);
+  int rc = st->drv->query (c, st->drv->category_lock, &p, 1, NULL, NULL);
+  free (key);
+  return rc;
+}
+
+int
+store_rejudge_in (struct store *st, struct db_conn *c, const char *id, const char *cpu,
+                  const char *mode, const char *build, int64_t when,
+                  const struct store_rejudge *rj, const struct store_flags **changes,
+                  size_t *n)
+{
+  *changes = NULL;
+  *n = 0;
+  if (read_category (st, c, cpu, mode, build, rj->limit, rj->result_fn, rj->value_fn,
+                     rj->ctx) < 0)
+    return -1;
+  rj->decide (rj->ctx, id, cpu, mode, build, changes, n);
+  return write_flags (st, c, *changes, *n, when);
+}
+
 /* The retraction of T (found) and its category's judgement on C, in its
  * open transaction; the flags changed into *CHANGES, *N.  0, or -1. */
 static int
@@ -160,6 +178,9 @@ retract_judged (struct store *st, struct db_conn *c, const struct retract_target
   struct db_value p[] = { p_int (t->seq), p_int (when) };
   *changes = NULL;
   *n = 0;
+  /* The category's lock before any row's, as an upload takes it. */
+  if (t->listed && rj && store_lock_category (st, c, t->cpu, t->mode, t->build) < 0)
+    return -1;
   if (st->drv->query (c, "UPDATE results SET retracted = 1, listed = 0, "
                       "retracted_at = COALESCE(retracted_at, $2) WHERE seq = $1", p, 2,
                       NULL, NULL) < 0
@@ -172,11 +193,7 @@ retract_judged (struct store *st, struct db_conn *c, const struct retract_target
     return -1;
   if (!rj)
     return 0;
-  if (read_category (st, c, t->cpu, t->mode, t->build, rj->limit, rj->result_fn, rj->value_fn,
-                     rj->ctx) < 0)
-    return -1;
-  rj->decide (rj->ctx, t->cpu, t->mode, t->build, changes, n);
-  return write_flags (st, c, *changes, *n, when);
+  return store_rejudge_in (st, c, NULL, t->cpu, t->mode, t->build, when, rj, changes, n);
 }
 
 enum store_status

@@ -8,8 +8,9 @@
  * except binary parameters, sent as they are; binary results (bytea)
  * come in hex and are decoded for the caller.
  * Several server processes may share one database: migrations take a
- * transaction-scoped advisory lock, and uniqueness is enforced by the
- * schema, not by the processes.  A connection that breaks is reset once,
+ * transaction-scoped advisory lock, and so does the judgement of a
+ * category (one lock per category, by the hash of its name), and
+ * uniqueness is enforced by the schema, not by the processes.  A connection that breaks is reset once,
  * and its prepared statements are forgotten.
  */
 #include "server/store/store_driver.h"
@@ -447,7 +448,8 @@ pg_notifications (struct db_conn *c, int wait_ms, void (*fn) (void *ctx, const c
 
 const struct store_driver store_pg_driver = {
   "postgresql", migrations, GB_ARRAY_SIZE (migrations),
-  "SELECT pg_advisory_xact_lock(7261001)", 0, 0,
+  "SELECT pg_advisory_xact_lock(7261001)",
+  "SELECT pg_advisory_xact_lock(7261002, hashtext($1))", 0, 0,
   pg_connect, pg_disconnect, pg_begin, pg_commit, pg_rollback,
   pg_query, pg_exec, pg_error, NULL, NULL, NULL,
   "UPDATE results SET build = CASE WHEN body::jsonb #>> '{system,build,gmp,build}' "

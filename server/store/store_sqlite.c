@@ -457,7 +457,7 @@ sqlite_checkpoint (struct db_conn *c, long *backfilled)
 }
 
 const struct store_driver store_sqlite_driver = {
-  "sqlite", migrations, GB_ARRAY_SIZE (migrations), NULL, 1, 1,
+  "sqlite", migrations, GB_ARRAY_SIZE (migrations), NULL, NULL, 1, 1,
   sqlite_connect, sqlite_disconnect, sqlite_begin, sqlite_commit, sqlite_rollback,
   sqlite_query, sqlite_exec, sqlite_error, sqlite_log_pages, sqlite_checkpoint,
   /* ANALYZE reading at most 1000 rows of each index: milliseconds even at
