@@ -8,13 +8,10 @@
 #include <string.h>
 #include "model/doc_read.h"
 #include "model/doc_schema.h"
+#include "model/test_pairing.h"
 
-#define MAX_PARTS 6
 #define MIB (1024.0 * 1024.0)
 
-static const char *const other_libraries[] = { "openssl", "gcrypt", "nettle" };
-static const char *const pk_families[] = { "rsa", "dh", "dsa" };
-static const char *const private_ops[] = { "rsa.sign", "dsa.sign", "dh.derive" };
 
 /* The public-key table: per algorithm, the operation of each column
  * (NULL where no library has one). */
@@ -29,119 +26,10 @@ static const struct
   { "DH", { NULL, "dh.derive", NULL } },
 };
 
-static int
-in_list (const char *s, const char *const *list, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    if (strcmp (s, list[i]) == 0)
-      return 1;
-  return 0;
-}
-
-/* Splits NAME at its dots into PARTS; the count, or -1 if there are too
- * many parts or one is too long. */
-static int
-split_name (const char *name, char parts[MAX_PARTS][COMPARE_FIELD])
-{
-  int n = 0;
-  for (const char *p = name;; n++)
-    {
-      const char *dot = strchr (p, '.');
-      size_t len = dot ? (size_t) (dot - p) : strlen (p);
-      if (n == MAX_PARTS || len >= COMPARE_FIELD)
-        return -1;
-      memcpy (parts[n], p, len);
-      parts[n][len] = '\0';
-      if (!dot)
-        return n + 1;
-      p = dot + 1;
-    }
-}
-
-/* OP-VARIANT (or OP) into K's operation, after PREFIX and a dot if
- * PREFIX is given, and its variant. */
-static int
-set_operation (struct compare_key *k, const char *prefix, const char *opv)
-{
-  const char *dash = strchr (opv, '-');
-  size_t len = dash ? (size_t) (dash - opv) : strlen (opv);
-  int w = prefix
-    ? snprintf (k->operation, sizeof k->operation, "%s.%.*s", prefix, (int) len, opv)
-    : snprintf (k->operation, sizeof k->operation, "%.*s", (int) len, opv);
-  snprintf (k->variant, sizeof k->variant, "%s", dash ? dash + 1 : "");
-  return w > 0 && (size_t) w < sizeof k->operation ? 0 : -1;
-}
-
-/* The part of a name after its library prefix: OPV.SIZE or
- * FAMILY.OPV.SIZE, as in ext.powm-sec.2048 or ext.rsa.sign-sec.2048. */
-static int
-parse_operation (char parts[][COMPARE_FIELD], int n, struct compare_key *k)
-{
-  if (n == 2)
-    {
-      strcpy (k->size, parts[1]);
-      return set_operation (k, NULL, parts[0]);
-    }
-  if (n == 3 && in_list (parts[0], pk_families, GB_ARRAY_SIZE (pk_families)))
-    {
-      strcpy (k->size, parts[2]);
-      return set_operation (k, parts[0], parts[1]);
-    }
-  return -1;
-}
-
-int
-compare_parse_name (const char *name, struct compare_key *k)
-{
-  char parts[MAX_PARTS][COMPARE_FIELD];
-  int n = split_name (name, parts);
-  memset (k, 0, sizeof *k);
-  if (n < 2)
-    return -1;
-  if (strcmp (parts[0], "rng") == 0)
-    {
-      strcpy (k->operation, "rng");
-      strcpy (k->library, parts[1]);
-      return n == 2 ? 0 : -1;
-    }
-  if (strcmp (parts[0], "gmpbench") == 0)
-    {
-      strcpy (k->library, "gmp");
-      if (n == 4 && strcmp (parts[1], "app") == 0 && strcmp (parts[2], "rsa") == 0)
-        {
-          strcpy (k->operation, "rsa.sign");
-          strcpy (k->size, parts[3]);
-          return 0;
-        }
-      return n == 4 && strcmp (parts[1], "base") == 0 ? parse_operation (parts + 2, 2, k) : -1;
-    }
-  if (strcmp (parts[0], "ext") == 0)
-    {
-      strcpy (k->library, "gmp");
-      return parse_operation (parts + 1, n - 1, k);
-    }
-  if (!in_list (parts[0], other_libraries, GB_ARRAY_SIZE (other_libraries)))
-    return -1;
-  strcpy (k->library, parts[0]);
-  if (strcmp (parts[1], "base") == 0 || strcmp (parts[1], "ext") == 0)
-    return parse_operation (parts + 2, n - 2, k);
-  return parse_operation (parts + 1, n - 1, k);
-}
-
-/* Whether the operation of K runs in constant time: the -sec variants,
- * and the private-key operations of the crypto libraries. */
-static int
-constant_time (const struct compare_key *k)
-{
-  if (strcmp (k->variant, "sec") == 0)
-    return 1;
-  return strcmp (k->library, "gmp") != 0
-    && in_list (k->operation, private_ops, GB_ARRAY_SIZE (private_ops));
-}
 
 /* The row of ROWS for K, created at the end if there is none yet. */
 static cJSON *
-row_for (cJSON *rows, const struct compare_key *k)
+row_for (cJSON *rows, const struct test_pair_key *k)
 {
   cJSON *row;
   cJSON_ArrayForEach (row, rows)
@@ -157,7 +45,7 @@ row_for (cJSON *rows, const struct compare_key *k)
 }
 
 static cJSON *
-entry_json (const struct compare_key *k, const struct test_result *r)
+entry_json (const struct test_pair_key *k, const struct test_result *r)
 {
   cJSON *e = cJSON_CreateObject ();
   cJSON_AddStringToObject (e, "library", k->library);
@@ -169,7 +57,7 @@ entry_json (const struct compare_key *k, const struct test_result *r)
   if (strcmp (k->operation, "rng") == 0)
     cJSON_AddNumberToObject (e, "mib_per_sec", r->m.ops_per_sec * (double) r->test->a / MIB);
   else
-    cJSON_AddBoolToObject (e, "constant_time", constant_time (k));
+    cJSON_AddBoolToObject (e, "constant_time", test_pairing_constant_time (k));
   return e;
 }
 
@@ -251,11 +139,11 @@ cJSON *
 compare_build (const struct test_result *results, size_t n)
 {
   cJSON *rows = cJSON_CreateArray ();
-  struct compare_key k;
+  struct test_pair_key k;
   for (size_t i = 0; i < n; i++)
     {
       const struct test_result *r = &results[i];
-      if (r->outcome != BENCH_OK || compare_parse_name (r->test->name, &k) != 0)
+      if (r->outcome != BENCH_OK || test_pairing_parse (r->test->name, &k) != 0)
         continue;
       if (strcmp (k.operation, "rng") == 0)
         snprintf (k.size, sizeof k.size, "%ld", r->test->a);
@@ -365,7 +253,7 @@ is_rng (const cJSON *row)
 static void
 print_entry (FILE *f, const cJSON *row, const cJSON *e, int first)
 {
-  char label[2 * COMPARE_FIELD];
+  char label[2 * TEST_PAIR_FIELD];
   entry_label (e, label, sizeof label);
   fprintf (f, "%-14s %-16s %-18s %11.4g %12.6g %6.1f%%",
            first ? doc_string (row, "operation") : "", first ? doc_string (row, "size") : "",
@@ -441,7 +329,7 @@ print_rsa_size (FILE *f, const cJSON *sign_row, const cJSON *verify_row)
   const cJSON **signs = sorted_entries (sign_row, &n);
   for (size_t i = 0; i < n; i++)
     {
-      char label[2 * COMPARE_FIELD];
+      char label[2 * TEST_PAIR_FIELD];
       const cJSON *s = signs[i];
       const cJSON *v = verify_row ? find_entry (verify_row, doc_string (s, "library")) : NULL;
       entry_label (s, label, sizeof label);
@@ -526,7 +414,7 @@ first_of_label (const cJSON *rows[PUBKEY_COLUMNS], int c, const cJSON *e)
 static void
 print_pubkey_line (FILE *f, const char *title, const cJSON *rows[PUBKEY_COLUMNS], const cJSON *e)
 {
-  char label[2 * COMPARE_FIELD];
+  char label[2 * TEST_PAIR_FIELD];
   entry_label (e, label, sizeof label);
   fprintf (f, "  %-16s %-18s", title, label);
   for (int c = 0; c < PUBKEY_COLUMNS; c++)
@@ -545,7 +433,7 @@ print_pubkey_line (FILE *f, const char *title, const cJSON *rows[PUBKEY_COLUMNS]
 static void
 print_pubkey_size (FILE *f, size_t a, const char *size, const cJSON *rows[PUBKEY_COLUMNS])
 {
-  char title[COMPARE_FIELD + 16];
+  char title[TEST_PAIR_FIELD + 16];
   const cJSON *e, **lines;
   size_t total = 0, n = 0;
   for (int c = 0; c < PUBKEY_COLUMNS; c++)

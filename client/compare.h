@@ -1,10 +1,6 @@
 /* compare.h: GMP side by side with the other libraries.
  *
- * Test names say what they compare: openssl.base.multiply.8192,8192 is
- * gmpbench.base.multiply.8192,8192 through OpenSSL, openssl.rsa.sign.2048
- * is gmpbench.app.rsa.2048 (and ext.rsa.sign-sec.2048), nettle.rsa.verify.N
- * is ext.rsa.verify.N.  compare_parse_name() reads a name as an operation,
- * a size, a library and a variant (sign-sec: variant "sec"); results that
+ * Which tests compare with which is model/test_pairing.h: results that
  * share operation and size form one comparison, kept when GMP and at least
  * one other library have a result in it.
  *
@@ -32,20 +28,7 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 #include "engine/runner.h"
-
-#define COMPARE_FIELD 48
-
-struct compare_key
-{
-  char operation[COMPARE_FIELD];        /* multiply, rsa.sign, rng... */
-  char size[COMPARE_FIELD];             /* 2048, 8192,8192, or bytes for rng */
-  char library[COMPARE_FIELD];          /* gmp, openssl, gcrypt, nettle; the
-                                         * generator for rng */
-  char variant[COMPARE_FIELD];          /* "", sec, noblind, tr... */
-};
-
-/* 0 and K filled if NAME takes part in comparisons, -1 if not. */
-int compare_parse_name (const char *name, struct compare_key *k);
+#include "model/test_pairing.h"
 
 /* The `comparisons` array of the result document, from the results of a
  * run (skipped and failed ones are ignored). */

@@ -1,7 +1,7 @@
 /* html_charts.c: chart data gathered from a result document and drawn
  * with svg_chart.h.
  *
- * Size charts read test names with compare_parse_name() (operation, size,
+ * Size charts read test names with test_pairing_parse() (operation, size,
  * library, variant), so GMP-only operations get a chart as well as the
  * compared ones.  A size is one operand ("8192": x = 8192) or two equal
  * ones ("8192,8192"); unbalanced operands ("15000,10000") have no line to
@@ -29,7 +29,7 @@ struct acc_series
 
 struct acc_chart
 {
-  char operation[COMPARE_FIELD];
+  char operation[TEST_PAIR_FIELD];
   int operands;                 /* 1, or 2 equal ones */
   struct acc_series *series;
   size_t nseries;
@@ -121,13 +121,13 @@ parse_size (const char *size, double *x)
 static void
 gather (struct acc *a, const struct report *r)
 {
-  struct compare_key k;
+  struct test_pair_key k;
   char label[LABEL_LEN];
   double x, y;
   for (size_t i = 0; i < r->nrows; i++)
     {
       int operands;
-      if (!r->rows[i].result || compare_parse_name (r->rows[i].name, &k) != 0
+      if (!r->rows[i].result || test_pairing_parse (r->rows[i].name, &k) != 0
           || strcmp (k.operation, "rng") == 0 || !(operands = parse_size (k.size, &x)))
         continue;
       y = report_num (r->rows[i].result, DOC_RESULT_OPS_PER_SEC);
@@ -141,7 +141,7 @@ gather (struct acc *a, const struct report *r)
 static void
 draw (FILE *f, const struct acc_chart *c)
 {
-  char title[2 * COMPARE_FIELD];
+  char title[2 * TEST_PAIR_FIELD];
   int is_fac = strcmp (c->operation, "fac") == 0;
   struct chart_series *series = gb_xcalloc (c->nseries, sizeof *series);
   for (size_t i = 0; i < c->nseries; i++)

@@ -78,10 +78,10 @@ chosen (const struct test_selection *sel, size_t i)
 static void
 add_gmp_companions (size_t total, char *want)
 {
-  struct compare_key *keys = gb_xmalloc (total * sizeof *keys);
+  struct test_pair_key *keys = gb_xmalloc (total * sizeof *keys);
   char *parsed = gb_xmalloc (total);
   for (size_t i = 0; i < total; i++)
-    parsed[i] = compare_parse_name (runnable_test (i)->name, &keys[i]) == 0
+    parsed[i] = test_pairing_parse (runnable_test (i)->name, &keys[i]) == 0
       && strcmp (keys[i].operation, "rng") != 0;
   for (size_t i = 0; i < total; i++)
     if (want[i] && parsed[i] && strcmp (keys[i].library, "gmp") != 0)

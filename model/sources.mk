@@ -22,6 +22,7 @@ MODEL_SRCS += \
 	model/si_format.c \
 	model/sig.c \
 	model/svg_chart.c \
+	model/test_pairing.c \
 	model/validate.c \
 	model/validate_error.c \
 	model/x86_models.c

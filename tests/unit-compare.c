@@ -47,9 +47,9 @@ test_parse (void)
     "gmpbench.base.multiply", "rng.a.b",
   };
   int ok = 1;
-  struct compare_key k;
+  struct test_pair_key k;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-    if (compare_parse_name (cases[i].name, &k) != 0
+    if (test_pairing_parse (cases[i].name, &k) != 0
         || strcmp (k.operation, cases[i].operation) || strcmp (k.size, cases[i].size)
         || strcmp (k.library, cases[i].library) || strcmp (k.variant, cases[i].variant))
       {
@@ -60,8 +60,17 @@ test_parse (void)
   expect (ok, "test names parse into operation, size, library and variant");
   ok = 1;
   for (size_t i = 0; i < sizeof rejected / sizeof rejected[0]; i++)
-    ok &= compare_parse_name (rejected[i], &k) != 0;
+    ok &= test_pairing_parse (rejected[i], &k) != 0;
   expect (ok, "names outside the comparisons are not parsed");
+  struct test_pair_key gmp, sec, ossl;
+  expect (test_pairing_parse (TEST_PAIR_RSA_GMP, &gmp) == 0
+          && test_pairing_parse (TEST_PAIR_RSA_GMP_SEC, &sec) == 0
+          && test_pairing_parse (TEST_PAIR_RSA_OPENSSL, &ossl) == 0
+          && !strcmp (gmp.operation, sec.operation) && !strcmp (gmp.operation, ossl.operation)
+          && !strcmp (gmp.size, sec.size) && !strcmp (gmp.size, ossl.size)
+          && test_pairing_constant_time (&sec) && test_pairing_constant_time (&ossl)
+          && !test_pairing_constant_time (&gmp),
+          "the leaderboard's RSA columns are one comparison, constant-time against constant-time");
 }
 
 /* Made-up results: name, ops/s, spread; a negative spread marks a skip. */

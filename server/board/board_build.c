@@ -308,9 +308,9 @@ load_scores (struct build *bd, struct store *st)
   struct seq_index x;
   board_seq_index_items (&x, bd->items, bd->n);
   double *score = board_load_column (&x, bd->n, st, BOARD_SCORE_NODE, bd->abandon);
-  double *gmp = score ? board_load_column (&x, bd->n, st, RSA_GMP, bd->abandon) : NULL;
-  double *sec = gmp ? board_load_column (&x, bd->n, st, RSA_GMP_SEC, bd->abandon) : NULL;
-  double *ossl = sec ? board_load_column (&x, bd->n, st, RSA_OPENSSL, bd->abandon) : NULL;
+  double *gmp = score ? board_load_column (&x, bd->n, st, TEST_PAIR_RSA_GMP, bd->abandon) : NULL;
+  double *sec = gmp ? board_load_column (&x, bd->n, st, TEST_PAIR_RSA_GMP_SEC, bd->abandon) : NULL;
+  double *ossl = sec ? board_load_column (&x, bd->n, st, TEST_PAIR_RSA_OPENSSL, bd->abandon) : NULL;
   board_seq_index_free (&x);
   for (size_t i = 0; ossl && i < bd->n; i++)
     {

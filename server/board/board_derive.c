@@ -76,11 +76,11 @@ take_change_score (void *ctx, int64_t seq, const char *node, double score)
   struct change *c = &d->ch[d->n - 1];
   if (strcmp (node, BOARD_SCORE_NODE) == 0)
     c->it.score = score;
-  else if (strcmp (node, RSA_GMP) == 0)
+  else if (strcmp (node, TEST_PAIR_RSA_GMP) == 0)
     c->gmp = score;
-  else if (strcmp (node, RSA_GMP_SEC) == 0)
+  else if (strcmp (node, TEST_PAIR_RSA_GMP_SEC) == 0)
     c->sec = score;
-  else if (strcmp (node, RSA_OPENSSL) == 0)
+  else if (strcmp (node, TEST_PAIR_RSA_OPENSSL) == 0)
     c->ossl = score;
   for (size_t i = 0; i < d->ncols; i++)
     if (strcmp (node, d->cols[i]) == 0)

@@ -31,15 +31,13 @@
 #include <stdint.h>
 #include "server/board/board.h"
 #include "server/store/store.h"
+#include "model/test_pairing.h"
 
 /* The home page asks for the eight category columns (docs/leaderboard.md)
  * and a view of each per filter, so a few sort nodes and filters fit. */
 #define MAX_COLUMNS 12
 #define MAX_VIEWS 64
 #define MAX_MEMOS 32            /* values kept per CPU (board_cpu_memo) */
-#define RSA_GMP "gmpbench.app.rsa.2048"
-#define RSA_GMP_SEC "ext.rsa.sign-sec.2048"
-#define RSA_OPENSSL "openssl.rsa.sign.2048"
 
 /* The reference count a snapshot and each part the snapshots share (a
  * CPU's block of entries, the memos kept with it, a node column's
