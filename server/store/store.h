@@ -62,11 +62,30 @@ struct store_upload
   const char *flag_notes;       /* why, one line per flag, "" for none */
   const char *build;            /* the GMP build kind (plausible.h) */
   int unlisted;
+  /* Where it came from (store_source_hash), or NULL; whether that is a
+   * verified publisher (a source of its own). */
+  const char *source;
+  int verified_source;
   int64_t received;             /* Unix time */
   /* A listed upload's category judged again with it, in its transaction
    * (its own flags included), or NULL. */
   const struct store_rejudge *rejudge;
 };
+
+/* Sources.  An upload's source, as the store keeps it: the HMAC of
+ * WHAT (its network, or its verified publisher, as
+ * server/api/api_source.c words it) under this database's secret,
+ * STORE_SOURCE_HEX - 1 hex digits.  It is stored with the result, never
+ * served or dumped, and counted: a CPU row (identity, run mode, GMP
+ * build kind) is confirmed when three sources, or one verified
+ * publisher, stand behind its listed results. */
+#define STORE_SOURCE_HEX 33
+void store_source_hash (const struct store *st, const char *what, char out[STORE_SOURCE_HEX]);
+/* How many sources stand behind the CPU row of CPU, MODE and BUILD, and
+ * whether one is a verified publisher. */
+#define STORE_CONFIRMING_SOURCES 3
+enum store_status store_row_sources (struct store *st, const char *cpu, const char *mode,
+                                     const char *build, int *sources, int *verified);
 
 /* FN is told, after the commit, of every change this process makes to
  * a listed result: its id, when it is stored (listed), retracted or its
