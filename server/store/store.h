@@ -207,6 +207,7 @@ struct store_board_row
   int cores;                    /* 0: unknown */
   const char *mode, *build;     /* run.mode, the GMP build kind */
   int listed;                   /* 0: retracted, unlisted or banned since */
+  const char *source;           /* hex ("Sources"), or NULL when stored before them */
 };
 typedef int (*store_board_fn) (void *ctx, const struct store_board_row *row);
 enum store_status store_board_rows (struct store *st, store_board_fn fn, void *ctx);

@@ -668,10 +668,12 @@ static int
 take_cpu_info (void *ctx, const struct db_value *cols, int ncols)
 {
   struct cpu_info *i = ctx;
-  if (ncols < 3)
+  if (ncols < 4)
     return 1;
   if (!*i->arch)
     *i->arch = gb_xstrdup (c_text (&cols[1]) ? c_text (&cols[1]) : "");
+  if (c_int (&cols[3]) == 0)
+    return 1;                   /* this brand and the ones after it: flagged results only */
   if (!cpu_brand_fits (i->cpu, c_text (&cols[2]), c_text (&cols[0])))
     return 0;
   *i->name = gb_xstrdup (c_text (&cols[0]));
@@ -688,14 +690,15 @@ store_cpu_info (struct store *st, const char *cpu, char **name, char **arch)
 
   *name = *arch = NULL;
   /* The leaderboard's rule (server/board/board_build.c, name_group): verified
-   * publishers' unflagged results first, then unflagged ones, then all,
-   * the oldest breaking ties; a brand that does not fit never names the
-   * CPU. */
-  if (st->drv->query (c, "SELECT cpu_name, MIN(arch), MIN(vendor) FROM results "
-                      "WHERE cpu = $1 AND listed = 1 AND cpu_name <> '' GROUP BY cpu_name "
-                      "ORDER BY SUM(CASE WHEN publisher IS NOT NULL AND flagged = 0 "
-                      "THEN 1 ELSE 0 END) DESC, SUM(1 - flagged) DESC, COUNT(*) DESC, "
-                      "MIN(seq)", &p, 1, take_cpu_info, &i) < 0)
+   * publishers' unflagged results first, then the sources of unflagged
+   * ones, the oldest breaking ties; a brand that does not fit, or that
+   * only flagged results give, never names the CPU. */
+  if (st->drv->query (c, "SELECT cpu_name, MIN(arch), MIN(vendor), SUM(1 - flagged) FROM "
+                      "results WHERE cpu = $1 AND listed = 1 AND cpu_name <> '' GROUP BY "
+                      "cpu_name ORDER BY SUM(CASE WHEN publisher IS NOT NULL AND flagged = 0 "
+                      "THEN 1 ELSE 0 END) DESC, COUNT(DISTINCT CASE WHEN flagged = 0 THEN "
+                      "COALESCE(source, 'result ' || id) END) DESC, MIN(seq)", &p, 1,
+                      take_cpu_info, &i) < 0)
     rc = store_failed (st, c, "cpu info");
   store_release (st, c);
   if (rc == STORE_OK && !*arch)
