@@ -100,8 +100,11 @@ stop_server () {
 
 # post FILE SIGNATURE [QUERY]: uploads; body in resp.json, prints the
 # status code.  With FROM set, the upload says it was forwarded for the
-# address FROM (a server under --trust-proxy takes it as the client's).
+# address FROM (a server under --trust-proxy takes it as the client's);
+# with EACH_SOURCE set, every upload comes from a network of its own
+# (next_source), as honest peers do.
 post () {
+  [ -z "$EACH_SOURCE" ] || next_source
   curl -sS -o resp.json -w '%{http_code}' -X POST --data-binary "@$1" \
     -H 'Content-Type: application/json' -H "Gmpbench-Signature: $2" \
     ${FROM:+-H "X-Forwarded-For: $FROM"} "$URL/api/v1/results$3"

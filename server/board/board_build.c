@@ -23,7 +23,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 #include "common/util.h"
 #include "model/cpu_brand.h"
 
@@ -38,19 +37,6 @@ struct build
   const atomic_int *abandon;    /* NULL, or set when the build is abandoned */
 };
 
-/* A source as an item keeps it: the first 64 bits of its HEX hash, or
- * for a result stored without one (SEQ's) a source of its own. */
-static uint64_t
-source_bits (const char *hex, int64_t seq)
-{
-  char first[17];
-  if (!hex || strlen (hex) < 16)
-    return ~(uint64_t) seq;
-  memcpy (first, hex, 16);
-  first[16] = '\0';
-  return strtoull (first, NULL, 16);
-}
-
 /* IT from ROW, its strings interned in B; its scores not yet known. */
 void
 board_fill_item (struct board *b, struct item *it, const struct store_board_row *row)
@@ -62,7 +48,7 @@ board_fill_item (struct board *b, struct item *it, const struct store_board_row 
     it->f[f] = board_intern (&b->tab[f], values[f]);
   it->name = board_intern (&b->names, row->cpu_name);
   it->seq = row->seq;
-  it->source = source_bits (row->source, row->seq);
+  it->source = store_source_bits (row->source, row->seq);
   it->verified = row->verified != 0;
   it->flagged = row->flagged != 0;
   it->score = it->rsa = it->per_ghz = it->per_core = NAN;

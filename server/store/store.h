@@ -80,6 +80,22 @@ struct store_upload
  * build kind) is confirmed when three sources, or one verified
  * publisher, stand behind its listed results. */
 #define STORE_SOURCE_HEX 33
+/* A source as memory keeps it: the first 64 bits of its HEX hash, or,
+ * for a result stored before sources (SEQ's), a source of its own. */
+static inline uint64_t
+store_source_bits (const char *hex, int64_t seq)
+{
+  uint64_t v = 0;
+  for (int i = 0; hex && i < 16; i++)
+    {
+      char ch = hex[i];
+      int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+      if (d < 0)
+        return ~(uint64_t) seq;
+      v = v << 4 | (uint64_t) d;
+    }
+  return hex ? v : ~(uint64_t) seq;
+}
 void store_source_hash (const struct store *st, const char *what, char out[STORE_SOURCE_HEX]);
 /* How many sources stand behind the CPU row of CPU, MODE and BUILD, and
  * whether one is a verified publisher. */
@@ -186,10 +202,16 @@ typedef int (*store_score_fn) (void *ctx, const char *cpu, int64_t seq, double s
 enum store_status store_node_scores (struct store *st, const char *node, int include_flagged,
                                      store_score_fn fn, void *ctx);
 
-/* The run mode and GMP build kind of every listed result, in no useful
- * order. */
-typedef int (*store_kind_fn) (void *ctx, int64_t seq, const char *mode, const char *build);
+/* The run mode, GMP build kind and source (NULL when stored before
+ * sources) of every listed result, in no useful order. */
+typedef int (*store_kind_fn) (void *ctx, int64_t seq, const char *mode, const char *build,
+                              const char *source);
 enum store_status store_kinds (struct store *st, store_kind_fn fn, void *ctx);
+
+/* Each CPU row (CPU, MODE, BUILD) that a verified publisher stands
+ * behind. */
+typedef int (*store_row_fn3) (void *ctx, const char *cpu, const char *mode, const char *build);
+enum store_status store_verified_rows (struct store *st, store_row_fn3 fn, void *ctx);
 
 /* The name CPU is shown by, as the leaderboard chooses it (board.h; ""
  * when no brand fits it), and its architecture (malloc'ed);

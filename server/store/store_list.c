@@ -635,9 +635,10 @@ static int
 adapt_kind (void *ctx, const struct db_value *cols, int ncols)
 {
   struct kind_adapter *a = ctx;
-  if (ncols < 3)
+  if (ncols < 4)
     return 1;
-  return a->fn (a->ctx, c_int (&cols[0]), c_text (&cols[1]), c_text (&cols[2]));
+  return a->fn (a->ctx, c_int (&cols[0]), c_text (&cols[1]), c_text (&cols[2]),
+                c_text (&cols[3]));
 }
 
 enum store_status
@@ -647,10 +648,40 @@ store_kinds (struct store *st, store_kind_fn fn, void *ctx)
   struct kind_adapter a = { fn, ctx };
   enum store_status rc = STORE_OK;
 
-  /* Answered from the results_category index alone. */
-  if (st->drv->query (c, "SELECT seq, mode, build FROM results WHERE listed = 1", NULL, 0,
-                      adapt_kind, &a) < 0)
+  /* Answered from the results_row_source index alone on SQLite. */
+  if (st->drv->query (c, "SELECT seq, mode, build, source FROM results WHERE listed = 1", NULL,
+                      0, adapt_kind, &a) < 0)
     rc = store_failed (st, c, "kinds");
+  store_release (st, c);
+  return rc;
+}
+
+struct row3_adapter
+{
+  store_row_fn3 fn;
+  void *ctx;
+};
+
+static int
+adapt_row3 (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct row3_adapter *a = ctx;
+  if (ncols < 3)
+    return 1;
+  return a->fn (a->ctx, c_text_or_empty (&cols[0]), c_text_or_empty (&cols[1]),
+                c_text_or_empty (&cols[2]));
+}
+
+enum store_status
+store_verified_rows (struct store *st, store_row_fn3 fn, void *ctx)
+{
+  struct db_conn *c = store_acquire (st);
+  struct row3_adapter a = { fn, ctx };
+  enum store_status rc = STORE_OK;
+
+  if (st->drv->query (c, "SELECT DISTINCT cpu, mode, build FROM row_sources WHERE verified = 1",
+                      NULL, 0, adapt_row3, &a) < 0)
+    rc = store_failed (st, c, "verified rows");
   store_release (st, c);
   return rc;
 }
