@@ -40,6 +40,10 @@ EOF
 }
 
 DOWNGRADE="$(rows_back)
+DROP INDEX results_row_source;
+DROP TABLE row_sources;
+DROP TABLE secrets;
+ALTER TABLE results DROP COLUMN source;
 DROP TABLE dicts;
 DELETE FROM backfill WHERE name = 'repack';
 DROP TABLE ranks;
