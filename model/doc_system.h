@@ -8,11 +8,12 @@
  * The groups follow docs/sysinfo.md, one per object; a name is declared in
  * the group of the object it is a member of, as DOC_SYS_OBJECT_MEMBER, and
  * a member that holds an object gets a group of its own, named after it
- * (build.gmp's members are DOC_SYS_GMP_*).  Every section also has a
- * DOC_SYS_SOURCES object, whose members are the names of the section's
- * members.  CPU feature names are declared like any member; the tables that
- * map an OS's own flag names ("abm", "sha_ni", "asimd", "FEAT_PMULL") to
- * them keep those flag names, which are the OS's data, as they are.
+ * (build.gmp's members are DOC_SYS_GMP_*).  An object whose members say
+ * where they were read also holds a DOC_SYS_SOURCES object, under the
+ * names of those members.  CPU feature names are declared like any
+ * member; the tables that map an OS's own flag names ("abm", "sha_ni",
+ * "asimd", "FEAT_PMULL") to them keep those flag names, which are the
+ * OS's data, as they are.
  *
  * Values (a hypervisor's name, a core kind's "performance") and sources
  * ("/proc/cpuinfo") are data, not names, and stay where they are written. */
