@@ -43,6 +43,24 @@ check "and every test's clock lies within the counter's bounds, give or take 1%"
   [ "$(json_get honest.json "d['run']['counter']['tests'] == len(d['results'])
 and -0.01 <= d['run']['counter']['deviation_min'] <= d['run']['counter']['deviation_max'] <= 0.01")" = True ]
 
+# run.counter is checked as closed, typed object, by gmpbench verify as
+# by the server (model/doc_schema.c): a re-signed document with a member
+# added to it, or a rate that is not a number, is refused, naming it.
+edited () {
+  python3 -c "import json, sys
+d = json.load(open('honest.json'))
+$1
+json.dump(d, open('edited.unsigned', 'w'))" && "$BUILDDIR/tests/helper-sign" edited.unsigned edited.json
+}
+edited "d['run']['counter']['tampered'] = 1"
+run_status "$GMPBENCH" verify edited.json
+check "a re-signed result with an unknown member in run.counter is refused, named" \
+  sh -c "[ $status -ne 0 ] && grep -q 'run.counter.tampered' out.txt err.txt"
+edited "d['run']['counter']['rate_mhz_after'] = 'fast'"
+run_status "$GMPBENCH" verify edited.json
+check "and so is one whose rate is not a number" \
+  sh -c "[ $status -ne 0 ] && grep -q 'run.counter.rate_mhz_after' out.txt err.txt"
+
 # slowed_run WHAT LIB AFTER ARGS...: a run with LIB preloaded, the clocks
 # slowed AFTER seconds from its start, must exit 4 naming a test of the
 # selection (or the run, when MAY_NAME_RUN is set), and write nothing.
