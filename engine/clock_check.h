@@ -64,7 +64,8 @@ void clock_check_start (struct clock_check *c);
  * measured in R[0..N) and, unless NULL, THREADED[0..N) (--threads), in
  * order.  NULL when the clock agrees with the counter (or nothing could
  * be checked), else the name of the first test that disagrees, or
- * "the run" when only the rates before and after disagree. */
+ * "the run" when only the rates before and after disagree (or the rate
+ * before could not be measured). */
 const char *clock_check_finish (struct clock_check *c, const struct test_result *r,
                                 const struct test_result *threaded, size_t n);
 
