@@ -2,11 +2,14 @@
  *
  * Chooses the tests, records the machine (with its clock measured before
  * and after), runs each test through the harness, stops at the first wrong
- * result, computes the scores and writes the result document.  An
- * interrupted run writes nothing: the output file is only ever replaced
+ * result, checks the run's clock against the CPU's counter
+ * (engine/clock_check.h), computes the scores and writes the result
+ * document.  An interrupted run writes nothing, nor does one whose clock
+ * disagrees with the counter: the output file is only ever replaced
  * whole, by rename. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,7 @@
 #include "client/gmp_side.h"
 #include "model/doc_schema.h"
 #include "model/score.h"
+#include "engine/clock_check.h"
 #include "engine/threads.h"
 #include "sysinfo/sysinfo.h"
 
@@ -46,8 +50,9 @@ static const char run_usage[] =
 static const char run_epilogue[] =
   "\n"
   "Exit status: 0 success, 1 not saved or rejected, 2 usage error, 3 a test\n"
-  "computed a wrong result, 75 --submit queued the result for later, 130\n"
-  "(SIGINT) or 143 (SIGTERM) interrupted (nothing is written).  A progress\n"
+  "computed a wrong result, 4 the system clock disagrees with the CPU's\n"
+  "counter (nothing is written), 75 --submit queued the result for later,\n"
+  "130 (SIGINT) or 143 (SIGTERM) interrupted (nothing is written).  A progress\n"
   "bar is drawn on stderr when it is a terminal, a plain line per finished\n"
   "test otherwise; colour is used on a terminal unless NO_COLOR is set.\n";
 
@@ -274,6 +279,27 @@ run_tests (const struct run_options *o, struct test_result *results,
     }
   progress_clear (&prog);
   return status;
+}
+
+/* The run's clock judged against the CPU's counter (engine/clock_check.h)
+ * now that every test is measured: 0, or EXIT_CLOCK with the message. */
+static int
+check_clock (struct clock_check *c, const struct run_options *o,
+             const struct test_result *results, const struct test_result *threaded)
+{
+  const char *which = clock_check_finish (c, results, o->threads ? threaded : NULL,
+                                          o->sel.ntests);
+  if (!which)
+    return 0;
+  if (strcmp (which, "the run") == 0)
+    gb_error ("run", "the system clock disagrees with the CPU's counter: %s (the counter "
+              "ran at %.3f MHz before the tests, %.3f MHz after). No result was written.",
+              which, c->rate_before / 1e6, c->rate_after / 1e6);
+  else
+    gb_error ("run", "the system clock disagrees with the CPU's counter: %s (its samples "
+              "read %.2f%% %s time on the clock than on the counter). No result was written.",
+              which, fabs (c->deviation) * 100, c->deviation < 0 ? "less" : "more");
+  return EXIT_CLOCK;
 }
 
 /* The scores of the measured RESULTS; free with score_free. */
@@ -566,7 +592,9 @@ hand_over (cJSON *doc)
 static int
 run_one (struct run_options *o)
 {
+  struct clock_check counter;
   interrupt_install ();
+  clock_check_start (&counter);
   struct sysinfo_options sopt = { NULL, 1 };
   cJSON *system = sysinfo_collect (&sopt);
   struct test_result *results = gb_xcalloc (o->sel.ntests, sizeof *results);
@@ -574,9 +602,12 @@ run_one (struct run_options *o)
   double *efficiency = gb_xcalloc (o->sel.ntests, sizeof *efficiency);
   int status = run_tests (o, results, threaded, efficiency);
   if (status == 0)
+    status = check_clock (&counter, o, results, threaded);
+  if (status == 0)
     {
       interrupt_disarm ();
       cJSON *doc = build_document (o, system, results, threaded, efficiency);
+      document_add_clock_check (doc, &counter);
       system = NULL;
       status = o->worker ? hand_over (doc) : emit (o, doc, o->output, 1);
       cJSON_Delete (doc);

@@ -9,6 +9,8 @@
 /* Exit codes. */
 #define EXIT_USAGE 2            /* bad option, pattern matching nothing... */
 #define EXIT_WRONG 3            /* a benchmark computed a wrong result */
+#define EXIT_CLOCK 4            /* the system clock disagrees with the CPU's
+                                   counter (engine/clock_check.h) */
 #define EXIT_INTERRUPTED 130
 
 int cmd_run (int argc, char **argv);

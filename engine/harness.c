@@ -96,6 +96,7 @@ harness_start (struct harness_run *h, const struct harness_config *cfg,
   h->visits = 0;
   h->reps = calibrate (cfg, ops, state);
   h->wall = h->cpu = h->kernel = 0;
+  memset (&h->counter, 0, sizeof h->counter);
   h->converged = 0;
   h->done = 0;
 }
@@ -152,9 +153,10 @@ harness_visit (struct harness_run *h, volatile sig_atomic_t *stop)
     {
       double k0 = gb_thread_kernel_seconds ();
       double c0 = gb_thread_cpu_seconds ();
-      double t0 = h->cfg->clock ();
+      struct counter_stamp s0, s1;
+      double t0 = counter_stamp (h->cfg->clock, &s0);
       h->ops->run (h->state, h->reps);
-      double t1 = h->cfg->clock ();
+      double t1 = counter_stamp (h->cfg->clock, &s1);
       double c1 = gb_thread_cpu_seconds ();
       double k1 = gb_thread_kernel_seconds ();
       h->times[h->n++] = (t1 - t0) / h->reps;
@@ -162,6 +164,7 @@ harness_visit (struct harness_run *h, volatile sig_atomic_t *stop)
       h->wall += t1 - t0;
       h->cpu += c1 - c0;
       h->kernel += k1 - k0;
+      counter_span_add (&h->counter, &s0, &s1, t1 - t0);
       h->done = enough (h);
     }
   return *stop ? -1 : h->done;
@@ -182,6 +185,7 @@ harness_finish (struct harness_run *h, struct measurement *m)
   m->wall_seconds = h->wall;
   m->cpu_seconds = h->cpu;
   m->kernel_seconds = fmin (fmax (h->kernel, 0), h->cpu);
+  m->counter = h->counter;
   m->converged = h->converged;
   m->flags = 0;
   if (e.spread > TEST_NOISY_SPREAD)

@@ -8,8 +8,10 @@
  * harness_use_cpu_mean) waits for no agreement: it takes samples for a
  * fixed MEAN_TIME, as GMPbench times for a fixed ten seconds.  Each sample is timed with the monotonic clock; the thread's CPU
  * time is recorded alongside so that a run in which the process lost the
- * CPU (stolen time, other load) is flagged.  Only ops->run is inside the
- * timed region.
+ * CPU (stolen time, other load) is flagged, and each clock reading is
+ * bracketed by readings of the CPU's counter (counter.h), which
+ * clock_check.h judges the clock by.  Only ops->run is inside the timed
+ * region.
  *
  * The samples can be taken in visits (harness_start, harness_visit,
  * harness_finish) so that a caller can interleave many tests: on a shared
@@ -23,6 +25,7 @@
 
 #include <signal.h>
 #include "engine/bench.h"
+#include "engine/counter.h"
 
 struct harness_config
 {
@@ -65,6 +68,8 @@ struct measurement
   double wall_seconds;          /* total timed wall time */
   double cpu_seconds;           /* total CPU time over the same samples */
   double kernel_seconds;        /* the kernel's part of it (page faults) */
+  struct counter_span counter;  /* the samples on the clock and the CPU's
+                                   counter (clock_check.h) */
   int converged;
   unsigned flags;
 };
@@ -81,6 +86,7 @@ struct harness_run
   unsigned visits;
   unsigned long reps;           /* repetitions per sample */
   double wall, cpu, kernel;     /* timed seconds so far */
+  struct counter_span counter;  /* the same samples on the CPU's counter */
   int by_mean;                  /* stops at cfg->mean_time */
   int converged;
   int done;                     /* converged, or the budget is spent */

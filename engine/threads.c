@@ -39,6 +39,7 @@ struct worker
   unsigned long reps;
   double start, finish;         /* this round's sample, monotonic seconds */
   double cpu;                   /* CPU seconds over all rounds */
+  struct counter_span counter;  /* its samples on the CPU's counter */
   int pinned;                   /* 1: runs on its own CPU only */
   pthread_t thread;
 };
@@ -176,9 +177,11 @@ worker_main (void *arg)
       if (sh->done)
         break;
       double c0 = gb_thread_cpu_seconds ();
-      w->start = sh->cfg->clock ();
+      struct counter_stamp s0, s1;
+      w->start = counter_stamp (sh->cfg->clock, &s0);
       sh->ops->run (w->state, w->reps);
-      w->finish = sh->cfg->clock ();
+      w->finish = counter_stamp (sh->cfg->clock, &s1);
+      counter_span_add (&w->counter, &s0, &s1, w->finish - w->start);
       w->cpu += gb_thread_cpu_seconds () - c0;
       pthread_barrier_wait (&sh->barrier);
     }
@@ -254,9 +257,14 @@ coordinate (struct shared *sh, struct worker *w, unsigned n, struct measurement 
 
   struct stats_estimate e;
   stats_estimate (times, rounds, sh->cfg->agree, sh->cfg->tolerance, &e);
-  for (unsigned i = 0; i < n; i++)
-    cpu += w[i].cpu / n;
   memset (m, 0, sizeof *m);
+  for (unsigned i = 0; i < n; i++)
+    {
+      cpu += w[i].cpu / n;
+      m->counter.seconds += w[i].counter.seconds;
+      m->counter.ticks_min += w[i].counter.ticks_min;
+      m->counter.ticks_max += w[i].counter.ticks_max;
+    }
   m->seconds_per_op = e.time;
   m->ops_per_sec = e.time > 0 ? 1 / e.time : 0;
   m->fast_ops_per_sec = m->ops_per_sec;

@@ -12,7 +12,8 @@
  * harness.h does for one thread (the fast end of the rounds, stopping
  * when they agree or the budget is spent), so single- and multi-threaded
  * figures mean the same thing.  The rounds are timed by cfg->clock, which
- * every copy's thread calls.
+ * every copy's thread calls, each reading bracketed by the CPU's counter
+ * (counter.h); a measurement's counter span is the sum of its copies'.
  *
  * The scaling efficiency is the aggregate over N times the throughput of
  * one copy measured the same way on its own: 1 is perfect scaling.  Every

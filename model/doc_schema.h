@@ -44,6 +44,22 @@
 #define DOC_RUN_OPERAND_SEED "operand_seed"
 #define DOC_RUN_CYCLES_GHZ "cycles_ghz"
 #define DOC_RUN_CYCLES_CLOCK "cycles_clock"
+/* run.counter: the clock checked against the CPU's counter
+ * (engine/clock_check.h); optional, documents of older clients lack it. */
+#define DOC_RUN_COUNTER "counter"
+#define DOC_COUNTER_SOURCE "source"
+#define DOC_COUNTER_SKIPPED "skipped"
+#define DOC_COUNTER_RATE_CLOCK "rate_clock"
+#define DOC_COUNTER_RATE_MHZ_BEFORE "rate_mhz_before"
+#define DOC_COUNTER_RATE_MHZ_AFTER "rate_mhz_after"
+#define DOC_COUNTER_STATED_MHZ "stated_mhz"
+#define DOC_COUNTER_TESTS "tests"
+#define DOC_COUNTER_DEVIATION_MIN "deviation_min"
+#define DOC_COUNTER_DEVIATION_MAX "deviation_max"
+/* run.counter.rate_clock */
+#define DOC_RATE_CLOCK_SYSCALL "syscall"
+#define DOC_RATE_CLOCK_LIBC "libc"
+
 /* run.mode */
 #define DOC_MODE_FULL "full"
 #define DOC_MODE_QUICK "quick"
@@ -98,7 +114,7 @@ struct doc_object
 };
 
 extern const struct doc_object doc_top, doc_client, doc_run, doc_system, doc_threads,
-  doc_submitter;
+  doc_submitter, doc_run_counter;
 /* Elements of arrays and values of the scores objects. */
 extern const struct schema_member doc_result_element, doc_threaded_result_element,
   doc_skipped_element, doc_flag_element, doc_only_element, doc_score_value;

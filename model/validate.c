@@ -100,7 +100,7 @@ check_score_values (const cJSON *scores, const char *path, struct validate_error
 static int
 check_structure (const cJSON *doc, struct validate_error *err)
 {
-  const cJSON *threads;
+  const cJSON *threads, *counter;
 
   if (schema_check_object (doc, "", doc_top.members, doc_top.n, 0, err) < 0
       || schema_check_object (schema_get (doc, DOC_CLIENT), DOC_CLIENT, doc_client.members,
@@ -119,6 +119,10 @@ check_structure (const cJSON *doc, struct validate_error *err)
       || schema_check_object (schema_get (doc, DOC_SUBMITTER), DOC_SUBMITTER,
                               doc_submitter.members, doc_submitter.n, 0, err) < 0
       || check_score_values (schema_get (doc, DOC_SCORES), DOC_SCORES, err) < 0)
+    return -1;
+  counter = schema_get (doc, DOC_RUN "." DOC_RUN_COUNTER);
+  if (counter && schema_check_object (counter, DOC_RUN "." DOC_RUN_COUNTER,
+                                      doc_run_counter.members, doc_run_counter.n, 0, err) < 0)
     return -1;
   threads = schema_get (doc, DOC_THREADS);
   if (threads

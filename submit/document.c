@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,51 @@ document_add_threads (cJSON *doc, unsigned nthreads,
   cJSON_AddBoolToObject (threads, DOC_THREADS_PINNED, pinned);
   cJSON_AddItemToObject (threads, DOC_THREADS_SCORES, scores_json (scores, nscores));
   cJSON_AddItemToObject (doc, DOC_THREADS, threads);
+}
+
+/* A rate in MHz, to the kHz. */
+static double
+mhz (double hz)
+{
+  return round (hz / 1e3) / 1e3;
+}
+
+/* A deviation, to a millionth. */
+static double
+millionths (double x)
+{
+  return round (x * 1e6) / 1e6;
+}
+
+void
+document_add_clock_check (cJSON *doc, const struct clock_check *c)
+{
+  cJSON *counter = cJSON_CreateObject ();
+  if (!c->source)
+    {
+      cJSON_AddNullToObject (counter, DOC_COUNTER_SOURCE);
+      cJSON_AddStringToObject (counter, DOC_COUNTER_SKIPPED, c->skipped);
+    }
+  else
+    {
+      cJSON_AddStringToObject (counter, DOC_COUNTER_SOURCE, c->source);
+      cJSON_AddStringToObject (counter, DOC_COUNTER_RATE_CLOCK,
+                               c->by_syscall ? DOC_RATE_CLOCK_SYSCALL : DOC_RATE_CLOCK_LIBC);
+      cJSON_AddNumberToObject (counter, DOC_COUNTER_RATE_MHZ_BEFORE, mhz (c->rate_before));
+      cJSON_AddNumberToObject (counter, DOC_COUNTER_RATE_MHZ_AFTER, mhz (c->rate_after));
+      if (c->stated_hz > 0)
+        cJSON_AddNumberToObject (counter, DOC_COUNTER_STATED_MHZ, mhz (c->stated_hz));
+      cJSON_AddNumberToObject (counter, DOC_COUNTER_TESTS, (double) c->tests);
+      if (c->tests > 0)
+        {
+          cJSON_AddNumberToObject (counter, DOC_COUNTER_DEVIATION_MIN,
+                                   millionths (c->deviation_min));
+          cJSON_AddNumberToObject (counter, DOC_COUNTER_DEVIATION_MAX,
+                                   millionths (c->deviation_max));
+        }
+    }
+  cJSON_AddItemToObject (cJSON_GetObjectItemCaseSensitive (doc, DOC_RUN), DOC_RUN_COUNTER,
+                         counter);
 }
 
 char *

@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 #include "model/protocol.h"
+#include "engine/clock_check.h"
 #include "engine/runner.h"
 #include "model/score.h"
 
@@ -36,6 +37,10 @@ cJSON *document_build (const struct run_info *info, cJSON *system,
 void document_add_threads (cJSON *doc, unsigned nthreads,
                            const struct test_result *results, const double *efficiency,
                            size_t n, const struct score_node *scores, size_t nscores);
+
+/* Adds run.counter: the record of the check of the run's clock against
+ * the CPU's counter (engine/clock_check.h), passed or skipped. */
+void document_add_clock_check (cJSON *doc, const struct clock_check *c);
 
 /* The document's bytes: pretty-printed JSON and a final newline. */
 char *document_serialize (const cJSON *doc);

@@ -6,6 +6,7 @@
 # The client's parts (libgbclient.a, libgbmodel.a).
 CHECK_PROGRAMS += \
 	tests/unit-checks \
+	tests/unit-clock-check \
 	tests/unit-compare \
 	tests/unit-harness \
 	tests/unit-operand \
@@ -38,6 +39,16 @@ CHECK_LIBS += tests/libwronggmp.so
 tests/libwronggmp.so: tests/wrong-gmp.c
 	@$(MKDIR_P) $(@D)
 	$(CC) -shared -fPIC -O1 $(GB_CPPFLAGS) $(WARN_CFLAGS) -o $@ $< -ldl
+
+# A library that slows every clock the process reads, preloaded by
+# tests/t0123-clock-counter.sh; the second one also wraps dladdr.
+CHECK_LIBS += tests/libslowclock.so tests/libslowclock-dladdr.so
+tests/libslowclock.so: tests/slow-clock.c
+	@$(MKDIR_P) $(@D)
+	$(CC) -shared -fPIC -O1 $(GB_CPPFLAGS) $(WARN_CFLAGS) -o $@ $< -ldl -lpthread
+tests/libslowclock-dladdr.so: tests/slow-clock.c
+	@$(MKDIR_P) $(@D)
+	$(CC) -shared -fPIC -O1 -DWRAP_DLADDR $(GB_CPPFLAGS) $(WARN_CFLAGS) -o $@ $< -ldl -lpthread
 
 # The server's parts (libgbserver.a, libgbmodel.a): its pure rules, and
 # the leaderboard snapshot (server/board/) on a SQLite store.
