@@ -14,6 +14,7 @@
 #include "common/util.h"
 #include "model/b64.h"
 #include "model/json_check.h"
+#include "model/machine_kind.h"
 #include "model/doc_schema.h"
 #include "model/schema.h"
 #include "model/reference.h"
@@ -610,6 +611,7 @@ summarise (const cJSON *doc, struct doc_summary *out)
   out->mhz_max = number_member (doc, "system.clock.max_mhz");
   out->gmp_interposed
     = cJSON_IsTrue (schema_get (doc, "system.build.gmp.entry_points.interposed"));
+  out->virtual_machine = machine_is_virtual (doc);
   out->cores = (int) number_member (doc, "system.cores.physical");
   if (out->cores == 0)
     out->cores = (int) number_member (doc, "system.cores.logical");

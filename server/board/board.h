@@ -48,12 +48,15 @@
 
 struct board;
 
-/* The fields pages filter by; each has its own table of distinct values. */
+/* The fields pages filter by; each has its own table of distinct values.
+ * Mode and build kind are never pooled (board_default_kinds); the
+ * machine kind is, unless a filter asks for one. */
 enum board_field
 {
   BF_CPU, BF_ARCH, BF_VENDOR, BF_OS, BF_GMP, BF_COMPILER,
   BF_MODE,                      /* run.mode: full, quick, custom */
   BF_BUILD,                     /* the GMP build kind: distribution, fat, native, unknown */
+  BF_MACHINE,                   /* bare-metal or virtual (model/machine_kind.h) */
   BF_COUNT
 };
 

@@ -53,4 +53,12 @@
   "CREATE INDEX scores_cpu_recent ON scores (cpu, node, seq DESC, listed, flagged, score, " \
   "depth) WHERE depth <= 1;\n"
 
+/* 16: whether the result ran in a virtual machine (its document names a
+ * hypervisor: model/machine_kind.h), which the listings mark and filter
+ * by; read from every stored document, in batches, after the migration
+ * (store_backfill.c) */
+#define STORE_MIGRATION_16 \
+  "ALTER TABLE results ADD COLUMN virtual_machine INTEGER NOT NULL DEFAULT 0;\n" \
+  "INSERT INTO backfill (name, next) VALUES ('virtual', 0);\n"
+
 #endif

@@ -191,6 +191,7 @@ static const char *const migrations[] = {
   "  seq BIGINT NOT NULL,\n"
   "  content BYTEA NOT NULL);\n"
   "INSERT INTO backfill (name, next) VALUES ('repack', 0);\n",
+  STORE_MIGRATION_16,         /* store_migrations.h */
 };
 
 static void

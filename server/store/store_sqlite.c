@@ -203,6 +203,7 @@ static const char *const migrations[] = {
   "  seq INTEGER NOT NULL,\n"
   "  content BLOB NOT NULL);\n"
   "INSERT INTO backfill (name, next) VALUES ('repack', 0);\n",
+  STORE_MIGRATION_16,         /* store_migrations.h */
 };
 
 static void
