@@ -3,7 +3,10 @@
 #
 # Uploads the signed result documents FILE... (each with its signature in
 # FILE.sig, as `gmpbench run --output FILE` writes them) to a fresh
-# gmpbench-server on 127.0.0.1, one after another, and reads every
+# gmpbench-server on 127.0.0.1, one after another, each as from a
+# network of its own (X-Forwarded-For under --trust-proxy, documentation
+# addresses 2001:db8:N::1: a source each, docs/protocol.md, "Sources"),
+# as volunteers' results come, and reads every
 # result's flags after each upload: a flag can come and go as the
 # category's peers arrive (docs/protocol.md, "Plausibility").  Does so in
 # the order given and in N-1 shuffled orders (seeded 1 to N-1, so a run
@@ -40,7 +43,7 @@ judge () {
   rm -f "$tmp/r.db"*
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   "$server" --listen "127.0.0.1:$port" --database "$tmp/r.db" --key-rate 0 --aggregate-ttl 0 \
-    2> "$tmp/server.log" &
+    --trust-proxy 2> "$tmp/server.log" &
   pid=$!
   url=http://127.0.0.1:$port
   tries=0
@@ -50,10 +53,12 @@ judge () {
     sleep 0.1
   done
   : > "$tmp/seen"
+  source=0
   for f in "$@"; do
+    source=$((source + 1))
     code=$(curl -sS -o "$tmp/resp.json" -w '%{http_code}' -X POST --data-binary "@$f" \
       -H 'Content-Type: application/json' -H "Gmpbench-Signature: $(cat "$f.sig")" \
-      "$url/api/v1/results")
+      -H "X-Forwarded-For: $(printf '2001:db8:%x::1' $source)" "$url/api/v1/results")
     [ "$code" = 201 ] || { echo "$f: upload answered $code: $(cat "$tmp/resp.json")" >&2; exit 1; }
     echo "$f $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["id"])' "$tmp/resp.json")" \
       >> "$tmp/ids"

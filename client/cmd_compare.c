@@ -173,24 +173,24 @@ print_text (FILE *f, const struct comparison *c, const struct palette *p)
   char ops[32];
   for (size_t k = 0; k < c->nruns; k++)
     {
-      const cJSON *cpu = cJSON_GetObjectItemCaseSensitive (c->runs[k].system, "cpu");
+      const cJSON *cpu = cJSON_GetObjectItemCaseSensitive (c->runs[k].system, DOC_SYS_CPU);
       if (k)
         fprintf (f, "run %-3zu ", k);
       else
         fputs ("base    ", f);
       escape_text (f, c->files[k]);
       fputs (": ", f);
-      escape_text (f, report_str (cpu, "name"));
+      escape_text (f, report_str (cpu, DOC_SYS_CPU_NAME));
       fputs (", ", f);
       escape_text (f, report_str (c->runs[k].doc, "created"));
-      const cJSON *build = cJSON_GetObjectItemCaseSensitive (c->runs[k].system, "build");
-      const cJSON *gmp = cJSON_GetObjectItemCaseSensitive (build, "gmp");
+      const cJSON *build = cJSON_GetObjectItemCaseSensitive (c->runs[k].system, DOC_SYS_BUILD);
+      const cJSON *gmp = cJSON_GetObjectItemCaseSensitive (build, DOC_SYS_BUILD_GMP);
       char library[4200];
       report_gmp_build (gmp, library, sizeof library);
       if (*library)
         {
           fputs (", GMP ", f);
-          escape_text (f, report_str (gmp, "version"));
+          escape_text (f, report_str (gmp, DOC_SYS_GMP_VERSION));
           fputs (" ", f);
           escape_text (f, library);
         }
@@ -403,8 +403,9 @@ note_extra_tests (const struct comparison *c, size_t k)
 static const char *
 cpu_identity (const struct report *r)
 {
-  const cJSON *cpu = cJSON_GetObjectItemCaseSensitive (r->system, "cpu");
-  return *report_str (cpu, "identity") ? report_str (cpu, "identity") : report_str (cpu, "name");
+  const cJSON *cpu = cJSON_GetObjectItemCaseSensitive (r->system, DOC_SYS_CPU);
+  return *report_str (cpu, DOC_SYS_CPU_IDENTITY) ? report_str (cpu, DOC_SYS_CPU_IDENTITY)
+    : report_str (cpu, DOC_SYS_CPU_NAME);
 }
 
 /* Notes on how run K differs from the base beyond its speed. */
@@ -427,9 +428,11 @@ note_differences (const struct comparison *c, size_t k)
     {
       note (c, k);
       fputs (" ran on another CPU than the base (", stderr);
-      escape_text (stderr, report_str (cJSON_GetObjectItemCaseSensitive (r->system, "cpu"), "name"));
+      escape_text (stderr, report_str (cJSON_GetObjectItemCaseSensitive (r->system, DOC_SYS_CPU),
+                                       DOC_SYS_CPU_NAME));
       fputs (" against ", stderr);
-      escape_text (stderr, report_str (cJSON_GetObjectItemCaseSensitive (b->system, "cpu"), "name"));
+      escape_text (stderr, report_str (cJSON_GetObjectItemCaseSensitive (b->system, DOC_SYS_CPU),
+                                       DOC_SYS_CPU_NAME));
       fputs (")\n", stderr);
     }
 }

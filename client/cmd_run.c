@@ -300,10 +300,10 @@ clock_ghz (const struct run_options *o, const cJSON *system)
 {
   if (o->cpu_ghz > 0)
     return o->cpu_ghz;
-  const cJSON *clock = cJSON_GetObjectItemCaseSensitive (system, "clock");
-  const cJSON *measured = cJSON_GetObjectItemCaseSensitive (clock, "measured");
-  const cJSON *mhz = cJSON_GetObjectItemCaseSensitive (measured, "mhz");
-  const cJSON *valid = cJSON_GetObjectItemCaseSensitive (measured, "valid");
+  const cJSON *clock = cJSON_GetObjectItemCaseSensitive (system, DOC_SYS_CLOCK);
+  const cJSON *measured = cJSON_GetObjectItemCaseSensitive (clock, DOC_SYS_CLOCK_MEASURED);
+  const cJSON *mhz = cJSON_GetObjectItemCaseSensitive (measured, DOC_SYS_MEASURED_MHZ);
+  const cJSON *valid = cJSON_GetObjectItemCaseSensitive (measured, DOC_SYS_MEASURED_VALID);
   return cJSON_IsNumber (mhz) && !cJSON_IsFalse (valid) ? mhz->valuedouble / 1000 : 0;
 }
 
@@ -424,9 +424,9 @@ build_document (const struct run_options *o, cJSON *system,
                 const struct test_result *results, const struct test_result *threaded,
                 const double *efficiency)
 {
-  cJSON *clock = cJSON_GetObjectItemCaseSensitive (system, "clock");
+  cJSON *clock = cJSON_GetObjectItemCaseSensitive (system, DOC_SYS_CLOCK);
   if (cJSON_IsObject (clock))
-    cJSON_AddItemToObject (clock, "measured_after", sysinfo_measure_clock ());
+    cJSON_AddItemToObject (clock, DOC_SYS_CLOCK_MEASURED_AFTER, sysinfo_measure_clock ());
   double ghz = clock_ghz (o, system);
   struct score_node *scores;
   size_t nscores = scores_of (results, o->sel.ntests, o->quick, &scores);

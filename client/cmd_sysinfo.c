@@ -5,6 +5,7 @@
  * instead of the live system; --no-clock skips the clock measurement. */
 #include "client/gmpbench.h"
 #include "client/options.h"
+#include "model/doc_system.h"
 #include "sysinfo/sysinfo.h"
 
 #include <stdlib.h>
@@ -23,7 +24,7 @@ static const char sysinfo_epilogue[] =
 static void
 print_details (FILE *out, const cJSON *node, const char *path)
 {
-  const cJSON *child, *sources = cJSON_GetObjectItemCaseSensitive (node, "sources");
+  const cJSON *child, *sources = cJSON_GetObjectItemCaseSensitive (node, DOC_SYS_SOURCES);
   char sub[512];
   int idx = 0;
 

@@ -21,11 +21,11 @@ static void
 gmp_cell (FILE *f, const struct report *r)
 {
   const cJSON *gmp = cJSON_GetObjectItemCaseSensitive (
-    cJSON_GetObjectItemCaseSensitive (r->system, "build"), "gmp");
+    cJSON_GetObjectItemCaseSensitive (r->system, DOC_SYS_BUILD), DOC_SYS_BUILD_GMP);
   char build[4200];
   report_gmp_build (gmp, build, sizeof build);
   fputs ("<td>", f);
-  escape_html (f, report_str (gmp, "version"));
+  escape_html (f, report_str (gmp, DOC_SYS_GMP_VERSION));
   if (*build)
     {
       fputs (", ", f);

@@ -42,6 +42,7 @@ gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **doc
 #include "client/pairs.h"
 #include "client/progress.h"
 #include "common/util.h"
+#include "model/doc_schema.h"
 #include "model/schema.h"
 #if defined(__linux__) || defined(__FreeBSD__)
 #include <link.h>
@@ -301,19 +302,21 @@ static int
 check_provenance (const cJSON *doc, const char *path)
 {
   char hex[65];
-  const cJSON *gmp = schema_get (doc, "system.build.gmp");
-  const cJSON *sha = schema_get (gmp, "library.sha256");
-  const cJSON *interposed = schema_get (gmp, "entry_points.interposed");
+  const cJSON *gmp = schema_get (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_BUILD, DOC_SYS_BUILD_GMP));
+  const cJSON *sha = schema_get (gmp, DOC_PATH (DOC_SYS_LIBRARY, DOC_SYS_LIBRARY_SHA256));
+  const cJSON *loaded = schema_get (gmp, DOC_PATH (DOC_SYS_LIBRARY, DOC_SYS_LIBRARY_PATH));
+  const cJSON *interposed = schema_get (gmp, DOC_PATH (DOC_SYS_GMP_ENTRY_POINTS,
+                                                       DOC_SYS_ENTRY_POINTS_INTERPOSED));
   if (gb_sha256_file (path, hex) != 0)
     gb_error ("run", "--gmp %s: cannot read it again: %s", path, strerror (errno));
   else if (!cJSON_IsString (sha) || strcmp (sha->valuestring, hex) != 0)
     gb_error ("run", "--gmp %s: the libgmp that ran (%s) is not this file; is it a libgmp "
               "with the SONAME libgmp.so.10?", path,
-              cJSON_IsString (schema_get (gmp, "library.path"))
-              ? schema_get (gmp, "library.path")->valuestring : "none found");
+              cJSON_IsString (loaded) ? loaded->valuestring : "none found");
   else if (!cJSON_IsFalse (interposed))
-    gb_error ("run", "--gmp %s: timed GMP functions resolved outside it (system.build.gmp."
-              "entry_points: an LD_PRELOAD?)", path);
+    gb_error ("run", "--gmp %s: timed GMP functions resolved outside it ("
+              DOC_PATH (DOC_SYSTEM, DOC_SYS_BUILD, DOC_SYS_BUILD_GMP, DOC_SYS_GMP_ENTRY_POINTS)
+              ": an LD_PRELOAD?)", path);
   else
     return 0;
   return -1;

@@ -54,7 +54,7 @@ struct html_ctx
 void
 html_page_open (FILE *f, const char *title, const struct report *r)
 {
-  const cJSON *cpu = cJSON_GetObjectItemCaseSensitive (r->system, "cpu");
+  const cJSON *cpu = cJSON_GetObjectItemCaseSensitive (r->system, DOC_SYS_CPU);
   fputs ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
          "style-src 'unsafe-inline'\">\n"
@@ -62,10 +62,11 @@ html_page_open (FILE *f, const char *title, const struct report *r)
          "<title>", f);
   fputs (title, f);
   fputs (": ", f);
-  escape_html (f, *report_str (cpu, "name") ? report_str (cpu, "name") : "unknown CPU");
+  escape_html (f, *report_str (cpu, DOC_SYS_CPU_NAME) ? report_str (cpu, DOC_SYS_CPU_NAME)
+               : "unknown CPU");
   fprintf (f, "</title>\n<style>%s</style>\n</head>\n<body>\n<header><h1>%s</h1>\n"
            "<p class=\"sub\">", style, title);
-  escape_html (f, report_str (cpu, "name"));
+  escape_html (f, report_str (cpu, DOC_SYS_CPU_NAME));
   fputs (" &middot; ", f);
   escape_html (f, report_str (r->doc, "created"));
   fputs (" &middot; gmpbench ", f);

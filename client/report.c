@@ -154,7 +154,8 @@ static void
 caches_line (const cJSON *cache, char *buf, size_t len)
 {
   static const char *const levels[][2] = {
-    { "l1d", "L1d" }, { "l1i", "L1i" }, { "l2", "L2" }, { "l3", "L3" }, { "l4", "L4" },
+    { DOC_SYS_CACHE_L1D, "L1d" }, { DOC_SYS_CACHE_L1I, "L1i" }, { DOC_SYS_CACHE_L2, "L2" },
+    { DOC_SYS_CACHE_L3, "L3" }, { DOC_SYS_CACHE_L4, "L4" },
   };
   size_t used = 0;
   buf[0] = '\0';
@@ -196,18 +197,18 @@ summary_pairs (const cJSON *system, report_machine_fn *fn, void *ctx)
 void
 report_machine (const struct report *r, report_machine_fn *fn, void *ctx)
 {
-  const cJSON *build = cJSON_GetObjectItemCaseSensitive (r->system, "build");
-  const cJSON *configure = cJSON_GetObjectItemCaseSensitive (build, "configure");
-  const cJSON *gmp = cJSON_GetObjectItemCaseSensitive (build, "gmp");
+  const cJSON *build = cJSON_GetObjectItemCaseSensitive (r->system, DOC_SYS_BUILD);
+  const cJSON *configure = cJSON_GetObjectItemCaseSensitive (build, DOC_SYS_BUILD_CONFIGURE);
+  const cJSON *gmp = cJSON_GetObjectItemCaseSensitive (build, DOC_SYS_BUILD_GMP);
   char caches[256], library[4200];
   summary_pairs (r->system, fn, ctx);
-  caches_line (cJSON_GetObjectItemCaseSensitive (r->system, "cache"), caches, sizeof caches);
+  caches_line (cJSON_GetObjectItemCaseSensitive (r->system, DOC_SYS_CACHE), caches, sizeof caches);
   if (*caches)
     fn (ctx, "Caches", caches);
-  if (*report_str (configure, "cflags"))
-    fn (ctx, "CFLAGS", report_str (configure, "cflags"));
-  if (*report_str (gmp, "cflags"))
-    fn (ctx, "GMP CFLAGS", report_str (gmp, "cflags"));
+  if (*report_str (configure, DOC_SYS_CONFIGURE_CFLAGS))
+    fn (ctx, "CFLAGS", report_str (configure, DOC_SYS_CONFIGURE_CFLAGS));
+  if (*report_str (gmp, DOC_SYS_GMP_CFLAGS))
+    fn (ctx, "GMP CFLAGS", report_str (gmp, DOC_SYS_GMP_CFLAGS));
   report_gmp_build (gmp, library, sizeof library);
   if (*library)
     fn (ctx, "GMP build", library);
@@ -216,14 +217,15 @@ report_machine (const struct report *r, report_machine_fn *fn, void *ctx)
 void
 report_gmp_build (const cJSON *gmp, char *buf, size_t len)
 {
-  const cJSON *lib = cJSON_GetObjectItemCaseSensitive (gmp, "library");
-  const cJSON *entry = cJSON_GetObjectItemCaseSensitive (gmp, "entry_points");
+  const cJSON *lib = cJSON_GetObjectItemCaseSensitive (gmp, DOC_SYS_LIBRARY);
+  const cJSON *entry = cJSON_GetObjectItemCaseSensitive (gmp, DOC_SYS_GMP_ENTRY_POINTS);
   buf[0] = '\0';
-  if (!*report_str (gmp, "build"))
+  if (!*report_str (gmp, DOC_SYS_GMP_BUILD))
     return;
-  snprintf (buf, len, "%s%s%s%s", report_str (gmp, "build"),
-            *report_str (lib, "path") ? ", " : "", report_str (lib, "path"),
-            cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (entry, "interposed"))
+  snprintf (buf, len, "%s%s%s%s", report_str (gmp, DOC_SYS_GMP_BUILD),
+            *report_str (lib, DOC_SYS_LIBRARY_PATH) ? ", " : "",
+            report_str (lib, DOC_SYS_LIBRARY_PATH),
+            cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (entry, DOC_SYS_ENTRY_POINTS_INTERPOSED))
             ? " (timed functions interposed)" : "");
 }
 
@@ -284,7 +286,7 @@ report_open (struct report *r, const cJSON *doc, char *err, size_t errlen)
   size_t nskip = (size_t) cJSON_GetArraySize (skipped);
   unsigned char *taken = gb_xcalloc (nres + nskip + 1, 1);
   r->doc = doc;
-  r->system = cJSON_GetObjectItemCaseSensitive (doc, "system");
+  r->system = cJSON_GetObjectItemCaseSensitive (doc, DOC_SYSTEM);
   r->run = cJSON_GetObjectItemCaseSensitive (doc, "run");
   r->scores = cJSON_GetObjectItemCaseSensitive (doc, "scores");
   r->comparisons = cJSON_GetObjectItemCaseSensitive (doc, "comparisons");

@@ -1,9 +1,10 @@
 /* doc_schema.h: the result document (docs/result-format.md) as one table.
  *
- * The member names are declared here once, and the writer
- * (submit/document.c, client/compare.c), the validator (validate.c: the
- * server's uploads and `gmpbench verify`) and the readers (the reports of
- * client/, the server's pages) all spell them through these names.
+ * The member names are declared here once (those of the `system` object
+ * in doc_system.h), and the writers (submit/document.c, client/compare.c,
+ * sysinfo/), the validator (validate.c: the server's uploads and `gmpbench
+ * verify`) and the readers (the reports of client/, the server's pages)
+ * all spell them through these names.
  * doc_schema.c describes every checked object member by member (kind,
  * required or optional, nullable, range; schema.h); the validator checks a
  * document against those tables and nothing else.
@@ -12,6 +13,7 @@
 #define GB_DOC_SCHEMA_H
 
 #include <stddef.h>
+#include "model/doc_system.h"
 #include "model/schema.h"
 
 /* The top level. */
@@ -74,11 +76,11 @@
 #define DOC_THREADS_PINNED "pinned"
 #define DOC_THREADS_SCORES "scores"
 
-/* system: the few members outside the CPU's that readers use by name
- * (optional: documents of older clients lack them).  The board or system
- * model, and the SoC of a device tree board (docs/sysinfo.md). */
-#define DOC_MACHINE_MODEL "machine.model"
-#define DOC_MACHINE_SOC "machine.soc"
+/* system: its member names are doc_system.h's.  The paths below system
+ * of the board or system model and of the SoC of a device tree board
+ * (optional: documents of older clients lack them). */
+#define DOC_MACHINE_MODEL DOC_PATH (DOC_SYS_MACHINE, DOC_SYS_MACHINE_MODEL)
+#define DOC_MACHINE_SOC DOC_PATH (DOC_SYS_MACHINE, DOC_SYS_MACHINE_SOC)
 
 /* skipped[] */
 #define DOC_SKIPPED_NAME "name"

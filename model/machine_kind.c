@@ -4,12 +4,15 @@
 #include "model/machine_kind.h"
 
 #include <string.h>
+#include "model/doc_schema.h"
+#include "model/doc_system.h"
 #include "model/schema.h"
 
 int
 machine_is_virtual (const cJSON *doc)
 {
-  const cJSON *hypervisor = schema_get (doc, "system.cpu.hypervisor");
+  const cJSON *hypervisor
+    = schema_get (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CPU, DOC_SYS_CPU_HYPERVISOR));
   return cJSON_IsString (hypervisor) && hypervisor->valuestring[0] != '\0';
 }
 

@@ -426,10 +426,10 @@ static int
 ran_on_all_cores (const cJSON *doc, const cJSON *threads)
 {
   const cJSON *system = schema_get (doc, DOC_SYSTEM);
-  const cJSON *cores = cJSON_GetObjectItemCaseSensitive (system, "cores");
-  const cJSON *usable = cJSON_GetObjectItemCaseSensitive (cores, "usable");
+  const cJSON *cores = cJSON_GetObjectItemCaseSensitive (system, DOC_SYS_CORES);
+  const cJSON *usable = cJSON_GetObjectItemCaseSensitive (cores, DOC_SYS_CORES_USABLE);
   const cJSON *all = cJSON_IsNumber (usable) ? usable
-    : cJSON_GetObjectItemCaseSensitive (cores, "logical");
+    : cJSON_GetObjectItemCaseSensitive (cores, DOC_SYS_CORES_LOGICAL);
   const cJSON *count = schema_get (threads, DOC_THREADS_COUNT);
   return cJSON_IsNumber (all) && cJSON_IsNumber (count) && count->valueint == all->valueint;
 }
@@ -591,30 +591,41 @@ summarise (const cJSON *doc, struct doc_summary *out)
     summarise_tests (schema_get (threads, DOC_THREADS_RESULTS),
                      (int) number_member (threads, DOC_THREADS_COUNT), out);
   out->mode = dup_member (doc, DOC_RUN "." DOC_RUN_MODE, 0);
-  out->gmp_build = dup_member (doc, "system.build.gmp.build", 0);
+  out->gmp_build = dup_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_BUILD, DOC_SYS_BUILD_GMP,
+                                              DOC_SYS_GMP_BUILD), 0);
 
-  const cJSON *valid = schema_get (doc, "system.clock.measured.valid");
+  const cJSON *valid = schema_get (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CLOCK, DOC_SYS_CLOCK_MEASURED,
+                                                  DOC_SYS_MEASURED_VALID));
 
-  out->arch = dup_member (doc, "system.cpu.arch", 0);
-  out->cpu = dup_member (doc, "system.cpu.identity", 0);
-  out->cpu_name = dup_member (doc, "system.cpu.name", 0);
-  out->cpu_vendor = dup_member (doc, "system.cpu.vendor", 0);
-  out->os = dup_member (doc, "system.os.name", 0);
-  out->gmp = dup_member (doc, "system.build.gmp.version", 0);
-  out->compiler = dup_member (doc, "system.build.compiler.name", 0);
+  out->arch = dup_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CPU, DOC_SYS_CPU_ARCH), 0);
+  out->cpu = dup_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CPU, DOC_SYS_CPU_IDENTITY), 0);
+  out->cpu_name = dup_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CPU, DOC_SYS_CPU_NAME), 0);
+  out->cpu_vendor = dup_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CPU, DOC_SYS_CPU_VENDOR), 0);
+  out->os = dup_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_OS, DOC_SYS_OS_NAME), 0);
+  out->gmp = dup_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_BUILD, DOC_SYS_BUILD_GMP,
+                                        DOC_SYS_GMP_VERSION), 0);
+  out->compiler = dup_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_BUILD, DOC_SYS_BUILD_COMPILER,
+                                             DOC_SYS_COMPILER_NAME), 0);
   out->created = dup_member (doc, DOC_CREATED, 0);
   out->submitter = dup_member (doc, DOC_SUBMITTER "." DOC_SUBMITTER_NAME, 1);
   /* A measurement the client itself calls invalid is not reported. */
   if (!cJSON_IsFalse (valid))
-    out->mhz_measured = number_member (doc, "system.clock.measured.mhz");
-  out->mhz_nominal = number_member (doc, "system.clock.nominal_mhz");
-  out->mhz_max = number_member (doc, "system.clock.max_mhz");
+    out->mhz_measured = number_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CLOCK,
+                                                      DOC_SYS_CLOCK_MEASURED,
+                                                      DOC_SYS_MEASURED_MHZ));
+  out->mhz_nominal = number_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CLOCK,
+                                                   DOC_SYS_CLOCK_NOMINAL_MHZ));
+  out->mhz_max = number_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CLOCK, DOC_SYS_CLOCK_MAX_MHZ));
   out->gmp_interposed
-    = cJSON_IsTrue (schema_get (doc, "system.build.gmp.entry_points.interposed"));
+    = cJSON_IsTrue (schema_get (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_BUILD, DOC_SYS_BUILD_GMP,
+                                               DOC_SYS_GMP_ENTRY_POINTS,
+                                               DOC_SYS_ENTRY_POINTS_INTERPOSED)));
   out->virtual_machine = machine_is_virtual (doc);
-  out->cores = (int) number_member (doc, "system.cores.physical");
+  out->cores = (int) number_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CORES,
+                                                   DOC_SYS_CORES_PHYSICAL));
   if (out->cores == 0)
-    out->cores = (int) number_member (doc, "system.cores.logical");
+    out->cores = (int) number_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CORES,
+                                                     DOC_SYS_CORES_LOGICAL));
 }
 
 static cJSON *

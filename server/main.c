@@ -34,7 +34,8 @@ struct options
 {
   const char *listen, *database, *name;
   unsigned threads, max_connections, per_ip_connections, timeout;
-  double address_rate, address_burst, key_rate, key_burst, drain, aggregate_ttl;
+  double address_rate, address_burst, key_rate, key_burst, source_rate, source_burst;
+  double drain, aggregate_ttl;
   int trust_proxy;
 };
 
@@ -57,6 +58,9 @@ usage (FILE *out)
          "  --address-burst N         burst of requests per address (200)\n"
          "  --key-rate R              uploads and retractions per second per key (1, 0: off)\n"
          "  --key-burst N             burst of uploads per key (60)\n"
+         "  --source-rate R           uploads per second per source: network (IPv4 /24,\n"
+         "                            IPv6 /48) or verified publisher (1, 0: off)\n"
+         "  --source-burst N          burst of uploads per source (60)\n"
          "  --trust-proxy             take the client address from X-Forwarded-For\n"
          "  --drain SECONDS           on SIGTERM, wait this long for open connections (30)\n"
          "  --aggregate-ttl SECONDS   recompute /api/v1/cpus and the leaderboard at most\n"
@@ -115,6 +119,8 @@ parse_options (int argc, char **argv, struct options *o)
     { "address-burst", required_argument, NULL, 'A' },
     { "key-rate", required_argument, NULL, 'k' },
     { "key-burst", required_argument, NULL, 'K' },
+    { "source-rate", required_argument, NULL, 's' },
+    { "source-burst", required_argument, NULL, 'S' },
     { "trust-proxy", no_argument, NULL, 'x' },
     { "drain", required_argument, NULL, 'D' },
     { "aggregate-ttl", required_argument, NULL, 'g' },
@@ -140,6 +146,8 @@ parse_options (int argc, char **argv, struct options *o)
       case 'A': rc = number ("--address-burst", optarg, 1, 1e9, &o->address_burst); break;
       case 'k': rc = number ("--key-rate", optarg, 0, 1e9, &o->key_rate); break;
       case 'K': rc = number ("--key-burst", optarg, 1, 1e9, &o->key_burst); break;
+      case 's': rc = number ("--source-rate", optarg, 0, 1e9, &o->source_rate); break;
+      case 'S': rc = number ("--source-burst", optarg, 1, 1e9, &o->source_burst); break;
       case 'D': rc = number ("--drain", optarg, 0, 3600, &o->drain); break;
       case 'g': rc = number ("--aggregate-ttl", optarg, 0, 86400, &o->aggregate_ttl); break;
       case 'h': usage (stdout); return 0;
@@ -239,6 +247,7 @@ serve (const struct options *o)
     return 1;
   srv.by_address = ratelimit_new (o->address_rate, o->address_burst);
   srv.by_key = ratelimit_new (o->key_rate, o->key_burst);
+  srv.by_source = ratelimit_new (o->source_rate, o->source_burst);
   srv.trust_proxy = o->trust_proxy;
   srv.threads = o->threads;
   srv.max_connections = o->max_connections;
@@ -264,6 +273,7 @@ serve (const struct options *o)
     }
   ratelimit_free (srv.by_address);
   ratelimit_free (srv.by_key);
+  ratelimit_free (srv.by_source);
   api_cpus_stop (&srv);
   board_stop (&srv);
   store_close (srv.store);
@@ -274,7 +284,7 @@ int
 main (int argc, char **argv)
 {
   struct options o = {
-    "127.0.0.1:8080", "results.db", NULL, 8, 1024, 64, 30, 100, 200, 1, 60, 30, 60, 0
+    "127.0.0.1:8080", "results.db", NULL, 8, 1024, 64, 30, 100, 200, 1, 60, 1, 60, 30, 60, 0
   };
   int first = parse_options (argc, argv, &o);
 

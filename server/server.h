@@ -15,6 +15,7 @@ struct server
   struct store *store;
   struct ratelimit *by_address;         /* every request */
   struct ratelimit *by_key;             /* uploads and retractions */
+  struct ratelimit *by_source;          /* uploads, by source (store.h) */
   int trust_proxy;                      /* take the client from X-Forwarded-For */
   unsigned threads, max_connections, per_ip_connections, timeout;
   /* /api/v1/cpus and the leaderboard read every listed result: they are

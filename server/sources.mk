@@ -5,6 +5,7 @@ SERVER_SRCS += server/main.c
 SERVER_LIB_SRCS += \
 	server/api/api_json.c \
 	server/api/api_results.c \
+	server/api/api_source.c \
 	server/api/api_routes.c \
 	server/api/api_stats.c \
 	server/api/api_stream.c \
@@ -44,6 +45,7 @@ SERVER_LIB_SRCS += \
 	server/store/store_pages.c \
 	server/store/store_pg.c \
 	server/store/store_pool.c \
+	server/store/store_sources.c \
 	server/store/store_read.c \
 	server/store/store_sqlite.c \
 	server/web/web_about.c \

@@ -16,22 +16,22 @@
 static void
 put_features (cJSON *cpu, unsigned long hw, unsigned long hw2)
 {
-  cJSON *f = si_section (cpu, "features");
+  cJSON *f = si_section (cpu, DOC_SYS_CPU_FEATURES);
   const char *src = "getauxval (AT_HWCAP)";
 
-  si_put_bool (f, "neon", (hw & HWCAP_ASIMD) != 0, src);
-  si_put_bool (f, "pmull", (hw & HWCAP_PMULL) != 0, src);
-  si_put_bool (f, "aes", (hw & HWCAP_AES) != 0, src);
-  si_put_bool (f, "sha2", (hw & HWCAP_SHA2) != 0, src);
-  si_put_bool (f, "sha512", (hw & HWCAP_SHA512) != 0, src);
-  si_put_bool (f, "lse", (hw & HWCAP_ATOMICS) != 0, src);
-  si_put_bool (f, "dotprod", (hw & HWCAP_ASIMDDP) != 0, src);
-  si_put_bool (f, "sve", (hw & HWCAP_SVE) != 0, src);
+  si_put_bool (f, DOC_SYS_FEATURES_NEON, (hw & HWCAP_ASIMD) != 0, src);
+  si_put_bool (f, DOC_SYS_FEATURES_PMULL, (hw & HWCAP_PMULL) != 0, src);
+  si_put_bool (f, DOC_SYS_FEATURES_AES, (hw & HWCAP_AES) != 0, src);
+  si_put_bool (f, DOC_SYS_FEATURES_SHA2, (hw & HWCAP_SHA2) != 0, src);
+  si_put_bool (f, DOC_SYS_FEATURES_SHA512, (hw & HWCAP_SHA512) != 0, src);
+  si_put_bool (f, DOC_SYS_FEATURES_LSE, (hw & HWCAP_ATOMICS) != 0, src);
+  si_put_bool (f, DOC_SYS_FEATURES_DOTPROD, (hw & HWCAP_ASIMDDP) != 0, src);
+  si_put_bool (f, DOC_SYS_FEATURES_SVE, (hw & HWCAP_SVE) != 0, src);
 #if defined(HWCAP2_SVE2)
-  si_put_bool (f, "sve2", (hw2 & HWCAP2_SVE2) != 0, "getauxval (AT_HWCAP2)");
+  si_put_bool (f, DOC_SYS_FEATURES_SVE2, (hw2 & HWCAP2_SVE2) != 0, "getauxval (AT_HWCAP2)");
 #endif
 #if defined(HWCAP2_I8MM)
-  si_put_bool (f, "i8mm", (hw2 & HWCAP2_I8MM) != 0, "getauxval (AT_HWCAP2)");
+  si_put_bool (f, DOC_SYS_FEATURES_I8MM, (hw2 & HWCAP2_I8MM) != 0, "getauxval (AT_HWCAP2)");
 #endif
   (void) hw2;
 #if defined(PR_SVE_GET_VL)
@@ -39,7 +39,8 @@ put_features (cJSON *cpu, unsigned long hw, unsigned long hw2)
     {
       int vl = prctl (PR_SVE_GET_VL);
       if (vl > 0)
-        si_put_num (f, "sve_vector_bits", (vl & PR_SVE_VL_LEN_MASK) * 8, "prctl (PR_SVE_GET_VL)");
+        si_put_num (f, DOC_SYS_FEATURES_SVE_VECTOR_BITS, (vl & PR_SVE_VL_LEN_MASK) * 8,
+                    "prctl (PR_SVE_GET_VL)");
     }
 #endif
 }
@@ -58,24 +59,25 @@ put_midr (cJSON *cpu)
   m.part = (unsigned) (midr >> 4) & 0xfff;
   m.revision = (unsigned) midr & 0xf;
   si_arm_identity (id, sizeof id, &m);
-  si_put_str (cpu, "identity", id, src);
+  si_put_str (cpu, DOC_SYS_CPU_IDENTITY, id, src);
   snprintf (raw, sizeof raw, "0x%08lx", midr & 0xffffffffUL);
-  si_put_str (cpu, "midr_el1", raw, src);
+  si_put_str (cpu, DOC_SYS_CPU_MIDR_EL1, raw, src);
   vendor = si_arm_implementer_name (m.implementer);
-  si_put_str (cpu, "vendor", vendor, "MIDR implementer table");
+  si_put_str (cpu, DOC_SYS_CPU_VENDOR, vendor, "MIDR implementer table");
   name = si_arm_part_name (m.implementer, m.part);
-  si_put_str (cpu, "name", name, "MIDR part table");
-  si_put_str (cpu, "microarchitecture", si_arm_uarch (m.implementer, m.part), "MIDR part table");
+  si_put_str (cpu, DOC_SYS_CPU_NAME, name, "MIDR part table");
+  si_put_str (cpu, DOC_SYS_CPU_MICROARCHITECTURE, si_arm_uarch (m.implementer, m.part),
+              "MIDR part table");
 }
 
 void
 si_arm_live_collect (cJSON *system)
 {
-  cJSON *cpu = si_section (system, "cpu");
+  cJSON *cpu = si_section (system, DOC_SYS_CPU);
   unsigned long hw = getauxval (AT_HWCAP), hw2 = getauxval (AT_HWCAP2);
 
   put_features (cpu, hw, hw2);
-  if (!si_has (cpu, "identity") && (hw & HWCAP_CPUID))
+  if (!si_has (cpu, DOC_SYS_CPU_IDENTITY) && (hw & HWCAP_CPUID))
     put_midr (cpu);
 }
 

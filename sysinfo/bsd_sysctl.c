@@ -77,13 +77,14 @@ static const struct
 static void
 emulated_cpufamily (cJSON *cpu)
 {
-  cJSON *family = cJSON_DetachItemFromObjectCaseSensitive (cpu, "cpufamily");
+  cJSON *family = cJSON_DetachItemFromObjectCaseSensitive (cpu, DOC_SYS_CPU_CPUFAMILY);
 
   if (family == NULL)
     return;
-  cJSON_DeleteItemFromObjectCaseSensitive (cJSON_GetObjectItemCaseSensitive (cpu, "sources"),
-                                           "cpufamily");
-  si_put_item (si_emulated_cpu (cpu), "cpufamily", family, "sysctl hw.cpufamily under Rosetta 2");
+  cJSON_DeleteItemFromObjectCaseSensitive (cJSON_GetObjectItemCaseSensitive (cpu, DOC_SYS_SOURCES),
+                                           DOC_SYS_CPU_CPUFAMILY);
+  si_put_item (si_emulated_cpu (cpu), DOC_SYS_CPU_CPUFAMILY, family,
+               "sysctl hw.cpufamily under Rosetta 2");
 }
 
 static void
@@ -93,24 +94,25 @@ darwin_identity (const struct si_sysctl *s, cJSON *cpu)
   char id[96];
   size_t i;
 
-  copy_str (s, cpu, "brand", "machdep.cpu.brand_string");
-  copy_str (s, cpu, "name", "machdep.cpu.brand_string");
+  copy_str (s, cpu, DOC_SYS_CPU_BRAND, "machdep.cpu.brand_string");
+  copy_str (s, cpu, DOC_SYS_CPU_NAME, "machdep.cpu.brand_string");
   if (get_i64 (s, "hw.cputype", &type) != 0 || get_i64 (s, "hw.cpufamily", &family) != 0)
     return;
   family &= 0xffffffffLL;
-  si_put_num (cpu, "cpufamily", (double) family, "sysctl hw.cpufamily");
+  si_put_num (cpu, DOC_SYS_CPU_CPUFAMILY, (double) family, "sysctl hw.cpufamily");
   if (type != 0x0100000c)       /* not CPU_TYPE_ARM64: CPUID names it */
     return;
-  si_put_str (cpu, "arch", "aarch64", "sysctl hw.cputype");
-  si_put_str (cpu, "vendor", "Apple", "sysctl hw.cputype");
+  si_put_str (cpu, DOC_SYS_CPU_ARCH, "aarch64", "sysctl hw.cputype");
+  si_put_str (cpu, DOC_SYS_CPU_VENDOR, "Apple", "sysctl hw.cputype");
   snprintf (id, sizeof id, "apple:cpufamily=0x%08llx", (unsigned long long) family);
-  si_put_str (cpu, "identity", id, "sysctl hw.cpufamily");
+  si_put_str (cpu, DOC_SYS_CPU_IDENTITY, id, "sysctl hw.cpufamily");
   for (i = 0; i < GB_ARRAY_SIZE (apple_families); i++)
     if (apple_families[i].id == (unsigned long long) family)
       {
-        si_put_str (cpu, "microarchitecture", apple_families[i].uarch, "hw.cpufamily table");
-        if (!si_has (cpu, "name"))
-          si_put_str (cpu, "name", apple_families[i].name, "hw.cpufamily table");
+        si_put_str (cpu, DOC_SYS_CPU_MICROARCHITECTURE, apple_families[i].uarch,
+                    "hw.cpufamily table");
+        if (!si_has (cpu, DOC_SYS_CPU_NAME))
+          si_put_str (cpu, DOC_SYS_CPU_NAME, apple_families[i].name, "hw.cpufamily table");
       }
 }
 
@@ -132,29 +134,33 @@ darwin_kinds (const struct si_sysctl *s, cJSON *cpu)
 
       snprintf (name, sizeof name, "hw.perflevel%d.name", i);
       if (get_str (s, name, val, sizeof val) == 0)
-        cJSON_AddStringToObject (k, "type", val);
+        cJSON_AddStringToObject (k, DOC_SYS_KINDS_TYPE, val);
       snprintf (name, sizeof name, "hw.perflevel%d.logicalcpu", i);
       if (get_i64 (s, name, &v) == 0)
-        cJSON_AddNumberToObject (k, "count", (double) v);
+        cJSON_AddNumberToObject (k, DOC_SYS_KINDS_COUNT, (double) v);
       snprintf (name, sizeof name, "hw.perflevel%d.l2cachesize", i);
       if (get_i64 (s, name, &v) == 0)
-        cJSON_AddNumberToObject (k, "l2_size", (double) v);
+        cJSON_AddNumberToObject (k, DOC_SYS_KINDS_L2_SIZE, (double) v);
       cJSON_AddItemToArray (arr, k);
     }
-  si_put_item (cpu, "kinds", arr, "sysctl hw.perflevelN.*");
-  si_put_bool (cpu, "hybrid", n > 1, "sysctl hw.nperflevels");
+  si_put_item (cpu, DOC_SYS_CPU_KINDS, arr, "sysctl hw.perflevelN.*");
+  si_put_bool (cpu, DOC_SYS_CPU_HYBRID, n > 1, "sysctl hw.nperflevels");
 }
 
 static void
 darwin_features (const struct si_sysctl *s, cJSON *cpu)
 {
   static const char *const map[][2] = {
-    {"hw.optional.neon", "neon"}, {"hw.optional.arm.FEAT_PMULL", "pmull"},
-    {"hw.optional.arm.FEAT_AES", "aes"}, {"hw.optional.arm.FEAT_SHA256", "sha2"},
-    {"hw.optional.arm.FEAT_SHA512", "sha512"}, {"hw.optional.arm.FEAT_LSE", "lse"},
-    {"hw.optional.arm.FEAT_SVE", "sve"}, {"hw.optional.arm.FEAT_SVE2", "sve2"},
+    {"hw.optional.neon", DOC_SYS_FEATURES_NEON},
+    {"hw.optional.arm.FEAT_PMULL", DOC_SYS_FEATURES_PMULL},
+    {"hw.optional.arm.FEAT_AES", DOC_SYS_FEATURES_AES},
+    {"hw.optional.arm.FEAT_SHA256", DOC_SYS_FEATURES_SHA2},
+    {"hw.optional.arm.FEAT_SHA512", DOC_SYS_FEATURES_SHA512},
+    {"hw.optional.arm.FEAT_LSE", DOC_SYS_FEATURES_LSE},
+    {"hw.optional.arm.FEAT_SVE", DOC_SYS_FEATURES_SVE},
+    {"hw.optional.arm.FEAT_SVE2", DOC_SYS_FEATURES_SVE2},
   };
-  cJSON *f = si_section (cpu, "features");
+  cJSON *f = si_section (cpu, DOC_SYS_CPU_FEATURES);
   size_t i;
 
   for (i = 0; i < GB_ARRAY_SIZE (map); i++)
@@ -172,10 +178,10 @@ static void
 put_caches (const struct si_sysctl *s, cJSON *system, const char *prefix)
 {
   static const char *const map[][2] = {
-    {"l1dcachesize", "l1d"}, {"l1icachesize", "l1i"},
-    {"l2cachesize", "l2"}, {"l3cachesize", "l3"},
+    {"l1dcachesize", DOC_SYS_CACHE_L1D}, {"l1icachesize", DOC_SYS_CACHE_L1I},
+    {"l2cachesize", DOC_SYS_CACHE_L2}, {"l3cachesize", DOC_SYS_CACHE_L3},
   };
-  cJSON *cache = si_section (system, "cache");
+  cJSON *cache = si_section (system, DOC_SYS_CACHE);
   size_t i;
 
   for (i = 0; i < GB_ARRAY_SIZE (map); i++)
@@ -189,44 +195,46 @@ put_caches (const struct si_sysctl *s, cJSON *system, const char *prefix)
 void
 si_darwin_from_sysctl (cJSON *system, const struct si_sysctl *s)
 {
-  cJSON *cpu = si_section (system, "cpu"), *cores = si_section (system, "cores");
-  cJSON *clock = si_section (system, "clock"), *os = si_section (system, "os");
+  cJSON *cpu = si_section (system, DOC_SYS_CPU), *cores = si_section (system, DOC_SYS_CORES);
+  cJSON *clock = si_section (system, DOC_SYS_CLOCK), *os = si_section (system, DOC_SYS_OS);
   long long v;
 
-  copy_str (s, cpu, "arch", "hw.machine");
-  if (strcmp (si_get_str (cpu, "arch") ? si_get_str (cpu, "arch") : "", "arm64") == 0)
-    si_put_str (cpu, "arch", "aarch64", "sysctl hw.machine");
+  copy_str (s, cpu, DOC_SYS_CPU_ARCH, "hw.machine");
+  if (strcmp (si_get_str (cpu, DOC_SYS_CPU_ARCH) ? si_get_str (cpu, DOC_SYS_CPU_ARCH) : "",
+              "arm64") == 0)
+    si_put_str (cpu, DOC_SYS_CPU_ARCH, "aarch64", "sysctl hw.machine");
   darwin_identity (s, cpu);
   darwin_kinds (s, cpu);
   darwin_features (s, cpu);
-  copy_num (s, cores, "logical", "hw.logicalcpu", 1);
-  copy_num (s, cores, "physical", "hw.physicalcpu", 1);
-  copy_num (s, cores, "usable", "hw.activecpu", 1);
-  copy_num (s, cores, "packages", "hw.packages", 1);
+  copy_num (s, cores, DOC_SYS_CORES_LOGICAL, "hw.logicalcpu", 1);
+  copy_num (s, cores, DOC_SYS_CORES_PHYSICAL, "hw.physicalcpu", 1);
+  copy_num (s, cores, DOC_SYS_CORES_USABLE, "hw.activecpu", 1);
+  copy_num (s, cores, DOC_SYS_CORES_PACKAGES, "hw.packages", 1);
   /* The largest cores' caches where core kinds exist. */
   put_caches (s, system, "hw.");
   put_caches (s, system, "hw.perflevel0.");
-  copy_num (s, clock, "nominal_mhz", "hw.cpufrequency", 1e-6);
-  copy_num (s, clock, "max_mhz", "hw.cpufrequency_max", 1e-6);
-  copy_num (s, clock, "timebase_mhz", "hw.tbfrequency", 1e-6);
-  si_put_str (os, "family", "Darwin", "platform");
-  si_put_str (os, "name", "macOS", "platform");
-  copy_str (s, os, "version", "kern.osproductversion");
-  copy_str (s, os, "build", "kern.osversion");
-  copy_str (s, os, "kernel", "kern.osrelease");
+  copy_num (s, clock, DOC_SYS_CLOCK_NOMINAL_MHZ, "hw.cpufrequency", 1e-6);
+  copy_num (s, clock, DOC_SYS_CLOCK_MAX_MHZ, "hw.cpufrequency_max", 1e-6);
+  copy_num (s, clock, DOC_SYS_CLOCK_TIMEBASE_MHZ, "hw.tbfrequency", 1e-6);
+  si_put_str (os, DOC_SYS_OS_FAMILY, "Darwin", "platform");
+  si_put_str (os, DOC_SYS_OS_NAME, "macOS", "platform");
+  copy_str (s, os, DOC_SYS_OS_VERSION, "kern.osproductversion");
+  copy_str (s, os, DOC_SYS_OS_BUILD, "kern.osversion");
+  copy_str (s, os, DOC_SYS_OS_KERNEL, "kern.osrelease");
   if (get_i64 (s, "kern.hv_vmm_present", &v) == 0)
     {
       if (v)
-        si_put_str (cpu, "hypervisor", "Apple Hypervisor.framework guest", "sysctl kern.hv_vmm_present");
+        si_put_str (cpu, DOC_SYS_CPU_HYPERVISOR, "Apple Hypervisor.framework guest",
+                    "sysctl kern.hv_vmm_present");
       else
-        si_put_null (cpu, "hypervisor");
+        si_put_null (cpu, DOC_SYS_CPU_HYPERVISOR);
     }
   if (get_i64 (s, "sysctl.proc_translated", &v) == 0)
     {
-      si_put_bool (cpu, "emulated", v != 0, "sysctl sysctl.proc_translated");
+      si_put_bool (cpu, DOC_SYS_CPU_EMULATED, v != 0, "sysctl sysctl.proc_translated");
       if (v)
         {
-          si_put_str (cpu, "emulator", "Rosetta 2", "sysctl sysctl.proc_translated");
+          si_put_str (cpu, DOC_SYS_CPU_EMULATOR, "Rosetta 2", "sysctl sysctl.proc_translated");
           emulated_cpufamily (cpu);
         }
     }
@@ -256,43 +264,45 @@ freebsd_clock (const struct si_sysctl *s, cJSON *clock)
   char levels[512];
   long long mhz;
 
-  copy_num (s, clock, "nominal_mhz", "hw.clockrate", 1);
+  copy_num (s, clock, DOC_SYS_CLOCK_NOMINAL_MHZ, "hw.clockrate", 1);
   /* dev.cpu.0.freq_levels: "3400/65000 3200/58000 ...", highest first */
   if (get_str (s, "dev.cpu.0.freq_levels", levels, sizeof levels) == 0
       && sscanf (levels, "%lld/", &mhz) == 1 && mhz > 0)
-    si_put_num (clock, "max_mhz", (double) mhz, "sysctl dev.cpu.0.freq_levels");
-  copy_str (s, clock, "scaling_driver", "dev.cpu.0.freq_driver");
+    si_put_num (clock, DOC_SYS_CLOCK_MAX_MHZ, (double) mhz, "sysctl dev.cpu.0.freq_levels");
+  copy_str (s, clock, DOC_SYS_CLOCK_SCALING_DRIVER, "dev.cpu.0.freq_driver");
 }
 
 void
 si_freebsd_from_sysctl (cJSON *system, const struct si_sysctl *s)
 {
-  cJSON *cpu = si_section (system, "cpu"), *cores = si_section (system, "cores");
-  cJSON *os = si_section (system, "os");
+  cJSON *cpu = si_section (system, DOC_SYS_CPU), *cores = si_section (system, DOC_SYS_CORES);
+  cJSON *os = si_section (system, DOC_SYS_OS);
   char buf[128];
   long long ncpu = 0, corecount = 0, threads = 0;
 
-  copy_str (s, cpu, "arch", "hw.machine_arch");
-  if (strcmp (si_get_str (cpu, "arch") ? si_get_str (cpu, "arch") : "", "amd64") == 0)
-    si_put_str (cpu, "arch", "x86_64", "sysctl hw.machine_arch");
-  copy_str (s, cpu, "brand", "hw.model");
-  copy_str (s, cpu, "name", "hw.model");
+  copy_str (s, cpu, DOC_SYS_CPU_ARCH, "hw.machine_arch");
+  if (strcmp (si_get_str (cpu, DOC_SYS_CPU_ARCH) ? si_get_str (cpu, DOC_SYS_CPU_ARCH) : "",
+              "amd64") == 0)
+    si_put_str (cpu, DOC_SYS_CPU_ARCH, "x86_64", "sysctl hw.machine_arch");
+  copy_str (s, cpu, DOC_SYS_CPU_BRAND, "hw.model");
+  copy_str (s, cpu, DOC_SYS_CPU_NAME, "hw.model");
   if (get_i64 (s, "hw.ncpu", &ncpu) == 0)
-    si_put_num (cores, "logical", (double) ncpu, "sysctl hw.ncpu");
+    si_put_num (cores, DOC_SYS_CORES_LOGICAL, (double) ncpu, "sysctl hw.ncpu");
   if (get_i64 (s, "kern.smp.cores", &corecount) == 0 && corecount > 0)
-    si_put_num (cores, "physical", (double) corecount, "sysctl kern.smp.cores");
+    si_put_num (cores, DOC_SYS_CORES_PHYSICAL, (double) corecount, "sysctl kern.smp.cores");
   if (get_i64 (s, "kern.smp.threads_per_core", &threads) == 0 && threads > 0)
-    si_put_num (cores, "threads_per_core", (double) threads, "sysctl kern.smp.threads_per_core");
-  freebsd_clock (s, si_section (system, "clock"));
+    si_put_num (cores, DOC_SYS_CORES_THREADS_PER_CORE, (double) threads,
+                "sysctl kern.smp.threads_per_core");
+  freebsd_clock (s, si_section (system, DOC_SYS_CLOCK));
   if (get_str (s, "kern.vm_guest", buf, sizeof buf) == 0)
     {
       if (strcmp (buf, "none") == 0)
-        si_put_null (cpu, "hypervisor");
+        si_put_null (cpu, DOC_SYS_CPU_HYPERVISOR);
       else
-        si_put_str (cpu, "hypervisor", vm_guest_name (buf), "sysctl kern.vm_guest");
+        si_put_str (cpu, DOC_SYS_CPU_HYPERVISOR, vm_guest_name (buf), "sysctl kern.vm_guest");
     }
-  si_put_str (os, "family", "FreeBSD", "platform");
-  copy_str (s, os, "name", "kern.ostype");
-  copy_str (s, os, "version", "kern.osrelease");
-  copy_str (s, os, "kernel", "kern.osrelease");
+  si_put_str (os, DOC_SYS_OS_FAMILY, "FreeBSD", "platform");
+  copy_str (s, os, DOC_SYS_OS_NAME, "kern.ostype");
+  copy_str (s, os, DOC_SYS_OS_VERSION, "kern.osrelease");
+  copy_str (s, os, DOC_SYS_OS_KERNEL, "kern.osrelease");
 }

@@ -64,13 +64,13 @@ compiler (void)
   name = "unknown";
   version = "unknown";
 #endif
-  si_put_str (c, "name", name, NULL);
-  si_put_str (c, "version", version, NULL);
+  si_put_str (c, DOC_SYS_COMPILER_NAME, name, NULL);
+  si_put_str (c, DOC_SYS_COMPILER_VERSION, version, NULL);
 #if defined(__VERSION__)
-  si_put_str (c, "banner", __VERSION__, NULL);
+  si_put_str (c, DOC_SYS_COMPILER_BANNER, __VERSION__, NULL);
 #endif
 #if defined(__MINGW64_VERSION_MAJOR)
-  si_put_str (c, "runtime", "mingw-w64 " STR (__MINGW64_VERSION_MAJOR) "."
+  si_put_str (c, DOC_SYS_COMPILER_RUNTIME, "mingw-w64 " STR (__MINGW64_VERSION_MAJOR) "."
               STR (__MINGW64_VERSION_MINOR), NULL);
 #endif
   return c;
@@ -286,16 +286,16 @@ put_library (cJSON *sec, const char *stem, const void *symbol)
   const char *how = find_library (stem, symbol, path, sizeof path);
 
   if (how == NULL)
-    si_put_str (lib, "linkage", "unknown on this OS", NULL);
+    si_put_str (lib, DOC_SYS_LIBRARY_LINKAGE, "unknown on this OS", NULL);
   else if (path[0] == '\0')
-    si_put_str (lib, "linkage", "static or not found", how);
+    si_put_str (lib, DOC_SYS_LIBRARY_LINKAGE, "static or not found", how);
   else
     {
-      put_public (lib, "path", path, how);
+      put_public (lib, DOC_SYS_LIBRARY_PATH, path, how);
       if (gb_sha256_file (path, hex) == 0)
-        si_put_str (lib, "sha256", hex, "file contents");
+        si_put_str (lib, DOC_SYS_LIBRARY_SHA256, hex, "file contents");
     }
-  si_put_item (sec, "library", lib, NULL);
+  si_put_item (sec, DOC_SYS_LIBRARY, lib, NULL);
 }
 
 #if defined(__linux__) || defined(__FreeBSD__) || defined(__APPLE__)
@@ -345,10 +345,11 @@ put_entry_points (cJSON *sec, const char *libgmp)
           free (shown);
         }
     }
-  si_put_bool (e, "interposed", cJSON_GetArraySize (foreign) > 0 && libgmp[0] != '\0',
+  si_put_bool (e, DOC_SYS_ENTRY_POINTS_INTERPOSED,
+               cJSON_GetArraySize (foreign) > 0 && libgmp[0] != '\0',
                "dladdr on the timed functions against the libgmp file");
-  si_put_item (e, "foreign", foreign, "dladdr");
-  si_put_item (sec, "entry_points", e, NULL);
+  si_put_item (e, DOC_SYS_ENTRY_POINTS_FOREIGN, foreign, "dladdr");
+  si_put_item (sec, DOC_SYS_GMP_ENTRY_POINTS, e, NULL);
 }
 #endif
 
@@ -364,15 +365,15 @@ gmp_info (void)
 
   snprintf (header, sizeof header, "%d.%d.%d", __GNU_MP_VERSION,
             __GNU_MP_VERSION_MINOR, __GNU_MP_VERSION_PATCHLEVEL);
-  si_put_str (g, "version", gmp_version, "gmp_version");
-  si_put_str (g, "header_version", header, "gmp.h");
-  si_put_bool (g, "version_mismatch", strcmp (header, gmp_version) != 0,
+  si_put_str (g, DOC_SYS_GMP_VERSION, gmp_version, "gmp_version");
+  si_put_str (g, DOC_SYS_GMP_HEADER_VERSION, header, "gmp.h");
+  si_put_bool (g, DOC_SYS_GMP_VERSION_MISMATCH, strcmp (header, gmp_version) != 0,
                "gmp.h against gmp_version");
-  put_public (g, "cc", __GMP_CC, "gmp.h __GMP_CC");
-  put_public (g, "cflags", __GMP_CFLAGS, "gmp.h __GMP_CFLAGS");
-  si_put_num (g, "limb_bits", mp_bits_per_limb, "mp_bits_per_limb");
-  si_put_num (g, "header_limb_bits", GMP_LIMB_BITS, "gmp.h GMP_LIMB_BITS");
-  si_put_bool (g, "fat", __gmpn_cpuvec_init != NULL, "__gmpn_cpuvec_init linked");
+  put_public (g, DOC_SYS_GMP_CC, __GMP_CC, "gmp.h __GMP_CC");
+  put_public (g, DOC_SYS_GMP_CFLAGS, __GMP_CFLAGS, "gmp.h __GMP_CFLAGS");
+  si_put_num (g, DOC_SYS_GMP_LIMB_BITS, mp_bits_per_limb, "mp_bits_per_limb");
+  si_put_num (g, DOC_SYS_GMP_HEADER_LIMB_BITS, GMP_LIMB_BITS, "gmp.h GMP_LIMB_BITS");
+  si_put_bool (g, DOC_SYS_GMP_FAT, __gmpn_cpuvec_init != NULL, "__gmpn_cpuvec_init linked");
   put_library (g, "libgmp.", (const void *) __gmpz_init);
 #if defined(__linux__) || defined(__FreeBSD__) || defined(__APPLE__)
   char libgmp[4096];
@@ -396,11 +397,11 @@ openssl_info (void)
     cflags += 10;
   if (strncmp (platform, "platform: ", 10) == 0)
     platform += 10;
-  si_put_str (o, "version", OpenSSL_version (OPENSSL_VERSION), "OpenSSL_version");
-  si_put_str (o, "header_version", OPENSSL_VERSION_TEXT, "opensslv.h");
-  put_public (o, "cflags", cflags, "OpenSSL_version (OPENSSL_CFLAGS)");
-  si_put_str (o, "platform", platform, "OpenSSL_version (OPENSSL_PLATFORM)");
-  si_put_str (o, "cpu_settings", OPENSSL_info (OPENSSL_INFO_CPU_SETTINGS),
+  si_put_str (o, DOC_SYS_OPENSSL_VERSION, OpenSSL_version (OPENSSL_VERSION), "OpenSSL_version");
+  si_put_str (o, DOC_SYS_OPENSSL_HEADER_VERSION, OPENSSL_VERSION_TEXT, "opensslv.h");
+  put_public (o, DOC_SYS_OPENSSL_CFLAGS, cflags, "OpenSSL_version (OPENSSL_CFLAGS)");
+  si_put_str (o, DOC_SYS_OPENSSL_PLATFORM, platform, "OpenSSL_version (OPENSSL_PLATFORM)");
+  si_put_str (o, DOC_SYS_OPENSSL_CPU_SETTINGS, OPENSSL_info (OPENSSL_INFO_CPU_SETTINGS),
               "OPENSSL_info (OPENSSL_INFO_CPU_SETTINGS)");
   put_library (o, "libcrypto.", (const void *) OpenSSL_version);
   return o;
@@ -440,9 +441,9 @@ put_executable (cJSON *b)
   const char *how = executable_path (path, sizeof path);
 
   if (how != NULL && gb_sha256_file (path, hex) == 0)
-    si_put_str (b, "executable_sha256", hex, how);
+    si_put_str (b, DOC_SYS_BUILD_EXECUTABLE_SHA256, hex, how);
   else
-    si_put_null (b, "executable_sha256");
+    si_put_null (b, DOC_SYS_BUILD_EXECUTABLE_SHA256);
 }
 
 cJSON *
@@ -451,19 +452,19 @@ si_build_collect (void)
   cJSON *b = cJSON_CreateObject ();
   cJSON *cfg = cJSON_CreateObject ();
 
-  si_put_str (b, "gmpbench_version", GB_VERSION, "configure");
-  si_put_str (b, "arch", si_built_arch (), "predefined macros");
-  si_put_item (b, "compiler", compiler (), "predefined macros");
-  put_public (cfg, "cc", GB_BUILD_CC, NULL);
-  put_public (cfg, "cflags", GB_BUILD_CFLAGS, NULL);
-  put_public (cfg, "cppflags", GB_BUILD_CPPFLAGS, NULL);
-  put_public (cfg, "ldflags", GB_BUILD_LDFLAGS, NULL);
-  put_public (cfg, "libs", GB_BUILD_LIBS, NULL);
-  si_put_str (cfg, "host", GB_BUILD_HOST, NULL);
-  si_put_item (b, "configure", cfg, "build_config.h");
-  si_put_item (b, "isa_macros", isa_macros (), "predefined macros");
-  si_put_item (b, "gmp", gmp_info (), NULL);
-  si_put_item (b, "openssl", openssl_info (), NULL);
+  si_put_str (b, DOC_SYS_BUILD_GMPBENCH_VERSION, GB_VERSION, "configure");
+  si_put_str (b, DOC_SYS_BUILD_ARCH, si_built_arch (), "predefined macros");
+  si_put_item (b, DOC_SYS_BUILD_COMPILER, compiler (), "predefined macros");
+  put_public (cfg, DOC_SYS_CONFIGURE_CC, GB_BUILD_CC, NULL);
+  put_public (cfg, DOC_SYS_CONFIGURE_CFLAGS, GB_BUILD_CFLAGS, NULL);
+  put_public (cfg, DOC_SYS_CONFIGURE_CPPFLAGS, GB_BUILD_CPPFLAGS, NULL);
+  put_public (cfg, DOC_SYS_CONFIGURE_LDFLAGS, GB_BUILD_LDFLAGS, NULL);
+  put_public (cfg, DOC_SYS_CONFIGURE_LIBS, GB_BUILD_LIBS, NULL);
+  si_put_str (cfg, DOC_SYS_CONFIGURE_HOST, GB_BUILD_HOST, NULL);
+  si_put_item (b, DOC_SYS_BUILD_CONFIGURE, cfg, "build_config.h");
+  si_put_item (b, DOC_SYS_BUILD_ISA_MACROS, isa_macros (), "predefined macros");
+  si_put_item (b, DOC_SYS_BUILD_GMP, gmp_info (), NULL);
+  si_put_item (b, DOC_SYS_BUILD_OPENSSL, openssl_info (), NULL);
   put_executable (b);
   return b;
 }

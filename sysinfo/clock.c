@@ -289,21 +289,21 @@ sysinfo_measure_clock (void)
             TRIAL_SECONDS * 1e3, thread_cpu_seconds () < 0 ? "not checked for preemption"
             : "preempted trials dropped (thread CPU time)");
   if (e.clean > 0)
-    si_put_num (m, "mhz", round (e.mhz), NULL);
+    si_put_num (m, DOC_SYS_MEASURED_MHZ, round (e.mhz), NULL);
   else
-    si_put_null (m, "mhz");
-  si_put_str (m, "method", method, NULL);
-  si_put_num (m, "spread", e.spread, NULL);
-  si_put_num (m, "trials", e.trials, NULL);
-  si_put_num (m, "clean_trials", e.clean, NULL);
-  si_put_num (m, "agreeing_trials", e.agreeing, NULL);
-  si_put_bool (m, "pinned", cpu >= 0, NULL);
+    si_put_null (m, DOC_SYS_MEASURED_MHZ);
+  si_put_str (m, DOC_SYS_MEASURED_METHOD, method, NULL);
+  si_put_num (m, DOC_SYS_MEASURED_SPREAD, e.spread, NULL);
+  si_put_num (m, DOC_SYS_MEASURED_TRIALS, e.trials, NULL);
+  si_put_num (m, DOC_SYS_MEASURED_CLEAN_TRIALS, e.clean, NULL);
+  si_put_num (m, DOC_SYS_MEASURED_AGREEING_TRIALS, e.agreeing, NULL);
+  si_put_bool (m, DOC_SYS_MEASURED_PINNED, cpu >= 0, NULL);
   if (cpu >= 0)
-    si_put_num (m, "cpu", cpu, NULL);
+    si_put_num (m, DOC_SYS_MEASURED_CPU, cpu, NULL);
   if (e.tsc_mhz > 0)
-    si_put_num (m, "tsc_mhz", round (e.tsc_mhz), NULL);
-  si_put_bool (m, "valid", e.reason == NULL, NULL);
+    si_put_num (m, DOC_SYS_MEASURED_TSC_MHZ, round (e.tsc_mhz), NULL);
+  si_put_bool (m, DOC_SYS_MEASURED_VALID, e.reason == NULL, NULL);
   if (e.reason != NULL)
-    si_put_str (m, "reason", e.reason, NULL);
+    si_put_str (m, DOC_SYS_MEASURED_REASON, e.reason, NULL);
   return m;
 }

@@ -34,35 +34,38 @@ ensure (cJSON *sec, const char *key)
 static void
 ensure_required (cJSON *system)
 {
-  static const char *const cpu_keys[] = { "arch", "identity", "name", "vendor",
-    "microarchitecture", "hypervisor" };
-  cJSON *cpu = si_section (system, "cpu"), *cores = si_section (system, "cores");
-  cJSON *clock = si_section (system, "clock"), *os = si_section (system, "os");
+  static const char *const cpu_keys[] = { DOC_SYS_CPU_ARCH, DOC_SYS_CPU_IDENTITY,
+    DOC_SYS_CPU_NAME, DOC_SYS_CPU_VENDOR, DOC_SYS_CPU_MICROARCHITECTURE, DOC_SYS_CPU_HYPERVISOR };
+  cJSON *cpu = si_section (system, DOC_SYS_CPU), *cores = si_section (system, DOC_SYS_CORES);
+  cJSON *clock = si_section (system, DOC_SYS_CLOCK), *os = si_section (system, DOC_SYS_OS);
   size_t i;
 
   for (i = 0; i < sizeof cpu_keys / sizeof cpu_keys[0]; i++)
     ensure (cpu, cpu_keys[i]);
-  if (!si_has (cpu, "emulated"))
-    si_put_bool (cpu, "emulated", 0, NULL);
-  if (!si_has (cores, "logical"))
+  if (!si_has (cpu, DOC_SYS_CPU_EMULATED))
+    si_put_bool (cpu, DOC_SYS_CPU_EMULATED, 0, NULL);
+  if (!si_has (cores, DOC_SYS_CORES_LOGICAL))
     {
 #if defined(_SC_NPROCESSORS_ONLN)
       long n = sysconf (_SC_NPROCESSORS_ONLN);
 #else
       long n = 0;
 #endif
-      si_put_num (cores, "logical", n > 0 ? n : 1, n > 0 ? "sysconf" : "assumed one CPU");
+      si_put_num (cores, DOC_SYS_CORES_LOGICAL, n > 0 ? n : 1,
+                  n > 0 ? "sysconf" : "assumed one CPU");
     }
-  if (!si_has (cores, "physical"))
-    si_put_num (cores, "physical", si_get_num (cores, "logical", 1), "assumed equal to logical");
-  if (!si_has (cores, "usable"))
-    si_put_num (cores, "usable", si_get_num (cores, "logical", 1), "assumed equal to logical");
-  ensure (clock, "nominal_mhz");
-  ensure (clock, "max_mhz");
-  ensure (clock, "measured");
-  ensure (os, "name");
-  ensure (os, "version");
-  ensure (os, "kernel");
+  if (!si_has (cores, DOC_SYS_CORES_PHYSICAL))
+    si_put_num (cores, DOC_SYS_CORES_PHYSICAL, si_get_num (cores, DOC_SYS_CORES_LOGICAL, 1),
+                "assumed equal to logical");
+  if (!si_has (cores, DOC_SYS_CORES_USABLE))
+    si_put_num (cores, DOC_SYS_CORES_USABLE, si_get_num (cores, DOC_SYS_CORES_LOGICAL, 1),
+                "assumed equal to logical");
+  ensure (clock, DOC_SYS_CLOCK_NOMINAL_MHZ);
+  ensure (clock, DOC_SYS_CLOCK_MAX_MHZ);
+  ensure (clock, DOC_SYS_CLOCK_MEASURED);
+  ensure (os, DOC_SYS_OS_NAME);
+  ensure (os, DOC_SYS_OS_VERSION);
+  ensure (os, DOC_SYS_OS_KERNEL);
 }
 
 /* The readers of the running machine, least trusted first. */
@@ -88,11 +91,11 @@ collect_live (cJSON *system)
 static void
 remember_emulation (const cJSON *system)
 {
-  const cJSON *cpu = cJSON_GetObjectItemCaseSensitive (system, "cpu");
-  const char *name = si_get_str (cpu, "emulator");
+  const cJSON *cpu = cJSON_GetObjectItemCaseSensitive (system, DOC_SYS_CPU);
+  const char *name = si_get_str (cpu, DOC_SYS_CPU_EMULATOR);
 
   emulation.known = 1;
-  emulation.emulated = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (cpu, "emulated"));
+  emulation.emulated = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (cpu, DOC_SYS_CPU_EMULATED));
   snprintf (emulation.name, sizeof emulation.name, "%s", name ? name : "unknown emulator");
 }
 
@@ -116,7 +119,7 @@ si_live_emulator (void)
 static void
 live_os (cJSON *system)
 {
-  cJSON_ReplaceItemInObjectCaseSensitive (system, "os", cJSON_CreateObject ());
+  cJSON_ReplaceItemInObjectCaseSensitive (system, DOC_SYS_OS, cJSON_CreateObject ());
 #if defined(__linux__)
   struct si_root live;
   si_root_init (&live, NULL);
@@ -145,10 +148,10 @@ sysinfo_collect (const struct sysinfo_options *opt)
   si_root_init (&r, root ? root : stand_in);
   snapshot = !r.live;
   /* Fix the order of the sections for readable output. */
-  si_section (system, "cpu");
-  si_section (system, "cores");
-  si_section (system, "clock");
-  si_section (system, "os");
+  si_section (system, DOC_SYS_CPU);
+  si_section (system, DOC_SYS_CORES);
+  si_section (system, DOC_SYS_CLOCK);
+  si_section (system, DOC_SYS_OS);
   if (!snapshot)
     {
       collect_live (system);
@@ -161,9 +164,9 @@ sysinfo_collect (const struct sysinfo_options *opt)
         live_os (system);
     }
   if ((!snapshot || stand_in) && opt != NULL && opt->measure_clock)
-    si_put_item (si_section (system, "clock"), "measured", sysinfo_measure_clock (),
-                 "dependent add chain");
-  si_put_item (system, "build", si_build_collect (), NULL);
+    si_put_item (si_section (system, DOC_SYS_CLOCK), DOC_SYS_CLOCK_MEASURED,
+                 sysinfo_measure_clock (), "dependent add chain");
+  si_put_item (system, DOC_SYS_BUILD, si_build_collect (), NULL);
   ensure_required (system);
   return system;
 }

@@ -105,9 +105,11 @@ si_gmp_build (cJSON *gmp, const char *library_path)
   if (c.found)
     {
       cJSON *code = cJSON_CreateObject ();
-      si_put_num (code, "mulx", (double) c.mulx, "executable segments of the loaded libgmp");
-      si_put_num (code, "adcx_adox", (double) c.adx, "executable segments of the loaded libgmp");
-      si_put_item (gmp, "code", code, NULL);
+      si_put_num (code, DOC_SYS_CODE_MULX, (double) c.mulx,
+                  "executable segments of the loaded libgmp");
+      si_put_num (code, DOC_SYS_CODE_ADCX_ADOX, (double) c.adx,
+                  "executable segments of the loaded libgmp");
+      si_put_item (gmp, DOC_SYS_GMP_CODE, code, NULL);
     }
 #endif
   if (fat)
@@ -116,5 +118,5 @@ si_gmp_build (cJSON *gmp, const char *library_path)
     kind = "distribution", how = "library in a system directory";
   else if (c.mulx + c.adx >= NATIVE_MIN_INSNS)
     kind = "native", how = "loaded code uses mulx/adcx/adox";
-  si_put_str (gmp, "build", kind, how);
+  si_put_str (gmp, DOC_SYS_GMP_BUILD, kind, how);
 }

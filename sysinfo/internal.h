@@ -1,8 +1,9 @@
 /* internal.h: what the files of sysinfo/ share and nothing outside uses.
  *
- * Values are written straight into the cJSON "system" object through the
- * si_put_* helpers, which also record where each value came from in a
- * "sources" object beside it (system.cpu.sources.identity = "cpuid", ...).
+ * Values are written straight into the cJSON "system" object, under the
+ * names of model/doc_system.h, through the si_put_* helpers, which also
+ * record where each value came from in a "sources" object beside it
+ * (system.cpu.sources.identity = "cpuid", ...).
  * A later put replaces an earlier one, so a collector runs its readers from
  * the least to the most trustworthy.  The decoders (x86, ARM MIDR, RISC-V,
  * POWER, s390) are pure functions of recorded numbers, so the tests can
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 #include "model/cpu_names.h"
+#include "model/doc_system.h"
 
 /* ---- json.c: members with sources ---------------------------------- */
 

@@ -29,11 +29,11 @@ set_source (cJSON *sec, const char *key, const char *source)
 
   if (source == NULL)
     return;
-  sources = cJSON_GetObjectItemCaseSensitive (sec, "sources");
+  sources = cJSON_GetObjectItemCaseSensitive (sec, DOC_SYS_SOURCES);
   if (sources == NULL)
     {
       sources = cJSON_CreateObject ();
-      cJSON_AddItemToObject (sec, "sources", sources);
+      cJSON_AddItemToObject (sec, DOC_SYS_SOURCES, sources);
     }
   cJSON_DeleteItemFromObjectCaseSensitive (sources, key);
   cJSON_AddItemToObject (sources, key, cJSON_CreateString (source));
@@ -82,7 +82,7 @@ si_put_null (cJSON *sec, const char *key)
 void
 si_put_absent (cJSON *sec, const char *key, const char *what)
 {
-  const char *prior = si_get_str (cJSON_GetObjectItemCaseSensitive (sec, "sources"), key);
+  const char *prior = si_get_str (cJSON_GetObjectItemCaseSensitive (sec, DOC_SYS_SOURCES), key);
   char buf[512];
 
   if (si_has (sec, key))
@@ -101,12 +101,12 @@ si_put_absent (cJSON *sec, const char *key, const char *what)
 cJSON *
 si_emulated_cpu (cJSON *cpu)
 {
-  cJSON *emu = cJSON_GetObjectItemCaseSensitive (cpu, "emulated_cpu");
+  cJSON *emu = cJSON_GetObjectItemCaseSensitive (cpu, DOC_SYS_CPU_EMULATED_CPU);
 
   if (cJSON_IsObject (emu))
     return emu;
   emu = cJSON_CreateObject ();
-  si_put_item (cpu, "emulated_cpu", emu, "what the emulator presents");
+  si_put_item (cpu, DOC_SYS_CPU_EMULATED_CPU, emu, "what the emulator presents");
   return emu;
 }
 

@@ -291,25 +291,25 @@ put_cores (struct si_linux *L)
   int usable = L->nonline;
   const char *usable_src = "online CPUs";
 
-  si_put_num (L->cores, "logical", L->nonline,
+  si_put_num (L->cores, DOC_SYS_CORES_LOGICAL, L->nonline,
               si_exists (L->r, CPU_DIR "/online") ? "sysfs cpu/online"
               : "/proc/cpuinfo processors");
-  si_put_num (L->cores, "physical", physical, core_src);
+  si_put_num (L->cores, DOC_SYS_CORES_PHYSICAL, physical, core_src);
   if (packages > 0)
-    si_put_num (L->cores, "packages", packages, "sysfs topology/physical_package_id");
+    si_put_num (L->cores, DOC_SYS_CORES_PACKAGES, packages, "sysfs topology/physical_package_id");
   if (allowed > 0)
     {
-      si_put_num (L->cores, "affinity", allowed, "/proc/self/status Cpus_allowed_list");
+      si_put_num (L->cores, DOC_SYS_CORES_AFFINITY, allowed, "/proc/self/status Cpus_allowed_list");
       if (allowed < usable)
         usable = allowed, usable_src = "affinity mask";
     }
   if (quota > 0)
     {
-      si_put_num (L->cores, "cgroup_quota", quota, quota_src);
+      si_put_num (L->cores, DOC_SYS_CORES_CGROUP_QUOTA, quota, quota_src);
       if ((int) ceil (quota) < usable)
         usable = (int) ceil (quota), usable_src = quota_src;
     }
-  si_put_num (L->cores, "usable", usable, usable_src);
+  si_put_num (L->cores, DOC_SYS_CORES_USABLE, usable, usable_src);
 }
 
 /* Copies the cpufreq file FILE of CPU to KEY of the clock section. */
@@ -342,22 +342,22 @@ put_cpufreq (struct si_linux *L)
           base = L->cpu[i].base_khz;
       }
   if (base > 0)
-    si_put_num (L->clock, "nominal_mhz", base / 1000.0, "sysfs cpufreq/base_frequency");
+    si_put_num (L->clock, DOC_SYS_CLOCK_NOMINAL_MHZ, base / 1000.0, "sysfs cpufreq/base_frequency");
   else
-    si_put_absent (L->clock, "nominal_mhz", "no sysfs cpufreq/base_frequency");
+    si_put_absent (L->clock, DOC_SYS_CLOCK_NOMINAL_MHZ, "no sysfs cpufreq/base_frequency");
   if (max > 0)
-    si_put_num (L->clock, "max_mhz", max / 1000.0, "sysfs cpufreq/cpuinfo_max_freq");
+    si_put_num (L->clock, DOC_SYS_CLOCK_MAX_MHZ, max / 1000.0, "sysfs cpufreq/cpuinfo_max_freq");
   else
-    si_put_absent (L->clock, "max_mhz", "no sysfs cpufreq/cpuinfo_max_freq");
+    si_put_absent (L->clock, DOC_SYS_CLOCK_MAX_MHZ, "no sysfs cpufreq/cpuinfo_max_freq");
   if (first >= 0)
     {
-      put_cpufreq_str (L, first, "scaling_driver", "scaling_driver");
-      put_cpufreq_str (L, first, "scaling_governor", "governor");
+      put_cpufreq_str (L, first, "scaling_driver", DOC_SYS_CLOCK_SCALING_DRIVER);
+      put_cpufreq_str (L, first, "scaling_governor", DOC_SYS_CLOCK_GOVERNOR);
     }
   if (si_read_long (L->r, CPU_DIR "/cpufreq/boost", &boost) == 0)
-    si_put_bool (L->clock, "boost", boost != 0, "sysfs cpufreq/boost");
+    si_put_bool (L->clock, DOC_SYS_CLOCK_BOOST, boost != 0, "sysfs cpufreq/boost");
   else if (si_read_long (L->r, CPU_DIR "/intel_pstate/no_turbo", &boost) == 0)
-    si_put_bool (L->clock, "boost", boost == 0, "sysfs intel_pstate/no_turbo");
+    si_put_bool (L->clock, DOC_SYS_CLOCK_BOOST, boost == 0, "sysfs intel_pstate/no_turbo");
 }
 
 /* One value of os-release: KEY=VALUE with optional quotes. */
@@ -392,7 +392,7 @@ os_release_get (const char *text, const char *key)
 static void
 put_os (struct si_linux *L)
 {
-  cJSON *os = si_section (L->system, "os");
+  cJSON *os = si_section (L->system, DOC_SYS_OS);
   const char *src = "/etc/os-release";
   char *text = si_read (L->r, "etc/os-release"), *v;
 
@@ -401,31 +401,31 @@ put_os (struct si_linux *L)
       text = si_read (L->r, "usr/lib/os-release");
       src = "/usr/lib/os-release";
     }
-  si_put_str (os, "family", "Linux", "/proc");
+  si_put_str (os, DOC_SYS_OS_FAMILY, "Linux", "/proc");
   if (text != NULL)
     {
       v = os_release_get (text, "NAME");
-      si_put_str (os, "name", v ? v : "Linux", src);
+      si_put_str (os, DOC_SYS_OS_NAME, v ? v : "Linux", src);
       free (v);
       v = os_release_get (text, "VERSION_ID");
       if (v == NULL)
         v = os_release_get (text, "BUILD_ID");
-      si_put_str (os, "version", v, src);
+      si_put_str (os, DOC_SYS_OS_VERSION, v, src);
       free (v);
       v = os_release_get (text, "PRETTY_NAME");
-      si_put_str (os, "pretty_name", v, src);
+      si_put_str (os, DOC_SYS_OS_PRETTY_NAME, v, src);
       free (v);
       free (text);
     }
   else
     {
-      si_put_str (os, "name", "Linux", "default");
-      si_put_null (os, "version");
+      si_put_str (os, DOC_SYS_OS_NAME, "Linux", "default");
+      si_put_null (os, DOC_SYS_OS_VERSION);
     }
-  if (!si_has (os, "kernel"))
+  if (!si_has (os, DOC_SYS_OS_KERNEL))
     {
       v = si_read (L->r, "proc/sys/kernel/osrelease");
-      si_put_str (os, "kernel", v, "/proc/sys/kernel/osrelease");
+      si_put_str (os, DOC_SYS_OS_KERNEL, v, "/proc/sys/kernel/osrelease");
       free (v);
     }
 }
@@ -445,9 +445,9 @@ si_linux_collect (cJSON *system, const struct si_root *r)
 
   L->r = r;
   L->system = system;
-  L->cpusec = si_section (system, "cpu");
-  L->cores = si_section (system, "cores");
-  L->clock = si_section (system, "clock");
+  L->cpusec = si_section (system, DOC_SYS_CPU);
+  L->cores = si_section (system, DOC_SYS_CORES);
+  L->clock = si_section (system, DOC_SYS_CLOCK);
   text = si_read (r, "proc/cpuinfo");
   if (text != NULL)
     si_kvfile_parse (text, &L->cpuinfo);

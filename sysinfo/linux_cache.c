@@ -111,28 +111,28 @@ put_list (struct si_linux *L, struct cache *all, int n)
         if (!done[j] && same_kind (&all[i], &all[j]))
           done[j] = 1, count++;
       o = cJSON_CreateObject ();
-      cJSON_AddNumberToObject (o, "level", all[i].level);
-      cJSON_AddStringToObject (o, "type", all[i].type);
+      cJSON_AddNumberToObject (o, DOC_SYS_CACHES_LEVEL, all[i].level);
+      cJSON_AddStringToObject (o, DOC_SYS_CACHES_TYPE, all[i].type);
       if (all[i].size >= 0)
-        cJSON_AddNumberToObject (o, "size", (double) all[i].size);
+        cJSON_AddNumberToObject (o, DOC_SYS_CACHES_SIZE, (double) all[i].size);
       if (all[i].ways > 0)
-        cJSON_AddNumberToObject (o, "ways", (double) all[i].ways);
+        cJSON_AddNumberToObject (o, DOC_SYS_CACHES_WAYS, (double) all[i].ways);
       if (all[i].line > 0)
-        cJSON_AddNumberToObject (o, "line", (double) all[i].line);
+        cJSON_AddNumberToObject (o, DOC_SYS_CACHES_LINE, (double) all[i].line);
       if (all[i].shared_by > 0)
-        cJSON_AddNumberToObject (o, "shared_by", all[i].shared_by);
-      cJSON_AddNumberToObject (o, "instances", count);
+        cJSON_AddNumberToObject (o, DOC_SYS_CACHES_SHARED_BY, all[i].shared_by);
+      cJSON_AddNumberToObject (o, DOC_SYS_CACHES_INSTANCES, count);
       cJSON_AddItemToArray (arr, o);
     }
   free (done);
-  si_put_item (L->system, "caches", arr, "sysfs cpu*/cache/index*");
+  si_put_item (L->system, DOC_SYS_CACHES, arr, "sysfs cpu*/cache/index*");
 }
 
 /* system.cache: the sizes one CPU of the biggest kind sees. */
 static void
 put_summary (struct si_linux *L, int cpu)
 {
-  cJSON *sum = si_section (L->system, "cache");
+  cJSON *sum = si_section (L->system, DOC_SYS_CACHE);
   struct cache c;
   int idx;
 
@@ -141,15 +141,15 @@ put_summary (struct si_linux *L, int cpu)
       const char *key = NULL;
 
       if (c.level == 1 && strcmp (c.type, "Data") == 0)
-        key = "l1d";
+        key = DOC_SYS_CACHE_L1D;
       else if (c.level == 1 && strcmp (c.type, "Instruction") == 0)
-        key = "l1i";
+        key = DOC_SYS_CACHE_L1I;
       else if (c.level == 2)
-        key = "l2";
+        key = DOC_SYS_CACHE_L2;
       else if (c.level == 3)
-        key = "l3";
+        key = DOC_SYS_CACHE_L3;
       else if (c.level == 4)
-        key = "l4";
+        key = DOC_SYS_CACHE_L4;
       if (key != NULL && c.size >= 0)
         si_put_num (sum, key, (double) c.size, "sysfs cache/index*/size");
       free (c.shared);

@@ -99,7 +99,7 @@ live_machine (struct si_linux *L, char *buf, size_t n)
   if (!L->r->live || uname (&un) != 0)
     return NULL;
   snprintf (buf, n, "%s", un.machine);
-  si_put_str (si_section (L->system, "os"), "kernel", un.release, "uname");
+  si_put_str (si_section (L->system, DOC_SYS_OS), DOC_SYS_OS_KERNEL, un.release, "uname");
   if (strcmp (buf, "arm64") == 0)
     return "aarch64";
   if (strcmp (buf, "amd64") == 0)
@@ -120,7 +120,7 @@ si_linux_arch (struct si_linux *L)
       src = CPUINFO;
     }
   snprintf (L->arch, sizeof L->arch, "%s", a ? a : "unknown");
-  si_put_str (L->cpusec, "arch", L->arch, a ? src : "unrecognised /proc/cpuinfo");
+  si_put_str (L->cpusec, DOC_SYS_CPU_ARCH, L->arch, a ? src : "unrecognised /proc/cpuinfo");
 }
 
 static int
@@ -143,13 +143,15 @@ static void
 x86_identity (struct si_linux *L)
 {
   static const char *const flags[][2] = {
-    {"bmi1", "bmi1"}, {"bmi2", "bmi2"}, {"adx", "adx"}, {"popcnt", "popcnt"},
-    {"abm", "lzcnt"}, {"avx", "avx"}, {"avx2", "avx2"},
-    {"avx512f", "avx512f"}, {"avx512dq", "avx512dq"},
-    {"avx512ifma", "avx512ifma"}, {"avx512vl", "avx512vl"},
-    {"avx512bw", "avx512bw"}, {"sha_ni", "sha"}, {"aes", "aes"},
-    {"pclmulqdq", "pclmulqdq"}, {"vaes", "vaes"},
-    {"vpclmulqdq", "vpclmulqdq"},
+    {"bmi1", DOC_SYS_FEATURES_BMI1}, {"bmi2", DOC_SYS_FEATURES_BMI2},
+    {"adx", DOC_SYS_FEATURES_ADX}, {"popcnt", DOC_SYS_FEATURES_POPCNT},
+    {"abm", DOC_SYS_FEATURES_LZCNT}, {"avx", DOC_SYS_FEATURES_AVX},
+    {"avx2", DOC_SYS_FEATURES_AVX2}, {"avx512f", DOC_SYS_FEATURES_AVX512F},
+    {"avx512dq", DOC_SYS_FEATURES_AVX512DQ}, {"avx512ifma", DOC_SYS_FEATURES_AVX512IFMA},
+    {"avx512vl", DOC_SYS_FEATURES_AVX512VL}, {"avx512bw", DOC_SYS_FEATURES_AVX512BW},
+    {"sha_ni", DOC_SYS_FEATURES_SHA}, {"aes", DOC_SYS_FEATURES_AES},
+    {"pclmulqdq", DOC_SYS_FEATURES_PCLMULQDQ}, {"vaes", DOC_SYS_FEATURES_VAES},
+    {"vpclmulqdq", DOC_SYS_FEATURES_VPCLMULQDQ},
   };
   const char *vendor = first (L, "vendor_id"), *brand = first (L, "model name");
   const char *fam = first (L, "cpu family"), *mod = first (L, "model");
@@ -162,23 +164,25 @@ x86_identity (struct si_linux *L)
   if (vendor == NULL)
     return;
   si_x86_identity (id, sizeof id, vendor, f, m, s);
-  si_put_str (L->cpusec, "identity", id, CPUINFO);
-  si_put_str (L->cpusec, "vendor_id", vendor, CPUINFO);
-  si_put_str (L->cpusec, "vendor", si_x86_vendor_name (vendor) ? si_x86_vendor_name (vendor) : vendor, CPUINFO);
-  si_put_num (L->cpusec, "family", f, CPUINFO);
-  si_put_num (L->cpusec, "model", m, CPUINFO);
-  si_put_num (L->cpusec, "stepping", s, CPUINFO);
-  si_put_str (L->cpusec, "brand", brand, CPUINFO " model name");
-  si_put_str (L->cpusec, "name", brand, CPUINFO " model name");
+  si_put_str (L->cpusec, DOC_SYS_CPU_IDENTITY, id, CPUINFO);
+  si_put_str (L->cpusec, DOC_SYS_CPU_VENDOR_ID, vendor, CPUINFO);
+  si_put_str (L->cpusec, DOC_SYS_CPU_VENDOR,
+              si_x86_vendor_name (vendor) ? si_x86_vendor_name (vendor) : vendor, CPUINFO);
+  si_put_num (L->cpusec, DOC_SYS_CPU_FAMILY, f, CPUINFO);
+  si_put_num (L->cpusec, DOC_SYS_CPU_MODEL, m, CPUINFO);
+  si_put_num (L->cpusec, DOC_SYS_CPU_STEPPING, s, CPUINFO);
+  si_put_str (L->cpusec, DOC_SYS_CPU_BRAND, brand, CPUINFO " model name");
+  si_put_str (L->cpusec, DOC_SYS_CPU_NAME, brand, CPUINFO " model name");
   uarch = si_x86_uarch (vendor, f, m, s);
-  si_put_str (L->cpusec, "microarchitecture", uarch, "x86 model table");
-  si_put_str (L->cpusec, "codename", si_x86_codename (vendor, f, m, s), "x86 model table");
-  put_flags (si_section (L->cpusec, "features"), first (L, "flags"), flags,
+  si_put_str (L->cpusec, DOC_SYS_CPU_MICROARCHITECTURE, uarch, "x86 model table");
+  si_put_str (L->cpusec, DOC_SYS_CPU_CODENAME, si_x86_codename (vendor, f, m, s),
+              "x86 model table");
+  put_flags (si_section (L->cpusec, DOC_SYS_CPU_FEATURES), first (L, "flags"), flags,
              GB_ARRAY_SIZE (flags), CPUINFO " flags");
   if (brand != NULL && si_brand_mhz (brand) > 0)
-    si_put_num (L->clock, "nominal_mhz", si_brand_mhz (brand), "brand string");
+    si_put_num (L->clock, DOC_SYS_CLOCK_NOMINAL_MHZ, si_brand_mhz (brand), "brand string");
   else
-    si_put_absent (L->clock, "nominal_mhz", "no clock in the brand string");
+    si_put_absent (L->clock, DOC_SYS_CLOCK_NOMINAL_MHZ, "no clock in the brand string");
 }
 
 static unsigned
@@ -232,17 +236,19 @@ static void
 arm_identity (struct si_linux *L)
 {
   static const char *const flags[][2] = {
-    {"asimd", "neon"}, {"sve", "sve"}, {"sve2", "sve2"}, {"pmull", "pmull"},
-    {"aes", "aes"}, {"sha2", "sha2"}, {"sha512", "sha512"},
-    {"atomics", "lse"}, {"asimddp", "dotprod"}, {"i8mm", "i8mm"},
+    {"asimd", DOC_SYS_FEATURES_NEON}, {"sve", DOC_SYS_FEATURES_SVE},
+    {"sve2", DOC_SYS_FEATURES_SVE2}, {"pmull", DOC_SYS_FEATURES_PMULL},
+    {"aes", DOC_SYS_FEATURES_AES}, {"sha2", DOC_SYS_FEATURES_SHA2},
+    {"sha512", DOC_SYS_FEATURES_SHA512}, {"atomics", DOC_SYS_FEATURES_LSE},
+    {"asimddp", DOC_SYS_FEATURES_DOTPROD}, {"i8mm", DOC_SYS_FEATURES_I8MM},
   };
   const char *feat = first (L, "Features");
-  cJSON *features = si_section (L->cpusec, "features");
+  cJSON *features = si_section (L->cpusec, DOC_SYS_CPU_FEATURES);
 
   arm_load_midrs (L);
   put_flags (features, feat, flags, GB_ARRAY_SIZE (flags), CPUINFO " Features");
   if (arch_is (L, "armv7"))
-    si_put_bool (features, "neon", has_word (feat, "neon"), CPUINFO " Features");
+    si_put_bool (features, DOC_SYS_FEATURES_NEON, has_word (feat, "neon"), CPUINFO " Features");
   /* Identity, name and vendor are set from the biggest core kind by
    * si_linux_kinds. */
 }
@@ -263,16 +269,16 @@ riscv_identity (struct si_linux *L)
     snprintf (id, sizeof id, "riscv:%s:%s:%s", v, a ? a : "?", im ? im : "?");
   else
     snprintf (id, sizeof id, "riscv:unknown:%s", uarch_s ? uarch_s : isa ? isa : "?");
-  si_put_str (L->cpusec, "identity", id, CPUINFO);
-  si_put_str (L->cpusec, "vendor", vendor, "RISC-V mvendorid table");
-  si_put_str (L->cpusec, "mvendorid", v, CPUINFO);
-  si_put_str (L->cpusec, "marchid", a, CPUINFO);
-  si_put_str (L->cpusec, "mimpid", im, CPUINFO);
-  si_put_str (L->cpusec, "isa", isa, CPUINFO);
-  si_put_str (L->cpusec, "microarchitecture", uarch, "RISC-V id table");
-  si_put_str (L->cpusec, "name", uarch ? uarch : uarch_s ? uarch_s : isa, CPUINFO);
+  si_put_str (L->cpusec, DOC_SYS_CPU_IDENTITY, id, CPUINFO);
+  si_put_str (L->cpusec, DOC_SYS_CPU_VENDOR, vendor, "RISC-V mvendorid table");
+  si_put_str (L->cpusec, DOC_SYS_CPU_MVENDORID, v, CPUINFO);
+  si_put_str (L->cpusec, DOC_SYS_CPU_MARCHID, a, CPUINFO);
+  si_put_str (L->cpusec, DOC_SYS_CPU_MIMPID, im, CPUINFO);
+  si_put_str (L->cpusec, DOC_SYS_CPU_ISA, isa, CPUINFO);
+  si_put_str (L->cpusec, DOC_SYS_CPU_MICROARCHITECTURE, uarch, "RISC-V id table");
+  si_put_str (L->cpusec, DOC_SYS_CPU_NAME, uarch ? uarch : uarch_s ? uarch_s : isa, CPUINFO);
   if (isa != NULL)
-    si_riscv_isa_features (isa, si_section (L->cpusec, "features"), CPUINFO " isa");
+    si_riscv_isa_features (isa, si_section (L->cpusec, DOC_SYS_CPU_FEATURES), CPUINFO " isa");
 }
 
 static void
@@ -289,27 +295,28 @@ power_identity (struct si_linux *L)
     return;
   pvr = hi << 16 | lo;
   snprintf (id, sizeof id, "ppc:pvr=0x%08x", pvr);
-  si_put_str (L->cpusec, "identity", id, CPUINFO " revision");
+  si_put_str (L->cpusec, DOC_SYS_CPU_IDENTITY, id, CPUINFO " revision");
   snprintf (id, sizeof id, "0x%08x", pvr);
-  si_put_str (L->cpusec, "pvr", id, CPUINFO " revision");
-  si_put_str (L->cpusec, "vendor", "IBM", "PVR");
+  si_put_str (L->cpusec, DOC_SYS_CPU_PVR, id, CPUINFO " revision");
+  si_put_str (L->cpusec, DOC_SYS_CPU_VENDOR, "IBM", "PVR");
   table = si_power_pvr_name (pvr);
-  si_put_str (L->cpusec, "microarchitecture", table, "PVR table");
+  si_put_str (L->cpusec, DOC_SYS_CPU_MICROARCHITECTURE, table, "PVR table");
   snprintf (name, sizeof name, "%.*s", (int) strcspn (cpu ? cpu : "", ","), cpu ? cpu : "");
-  si_put_str (L->cpusec, "name", table ? table : name, table ? "PVR table" : CPUINFO);
-  si_put_str (L->cpusec, "platform", first (L, "platform"), CPUINFO);
-  si_put_bool (si_section (L->cpusec, "features"), "altivec",
+  si_put_str (L->cpusec, DOC_SYS_CPU_NAME, table ? table : name, table ? "PVR table" : CPUINFO);
+  si_put_str (L->cpusec, DOC_SYS_CPU_PLATFORM, first (L, "platform"), CPUINFO);
+  si_put_bool (si_section (L->cpusec, DOC_SYS_CPU_FEATURES), DOC_SYS_FEATURES_ALTIVEC,
                cpu && strstr (cpu, "altivec") != NULL, CPUINFO " cpu");
   if (clock && atof (clock) > 0)
-    si_put_num (L->clock, "nominal_mhz", atof (clock), CPUINFO " clock");
+    si_put_num (L->clock, DOC_SYS_CLOCK_NOMINAL_MHZ, atof (clock), CPUINFO " clock");
 }
 
 static void
 s390_identity (struct si_linux *L)
 {
   static const char *const flags[][2] = {
-    {"vx", "vx"}, {"vxe", "vxe"}, {"vxe2", "vxe2"}, {"msa", "msa"},
-    {"dfp", "dfp"},
+    {"vx", DOC_SYS_FEATURES_VX}, {"vxe", DOC_SYS_FEATURES_VXE},
+    {"vxe2", DOC_SYS_FEATURES_VXE2}, {"msa", DOC_SYS_FEATURES_MSA},
+    {"dfp", DOC_SYS_FEATURES_DFP},
   };
   const char *line = NULL, *mhz;
   unsigned type = 0;
@@ -327,17 +334,17 @@ s390_identity (struct si_linux *L)
   snprintf (id, sizeof id, "%x", type);
   type = (unsigned) strtoul (id, NULL, 10);
   snprintf (id, sizeof id, "s390:machine=%u", type);
-  si_put_str (L->cpusec, "identity", id, CPUINFO " machine");
-  si_put_num (L->cpusec, "machine_type", type, CPUINFO " machine");
-  si_put_str (L->cpusec, "vendor", "IBM", CPUINFO " vendor_id");
-  si_put_str (L->cpusec, "name", si_s390_machine_name (type), "s390 machine table");
-  si_put_str (L->cpusec, "microarchitecture", si_s390_uarch (type), "s390 machine table");
-  put_flags (si_section (L->cpusec, "features"), first (L, "features"), flags,
+  si_put_str (L->cpusec, DOC_SYS_CPU_IDENTITY, id, CPUINFO " machine");
+  si_put_num (L->cpusec, DOC_SYS_CPU_MACHINE_TYPE, type, CPUINFO " machine");
+  si_put_str (L->cpusec, DOC_SYS_CPU_VENDOR, "IBM", CPUINFO " vendor_id");
+  si_put_str (L->cpusec, DOC_SYS_CPU_NAME, si_s390_machine_name (type), "s390 machine table");
+  si_put_str (L->cpusec, DOC_SYS_CPU_MICROARCHITECTURE, si_s390_uarch (type), "s390 machine table");
+  put_flags (si_section (L->cpusec, DOC_SYS_CPU_FEATURES), first (L, "features"), flags,
              GB_ARRAY_SIZE (flags), CPUINFO " features");
   if ((mhz = first (L, "cpu MHz static")) != NULL && atof (mhz) > 0)
-    si_put_num (L->clock, "nominal_mhz", atof (mhz), CPUINFO " cpu MHz static");
+    si_put_num (L->clock, DOC_SYS_CLOCK_NOMINAL_MHZ, atof (mhz), CPUINFO " cpu MHz static");
   if ((mhz = first (L, "cpu MHz dynamic")) != NULL && atof (mhz) > 0)
-    si_put_num (L->clock, "max_mhz", atof (mhz), CPUINFO " cpu MHz dynamic");
+    si_put_num (L->clock, DOC_SYS_CLOCK_MAX_MHZ, atof (mhz), CPUINFO " cpu MHz dynamic");
 }
 
 static void
@@ -345,17 +352,19 @@ loongarch_identity (struct si_linux *L)
 {
   const char *name = first (L, "Model Name"), *rev = first (L, "CPU Revision");
   const char *mhz = first (L, "CPU MHz");
-  static const char *const flags[][2] = { {"lsx", "lsx"}, {"lasx", "lasx"} };
+  static const char *const flags[][2] = {
+    {"lsx", DOC_SYS_FEATURES_LSX}, {"lasx", DOC_SYS_FEATURES_LASX},
+  };
   char id[160];
 
   snprintf (id, sizeof id, "loongarch:%s:%s", name ? name : "?", rev ? rev : "?");
-  si_put_str (L->cpusec, "identity", id, CPUINFO);
-  si_put_str (L->cpusec, "vendor", "Loongson", CPUINFO);
-  si_put_str (L->cpusec, "name", name, CPUINFO " Model Name");
-  put_flags (si_section (L->cpusec, "features"), first (L, "Features"), flags,
+  si_put_str (L->cpusec, DOC_SYS_CPU_IDENTITY, id, CPUINFO);
+  si_put_str (L->cpusec, DOC_SYS_CPU_VENDOR, "Loongson", CPUINFO);
+  si_put_str (L->cpusec, DOC_SYS_CPU_NAME, name, CPUINFO " Model Name");
+  put_flags (si_section (L->cpusec, DOC_SYS_CPU_FEATURES), first (L, "Features"), flags,
              GB_ARRAY_SIZE (flags), CPUINFO " Features");
   if (mhz && atof (mhz) > 0)
-    si_put_num (L->clock, "nominal_mhz", atof (mhz), CPUINFO " CPU MHz");
+    si_put_num (L->clock, DOC_SYS_CLOCK_NOMINAL_MHZ, atof (mhz), CPUINFO " CPU MHz");
 }
 
 static void
@@ -366,8 +375,8 @@ sparc_identity (struct si_linux *L)
   int i, j;
 
   snprintf (id, sizeof id, "sparc:%s", cpu ? cpu : "?");
-  si_put_str (L->cpusec, "identity", id, CPUINFO);
-  si_put_str (L->cpusec, "name", cpu, CPUINFO);
+  si_put_str (L->cpusec, DOC_SYS_CPU_IDENTITY, id, CPUINFO);
+  si_put_str (L->cpusec, DOC_SYS_CPU_NAME, cpu, CPUINFO);
   for (i = 0; i < L->cpuinfo.nblocks; i++)
     for (j = 0; j < L->cpuinfo.blocks[i].n; j++)
       {
@@ -375,7 +384,7 @@ sparc_identity (struct si_linux *L)
         size_t n = strlen (kv->key);
         if (n > 6 && strcmp (kv->key + n - 6, "ClkTck") == 0)
           {
-            si_put_num (L->clock, "nominal_mhz",
+            si_put_num (L->clock, DOC_SYS_CLOCK_NOMINAL_MHZ,
                         (double) strtoull (kv->val, NULL, 16) / 1e6,
                         CPUINFO " ClkTck");
             return;

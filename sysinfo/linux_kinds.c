@@ -77,22 +77,22 @@ put_arm_identity (struct si_linux *L, const struct si_midr *ids, int big)
   cJSON *midrs = cJSON_CreateArray ();
   int i;
 
-  si_put_str (L->cpusec, "identity", k->identity, "/proc/cpuinfo MIDR fields");
+  si_put_str (L->cpusec, DOC_SYS_CPU_IDENTITY, k->identity, "/proc/cpuinfo MIDR fields");
   if (vendor == NULL)
     {
       snprintf (raw, sizeof raw, "0x%02x", ids[big].implementer);
       vendor = raw;
     }
-  si_put_str (L->cpusec, "vendor", vendor, "MIDR implementer table");
+  si_put_str (L->cpusec, DOC_SYS_CPU_VENDOR, vendor, "MIDR implementer table");
   if (k->name != NULL)
-    si_put_str (L->cpusec, "name", k->name, "MIDR part table");
+    si_put_str (L->cpusec, DOC_SYS_CPU_NAME, k->name, "MIDR part table");
   else
     {
       char name[64];
       snprintf (name, sizeof name, "%s part 0x%03x", vendor, ids[big].part);
-      si_put_str (L->cpusec, "name", name, "MIDR (part not in table)");
+      si_put_str (L->cpusec, DOC_SYS_CPU_NAME, name, "MIDR (part not in table)");
     }
-  si_put_str (L->cpusec, "microarchitecture", k->uarch, "MIDR part table");
+  si_put_str (L->cpusec, DOC_SYS_CPU_MICROARCHITECTURE, k->uarch, "MIDR part table");
   for (i = 0; i < L->ncpu; i++)
     if (L->online[i] && L->cpu[i].has_midr)
       {
@@ -102,7 +102,7 @@ put_arm_identity (struct si_linux *L, const struct si_midr *ids, int big)
                   | m->variant << 20 | 0xfu << 16 | m->part << 4 | m->revision);
         cJSON_AddItemToArray (midrs, cJSON_CreateString (buf));
       }
-  si_put_item (L->cpusec, "midr", midrs, "/proc/cpuinfo, one per CPU");
+  si_put_item (L->cpusec, DOC_SYS_CPU_MIDR, midrs, "/proc/cpuinfo, one per CPU");
 }
 
 /* A CPU list back to text ("0-3,8"). */
@@ -137,10 +137,10 @@ intel_hybrid (struct si_linux *L)
     {"sys/devices/cpu_core/cpus", "performance"},
     {"sys/devices/cpu_atom/cpus", "efficiency"},
   };
-  const char *vendor = si_get_str (L->cpusec, "vendor_id");
-  int f = (int) si_get_num (L->cpusec, "family", -1);
-  int m = (int) si_get_num (L->cpusec, "model", -1);
-  int s = (int) si_get_num (L->cpusec, "stepping", -1);
+  const char *vendor = si_get_str (L->cpusec, DOC_SYS_CPU_VENDOR_ID);
+  int f = (int) si_get_num (L->cpusec, DOC_SYS_CPU_FAMILY, -1);
+  int m = (int) si_get_num (L->cpusec, DOC_SYS_CPU_MODEL, -1);
+  int s = (int) si_get_num (L->cpusec, DOC_SYS_CPU_STEPPING, -1);
   int p;
 
   for (p = 0; p < 2 && vendor != NULL; p++)
@@ -155,7 +155,7 @@ intel_hybrid (struct si_linux *L)
       k->count = n;
       k->type = pmus[p][1];
       snprintf (k->identity, sizeof k->identity, "%s",
-                si_get_str (L->cpusec, "identity"));
+                si_get_str (L->cpusec, DOC_SYS_CPU_IDENTITY));
       k->uarch = p == 0 ? si_x86_uarch (vendor, f, m, s)
         : si_x86_uarch_e (vendor, f, m, s);
       L->nkinds++;
@@ -175,24 +175,24 @@ put_kinds (struct si_linux *L, const char *source)
       cJSON *o = cJSON_CreateObject ();
 
       cpus_text (kd->cpus, L->ncpu > 0 ? L->ncpu : SI_MAXCPU, list, SI_MAXCPU * 6);
-      cJSON_AddStringToObject (o, "identity", kd->identity);
+      cJSON_AddStringToObject (o, DOC_SYS_KINDS_IDENTITY, kd->identity);
       if (kd->type)
-        cJSON_AddStringToObject (o, "type", kd->type);
+        cJSON_AddStringToObject (o, DOC_SYS_KINDS_TYPE, kd->type);
       if (kd->name)
-        cJSON_AddStringToObject (o, "name", kd->name);
+        cJSON_AddStringToObject (o, DOC_SYS_KINDS_NAME, kd->name);
       if (kd->uarch)
-        cJSON_AddStringToObject (o, "microarchitecture", kd->uarch);
-      cJSON_AddNumberToObject (o, "count", kd->count);
-      cJSON_AddStringToObject (o, "cpus", list);
+        cJSON_AddStringToObject (o, DOC_SYS_KINDS_MICROARCHITECTURE, kd->uarch);
+      cJSON_AddNumberToObject (o, DOC_SYS_KINDS_COUNT, kd->count);
+      cJSON_AddStringToObject (o, DOC_SYS_KINDS_CPUS, list);
       if (kd->max_khz > 0)
-        cJSON_AddNumberToObject (o, "max_mhz", kd->max_khz / 1000.0);
+        cJSON_AddNumberToObject (o, DOC_SYS_KINDS_MAX_MHZ, kd->max_khz / 1000.0);
       if (kd->capacity > 0)
-        cJSON_AddNumberToObject (o, "capacity", kd->capacity);
+        cJSON_AddNumberToObject (o, DOC_SYS_KINDS_CAPACITY, kd->capacity);
       cJSON_AddItemToArray (arr, o);
     }
   free (list);
-  si_put_item (L->cpusec, "kinds", arr, source);
-  si_put_bool (L->cpusec, "hybrid", L->nkinds > 1, source);
+  si_put_item (L->cpusec, DOC_SYS_CPU_KINDS, arr, source);
+  si_put_bool (L->cpusec, DOC_SYS_CPU_HYBRID, L->nkinds > 1, source);
 }
 
 /* Sorts kinds biggest first, with their MIDRs. */
@@ -236,14 +236,15 @@ si_linux_kinds (struct si_linux *L)
       put_kinds (L, "sysfs /sys/devices/cpu_core, cpu_atom");
       return;
     }
-  if (si_has (L->cpusec, "identity"))
+  if (si_has (L->cpusec, DOC_SYS_CPU_IDENTITY))
     {
       struct si_kind *k = &L->kinds[0];
       int i;
 
-      snprintf (k->identity, sizeof k->identity, "%s", si_get_str (L->cpusec, "identity"));
-      k->name = si_get_str (L->cpusec, "name");
-      k->uarch = si_get_str (L->cpusec, "microarchitecture");
+      snprintf (k->identity, sizeof k->identity, "%s",
+                si_get_str (L->cpusec, DOC_SYS_CPU_IDENTITY));
+      k->name = si_get_str (L->cpusec, DOC_SYS_CPU_NAME);
+      k->uarch = si_get_str (L->cpusec, DOC_SYS_CPU_MICROARCHITECTURE);
       for (i = 0; i < L->ncpu; i++)
         if (L->online[i])
           {

@@ -100,7 +100,7 @@ from_device_tree (struct si_linux *L, cJSON *machine)
       clean (buf, sizeof buf, model, len);
       if (*buf)
         {
-          si_put_str (machine, "model", buf, "device tree model");
+          si_put_str (machine, DOC_SYS_MACHINE_MODEL, buf, "device tree model");
           named = 1;
         }
       free (model);
@@ -111,7 +111,7 @@ from_device_tree (struct si_linux *L, cJSON *machine)
     {
       clean (buf, sizeof buf, soc, len - (size_t) (soc - compatible));
       if (*buf)
-        si_put_str (machine, "soc", buf, "device tree compatible, its last entry");
+        si_put_str (machine, DOC_SYS_MACHINE_SOC, buf, "device tree compatible, its last entry");
     }
   free (compatible);
   return named;
@@ -136,15 +136,15 @@ from_dmi (struct si_linux *L, cJSON *machine)
     snprintf (model, sizeof model, "%s", product);
   else
     snprintf (model, sizeof model, "%s %s", vendor, product);
-  si_put_str (machine, "model", model, "DMI sys_vendor and product_name");
+  si_put_str (machine, DOC_SYS_MACHINE_MODEL, model, "DMI sys_vendor and product_name");
 }
 
 void
 si_linux_machine (struct si_linux *L)
 {
-  cJSON *machine = si_section (L->system, "machine");
+  cJSON *machine = si_section (L->system, DOC_SYS_MACHINE);
 
   if (!from_device_tree (L, machine))
     from_dmi (L, machine);
-  si_put_absent (machine, "model", "no device tree model, no DMI product_name");
+  si_put_absent (machine, DOC_SYS_MACHINE_MODEL, "no device tree model, no DMI product_name");
 }

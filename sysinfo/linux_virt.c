@@ -71,13 +71,13 @@ from_sysinfo (struct si_linux *L, cJSON *cpu)
   if (cp != NULL)
     {
       squeeze (buf, sizeof buf, cp);
-      si_put_str (cpu, "hypervisor", buf, "/proc/sysinfo VM00 Control Program");
+      si_put_str (cpu, DOC_SYS_CPU_HYPERVISOR, buf, "/proc/sysinfo VM00 Control Program");
       if (si_kvfile_get (&f, "VM01 Control Program") != NULL)
-        si_put_bool (cpu, "nested_virtualization", 1, "/proc/sysinfo VM01");
+        si_put_bool (cpu, DOC_SYS_CPU_NESTED_VIRTUALIZATION, 1, "/proc/sysinfo VM01");
     }
   else if (si_kvfile_get (&f, "LPAR Number") != NULL
            || si_kvfile_get (&f, "LPAR Name") != NULL)
-    si_put_str (cpu, "hypervisor", "PR/SM (LPAR)", "/proc/sysinfo LPAR");
+    si_put_str (cpu, DOC_SYS_CPU_HYPERVISOR, "PR/SM (LPAR)", "/proc/sysinfo LPAR");
   si_kvfile_free (&f);
 }
 
@@ -90,18 +90,18 @@ si_linux_hypervisor (struct si_linux *L)
   char *xen = si_read (L->r, "sys/hypervisor/type");
   char *dt = si_read (L->r, "proc/device-tree/hypervisor/compatible");
 
-  si_put_null (cpu, "hypervisor");
+  si_put_null (cpu, DOC_SYS_CPU_HYPERVISOR);
   if (flags != NULL && strstr (flags, " hypervisor") != NULL)
-    si_put_str (cpu, "hypervisor", "unknown", "/proc/cpuinfo hypervisor flag");
+    si_put_str (cpu, DOC_SYS_CPU_HYPERVISOR, "unknown", "/proc/cpuinfo hypervisor flag");
   if (dt != NULL)
-    si_put_str (cpu, "hypervisor", strstr (dt, "kvm") ? "KVM" : dt,
+    si_put_str (cpu, DOC_SYS_CPU_HYPERVISOR, strstr (dt, "kvm") ? "KVM" : dt,
                 "device tree hypervisor/compatible");
   else if (si_exists (L->r, "proc/device-tree/ibm,partition-name"))
-    si_put_str (cpu, "hypervisor", "PowerVM", "device tree ibm,partition-name");
+    si_put_str (cpu, DOC_SYS_CPU_HYPERVISOR, "PowerVM", "device tree ibm,partition-name");
   if (xen != NULL)
-    si_put_str (cpu, "hypervisor", xen, "/sys/hypervisor/type");
+    si_put_str (cpu, DOC_SYS_CPU_HYPERVISOR, xen, "/sys/hypervisor/type");
   if (dmi != NULL)
-    si_put_str (cpu, "hypervisor", dmi, "DMI sys_vendor/product_name");
+    si_put_str (cpu, DOC_SYS_CPU_HYPERVISOR, dmi, "DMI sys_vendor/product_name");
   from_sysinfo (L, cpu);
   free (xen);
   free (dt);

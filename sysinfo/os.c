@@ -123,19 +123,19 @@ put_libc (cJSON *os)
 #if defined(__GLIBC__)
   char buf[64];
   snprintf (buf, sizeof buf, "glibc %s", gnu_get_libc_version ());
-  si_put_str (os, "libc", buf, "gnu_get_libc_version");
+  si_put_str (os, DOC_SYS_OS_LIBC, buf, "gnu_get_libc_version");
 #elif defined(__APPLE__)
-  si_put_str (os, "libc", "libSystem", "platform");
+  si_put_str (os, DOC_SYS_OS_LIBC, "libSystem", "platform");
 #elif defined(__FreeBSD__)
-  si_put_str (os, "libc", "FreeBSD libc", "platform");
+  si_put_str (os, DOC_SYS_OS_LIBC, "FreeBSD libc", "platform");
 #elif defined(__linux__)
-  si_put_str (os, "libc", "musl or other non-glibc", "absence of __GLIBC__");
+  si_put_str (os, DOC_SYS_OS_LIBC, "musl or other non-glibc", "absence of __GLIBC__");
 #elif defined(_UCRT)
-  si_put_str (os, "libc", "UCRT", "mingw-w64 _UCRT");
+  si_put_str (os, DOC_SYS_OS_LIBC, "UCRT", "mingw-w64 _UCRT");
 #elif defined(_WIN32)
-  si_put_str (os, "libc", "msvcrt", "mingw-w64 without _UCRT");
+  si_put_str (os, DOC_SYS_OS_LIBC, "msvcrt", "mingw-w64 without _UCRT");
 #else
-  si_put_null (os, "libc");
+  si_put_null (os, DOC_SYS_OS_LIBC);
 #endif
 }
 
@@ -146,8 +146,8 @@ put_kernel (cJSON *os)
 #if !defined(_WIN32)
   struct utsname u;
 
-  if (!si_has (os, "kernel") && uname (&u) == 0)
-    si_put_str (os, "kernel", u.release, "uname");
+  if (!si_has (os, DOC_SYS_OS_KERNEL) && uname (&u) == 0)
+    si_put_str (os, DOC_SYS_OS_KERNEL, u.release, "uname");
 #else
   (void) os;
 #endif
@@ -157,7 +157,7 @@ put_kernel (cJSON *os)
 static void
 mark_host (cJSON *sec, const char *key)
 {
-  cJSON *sources = cJSON_GetObjectItemCaseSensitive (sec, "sources");
+  cJSON *sources = cJSON_GetObjectItemCaseSensitive (sec, DOC_SYS_SOURCES);
   const char *old = si_get_str (sources, key);
   char buf[256];
 
@@ -171,8 +171,8 @@ mark_host (cJSON *sec, const char *key)
 static void
 mark_host_facts (cJSON *system)
 {
-  cJSON *cores = si_section (system, "cores"), *clock = si_section (system, "clock");
-  const cJSON *src = cJSON_GetObjectItemCaseSensitive (cores, "sources");
+  cJSON *cores = si_section (system, DOC_SYS_CORES), *clock = si_section (system, DOC_SYS_CLOCK);
+  const cJSON *src = cJSON_GetObjectItemCaseSensitive (cores, DOC_SYS_SOURCES);
   const cJSON *it, *next;
 
   for (it = src ? src->child : NULL; it != NULL; it = next)
@@ -180,30 +180,32 @@ mark_host_facts (cJSON *system)
       next = it->next;          /* mark_host replaces IT */
       mark_host (cores, it->string);
     }
-  mark_host (si_section (system, "cpu"), "hypervisor");
-  mark_host (clock, "nominal_mhz");
-  mark_host (clock, "max_mhz");
-  mark_host (clock, "tsc_mhz");
-  if (cJSON_GetObjectItemCaseSensitive (system, "cache") != NULL)
-    si_put_item (system, "cache", cJSON_CreateNull (), "left out: the host's under qemu-user");
-  if (cJSON_GetObjectItemCaseSensitive (system, "caches") != NULL)
-    si_put_item (system, "caches", cJSON_CreateNull (), "left out: the host's under qemu-user");
+  mark_host (si_section (system, DOC_SYS_CPU), DOC_SYS_CPU_HYPERVISOR);
+  mark_host (clock, DOC_SYS_CLOCK_NOMINAL_MHZ);
+  mark_host (clock, DOC_SYS_CLOCK_MAX_MHZ);
+  mark_host (clock, DOC_SYS_CLOCK_TSC_MHZ);
+  if (cJSON_GetObjectItemCaseSensitive (system, DOC_SYS_CACHE) != NULL)
+    si_put_item (system, DOC_SYS_CACHE, cJSON_CreateNull (),
+                 "left out: the host's under qemu-user");
+  if (cJSON_GetObjectItemCaseSensitive (system, DOC_SYS_CACHES) != NULL)
+    si_put_item (system, DOC_SYS_CACHES, cJSON_CreateNull (),
+                 "left out: the host's under qemu-user");
 }
 
 void
 si_os_collect (cJSON *system)
 {
-  cJSON *os = si_section (system, "os"), *cpu = si_section (system, "cpu");
+  cJSON *os = si_section (system, DOC_SYS_OS), *cpu = si_section (system, DOC_SYS_CPU);
   const char *emu = si_emulator ();
 
   put_kernel (os);
   put_libc (os);
   if (emu != NULL)
     {
-      si_put_bool (cpu, "emulated", 1, "/proc/sys/kernel/arch differs from the build");
-      si_put_str (cpu, "emulator", emu, "/proc/sys/kernel/arch");
+      si_put_bool (cpu, DOC_SYS_CPU_EMULATED, 1, "/proc/sys/kernel/arch differs from the build");
+      si_put_str (cpu, DOC_SYS_CPU_EMULATOR, emu, "/proc/sys/kernel/arch");
       mark_host_facts (system);
     }
-  else if (!si_has (cpu, "emulated"))
-    si_put_bool (cpu, "emulated", 0, "no sign of emulation");
+  else if (!si_has (cpu, DOC_SYS_CPU_EMULATED))
+    si_put_bool (cpu, DOC_SYS_CPU_EMULATED, 0, "no sign of emulation");
 }

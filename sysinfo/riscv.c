@@ -87,12 +87,14 @@ has_letter (const char *isa, char letter)
 void
 si_riscv_isa_features (const char *isa, cJSON *features, const char *source)
 {
-  static const char *exts[] = { "zba", "zbb", "zbc", "zbs", "zbkb", "zvbb",
-    "zicond" };
+  /* Each feature is named as its extension. */
+  static const char *exts[] = { DOC_SYS_FEATURES_ZBA, DOC_SYS_FEATURES_ZBB,
+    DOC_SYS_FEATURES_ZBC, DOC_SYS_FEATURES_ZBS, DOC_SYS_FEATURES_ZBKB, DOC_SYS_FEATURES_ZVBB,
+    DOC_SYS_FEATURES_ZICOND };
   size_t i;
 
-  si_put_bool (features, "m", has_letter (isa, 'm'), source);
-  si_put_bool (features, "v", has_letter (isa, 'v') || has_ext (isa, "v"), source);
+  si_put_bool (features, DOC_SYS_FEATURES_M, has_letter (isa, 'm'), source);
+  si_put_bool (features, DOC_SYS_FEATURES_V, has_letter (isa, 'v') || has_ext (isa, "v"), source);
   for (i = 0; i < GB_ARRAY_SIZE (exts); i++)
     si_put_bool (features, exts[i], has_ext (isa, exts[i]), source);
 }

@@ -37,22 +37,22 @@ put_hwprobe (cJSON *cpu, cJSON *features)
   if (syscall (__NR_riscv_hwprobe, p, GB_ARRAY_SIZE (p), 0, NULL, 0) != 0
       || p[3].key != RISCV_HWPROBE_KEY_IMA_EXT_0)
     return;
-  si_put_bool (features, "v", (p[3].value & RISCV_HWPROBE_IMA_V) != 0, src);
-  si_put_bool (features, "zba", (p[3].value & RISCV_HWPROBE_EXT_ZBA) != 0, src);
-  si_put_bool (features, "zbb", (p[3].value & RISCV_HWPROBE_EXT_ZBB) != 0, src);
-  si_put_bool (features, "zbs", (p[3].value & RISCV_HWPROBE_EXT_ZBS) != 0, src);
-  if (si_get_str (cpu, "mvendorid") || p[0].key < 0)
+  si_put_bool (features, DOC_SYS_FEATURES_V, (p[3].value & RISCV_HWPROBE_IMA_V) != 0, src);
+  si_put_bool (features, DOC_SYS_FEATURES_ZBA, (p[3].value & RISCV_HWPROBE_EXT_ZBA) != 0, src);
+  si_put_bool (features, DOC_SYS_FEATURES_ZBB, (p[3].value & RISCV_HWPROBE_EXT_ZBB) != 0, src);
+  si_put_bool (features, DOC_SYS_FEATURES_ZBS, (p[3].value & RISCV_HWPROBE_EXT_ZBS) != 0, src);
+  if (si_get_str (cpu, DOC_SYS_CPU_MVENDORID) || p[0].key < 0)
     return;
   snprintf (v, sizeof v, "0x%llx", (unsigned long long) p[0].value);
   snprintf (a, sizeof a, "0x%llx", (unsigned long long) p[1].value);
   snprintf (im, sizeof im, "0x%llx", (unsigned long long) p[2].value);
   snprintf (id, sizeof id, "riscv:%s:%s:%s", v, a, im);
-  si_put_str (cpu, "identity", id, src);
-  si_put_str (cpu, "mvendorid", v, src);
-  si_put_str (cpu, "marchid", a, src);
-  si_put_str (cpu, "mimpid", im, src);
-  si_put_str (cpu, "vendor", si_riscv_vendor_name (p[0].value), "RISC-V mvendorid table");
-  si_put_str (cpu, "microarchitecture", si_riscv_uarch (p[0].value, p[1].value, NULL),
+  si_put_str (cpu, DOC_SYS_CPU_IDENTITY, id, src);
+  si_put_str (cpu, DOC_SYS_CPU_MVENDORID, v, src);
+  si_put_str (cpu, DOC_SYS_CPU_MARCHID, a, src);
+  si_put_str (cpu, DOC_SYS_CPU_MIMPID, im, src);
+  si_put_str (cpu, DOC_SYS_CPU_VENDOR, si_riscv_vendor_name (p[0].value), "RISC-V mvendorid table");
+  si_put_str (cpu, DOC_SYS_CPU_MICROARCHITECTURE, si_riscv_uarch (p[0].value, p[1].value, NULL),
               "RISC-V id table");
 }
 #endif
@@ -60,14 +60,16 @@ put_hwprobe (cJSON *cpu, cJSON *features)
 void
 si_riscv_live_collect (cJSON *system)
 {
-  cJSON *cpu = si_section (system, "cpu");
-  cJSON *features = si_section (cpu, "features");
+  cJSON *cpu = si_section (system, DOC_SYS_CPU);
+  cJSON *features = si_section (cpu, DOC_SYS_CPU_FEATURES);
   unsigned long hw = getauxval (AT_HWCAP);
 
   if (hw != 0)
     {
-      si_put_bool (features, "m", (hw & HWCAP_LETTER ('M')) != 0, "getauxval (AT_HWCAP)");
-      si_put_bool (features, "v", (hw & HWCAP_LETTER ('V')) != 0, "getauxval (AT_HWCAP)");
+      si_put_bool (features, DOC_SYS_FEATURES_M, (hw & HWCAP_LETTER ('M')) != 0,
+                   "getauxval (AT_HWCAP)");
+      si_put_bool (features, DOC_SYS_FEATURES_V, (hw & HWCAP_LETTER ('V')) != 0,
+                   "getauxval (AT_HWCAP)");
     }
 #ifdef HAVE_HWPROBE
   put_hwprobe (cpu, features);

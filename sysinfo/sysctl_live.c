@@ -52,13 +52,13 @@ static void
 put_affinity (cJSON *system)
 {
   cpuset_t mask;
-  cJSON *cores = si_section (system, "cores");
+  cJSON *cores = si_section (system, DOC_SYS_CORES);
 
   if (cpuset_getaffinity (CPU_LEVEL_WHICH, CPU_WHICH_PID, -1, sizeof mask, &mask) == 0)
     {
       int n = CPU_COUNT (&mask);
-      si_put_num (cores, "affinity", n, "cpuset_getaffinity");
-      si_put_num (cores, "usable", n, "cpuset_getaffinity");
+      si_put_num (cores, DOC_SYS_CORES_AFFINITY, n, "cpuset_getaffinity");
+      si_put_num (cores, DOC_SYS_CORES_USABLE, n, "cpuset_getaffinity");
     }
 }
 #endif

@@ -49,18 +49,20 @@ put_midr (cJSON *cpu, unsigned long long reg)
   m.part = (unsigned) (reg >> 4) & 0xfff;
   m.revision = (unsigned) reg & 0xf;
   si_arm_identity (id, sizeof id, &m);
-  si_put_str (cpu, "identity", id, src);
+  si_put_str (cpu, DOC_SYS_CPU_IDENTITY, id, src);
   snprintf (raw, sizeof raw, "0x%08llx", reg & 0xffffffffULL);
-  si_put_str (cpu, "midr_el1", raw, src);
-  si_put_str (cpu, "vendor", si_arm_implementer_name (m.implementer), "MIDR implementer table");
-  si_put_str (cpu, "name", si_arm_part_name (m.implementer, m.part), "MIDR part table");
-  si_put_str (cpu, "microarchitecture", si_arm_uarch (m.implementer, m.part), "MIDR part table");
+  si_put_str (cpu, DOC_SYS_CPU_MIDR_EL1, raw, src);
+  si_put_str (cpu, DOC_SYS_CPU_VENDOR, si_arm_implementer_name (m.implementer),
+              "MIDR implementer table");
+  si_put_str (cpu, DOC_SYS_CPU_NAME, si_arm_part_name (m.implementer, m.part), "MIDR part table");
+  si_put_str (cpu, DOC_SYS_CPU_MICROARCHITECTURE, si_arm_uarch (m.implementer, m.part),
+              "MIDR part table");
 }
 
 static void
 put_registry (cJSON *system)
 {
-  cJSON *cpu = si_section (system, "cpu");
+  cJSON *cpu = si_section (system, DOC_SYS_CPU);
   char name[128];
   DWORD mhz;
   unsigned long long midr;
@@ -70,11 +72,12 @@ put_registry (cJSON *system)
       char *b = name + strspn (name, " "), *e = b + strlen (b);
       while (e > b && e[-1] == ' ')
         *--e = '\0';
-      si_put_str (cpu, "brand", b, "registry ProcessorNameString");
-      si_put_str (cpu, "name", b, "registry ProcessorNameString");
+      si_put_str (cpu, DOC_SYS_CPU_BRAND, b, "registry ProcessorNameString");
+      si_put_str (cpu, DOC_SYS_CPU_NAME, b, "registry ProcessorNameString");
     }
   if (reg_value ("~MHz", RRF_RT_REG_DWORD, &mhz, sizeof mhz) == 0 && mhz > 0)
-    si_put_num (si_section (system, "clock"), "nominal_mhz", mhz, "registry ~MHz");
+    si_put_num (si_section (system, DOC_SYS_CLOCK), DOC_SYS_CLOCK_NOMINAL_MHZ, mhz,
+                "registry ~MHz");
   if (reg_value ("CP 4000", RRF_RT_REG_QWORD, &midr, sizeof midr) == 0 && midr != 0)
     put_midr (cpu, midr);
 }
@@ -82,13 +85,13 @@ put_registry (cJSON *system)
 static void
 put_cores (cJSON *system, const struct si_win_topology *t)
 {
-  cJSON *cores = si_section (system, "cores");
+  cJSON *cores = si_section (system, DOC_SYS_CORES);
   const char *src = "GetLogicalProcessorInformationEx";
   DWORD_PTR mine, all;
 
-  si_put_num (cores, "logical", t->logical, src);
-  si_put_num (cores, "physical", t->physical, src);
-  si_put_num (cores, "packages", t->packages, src);
+  si_put_num (cores, DOC_SYS_CORES_LOGICAL, t->logical, src);
+  si_put_num (cores, DOC_SYS_CORES_PHYSICAL, t->physical, src);
+  si_put_num (cores, DOC_SYS_CORES_PACKAGES, t->packages, src);
   /* The affinity mask covers one processor group, so it only counts when
    * there is one. */
   if (t->logical <= 64 && GetProcessAffinityMask (GetCurrentProcess (), &mine, &all))
@@ -96,8 +99,8 @@ put_cores (cJSON *system, const struct si_win_topology *t)
       int n = 0;
       for (; mine != 0; mine &= mine - 1)
         n++;
-      si_put_num (cores, "affinity", n, "GetProcessAffinityMask");
-      si_put_num (cores, "usable", n, "GetProcessAffinityMask");
+      si_put_num (cores, DOC_SYS_CORES_AFFINITY, n, "GetProcessAffinityMask");
+      si_put_num (cores, DOC_SYS_CORES_USABLE, n, "GetProcessAffinityMask");
     }
 }
 
@@ -107,40 +110,43 @@ put_kinds (cJSON *cpu, const struct si_win_topology *t)
   cJSON *arr;
   int i;
 
-  si_put_bool (cpu, "hybrid", t->nkinds > 1, "GetLogicalProcessorInformationEx EfficiencyClass");
+  si_put_bool (cpu, DOC_SYS_CPU_HYBRID, t->nkinds > 1,
+               "GetLogicalProcessorInformationEx EfficiencyClass");
   if (t->nkinds < 2)
     return;
   arr = cJSON_CreateArray ();
   for (i = 0; i < t->nkinds; i++)
     {
       cJSON *k = cJSON_CreateObject ();
-      cJSON_AddStringToObject (k, "type", i == 0 ? "performance"
+      cJSON_AddStringToObject (k, DOC_SYS_KINDS_TYPE, i == 0 ? "performance"
                                : i == t->nkinds - 1 ? "efficiency" : "intermediate");
-      cJSON_AddNumberToObject (k, "efficiency_class", t->kinds[i].efficiency_class);
-      cJSON_AddNumberToObject (k, "count", t->kinds[i].threads);
-      cJSON_AddNumberToObject (k, "cores", t->kinds[i].cores);
+      cJSON_AddNumberToObject (k, DOC_SYS_KINDS_EFFICIENCY_CLASS, t->kinds[i].efficiency_class);
+      cJSON_AddNumberToObject (k, DOC_SYS_KINDS_COUNT, t->kinds[i].threads);
+      cJSON_AddNumberToObject (k, DOC_SYS_KINDS_CORES, t->kinds[i].cores);
       cJSON_AddItemToArray (arr, k);
     }
-  si_put_item (cpu, "kinds", arr, "GetLogicalProcessorInformationEx EfficiencyClass");
+  si_put_item (cpu, DOC_SYS_CPU_KINDS, arr, "GetLogicalProcessorInformationEx EfficiencyClass");
 }
 
 /* "l1d", "l2", ... for the summary, or NULL for caches it leaves out. */
 static const char *
 cache_key (const struct si_win_cache *c)
 {
-  static const char *const unified[] = { NULL, "l1", "l2", "l3", "l4" };
+  static const char *const unified[] = {
+    NULL, DOC_SYS_CACHE_L1, DOC_SYS_CACHE_L2, DOC_SYS_CACHE_L3, DOC_SYS_CACHE_L4
+  };
 
   if (c->level == 1 && strcmp (c->type, "Data") == 0)
-    return "l1d";
+    return DOC_SYS_CACHE_L1D;
   if (c->level == 1 && strcmp (c->type, "Instruction") == 0)
-    return "l1i";
+    return DOC_SYS_CACHE_L1I;
   return c->level <= 4 && strcmp (c->type, "Unified") == 0 ? unified[c->level] : NULL;
 }
 
 static void
 put_caches (cJSON *system, const struct si_win_topology *t)
 {
-  cJSON *arr = cJSON_CreateArray (), *sum = si_section (system, "cache");
+  cJSON *arr = cJSON_CreateArray (), *sum = si_section (system, DOC_SYS_CACHE);
   const char *src = "GetLogicalProcessorInformationEx";
   int i;
 
@@ -150,18 +156,18 @@ put_caches (cJSON *system, const struct si_win_topology *t)
       cJSON *o = cJSON_CreateObject ();
       const char *key = cache_key (c);
 
-      cJSON_AddNumberToObject (o, "level", c->level);
-      cJSON_AddStringToObject (o, "type", c->type);
-      cJSON_AddNumberToObject (o, "size", (double) c->size);
-      cJSON_AddNumberToObject (o, "ways", c->ways);
-      cJSON_AddNumberToObject (o, "line", c->line);
-      cJSON_AddNumberToObject (o, "shared_by", c->shared_by);
-      cJSON_AddNumberToObject (o, "instances", c->instances);
+      cJSON_AddNumberToObject (o, DOC_SYS_CACHES_LEVEL, c->level);
+      cJSON_AddStringToObject (o, DOC_SYS_CACHES_TYPE, c->type);
+      cJSON_AddNumberToObject (o, DOC_SYS_CACHES_SIZE, (double) c->size);
+      cJSON_AddNumberToObject (o, DOC_SYS_CACHES_WAYS, c->ways);
+      cJSON_AddNumberToObject (o, DOC_SYS_CACHES_LINE, c->line);
+      cJSON_AddNumberToObject (o, DOC_SYS_CACHES_SHARED_BY, c->shared_by);
+      cJSON_AddNumberToObject (o, DOC_SYS_CACHES_INSTANCES, c->instances);
       cJSON_AddItemToArray (arr, o);
       if (key != NULL && c->seen_by_biggest)
         si_put_num (sum, key, (double) c->size, src);
     }
-  si_put_item (system, "caches", arr, src);
+  si_put_item (system, DOC_SYS_CACHES, arr, src);
 }
 
 static void
@@ -178,7 +184,7 @@ put_topology (cJSON *system)
       && si_win_parse_topology (buf, len, sizeof (KAFFINITY), &t) == 0)
     {
       put_cores (system, &t);
-      put_kinds (si_section (system, "cpu"), &t);
+      put_kinds (si_section (system, DOC_SYS_CPU), &t);
       put_caches (system, &t);
     }
   free (buf);
@@ -198,13 +204,14 @@ put_version (cJSON *os)
   v.dwOSVersionInfoSize = sizeof v;
   if (get == NULL || get (&v) != 0)
     return;
-  si_put_str (os, "name", si_win_product_name (buf, sizeof buf, v.dwMajorVersion, v.dwMinorVersion,
-                                                v.dwBuildNumber, v.wProductType == VER_NT_WORKSTATION), src);
+  si_put_str (os, DOC_SYS_OS_NAME,
+              si_win_product_name (buf, sizeof buf, v.dwMajorVersion, v.dwMinorVersion,
+                                   v.dwBuildNumber, v.wProductType == VER_NT_WORKSTATION), src);
   snprintf (buf, sizeof buf, "%lu.%lu.%lu", v.dwMajorVersion, v.dwMinorVersion, v.dwBuildNumber);
-  si_put_str (os, "version", buf, src);
+  si_put_str (os, DOC_SYS_OS_VERSION, buf, src);
   snprintf (buf, sizeof buf, "Windows NT %lu.%lu build %lu", v.dwMajorVersion,
             v.dwMinorVersion, v.dwBuildNumber);
-  si_put_str (os, "kernel", buf, src);
+  si_put_str (os, DOC_SYS_OS_KERNEL, buf, src);
 }
 
 static void
@@ -218,7 +225,7 @@ put_wine (cJSON *os)
   if (get == NULL)
     return;
   snprintf (buf, sizeof buf, "Wine %s", get ());
-  si_put_str (os, "compat_layer", buf, "ntdll wine_get_version");
+  si_put_str (os, DOC_SYS_OS_COMPAT_LAYER, buf, "ntdll wine_get_version");
 }
 
 /* x86 or x64 code on an Arm machine runs in Windows' emulator. */
@@ -234,21 +241,21 @@ put_emulation (cJSON *cpu)
   if (f == NULL || !f (GetCurrentProcess (), &process, &native)
       || (arch = si_win_machine_arch (native)) == NULL)
     return;
-  si_put_str (cpu, "native_arch", arch, "IsWow64Process2");
+  si_put_str (cpu, DOC_SYS_CPU_NATIVE_ARCH, arch, "IsWow64Process2");
   if (strcmp (arch, "aarch64") == 0 && strcmp (si_built_arch (), "aarch64") != 0)
     {
-      si_put_bool (cpu, "emulated", 1, "IsWow64Process2 native machine");
-      si_put_str (cpu, "emulator", "Windows x86 emulation on Arm", "IsWow64Process2");
+      si_put_bool (cpu, DOC_SYS_CPU_EMULATED, 1, "IsWow64Process2 native machine");
+      si_put_str (cpu, DOC_SYS_CPU_EMULATOR, "Windows x86 emulation on Arm", "IsWow64Process2");
     }
 }
 
 void
 si_windows_collect (cJSON *system)
 {
-  cJSON *os = si_section (system, "os"), *cpu = si_section (system, "cpu");
+  cJSON *os = si_section (system, DOC_SYS_OS), *cpu = si_section (system, DOC_SYS_CPU);
 
-  si_put_str (cpu, "arch", si_built_arch (), "build");
-  si_put_str (os, "family", "Windows", "platform");
+  si_put_str (cpu, DOC_SYS_CPU_ARCH, si_built_arch (), "build");
+  si_put_str (os, DOC_SYS_OS_FAMILY, "Windows", "platform");
   put_registry (system);
   put_topology (system);
   put_version (os);

@@ -51,18 +51,20 @@ put_cpuid_members (cJSON *sec, const char *vendor, int fam, int mod, int step,
   const char *name = si_x86_vendor_name (vendor);
 
   si_x86_identity (id, sizeof id, vendor, fam, mod, step);
-  si_put_str (sec, "identity", id, "cpuid leaf 1");
-  si_put_str (sec, "vendor_id", vendor, "cpuid leaf 0");
-  si_put_str (sec, "vendor", name ? name : vendor, "cpuid leaf 0");
-  si_put_num (sec, "family", fam, "cpuid leaf 1");
-  si_put_num (sec, "model", mod, "cpuid leaf 1");
-  si_put_num (sec, "stepping", step, "cpuid leaf 1");
-  si_put_str (sec, "microarchitecture", si_x86_uarch (vendor, fam, mod, step), "x86 model table");
-  si_put_str (sec, "codename", si_x86_codename (vendor, fam, mod, step), "x86 model table");
+  si_put_str (sec, DOC_SYS_CPU_IDENTITY, id, "cpuid leaf 1");
+  si_put_str (sec, DOC_SYS_CPU_VENDOR_ID, vendor, "cpuid leaf 0");
+  si_put_str (sec, DOC_SYS_CPU_VENDOR, name ? name : vendor, "cpuid leaf 0");
+  si_put_num (sec, DOC_SYS_CPU_FAMILY, fam, "cpuid leaf 1");
+  si_put_num (sec, DOC_SYS_CPU_MODEL, mod, "cpuid leaf 1");
+  si_put_num (sec, DOC_SYS_CPU_STEPPING, step, "cpuid leaf 1");
+  si_put_str (sec, DOC_SYS_CPU_MICROARCHITECTURE, si_x86_uarch (vendor, fam, mod, step),
+              "x86 model table");
+  si_put_str (sec, DOC_SYS_CPU_CODENAME, si_x86_codename (vendor, fam, mod, step),
+              "x86 model table");
   if (brand != NULL)
     {
-      si_put_str (sec, "brand", brand, "cpuid leaves 0x80000002-4");
-      si_put_str (sec, "name", brand, "cpuid brand string");
+      si_put_str (sec, DOC_SYS_CPU_BRAND, brand, "cpuid leaves 0x80000002-4");
+      si_put_str (sec, DOC_SYS_CPU_NAME, brand, "cpuid brand string");
     }
 }
 
@@ -85,8 +87,8 @@ si_x86_put_cpuid (cJSON *cpu, const char *emulator, const char *vendor,
     }
   emu = si_emulated_cpu (cpu);
   put_cpuid_members (emu, vendor, fam, mod, step, brand);
-  if (si_has (cpu, "identity"))
+  if (si_has (cpu, DOC_SYS_CPU_IDENTITY))
     return;
-  snprintf (id, sizeof id, "emulated:%s:%s", emulator, si_get_str (emu, "identity"));
-  si_put_str (cpu, "identity", id, "cpuid leaf 1 under emulation");
+  snprintf (id, sizeof id, "emulated:%s:%s", emulator, si_get_str (emu, DOC_SYS_CPU_IDENTITY));
+  si_put_str (cpu, DOC_SYS_CPU_IDENTITY, id, "cpuid leaf 1 under emulation");
 }

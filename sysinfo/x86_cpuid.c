@@ -48,8 +48,9 @@ si_tsc_read (void)
 static const char *
 prior_emulator (const cJSON *cpu)
 {
-  if (cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (cpu, "emulated")))
-    return si_get_str (cpu, "emulator") ? si_get_str (cpu, "emulator") : "unknown emulator";
+  if (cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (cpu, DOC_SYS_CPU_EMULATED)))
+    return si_get_str (cpu, DOC_SYS_CPU_EMULATOR) ? si_get_str (cpu, DOC_SYS_CPU_EMULATOR)
+      : "unknown emulator";
   return si_emulator ();
 }
 
@@ -79,7 +80,7 @@ put_identity (cJSON *cpu, const char *vendor)
 static void
 put_features (cJSON *cpu, unsigned maxleaf)
 {
-  cJSON *f = si_section (cpu, "features");
+  cJSON *f = si_section (cpu, DOC_SYS_CPU_FEATURES);
   struct regs l1 = cpuid (1, 0), l7 = { 0, 0, 0, 0 }, e1 = cpuid (0x80000001, 0);
   unsigned long long xcr0 = (l1.c >> 27 & 1) ? xgetbv0 () : 0;
   int avx_os = (xcr0 & 0x6) == 0x6, avx512_os = avx_os && (xcr0 & 0xe0) == 0xe0;
@@ -87,26 +88,26 @@ put_features (cJSON *cpu, unsigned maxleaf)
 
   if (maxleaf >= 7)
     l7 = cpuid (7, 0);
-  si_put_bool (f, "bmi1", l7.b >> 3 & 1, src);
-  si_put_bool (f, "bmi2", l7.b >> 8 & 1, src);
-  si_put_bool (f, "adx", l7.b >> 19 & 1, src);
-  si_put_bool (f, "popcnt", l1.c >> 23 & 1, src);
-  si_put_bool (f, "lzcnt", e1.c >> 5 & 1, src);
-  si_put_bool (f, "avx", (l1.c >> 28 & 1) && avx_os, src);
-  si_put_bool (f, "avx2", (l7.b >> 5 & 1) && avx_os, src);
-  si_put_bool (f, "avx512f", (l7.b >> 16 & 1) && avx512_os, src);
-  si_put_bool (f, "avx512dq", (l7.b >> 17 & 1) && avx512_os, src);
-  si_put_bool (f, "avx512ifma", (l7.b >> 21 & 1) && avx512_os, src);
-  si_put_bool (f, "avx512vl", (l7.b >> 31 & 1) && avx512_os, src);
-  si_put_bool (f, "avx512bw", (l7.b >> 30 & 1) && avx512_os, src);
-  si_put_bool (f, "sha", l7.b >> 29 & 1, src);
-  si_put_bool (f, "aes", l1.c >> 25 & 1, src);
-  si_put_bool (f, "pclmulqdq", l1.c >> 1 & 1, src);
-  si_put_bool (f, "vaes", (l7.c >> 9 & 1) && avx_os, src);
-  si_put_bool (f, "vpclmulqdq", (l7.c >> 10 & 1) && avx_os, src);
-  si_put_bool (f, "avx512_os_support", avx512_os, "xgetbv XCR0 bits 5-7");
-  if (!si_has (cpu, "hybrid"))
-    si_put_bool (cpu, "hybrid", l7.d >> 15 & 1, "cpuid leaf 7 edx bit 15");
+  si_put_bool (f, DOC_SYS_FEATURES_BMI1, l7.b >> 3 & 1, src);
+  si_put_bool (f, DOC_SYS_FEATURES_BMI2, l7.b >> 8 & 1, src);
+  si_put_bool (f, DOC_SYS_FEATURES_ADX, l7.b >> 19 & 1, src);
+  si_put_bool (f, DOC_SYS_FEATURES_POPCNT, l1.c >> 23 & 1, src);
+  si_put_bool (f, DOC_SYS_FEATURES_LZCNT, e1.c >> 5 & 1, src);
+  si_put_bool (f, DOC_SYS_FEATURES_AVX, (l1.c >> 28 & 1) && avx_os, src);
+  si_put_bool (f, DOC_SYS_FEATURES_AVX2, (l7.b >> 5 & 1) && avx_os, src);
+  si_put_bool (f, DOC_SYS_FEATURES_AVX512F, (l7.b >> 16 & 1) && avx512_os, src);
+  si_put_bool (f, DOC_SYS_FEATURES_AVX512DQ, (l7.b >> 17 & 1) && avx512_os, src);
+  si_put_bool (f, DOC_SYS_FEATURES_AVX512IFMA, (l7.b >> 21 & 1) && avx512_os, src);
+  si_put_bool (f, DOC_SYS_FEATURES_AVX512VL, (l7.b >> 31 & 1) && avx512_os, src);
+  si_put_bool (f, DOC_SYS_FEATURES_AVX512BW, (l7.b >> 30 & 1) && avx512_os, src);
+  si_put_bool (f, DOC_SYS_FEATURES_SHA, l7.b >> 29 & 1, src);
+  si_put_bool (f, DOC_SYS_FEATURES_AES, l1.c >> 25 & 1, src);
+  si_put_bool (f, DOC_SYS_FEATURES_PCLMULQDQ, l1.c >> 1 & 1, src);
+  si_put_bool (f, DOC_SYS_FEATURES_VAES, (l7.c >> 9 & 1) && avx_os, src);
+  si_put_bool (f, DOC_SYS_FEATURES_VPCLMULQDQ, (l7.c >> 10 & 1) && avx_os, src);
+  si_put_bool (f, DOC_SYS_FEATURES_AVX512_OS_SUPPORT, avx512_os, "xgetbv XCR0 bits 5-7");
+  if (!si_has (cpu, DOC_SYS_CPU_HYBRID))
+    si_put_bool (cpu, DOC_SYS_CPU_HYBRID, l7.d >> 15 & 1, "cpuid leaf 7 edx bit 15");
 }
 
 static const struct
@@ -131,7 +132,7 @@ put_hypervisor (cJSON *cpu)
 
   if (!(cpuid (1, 0).c >> 31 & 1))
     {
-      si_put_null (cpu, "hypervisor");
+      si_put_null (cpu, DOC_SYS_CPU_HYPERVISOR);
       return 0;
     }
   r = cpuid (0x40000000, 0);
@@ -143,13 +144,13 @@ put_hypervisor (cJSON *cpu)
     if (strncmp (sig, hypervisors[i].sig, strlen (hypervisors[i].sig)) == 0)
       name = hypervisors[i].name;
   /* DMI names the cloud more precisely than the signature does. */
-  if (!si_has (cpu, "hypervisor")
-      || strcmp (si_get_str (cpu, "hypervisor"), "unknown") == 0)
-    si_put_str (cpu, "hypervisor", name ? name : "unknown", "cpuid leaf 0x40000000");
+  if (!si_has (cpu, DOC_SYS_CPU_HYPERVISOR)
+      || strcmp (si_get_str (cpu, DOC_SYS_CPU_HYPERVISOR), "unknown") == 0)
+    si_put_str (cpu, DOC_SYS_CPU_HYPERVISOR, name ? name : "unknown", "cpuid leaf 0x40000000");
   if (name != NULL && (strcmp (name, "QEMU TCG") == 0 || strcmp (name, "Apple Rosetta 2") == 0))
     {
-      si_put_bool (cpu, "emulated", 1, "cpuid hypervisor signature");
-      si_put_str (cpu, "emulator", name, "cpuid hypervisor signature");
+      si_put_bool (cpu, DOC_SYS_CPU_EMULATED, 1, "cpuid hypervisor signature");
+      si_put_str (cpu, DOC_SYS_CPU_EMULATOR, name, "cpuid hypervisor signature");
     }
   return r.a >= 0x40000000 ? r.a : 0;
 }
@@ -163,18 +164,21 @@ put_clocks (cJSON *clock, unsigned maxleaf, unsigned hvleaf)
     {
       r = cpuid (0x16, 0);
       if ((r.a & 0xffff) != 0)
-        si_put_num (clock, "nominal_mhz", r.a & 0xffff, "cpuid leaf 0x16");
-      if ((r.b & 0xffff) != 0 && !si_has (clock, "max_mhz"))
-        si_put_num (clock, "max_mhz", r.b & 0xffff, "cpuid leaf 0x16");
+        si_put_num (clock, DOC_SYS_CLOCK_NOMINAL_MHZ, r.a & 0xffff, "cpuid leaf 0x16");
+      if ((r.b & 0xffff) != 0 && !si_has (clock, DOC_SYS_CLOCK_MAX_MHZ))
+        si_put_num (clock, DOC_SYS_CLOCK_MAX_MHZ, r.b & 0xffff, "cpuid leaf 0x16");
     }
-  si_put_absent (clock, "nominal_mhz", maxleaf >= 0x16 ? "zero in CPUID leaf 0x16" : "no CPUID leaf 0x16");
-  si_put_absent (clock, "max_mhz", maxleaf >= 0x16 ? "zero in CPUID leaf 0x16" : "no CPUID leaf 0x16");
+  si_put_absent (clock, DOC_SYS_CLOCK_NOMINAL_MHZ,
+                 maxleaf >= 0x16 ? "zero in CPUID leaf 0x16" : "no CPUID leaf 0x16");
+  si_put_absent (clock, DOC_SYS_CLOCK_MAX_MHZ,
+                 maxleaf >= 0x16 ? "zero in CPUID leaf 0x16" : "no CPUID leaf 0x16");
   if (maxleaf >= 0x15)
     {
       r = cpuid (0x15, 0);
       if (r.a != 0 && r.b != 0 && r.c != 0)
         {
-          si_put_num (clock, "tsc_mhz", (double) r.c * r.b / r.a / 1e6, "cpuid leaf 0x15");
+          si_put_num (clock, DOC_SYS_CLOCK_TSC_MHZ, (double) r.c * r.b / r.a / 1e6,
+                      "cpuid leaf 0x15");
           return;
         }
     }
@@ -182,7 +186,7 @@ put_clocks (cJSON *clock, unsigned maxleaf, unsigned hvleaf)
     {
       r = cpuid (0x40000010, 0);
       if (r.a != 0)
-        si_put_num (clock, "tsc_mhz", r.a / 1000.0, "cpuid leaf 0x40000010");
+        si_put_num (clock, DOC_SYS_CLOCK_TSC_MHZ, r.a / 1000.0, "cpuid leaf 0x40000010");
     }
 }
 
@@ -192,7 +196,7 @@ put_caches (cJSON *system, const char *vendor)
 {
   static const char *const types[] = { NULL, "Data", "Instruction", "Unified" };
   unsigned leaf = strcmp (vendor, "GenuineIntel") == 0 ? 4 : 0x8000001d;
-  cJSON *arr = cJSON_CreateArray (), *sum = si_section (system, "cache");
+  cJSON *arr = cJSON_CreateArray (), *sum = si_section (system, DOC_SYS_CACHE);
   unsigned i;
 
   if (leaf == 0x8000001d && cpuid (0x80000000, 0).a < 0x8000001d)
@@ -213,23 +217,24 @@ put_caches (cJSON *system, const char *vendor)
       if (type == 0 || type > 3)
         break;
       o = cJSON_CreateObject ();
-      cJSON_AddNumberToObject (o, "level", level);
-      cJSON_AddStringToObject (o, "type", types[type]);
-      cJSON_AddNumberToObject (o, "size", size);
-      cJSON_AddNumberToObject (o, "ways", ways);
-      cJSON_AddNumberToObject (o, "line", line);
-      cJSON_AddNumberToObject (o, "shared_by", ((r.a >> 14) & 0xfff) + 1);
+      cJSON_AddNumberToObject (o, DOC_SYS_CACHES_LEVEL, level);
+      cJSON_AddStringToObject (o, DOC_SYS_CACHES_TYPE, types[type]);
+      cJSON_AddNumberToObject (o, DOC_SYS_CACHES_SIZE, size);
+      cJSON_AddNumberToObject (o, DOC_SYS_CACHES_WAYS, ways);
+      cJSON_AddNumberToObject (o, DOC_SYS_CACHES_LINE, line);
+      cJSON_AddNumberToObject (o, DOC_SYS_CACHES_SHARED_BY, ((r.a >> 14) & 0xfff) + 1);
       cJSON_AddItemToArray (arr, o);
-      key = level == 1 ? (type == 2 ? "l1i" : "l1d") : level == 2 ? "l2" : level == 3 ? "l3" : "l4";
+      key = level == 1 ? (type == 2 ? DOC_SYS_CACHE_L1I : DOC_SYS_CACHE_L1D)
+        : level == 2 ? DOC_SYS_CACHE_L2 : level == 3 ? DOC_SYS_CACHE_L3 : DOC_SYS_CACHE_L4;
       si_put_num (sum, key, size, "cpuid cache leaf");
     }
-  si_put_item (system, "caches", arr, leaf == 4 ? "cpuid leaf 4" : "cpuid leaf 0x8000001d");
+  si_put_item (system, DOC_SYS_CACHES, arr, leaf == 4 ? "cpuid leaf 4" : "cpuid leaf 0x8000001d");
 }
 
 void
 si_x86_cpuid_collect (cJSON *system)
 {
-  cJSON *cpu = si_section (system, "cpu");
+  cJSON *cpu = si_section (system, DOC_SYS_CPU);
   struct regs r = cpuid (0, 0);
   unsigned maxleaf = r.a, hvleaf;
   char vendor[13];
@@ -241,8 +246,8 @@ si_x86_cpuid_collect (cJSON *system)
   put_identity (cpu, vendor);
   put_features (cpu, maxleaf);
   hvleaf = put_hypervisor (cpu);
-  put_clocks (si_section (system, "clock"), maxleaf, hvleaf);
-  if (!si_has (system, "caches"))
+  put_clocks (si_section (system, DOC_SYS_CLOCK), maxleaf, hvleaf);
+  if (!si_has (system, DOC_SYS_CACHES))
     put_caches (system, vendor);
 }
 

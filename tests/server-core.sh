@@ -2,7 +2,11 @@
 # sourced by t0300 (SQLite) and t0310 (PostgreSQL) after server-lib.sh.
 #
 # run_core DATABASE LABEL: starts a server on DATABASE, uploads, rejects,
-# lists, retracts, and stops it.  Keys alice and bob must exist.
+# lists, retracts, and stops it.  Keys alice and bob must exist.  Every
+# upload comes from a network of its own: honest peers (t0375 is about
+# sources).
+
+EACH_SOURCE=1
 
 core_upload () {
   make_doc r1.json alice --name "$LABEL one"
@@ -247,7 +251,7 @@ for line in open('dump.ndjson'):
 # (t0370 checks the rows kept between requests).
 run_core () {
   LABEL=$2
-  if ! start_server "$1" --address-rate 0 --key-rate 0 --aggregate-ttl 0; then
+  if ! start_server "$1" --address-rate 0 --key-rate 0 --aggregate-ttl 0 --trust-proxy; then
     fail "$LABEL: the server starts"
     return
   fi

@@ -61,13 +61,19 @@ random_port () {
 # start_server DATABASE [OPTIONS]: starts gmpbench-server on a free port,
 # logging to server.log; sets SRV_PID and URL.  Fails after 10 tries.  The
 # server is taken as up once its log says it listens on the port: another
-# test's server on the same port would answer /healthz too.
+# test's server on the same port would answer /healthz too.  Every test
+# uploads from 127.0.0.1, one source: the limit per source is off unless
+# OPTIONS set it (a build before sources has none).
 start_server () {
   db=$1
   shift
+  source_rate=
+  "$SERVER" --help | grep -q -e --source-rate && source_rate='--source-rate 0'
   for try in 1 2 3 4 5 6 7 8 9 10; do
     port=$(random_port)
-    "$SERVER" --listen "127.0.0.1:$port" --database "$db" --threads 4 "$@" 2>> server.log &
+    # shellcheck disable=SC2086
+    "$SERVER" --listen "127.0.0.1:$port" --database "$db" --threads 4 $source_rate "$@" \
+      2>> server.log &
     SRV_PID=$!
     URL="http://127.0.0.1:$port"
     for wait in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
@@ -93,11 +99,26 @@ stop_server () {
 }
 
 # post FILE SIGNATURE [QUERY]: uploads; body in resp.json, prints the
-# status code.
+# status code.  With FROM set, the upload says it was forwarded for the
+# address FROM (a server under --trust-proxy takes it as the client's);
+# with EACH_SOURCE set, every upload comes from a network of its own
+# (next_source), as honest peers do.
 post () {
+  [ -z "$EACH_SOURCE" ] || next_source
   curl -sS -o resp.json -w '%{http_code}' -X POST --data-binary "@$1" \
     -H 'Content-Type: application/json' -H "Gmpbench-Signature: $2" \
-    "$URL/api/v1/results$3"
+    ${FROM:+-H "X-Forwarded-For: $FROM"} "$URL/api/v1/results$3"
+}
+
+# next_source: sets FROM to an address of a network no upload came from
+# yet, in the IPv6 documentation range (2001:db8::/32): a source of its
+# own for a server under --trust-proxy.  Counted in a file, so that calls
+# in command substitutions count too.
+next_source () {
+  used=$(cat sources.used 2> /dev/null || echo 0)
+  used=$((used + 1))
+  echo "$used" > sources.used
+  FROM=$(printf '2001:db8:%x::1' "$used")
 }
 
 # upload_all URL FIRST STEP: uploads the signed documents cFIRST.json,

@@ -9,7 +9,7 @@
 # the downgrade puts them back as plain text) and served as the exact
 # bytes uploaded, have their tests' rows moved to the table of migration
 # 13 (node names as numbers), are marked bare metal or virtual from
-# their documents (migration 16: system.cpu.hypervisor), and new uploads
+# their documents (migration 17: system.cpu.hypervisor), and new uploads
 # join them.  Tests' rows
 # still in the old table (as before the backfill reaches them) are read
 # beside the new ones.
@@ -44,6 +44,10 @@ EOF
 DOWNGRADE="$(rows_back)
 ALTER TABLE results DROP COLUMN virtual_machine;
 DELETE FROM backfill WHERE name = 'virtual';
+DROP INDEX results_row_source;
+DROP TABLE row_sources;
+DROP TABLE secrets;
+ALTER TABLE results DROP COLUMN source;
 DROP TABLE dicts;
 DELETE FROM backfill WHERE name = 'repack';
 DROP TABLE ranks;
@@ -154,7 +158,7 @@ run_upgrade () {
   check "$engine: the build kinds come from system.build.gmp.build, unknown without it" \
     sh -c "echo 'SELECT build FROM results ORDER BY seq;' | $* 2> /dev/null | tr -d ' ' |
       grep . | tr '\\n' ' ' | grep -qx 'unknown unknown fat '"
-  check "$engine: each is marked virtual or bare metal from its document (migration 16)" \
+  check "$engine: each is marked virtual or bare metal from its document (migration 17)" \
     sh -c "echo 'SELECT virtual_machine FROM results ORDER BY seq;' | $* 2> /dev/null |
       tr -d ' ' | grep . | tr '\\n' ' ' | grep -qx '1 1 0 '"
   get "/api/v1/results?machine=bare-metal" > /dev/null

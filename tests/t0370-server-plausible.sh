@@ -17,15 +17,21 @@ need_server
 
 make_key alice > /dev/null
 make_key bob > /dev/null
+# carol is never verified: her uploads from their own networks are as many
+# sources, while bob, verified below, is one source whatever he sends.
+make_key carol > /dev/null
 make_key mallory > /dev/null
-start_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 0 || { fail "the server starts"; exit 1; }
+start_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 0 --trust-proxy \
+  || { fail "the server starts"; exit 1; }
 trap 'stop_server' EXIT
 
-# upload NAME KEY [server-doc.py options]: a signed document; prints the
-# status (the answer in resp.json).
+# upload NAME KEY [server-doc.py options]: a signed document, from a
+# network of its own (the sources of uploads: t0375); prints the status
+# (the answer in resp.json).
 upload () {
   name=$1 key=$2
   shift 2
+  next_source
   make_doc "$name.json" "$key" --name "$name" "$@" && post "$name.json" "$(sign "$name.json" "$key")"
 }
 
@@ -266,7 +272,7 @@ check "a result 20% fast, first of its CPU, has no peers to be judged against" \
   sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ]"
 PEERS=
 for scale in 1 1.01 0.99 1.02 0.98; do
-  upload "peer$scale" bob --identity "$EPYC" --base --scale $scale > /dev/null
+  upload "peer$scale" carol --identity "$EPYC" --base --scale $scale > /dev/null
   PEERS="$PEERS $(field "d['id']")"
 done
 check "once five peers arrive, the early result is flagged outlier" \
@@ -297,7 +303,7 @@ check "... and so does the CPU page, its medians over the quick run alone" \
 page "/results/$QUICK" > /dev/null
 check "the quick result's page links to its CPU among quick runs" \
   grep -q 'href="/cpu?cpu=[^"]*&amp;mode=quick&amp;build=unknown"' page.html
-st=$(upload later bob --identity "$EPYC" --base --scale 1.005)
+st=$(upload later carol --identity "$EPYC" --base --scale 1.005)
 check "a sixth honest peer is not flagged" \
   sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ]"
 honest=0
@@ -341,8 +347,8 @@ retract () {
     -H "Gmpbench-Signature: $(sign retract.msg "$2")" "$URL/api/v1/results/$1/retract"
 }
 set -- $PEERS
-retract "$1" bob > /dev/null
-retract "$2" bob > /dev/null
+retract "$1" carol > /dev/null
+retract "$2" carol > /dev/null
 check "a retraction judges the category again: with 4 peers left, the early result's flag falls" \
   [ -z "$(flags_of "$EARLY")" ]
 get "/api/v1/results/$EARLY" > /dev/null
@@ -380,16 +386,16 @@ keygen () {
   done
 }
 for scale in 1 1.01 0.99 1.02 0.98; do
-  upload "rsa$scale" bob --identity "$KEYS" --tree openssl.rsa --scale $scale > /dev/null
+  upload "rsa$scale" carol --identity "$KEYS" --tree openssl.rsa --scale $scale > /dev/null
 done
-st=$(upload lucky bob --identity "$KEYS" --tree openssl.rsa $(keygen 2.2))
+st=$(upload lucky carol --identity "$KEYS" --tree openssl.rsa $(keygen 2.2))
 LUCKY=$(field "d['id']")
 ratio=$(python3 -c "import json
 s = lambda f: json.load(open(f))['scores']['openssl.rsa']
 print(round(s('lucky.json') / s('rsa1.json'), 2))")
 check "a run whose key generation was 2.2 times faster (openssl.rsa 30% above) is not flagged" \
   sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ] && [ '$ratio' = 1.3 ]"
-st=$(upload luckier bob --identity "$KEYS" --tree openssl.rsa $(keygen 4.5))
+st=$(upload luckier carol --identity "$KEYS" --tree openssl.rsa $(keygen 4.5))
 LUCKIER=$(field "d['id']")
 check "... nor one whose key generation was 4.5 times faster" \
   sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ]"

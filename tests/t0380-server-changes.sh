@@ -13,6 +13,8 @@
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/server-lib.sh"
 need_server
+# Every upload from a network of its own: honest peers (t0375 is about sources).
+EACH_SOURCE=1
 command -v sqlite3 > /dev/null || { skip "changes (the sqlite3 command is needed)"; exit 0; }
 
 make_key mallory > /dev/null
@@ -125,7 +127,7 @@ keys () {
     hides "$base" '/?format=json' model=116
 }
 
-start_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 3600 \
+start_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 3600 --trust-proxy \
   || { fail "sqlite: the server starts"; exit 1; }
 curl -s "$URL/" > /dev/null
 retraction "$PWD/results.db" sqlite
@@ -138,10 +140,10 @@ if ! start_pg; then
   exit 0
 fi
 trap stop_pg EXIT
-start_server "$PG_URI" --key-rate 0 --aggregate-ttl 3600 \
+start_server "$PG_URI" --key-rate 0 --aggregate-ttl 3600 --trust-proxy \
   || { fail "postgresql: the first server starts"; exit 1; }
 URL1=$URL PID1=$SRV_PID
-start_server "$PG_URI" --key-rate 0 --aggregate-ttl 3600 \
+start_server "$PG_URI" --key-rate 0 --aggregate-ttl 3600 --trust-proxy \
   || { fail "postgresql: the second server starts"; exit 1; }
 URL2=$URL PID2=$SRV_PID
 curl -s "$URL1/" > /dev/null

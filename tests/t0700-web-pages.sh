@@ -165,8 +165,8 @@ page '/?vendor=nobody' > /dev/null
 check "a filter matching nothing says so" grep -q 'id="empty"' page.html
 page '/?sort=openssl.rsa.sign.2048' > /dev/null
 order=$(rows page.html)
-check "sorting by the node openssl.rsa.sign.2048 puts Arm first ($order)" \
-  test "$order" = "$ARM $AMD $INTEL"
+check "sorting by the node openssl.rsa.sign.2048: AMD, confirmed by its verified publisher, stays first, then the unconfirmed rows by the node ($order)" \
+  test "$order" = "$AMD $ARM $INTEL"
 check "with that node's median as a column" grep -q 'aria-sort="descending"><a href="/?sort=openssl.rsa.sign.2048">openssl.<wbr>rsa.<wbr>sign.<wbr>2048' page.html
 page '/?sort=rsa' > /dev/null
 check "sorting by the RSA ratio puts AMD first, Arm last" test "$(rows page.html | cut -d' ' -f3)" = "$ARM"
@@ -415,9 +415,9 @@ dom_check 3 "the filtered leaderboard"
 check "the filter narrows the list in the browser" \
   sh -c "grep -q 'Neoverse-N1' dom.txt && ! grep -q 'AMD EPYC' dom.txt"
 dom_check 4 "the leaderboard sorted by a node"
-check "sorting by another node changes the order in the browser" $PY -c "
+check "sorted by a node in the browser, the confirmed row first and the unconfirmed marked" $PY -c "
 d = open('dom.txt').read()
-assert d.index('Neoverse-N1') < d.index('AMD EPYC')
+assert d.index('AMD EPYC') < d.index('Neoverse-N1') < d.index('unconfirmed, 1 source')
 "
 dom_check 5 "the CPU page"
 dom_check 6 "the hostile CPU's page"

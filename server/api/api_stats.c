@@ -23,6 +23,7 @@
 #include "server/api/api_handlers.h"
 #include "server/api/api_json.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -39,16 +40,17 @@
 #define CPUS_MAX_LIMIT 500
 #define REFRESHER_NICE 10       /* as the leaderboard's builder (board.c) */
 
-/* The run mode and build kind of every listed result: KIND[i] of the
- * result SEQ[i] (ascending), an index into MODE and BUILD; and when the
- * seqs are dense (they are, but for retracted and unlisted results), the
- * same as DIRECT[seq - FIRST] (UINT32_MAX: none), since a million
- * results' scores of every headline node look their kind up. */
+/* The run mode, build kind and source of every listed result: OF[i]
+ * of the result OF[i].seq (ascending), its kind an index into MODE and
+ * BUILD; and when the seqs are dense (they are, but for retracted and
+ * unlisted results), i as DIRECT[seq - FIRST] (UINT32_MAX: none), since a
+ * million results' scores of every headline node look their kind up. */
 struct kinds
 {
   struct seq_kind
   {
     int64_t seq;
+    uint64_t source;            /* store_source_bits */
     uint32_t kind;
   } *of;
   size_t n, cap;
@@ -60,7 +62,7 @@ struct kinds
 };
 
 static int
-take_kind (void *ctx, int64_t seq, const char *mode, const char *build)
+take_kind (void *ctx, int64_t seq, const char *mode, const char *build, const char *source)
 {
   struct kinds *k = ctx;
   size_t i = 0;
@@ -78,7 +80,7 @@ take_kind (void *ctx, int64_t seq, const char *mode, const char *build)
     }
   if (k->n == k->cap)
     k->of = gb_xrealloc (k->of, (k->cap = k->cap ? 2 * k->cap : 1024) * sizeof *k->of);
-  k->of[k->n++] = (struct seq_kind) { seq, (uint32_t) i };
+  k->of[k->n++] = (struct seq_kind) { seq, store_source_bits (source, seq), (uint32_t) i };
   return 0;
 }
 
@@ -103,24 +105,24 @@ kinds_index (struct kinds *k)
   k->direct = gb_xmalloc (k->span * sizeof *k->direct);
   memset (k->direct, 0xff, k->span * sizeof *k->direct);
   for (size_t i = 0; i < k->n; i++)
-    k->direct[k->of[i].seq - k->first] = k->of[i].kind;
+    k->direct[k->of[i].seq - k->first] = (uint32_t) i;
 }
 
-/* The kind of the result SEQ, or -1 (stored after the kinds were read). */
-static int64_t
+/* The kind and source of the result SEQ, or NULL (stored after the
+ * kinds were read). */
+static const struct seq_kind *
 kind_of (const struct kinds *k, int64_t seq)
 {
   if (k->direct)
     {
-      uint32_t kind = seq >= k->first && (uint64_t) (seq - k->first) < k->span
+      uint32_t i = seq >= k->first && (uint64_t) (seq - k->first) < k->span
         ? k->direct[seq - k->first] : UINT32_MAX;
-      return kind == UINT32_MAX ? -1 : (int64_t) kind;
+      return i == UINT32_MAX ? NULL : &k->of[i];
     }
   if (k->n == 0)
-    return -1;
-  struct seq_kind probe = { seq, 0 };
-  const struct seq_kind *found = bsearch (&probe, k->of, k->n, sizeof *k->of, by_seq);
-  return found ? (int64_t) found->kind : -1;
+    return NULL;
+  struct seq_kind probe = { seq, 0, 0 };
+  return bsearch (&probe, k->of, k->n, sizeof *k->of, by_seq);
 }
 
 static void
@@ -199,7 +201,11 @@ struct groups
   const struct kinds *kinds;
   const char *node;
   char *cpu;                    /* the group being read */
-  double **scores;              /* per kind, best first */
+  struct sourced_score
+  {
+    double score;
+    uint64_t source;
+  } **scores;                   /* per kind, best first */
   size_t *n, *cap;
   const atomic_int *abandon;    /* set: stop reading (the server stops) */
 };
@@ -254,32 +260,57 @@ row_of (struct groups *g, size_t kind)
   return row;
 }
 
+static int
+by_source_score (const void *pa, const void *pb)
+{
+  const struct sourced_score *a = pa, *b = pb;
+  if (a->source != b->source)
+    return (a->source > b->source) - (a->source < b->source);
+  return (a->score > b->score) - (a->score < b->score);
+}
+
+/* The median of each source's scores among the N of S (reordered) into
+ * V, ascending: how many sources (store.h, "Sources": a source counts
+ * once, however many results it sent). */
+static size_t
+source_medians (struct sourced_score *s, size_t n, double *v)
+{
+  size_t m = 0;
+  qsort (s, n, sizeof *s, by_source_score);
+  for (size_t i = 0; i < n;)
+    {
+      size_t j = i;
+      while (j < n && s[j].source == s[i].source)
+        j++;
+      v[m++] = (s[i + (j - i - 1) / 2].score + s[i + (j - i) / 2].score) / 2;
+      i = j;
+    }
+  stats_sort (v, m);
+  return m;
+}
+
 /* Adds the statistics of the finished group, one per kind, to the rows. */
 static void
 flush_group (struct groups *g)
 {
   for (size_t kind = 0; g->cpu && kind < g->kinds->nkinds; kind++)
     {
-      double *v = g->scores[kind];
       size_t n = g->n[kind];
       if (n == 0)
         continue;
-      /* Best first from the store; the quantiles want ascending order. */
-      for (size_t i = 0; i < n / 2; i++)
-        {
-          double t = v[i];
-          v[i] = v[n - 1 - i];
-          v[n - 1 - i] = t;
-        }
+      double *v = gb_xmalloc (n * sizeof *v);
+      size_t m = source_medians (g->scores[kind], n, v);
       cJSON *scores = cJSON_GetObjectItemCaseSensitive (row_of (g, kind), "scores");
       cJSON *s = cJSON_AddObjectToObject (scores, g->node);
-      double q1 = stats_quantile_sorted (v, n, 0.25);
-      double q3 = stats_quantile_sorted (v, n, 0.75);
+      double q1 = stats_quantile_sorted (v, m, 0.25);
+      double q3 = stats_quantile_sorted (v, m, 0.75);
       cJSON_AddNumberToObject (s, "n", (double) n);
-      cJSON_AddNumberToObject (s, "median", stats_median_sorted (v, n));
+      cJSON_AddNumberToObject (s, "sources", (double) m);
+      cJSON_AddNumberToObject (s, "median", stats_median_sorted (v, m));
       cJSON_AddNumberToObject (s, "q1", q1);
       cJSON_AddNumberToObject (s, "q3", q3);
       cJSON_AddNumberToObject (s, "iqr", q3 - q1);
+      free (v);
       g->n[kind] = 0;
     }
   free (g->cpu);
@@ -290,22 +321,22 @@ static int
 add_score (void *ctx, const char *cpu, int64_t seq, double score)
 {
   struct groups *g = ctx;
-  int64_t kind = kind_of (g->kinds, seq);
+  const struct seq_kind *of = kind_of (g->kinds, seq);
 
   if (atomic_load (g->abandon))
     return 1;
-  if (!cpu || kind < 0)
+  if (!cpu || !of)
     return 0;
   if (!g->cpu || strcmp (g->cpu, cpu) != 0)
     {
       flush_group (g);
       g->cpu = gb_xstrdup (cpu);
     }
-  size_t k = (size_t) kind;
+  size_t k = of->kind;
   if (g->n[k] == g->cap[k])
-    g->scores[k] = gb_xrealloc (g->scores[k],
-                                (g->cap[k] = g->cap[k] ? 2 * g->cap[k] : 64) * sizeof (double));
-  g->scores[k][g->n[k]++] = score;
+    g->scores[k] = gb_xrealloc (g->scores[k], (g->cap[k] = g->cap[k] ? 2 * g->cap[k] : 64)
+                                * sizeof **g->scores);
+  g->scores[k][g->n[k]++] = (struct sourced_score) { score, of->source };
   return 0;
 }
 
@@ -379,12 +410,42 @@ rows_add (struct cpu_rows *rows, cJSON *out, const char *arch)
   cJSON_Delete (out);
 }
 
-/* The rows, each with its CPU's name and architecture and n (the count
- * of its best-covered node), printed into OUT and sorted.  A CPU's rows
- * come one after the other (but for a kind without the first node), so
- * its name is read once for them. */
+static int
+take_verified (void *ctx, const char *cpu, const char *mode, const char *build)
+{
+  struct row_index *x = ctx;
+  size_t size = strlen (cpu) + strlen (mode) + strlen (build) + 3;
+  char *key = gb_xmalloc (size);
+  snprintf (key, size, "%s\n%s\n%s", cpu, mode, build);
+  row_index_add (x, key, NULL);
+  return 0;
+}
+
+/* Whether the CPU row of ITEM (its cpu, mode and build) is among the
+ * VERIFIED ones. */
+static int
+verified_row (const struct row_index *verified, const cJSON *item)
+{
+  const char *f[3];
+  static const char *const names[3] = { "cpu", "mode", "build" };
+  for (int i = 0; i < 3; i++)
+    f[i] = cJSON_GetObjectItemCaseSensitive (item, names[i])->valuestring;
+  size_t size = strlen (f[0]) + strlen (f[1]) + strlen (f[2]) + 3;
+  char *key = gb_xmalloc (size);
+  snprintf (key, size, "%s\n%s\n%s", f[0], f[1], f[2]);
+  int found = verified->nslots && verified->keys[row_slot (verified, key)];
+  free (key);
+  return found;
+}
+
+/* The rows, each with its CPU's name and architecture, n (the count of
+ * its best-covered node), its sources (of its best-covered node) and
+ * whether it is confirmed (that many sources, or a row of VERIFIED),
+ * printed into OUT and sorted.  A CPU's rows come one after the other
+ * (but for a kind without the first node), so its name is read once for
+ * them. */
 static enum store_status
-finish (struct store *st, cJSON *rows, struct cpu_rows *out)
+finish (struct store *st, cJSON *rows, const struct row_index *verified, struct cpu_rows *out)
 {
   char *name = NULL, *arch = NULL, *named = NULL;       /* NAMED: their CPU */
   enum store_status status = STORE_OK;
@@ -393,7 +454,7 @@ finish (struct store *st, cJSON *rows, struct cpu_rows *out)
     {
       cJSON *row = cJSON_DetachItemViaPointer (rows, rows->child);
       const char *cpu = cJSON_GetObjectItemCaseSensitive (row, "cpu")->valuestring;
-      double n = 0;
+      double n = 0, sources = 0;
       if (!named || strcmp (named, cpu) != 0)
         {
           free (name);
@@ -408,8 +469,10 @@ finish (struct store *st, cJSON *rows, struct cpu_rows *out)
             }
         }
       for (cJSON *s = cJSON_GetObjectItemCaseSensitive (row, "scores")->child; s; s = s->next)
-        if (cJSON_GetObjectItemCaseSensitive (s, "n")->valuedouble > n)
-          n = cJSON_GetObjectItemCaseSensitive (s, "n")->valuedouble;
+        {
+          n = fmax (n, cJSON_GetObjectItemCaseSensitive (s, "n")->valuedouble);
+          sources = fmax (sources, cJSON_GetObjectItemCaseSensitive (s, "sources")->valuedouble);
+        }
       cJSON *item = cJSON_CreateObject ();
       cJSON_AddStringToObject (item, "cpu", cpu);
       cJSON_AddStringToObject (item, "cpu_name", name ? name : "");
@@ -417,6 +480,9 @@ finish (struct store *st, cJSON *rows, struct cpu_rows *out)
       cJSON_AddItemToObject (item, "mode", cJSON_DetachItemFromObject (row, "mode"));
       cJSON_AddItemToObject (item, "build", cJSON_DetachItemFromObject (row, "build"));
       cJSON_AddNumberToObject (item, "n", n);
+      cJSON_AddNumberToObject (item, "sources", sources);
+      cJSON_AddBoolToObject (item, "confirmed", sources >= STORE_CONFIRMING_SOURCES
+                             || verified_row (verified, item));
       cJSON_AddItemToObject (item, "scores", cJSON_DetachItemFromObject (row, "scores"));
       rows_add (out, item, arch ? arch : "");
       cJSON_Delete (row);
@@ -465,8 +531,12 @@ aggregate (struct store *store, int include_flagged, const atomic_int *abandon)
   struct cpu_rows *rows = gb_xcalloc (1, sizeof *rows);
   if (st == STORE_OK && atomic_load (abandon))
     st = STORE_ERROR;
+  struct row_index verified = { NULL, NULL, 0, 0 };
   if (st == STORE_OK)
-    st = finish (store, g.rows, rows);
+    st = store_verified_rows (store, take_verified, &verified);
+  if (st == STORE_OK)
+    st = finish (store, g.rows, &verified, rows);
+  row_index_free (&verified);
   cJSON_Delete (g.rows);
   row_index_free (&g.index);
   kinds_free (&kinds);

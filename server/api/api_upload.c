@@ -5,7 +5,8 @@
  * validate_document() (every rule that needs only the bytes) and
  * plausible_refuse() (tests at odds with themselves or with physics), the
  * Ed25519 signature against the key inside the document, the key's
- * standing (banned?) and the per-key rate limit.  Then the judge gives
+ * standing (banned?), and the rate limits per key and per source (its
+ * network or verified publisher: api_source.c).  Then the judge gives
  * its verdict (server/judge/plausible.h): the document's own flags
  * (plausible_flags, the best per GHz of other CPUs read here from the
  * store when the judge does not remember it) and, when listed, its
@@ -22,6 +23,7 @@
  * transaction (store_retract). */
 #include "server/api/api_handlers.h"
 #include "server/api/api_json.h"
+#include "server/api/api_source.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,10 +98,13 @@ answer_stored (struct http_request *r, enum store_status st, const char *id, cha
   return http_json_header (r, 201, body, "Location", location);
 }
 
-/* The checks that need the key: signature, standing, rate. */
+/* The checks that need the key: signature, standing, the rate of the
+ * key and of the upload's source, which goes into SOURCE (*VERIFIED set
+ * when it is the key's verified publisher). */
 static enum MHD_Result
 check_key (struct http_request *r, const struct doc_summary *doc,
-           const unsigned char sig[SIG_BYTES], const char *fingerprint, int *ok)
+           const unsigned char sig[SIG_BYTES], const char *fingerprint,
+           char source[STORE_SOURCE_HEX], int *verified, int *ok)
 {
   int banned = 0;
   char *publisher = NULL;
@@ -110,13 +115,19 @@ check_key (struct http_request *r, const struct doc_summary *doc,
                        "the signature does not verify against submitter.public_key");
   if (store_key_status (r->srv->store, fingerprint, &banned, &publisher) != STORE_OK)
     return api_unavailable (r);
+  *verified = publisher != NULL;
   free (publisher);
   if (banned)
     return http_error (r, 403, "key-banned", "submitter.public_key",
                        "this key is banned from this server");
-  int wait = ratelimit_take (r->srv->by_key, fingerprint, gb_wall_seconds ());
+  api_source_of (r, *verified ? fingerprint : NULL, source);
+  double now = gb_wall_seconds ();
+  int wait = ratelimit_take (r->srv->by_key, fingerprint, now);
   if (wait)
     return http_too_many (r, wait, "with this key");
+  wait = ratelimit_take (r->srv->by_source, source, now);
+  if (wait)
+    return http_too_many (r, wait, "from this network");
   *ok = 1;
   return MHD_YES;
 }
@@ -138,12 +149,17 @@ store_judged (struct store *store, const struct store_upload *up,
               size_t fsize)
 {
   enum store_status st = store_insert (store, up, id);
+  int sources = 0, verified = 0;
   if (st == STORE_OK && !up->unlisted)
     {
       const char *final = cat ? plausible_category_kept (cat) : NULL;
       if (final)
         snprintf (flags, fsize, "%s", final);
-      plausible_stored (store, up->doc, up->build, alone, flags);
+      if (!flags[0] && store_row_sources (store, up->doc->cpu, up->doc->mode, up->build,
+                                          &sources, &verified) != STORE_OK)
+        sources = verified = 0;
+      plausible_stored (store, up->doc, up->build, alone, flags,
+                        verified || sources >= STORE_CONFIRMING_SOURCES);
     }
   return st;
 }
@@ -153,7 +169,7 @@ store_judged (struct store *store, const struct store_upload *up,
  * its whole category again inside the insert's transaction. */
 static enum MHD_Result
 store_upload (struct http_request *r, const struct doc_summary *doc, const char *signature,
-              const char *fingerprint, int unlisted)
+              const char *fingerprint, const char *source, int verified, int unlisted)
 {
   char sha[65], id[65], flags[PLAUSIBLE_FLAGS], notes[PLAUSIBLE_NOTES];
   struct store *store = r->srv->store;
@@ -173,7 +189,7 @@ store_upload (struct http_request *r, const struct doc_summary *doc, const char 
   char *public_key = b64_encode (doc->public_key, SIG_KEY_BYTES);
   struct store_upload up = {
     r->body, r->len, sha, signature, public_key, fingerprint, doc, flags, notes, build,
-    unlisted, (int64_t) time (NULL), cat ? &rj : NULL
+    unlisted, source, verified, (int64_t) time (NULL), cat ? &rj : NULL
   };
   enum store_status st = store_judged (store, &up, cat, alone, id, flags, sizeof flags);
   plausible_category_free (cat);
@@ -186,11 +202,11 @@ enum MHD_Result
 api_upload (struct http_request *r)
 {
   unsigned char sig[SIG_BYTES];
-  char *signature = NULL, fingerprint[65];
+  char *signature = NULL, fingerprint[65], source[STORE_SOURCE_HEX];
   struct doc_summary doc;
   struct validate_error err;
   enum MHD_Result rc;
-  int ok;
+  int ok, verified = 0;
   const char *unlisted = http_arg (r, "unlisted");
 
   if (unlisted && strcmp (unlisted, "0") != 0 && strcmp (unlisted, "1") != 0)
@@ -208,9 +224,10 @@ api_upload (struct http_request *r)
       return rc;
     }
   sig_fingerprint (doc.public_key, fingerprint);
-  rc = check_key (r, &doc, sig, fingerprint, &ok);
+  rc = check_key (r, &doc, sig, fingerprint, source, &verified, &ok);
   if (ok)
-    rc = store_upload (r, &doc, signature, fingerprint, unlisted && strcmp (unlisted, "1") == 0);
+    rc = store_upload (r, &doc, signature, fingerprint, source, verified,
+                       unlisted && strcmp (unlisted, "1") == 0);
   validate_summary_free (&doc);
   free (signature);
   return rc;

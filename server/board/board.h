@@ -78,6 +78,8 @@ struct board_row
 {
   const char *cpu, *cpu_name, *arch, *vendor;
   size_t n;                     /* matching results */
+  size_t sources;               /* the sources they came from (store.h, "Sources") */
+  int confirmed;                /* three sources or a verified publisher stand behind it */
   double median, q1, q3, best;  /* the GMPbench score */
   double per_ghz, per_core;     /* medians of score / GHz, score / core */
   double rsa;                   /* median GMP/OpenSSL ops/s for RSA-2048 sign */

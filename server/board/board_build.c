@@ -50,6 +50,7 @@ board_fill_item (struct board *b, struct item *it, const struct store_board_row 
     it->f[f] = board_intern (&b->tab[f], values[f]);
   it->name = board_intern (&b->names, row->cpu_name);
   it->seq = row->seq;
+  it->source = store_source_bits (row->source, row->seq);
   it->verified = row->verified != 0;
   it->flagged = row->flagged != 0;
   it->score = it->rsa = it->per_ghz = it->per_core = NAN;
@@ -111,9 +112,10 @@ by_cpu_score (const void *pa, const void *pb)
 }
 
 /* How a name ranks: by the votes of verified publishers' unflagged
- * results, then of all unflagged results, then of all, then the oldest;
- * and whether it fits the CPU identity with the vendor FIT_VENDOR - 1
- * (0: not asked yet). */
+ * results, then by how many sources' unflagged results give it (a
+ * source counts once: store.h, "Sources"), then the oldest; ALL counts
+ * its results; and whether it fits the CPU identity with the vendor
+ * FIT_VENDOR - 1 (0: not asked yet). */
 struct tally
 {
   size_t verified, unflagged, all;
@@ -130,25 +132,52 @@ tally_beats (const struct tally *a, const struct tally *b)
     return a->verified > b->verified;
   if (a->unflagged != b->unflagged)
     return a->unflagged > b->unflagged;
-  if (a->all != b->all)
-    return a->all > b->all;
   return a->first < b->first;
 }
 
+/* An unflagged result's name and source, to count each source once. */
+struct vote
+{
+  uint32_t name;
+  uint64_t source;
+};
+
+static int
+by_name_source (const void *pa, const void *pb)
+{
+  const struct vote *a = pa, *b = pb;
+  if (a->name != b->name)
+    return (a->name > b->name) - (a->name < b->name);
+  return (a->source > b->source) - (a->source < b->source);
+}
+
+/* Sets each name's unflagged count in T to the number of distinct
+ * sources among its N VOTES (sorted here). */
+static void
+count_sources (struct tally *t, struct vote *votes, size_t n)
+{
+  qsort (votes, n, sizeof *votes, by_name_source);
+  for (size_t k = 0; k < n; k++)
+    if (k == 0 || votes[k].name != votes[k - 1].name || votes[k].source != votes[k - 1].source)
+      t[votes[k].name].unflagged++;
+}
+
 /* CPU C's shown name (docs/leaderboard.md): the brand string most
- * verified publishers' unflagged results give it, else most unflagged
- * results, else most results, ties going to the oldest.  A brand that
- * does not fit the CPU identity never counts; a CPU none of whose
- * results names it fittingly is shown by its identity (UNNAMED, "").
- * T, indexed by name, is zeroed and left so; SEEN has room for the
- * group's names.  One pass over the group, not a sort, asking whether a
- * brand fits once per name and vendor: each update names again the
- * CPUs it touches, however many results they have. */
+ * verified publishers' unflagged results give it, else the one most
+ * sources' unflagged results give it, ties going to the oldest.  A brand
+ * that does not fit the CPU identity (model/cpu_brand.h) never counts,
+ * nor one only flagged results give; a CPU no such brand names is shown
+ * by its identity (UNNAMED, ""; the pages name the identity from the
+ * model tables).  T, indexed by name, is zeroed and left so; SEEN and
+ * VOTES have room for the group's names and results.  One pass over the
+ * group asking whether a brand fits once per name and vendor, then a
+ * sort of its unflagged votes: each update names again the CPUs it
+ * touches, however many results they have. */
 static uint32_t
 name_group (const struct board *b, size_t c, uint32_t unnamed, struct tally *t,
-            uint32_t *seen)
+            uint32_t *seen, struct vote *votes)
 {
-  size_t n = 0;
+  size_t n = 0, nvotes = 0;
   const struct block *blk = b->blocks[c];
   for (size_t k = 0; k < blk->n; k++)
     {
@@ -173,14 +202,17 @@ name_group (const struct board *b, size_t c, uint32_t unnamed, struct tally *t,
       else if (it->seq < x->first)
         x->first = it->seq;
       x->verified += it->verified && !it->flagged;
-      x->unflagged += !it->flagged;
+      if (!it->flagged)
+        votes[nvotes++] = (struct vote) { it->name, it->source };
     }
+  count_sources (t, votes, nvotes);
   struct tally best = { 0, 0, 0, unnamed, 0, 0, 0 };
   int found = 0;
   for (size_t k = 0; k < n; k++)
     {
-      if (t[seen[k]].all && (!found++ || tally_beats (&t[seen[k]], &best)))
-        best = t[seen[k]];
+      const struct tally *x = &t[seen[k]];
+      if ((x->verified || x->unflagged) && (!found++ || tally_beats (x, &best)))
+        best = *x;
       t[seen[k]] = (struct tally) { 0, 0, 0, 0, 0, 0, 0 };
     }
   return best.name;
@@ -206,9 +238,11 @@ board_name_cpus (struct board *b, const uint8_t *affected)
   uint32_t unnamed = found >= 0 ? (uint32_t) found : board_intern (&b->names, "");
   struct tally *t = gb_xcalloc (b->names.n + 1, sizeof *t);
   uint32_t *seen = gb_xmalloc ((board_biggest_group (b) + 1) * sizeof *seen);
+  struct vote *votes = gb_xmalloc ((board_biggest_group (b) + 1) * sizeof *votes);
   for (size_t c = 0; c < b->tab[BF_CPU].n; c++)
     if (!affected || affected[c])
-      b->cpu_name[c] = name_group (b, c, unnamed, t, seen);
+      b->cpu_name[c] = name_group (b, c, unnamed, t, seen, votes);
+  free (votes);
   free (seen);
   free (t);
 }

@@ -67,6 +67,8 @@ struct strtab
 struct item
 {
   int64_t seq;
+  uint64_t source;              /* the first 64 bits of its source's hash (store.h,
+                                 * "Sources"), or ~seq for a result without one */
   uint32_t f[BF_COUNT];
   uint32_t name;
   uint8_t verified, flagged;
@@ -117,6 +119,7 @@ struct group_info
 {
   uint32_t uniform[BF_COUNT];   /* the value all share, or UINT32_MAX */
   size_t verified;              /* how many are from verified publishers */
+  int shared_source;            /* whether two come from one source */
   struct board_row rows[2];     /* over the unflagged ones, over all (n 0: none) */
 };
 

@@ -152,42 +152,88 @@ most_common_of (const struct most *t)
   return t->n ? t->value[top] : UINT32_MAX;
 }
 
-/* The row of CPU C under R, or 0 when no result matches. */
-static int
-rank_group (const struct board *b, size_t c, const struct resolved *r,
-            const struct segment *seg, struct scratch *s, struct board_row *row)
+/* Adds the values of IT (and *NODE, its sort node's, unless NULL) to S. */
+static void
+add_values (struct scratch *s, const struct item *it, const double *node)
 {
-  size_t n = 0;
-  struct most gmp = { { 0 }, { 0 }, 0 }, compiler = { { 0 }, { 0 }, 0 };
-  const struct block *blk = b->blocks[c];
-  const double *node = seg ? seg->v : NULL;
-  s->nscore = s->nghz = s->ncore = s->nrsa = s->nnode = s->nclock = 0;
-  for (size_t k = 0; k < blk->n; k++)
+  if (!isnan (it->score))
+    s->score[s->nscore++] = it->score;
+  if (!isnan (it->per_ghz))
     {
-      const struct item *it = &blk->items[k];
-      if (!board_matches (it, r))
-        continue;
-      n++;
-      most_add (&gmp, it->f[BF_GMP]);
-      most_add (&compiler, it->f[BF_COMPILER]);
-      if (!isnan (it->score))
-        s->score[s->nscore++] = it->score;
-      if (!isnan (it->per_ghz))
-        {
-          s->ghz[s->nghz++] = it->per_ghz;
-          s->clock[s->nclock++] = it->score / it->per_ghz;
-        }
-      if (!isnan (it->per_core))
-        s->core[s->ncore++] = it->per_core;
-      if (!isnan (it->rsa))
-        s->rsa[s->nrsa++] = it->rsa;
-      if (node && !isnan (node[k]))
-        s->node[s->nnode++] = node[k];
+      s->ghz[s->nghz++] = it->per_ghz;
+      s->clock[s->nclock++] = it->score / it->per_ghz;
     }
-  if (n == 0)
-    return 0;
-  board_name_row (b, c, row);
-  row->n = n;
+  if (!isnan (it->per_core))
+    s->core[s->ncore++] = it->per_core;
+  if (!isnan (it->rsa))
+    s->rsa[s->nrsa++] = it->rsa;
+  if (node && !isnan (*node))
+    s->node[s->nnode++] = *node;
+}
+
+static int
+best_first (const void *pa, const void *pb)
+{
+  double a = *(const double *) pa, b = *(const double *) pb;
+  return (a < b) - (a > b);
+}
+
+/* A matching result of a group and its source, sorted by source. */
+struct sourced
+{
+  uint64_t source;
+  uint32_t k;
+};
+
+static int
+by_source (const void *pa, const void *pb)
+{
+  const struct sourced *a = pa, *b = pb;
+  return (a->source > b->source) - (a->source < b->source);
+}
+
+/* Replaces S's values from N0 on (a source's, at ARRAY's end since N0)
+ * by their median, as one value of that source. */
+static void
+keep_median (double *array, size_t *n, size_t n0)
+{
+  if (*n > n0 + 1)
+    array[n0] = board_median (array + n0, *n - n0);
+  if (*n > n0)
+    *n = n0 + 1;
+}
+
+/* S's values from the N matching results M (sorted by source) of block
+ * BLK, each source's reduced to its median: a source counts once, however
+ * many results it sent.  The number of sources. */
+static size_t
+add_by_source (struct scratch *s, const struct block *blk, const double *node,
+               const struct sourced *m, size_t n)
+{
+  size_t sources = 0;
+  for (size_t i = 0; i < n; sources++)
+    {
+      size_t n0[6] = { s->nscore, s->nghz, s->ncore, s->nrsa, s->nnode, s->nclock };
+      size_t j = i;
+      for (; j < n && m[j].source == m[i].source; j++)
+        add_values (s, &blk->items[m[j].k], node ? node + m[j].k : NULL);
+      keep_median (s->score, &s->nscore, n0[0]);
+      keep_median (s->ghz, &s->nghz, n0[1]);
+      keep_median (s->core, &s->ncore, n0[2]);
+      keep_median (s->rsa, &s->nrsa, n0[3]);
+      keep_median (s->node, &s->nnode, n0[4]);
+      keep_median (s->clock, &s->nclock, n0[5]);
+      i = j;
+    }
+  qsort (s->score, s->nscore, sizeof *s->score, best_first);
+  return sources;
+}
+
+/* The row's medians, quartiles and most common values from S. */
+static void
+fill_row (const struct scratch *s, const struct most *gmp, const struct most *compiler,
+          struct board_row *row)
+{
   row->median = s->nscore ? quantile_desc (s->score, s->nscore, 0.5) : NAN;
   row->q1 = s->nscore ? quantile_desc (s->score, s->nscore, 0.25) : NAN;
   row->q3 = s->nscore ? quantile_desc (s->score, s->nscore, 0.75) : NAN;
@@ -196,10 +242,53 @@ rank_group (const struct board *b, size_t c, const struct resolved *r,
   row->per_core = board_median (s->core, s->ncore);
   row->rsa = board_median (s->rsa, s->nrsa);
   row->ghz = board_median (s->clock, s->nclock);
-  row->gmp = most_common_of (&gmp);
-  row->compiler = most_common_of (&compiler);
+  row->gmp = most_common_of (gmp);
+  row->compiler = most_common_of (compiler);
   row->node = board_median (s->node, s->nnode);
   row->key = NAN;
+}
+
+/* The row of CPU C under R, or 0 when no result matches.  Each source's
+ * results count as one value, their median (store.h, "Sources"). */
+static int
+rank_group (const struct board *b, size_t c, const struct resolved *r,
+            const struct segment *seg, struct scratch *s, struct board_row *row)
+{
+  size_t n = 0;
+  int verified = 0;
+  struct most gmp = { { 0 }, { 0 }, 0 }, compiler = { { 0 }, { 0 }, 0 };
+  const struct block *blk = b->blocks[c];
+  const double *node = seg ? seg->v : NULL;
+  int shared = b->info[c].shared_source;
+  struct sourced *m = shared ? gb_xmalloc ((blk->n + 1) * sizeof *m) : NULL;
+  s->nscore = s->nghz = s->ncore = s->nrsa = s->nnode = s->nclock = 0;
+  for (size_t k = 0; k < blk->n; k++)
+    {
+      const struct item *it = &blk->items[k];
+      if (!board_matches (it, r))
+        continue;
+      most_add (&gmp, it->f[BF_GMP]);
+      most_add (&compiler, it->f[BF_COMPILER]);
+      verified |= it->verified;
+      if (shared)
+        m[n] = (struct sourced) { it->source, (uint32_t) k };
+      else
+        add_values (s, it, node ? node + k : NULL);
+      n++;
+    }
+  if (n == 0)
+    {
+      free (m);
+      return 0;
+    }
+  if (shared)
+    qsort (m, n, sizeof *m, by_source);
+  board_name_row (b, c, row);
+  row->n = n;
+  row->sources = shared ? add_by_source (s, blk, node, m, n) : n;
+  row->confirmed = verified || row->sources >= STORE_CONFIRMING_SOURCES;
+  free (m);
+  fill_row (s, &gmp, &compiler, row);
   return 1;
 }
 
@@ -214,6 +303,24 @@ board_scratch_new (const struct board *b, struct scratch *s)
   return all;
 }
 
+static int
+by_bits (const void *pa, const void *pb)
+{
+  uint64_t a = *(const uint64_t *) pa, b = *(const uint64_t *) pb;
+  return (a > b) - (a < b);
+}
+
+/* Whether two of the N SOURCES are one (SOURCES is sorted). */
+static int
+shares_a_source (uint64_t *sources, size_t n)
+{
+  qsort (sources, n, sizeof *sources, by_bits);
+  for (size_t k = 1; k < n; k++)
+    if (sources[k] == sources[k - 1])
+      return 1;
+  return 0;
+}
+
 /* Fills CPU C's INFO: the values all its results share, how many are
  * verified, and its rows over its unflagged and over all its results. */
 static void
@@ -225,13 +332,17 @@ summarize_group (struct board *b, size_t c, struct scratch *s)
   if (blk->n == 0)
     return;                     /* every result of it left; board_whole_group skips it */
   memcpy (g->uniform, blk->items[0].f, sizeof g->uniform);
+  uint64_t *sources = gb_xmalloc (blk->n * sizeof *sources);
   for (size_t k = 0; k < blk->n; k++)
     {
       for (int f = 0; f < BF_COUNT; f++)
         if (blk->items[k].f[f] != g->uniform[f])
           g->uniform[f] = UINT32_MAX;
       g->verified += blk->items[k].verified;
+      sources[k] = blk->items[k].source;
     }
+  g->shared_source = shares_a_source (sources, blk->n);
+  free (sources);
   for (int flagged = 0; flagged < 2; flagged++)
     {
       struct resolved r;

@@ -60,11 +60,14 @@ key_value (const struct board_row *r, enum board_key key)
     }
 }
 
-/* Largest key first, rows without one last, then by name. */
+/* Confirmed rows first (store.h, "Sources"), then largest key first,
+ * rows without one last, then by name. */
 static int
 by_key (const void *pa, const void *pb)
 {
   const struct board_row *a = pa, *b = pb;
+  if (a->confirmed != b->confirmed)
+    return a->confirmed ? -1 : 1;
   if (isnan (a->key) != isnan (b->key))
     return isnan (a->key) ? 1 : -1;
   if (a->key != b->key && !isnan (a->key))

@@ -17,7 +17,7 @@
  *                      the document names (LD_PRELOAD, a wrapper);
  *   impossible         an inner node more than PLAUSIBLE_BEYOND_BEST times
  *                      the best score per GHz any unflagged result of
- *                      another CPU identity reached
+ *                      another CPU identity's confirmed row reached
  *                      (a node of key generation or prime search, whose
  *                      time is random, exp (PLAUSIBLE_TEST_FAST) times
  *                      more);
@@ -54,7 +54,7 @@
  *   5. once committed, plausible_category_kept keeps the category's
  *      statistics and gives the new result's final flags, and
  *      plausible_stored counts an upload judged alone and raises the best
- *      per GHz by an unflagged one.
+ *      per GHz by an unflagged one of a confirmed CPU row.
  * A retraction judges its category through the same plausible_category
  * and store_retract, in the retraction's transaction.  plausible.c holds
  * the document's and the CPUs' checks, plausible_peers.c the peers'.
@@ -166,9 +166,11 @@ int plausible_alone (const void *scope, const struct doc_summary *doc, const cha
 
 /* After DOC, of BUILD, was stored listed in SCOPE with the final flags
  * FLAGS: counts it against its category's statistics when it was judged
- * ALONE, and raises the best per GHz of its nodes when unflagged. */
+ * ALONE, and raises the best per GHz of its nodes when unflagged and its
+ * CPU row is CONFIRMED (store.h, "Sources"): the bar across CPUs stands
+ * on confirmed rows alone, so that no single source can raise it. */
 void plausible_stored (const void *scope, const struct doc_summary *doc, const char *build,
-                       int alone, const char *flags);
+                       int alone, const char *flags, int confirmed);
 
 /* A category judged whole from its rows, in the transaction that changes
  * it (an upload's or a retraction's): plausible_category_new fills *RJ

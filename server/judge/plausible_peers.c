@@ -4,7 +4,10 @@
  * At each upload, every result of its category (CPU identity, run mode,
  * GMP build kind; the newest PLAUSIBLE_MAX_PEERS), fed in by the store
  * inside the upload's transaction, is judged again at every node and test
- * against the category's median, in log space (a large category once it
+ * against the category's median, in log space, over its sources: each
+ * source's values (store.h, "Sources") reduce to their median first, so
+ * that a source counts once however many keys and results it sends (a
+ * large category once it
  * grew by a quarter, the uploads between alone against its last
  * statistics, kept in memory), so that an early outlier is flagged once
  * peers arrive and a flag falls when the population shows it was honest;
@@ -87,6 +90,7 @@ struct node_stats
 struct judged
 {
   char *id, *flags, *notes;
+  uint32_t source;              /* its source's number in the review */
   double excess;                /* by how much the worst value passes its cutoff, or 0 */
   const char *node;             /* that value's node */
   double ratio, cutoff;         /* its value over the median, the cutoff as a ratio */
@@ -112,7 +116,7 @@ judge_value (struct judged *j, const struct node_stats *s, double log_score, siz
 
 struct value
 {
-  uint32_t node, result;
+  uint32_t node, result, source;        /* the source: the result's */
   double log_score;
 };
 
@@ -130,6 +134,8 @@ struct review
   size_t nnames, nslots;
   struct node_stats *stats;     /* by node name, of the nodes with enough values */
   size_t nstats;
+  char **sources;               /* by number; the results' sources, each once */
+  size_t nsources;
 };
 
 static uint32_t
@@ -166,8 +172,22 @@ intern_node (struct review *rv, const char *name)
   return intern_node (rv, name);
 }
 
+/* The number of SOURCE among RV's sources, given one when new (a
+ * category has at most PLAUSIBLE_MAX_PEERS results). */
+static uint32_t
+source_number (struct review *rv, const char *source)
+{
+  for (size_t i = 0; i < rv->nsources; i++)
+    if (strcmp (rv->sources[i], source) == 0)
+      return (uint32_t) i;
+  rv->sources = gb_xrealloc (rv->sources, (rv->nsources + 1) * sizeof *rv->sources);
+  rv->sources[rv->nsources] = gb_xstrdup (source);
+  return (uint32_t) rv->nsources++;
+}
+
 static int
-take_result (void *ctx, int64_t seq, const char *id, const char *flags, const char *notes)
+take_result (void *ctx, int64_t seq, const char *id, const char *source, const char *flags,
+             const char *notes)
 {
   struct review *rv = ctx;
   if (rv->nresults == rv->cap)
@@ -178,7 +198,8 @@ take_result (void *ctx, int64_t seq, const char *id, const char *flags, const ch
     }
   rv->seqs[rv->nresults] = seq;
   rv->results[rv->nresults++] = (struct judged) {
-    gb_xstrdup (id), gb_xstrdup (flags), gb_xstrdup (notes), 0, NULL, 0, 0, 0
+    gb_xstrdup (id), gb_xstrdup (flags), gb_xstrdup (notes), source_number (rv, source), 0, NULL,
+    0, 0, 0
   };
   return 0;
 }
@@ -213,15 +234,10 @@ take_value (void *ctx, int64_t seq, const char *node, double score)
       rv->vcap = rv->vcap ? 2 * rv->vcap : 4096;
       rv->values = gb_xrealloc (rv->values, rv->vcap * sizeof *rv->values);
     }
-  rv->values[rv->nvalues++] = (struct value) { intern_node (rv, node), (uint32_t) r, log (score) };
+  rv->values[rv->nvalues++] = (struct value) {
+    intern_node (rv, node), (uint32_t) r, rv->results[r].source, log (score)
+  };
   return 0;
-}
-
-static int
-by_node_index (const void *pa, const void *pb)
-{
-  const struct value *a = pa, *b = pb;
-  return (a->node > b->node) - (a->node < b->node);
 }
 
 static int
@@ -257,28 +273,57 @@ steady_values (struct review *rv)
   free (v);
 }
 
-/* The statistics of every node with enough values, then each result's
- * worst excess over them. */
+/* By node, then by source, then by value. */
+static int
+by_node_source (const void *pa, const void *pb)
+{
+  const struct value *a = pa, *b = pb;
+  if (a->node != b->node)
+    return (a->node > b->node) - (a->node < b->node);
+  if (a->source != b->source)
+    return (a->source > b->source) - (a->source < b->source);
+  return (a->log_score > b->log_score) - (a->log_score < b->log_score);
+}
+
+/* The median of each source's values among V[0..N) (sorted by source,
+ * then value) into OUT: how many sources. */
+static size_t
+source_medians (const struct value *v, size_t n, double *out)
+{
+  size_t m = 0;
+  for (size_t k = 0; k < n;)
+    {
+      size_t j = k;
+      while (j < n && v[j].source == v[k].source)
+        j++;
+      size_t mid = k + (j - k - 1) / 2;
+      out[m++] = (v[mid].log_score + v[k + (j - k) / 2].log_score) / 2;
+      k = j;
+    }
+  return m;
+}
+
+/* The statistics of every node with enough sources, over each source's
+ * median (so that a source counts once however many results it sent),
+ * then each result's worst excess over them. */
 static void
 judge_all (struct review *rv)
 {
   steady_values (rv);
   /* A retraction can leave a category without values (and rv->values NULL). */
   if (rv->nvalues > 1)
-    qsort (rv->values, rv->nvalues, sizeof *rv->values, by_node_index);
+    qsort (rv->values, rv->nvalues, sizeof *rv->values, by_node_source);
   double *scratch = gb_xmalloc ((rv->nresults + 1) * sizeof *scratch);
   rv->stats = gb_xmalloc ((rv->nnames + 1) * sizeof *rv->stats);
   for (size_t k = 0; k < rv->nvalues;)
     {
-      size_t j = k, n;
+      size_t j = k;
       while (j < rv->nvalues && rv->values[j].node == rv->values[k].node)
         j++;
-      n = j - k;
+      size_t n = source_medians (rv->values + k, j - k, scratch);
       if (n >= PLAUSIBLE_MIN_PEERS + 1)
         {
           struct node_stats *s = &rv->stats[rv->nstats++];
-          for (size_t i = 0; i < n; i++)
-            scratch[i] = rv->values[k + i].log_score;
           s->node = rv->names[rv->values[k].node];
           s->n = n;
           robust (scratch, n, &s->median, &s->scale);
@@ -311,7 +356,8 @@ judged_flags (const struct judged *j, char *flags, size_t fsize, char *notes, si
     {
       plausible_add_flag (flags, fsize, "outlier");
       plausible_add_note (notes, nsize, "outlier: %s%s is %.0f%% %s the median of its %zu peers "
-                          "(same CPU, run mode and GMP build; the cutoff is %.0f%%)", j->node,
+                          "(other sources of the same CPU, run mode and GMP build; the cutoff "
+                          "is %.0f%%)", j->node,
                           judged_steady (j->node) ? " without its key generation" : "",
                           100 * fabs (j->ratio - 1), j->ratio > 1 ? "above" : "below", j->peers,
                           100 * (j->ratio > 1 ? j->cutoff - 1 : 1 - 1 / j->cutoff));
@@ -330,6 +376,9 @@ review_free (struct review *rv)
   for (size_t i = 0; i < rv->nnames; i++)
     free (rv->names[i]);
   free (rv->names);
+  for (size_t i = 0; i < rv->nsources; i++)
+    free (rv->sources[i]);
+  free (rv->sources);
   free (rv->slots);
   free (rv->seqs);
   free (rv->results);
@@ -504,7 +553,7 @@ plausible_alone (const void *scope, const struct doc_summary *doc, const char *b
                  char *flags, size_t fsize, char *notes, size_t nsize)
 {
   char key[768], new_flags[PLAUSIBLE_FLAGS], new_notes[PLAUSIBLE_NOTES];
-  struct judged j = { NULL, flags, notes, 0, NULL, 0, 0, 0 };
+  struct judged j = { NULL, flags, notes, 0, 0, NULL, 0, 0, 0 };
 
   category_key (key, sizeof key, doc->cpu, doc->mode, build);
   if (!category_judge (scope, key, doc, &j))
@@ -517,14 +566,14 @@ plausible_alone (const void *scope, const struct doc_summary *doc, const char *b
 
 void
 plausible_stored (const void *scope, const struct doc_summary *doc, const char *build,
-                  int alone, const char *flags)
+                  int alone, const char *flags, int confirmed)
 {
   char key[768];
 
   category_key (key, sizeof key, doc->cpu, doc->mode, build);
   if (alone)
     category_count (scope, key);
-  if (!flags[0])
+  if (!flags[0] && confirmed)
     plausible_raise_best (scope, doc);
 }
 

@@ -23,6 +23,8 @@
  *                        written in the changing transaction, flags,
  *                        retractions, the best per GHz;
  *   store_follow.c       "Following": the other processes' changes;
+ *   store_sources.c      the sources of uploads: the secret that hashes
+ *                        them, and which stand behind each CPU row;
  *
  * and store_internal.h what they share.
  */
@@ -119,6 +121,12 @@ store_open (const char *target, unsigned connections, char *err, size_t errlen)
   if (store_read_dicts (st, st->conns[0]) < 0)
     {
       snprintf (err, errlen, "cannot read the dictionaries: %s", st->drv->error (st->conns[0]));
+      goto fail;
+    }
+  if (store_read_secret (st, st->conns[0]) < 0)
+    {
+      snprintf (err, errlen, "cannot read the sources' secret: %s",
+                st->drv->error (st->conns[0]));
       goto fail;
     }
   if (store_start_backfills (st) < 0)

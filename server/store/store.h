@@ -63,11 +63,46 @@ struct store_upload
   const char *flag_notes;       /* why, one line per flag, "" for none */
   const char *build;            /* the GMP build kind (plausible.h) */
   int unlisted;
+  /* Where it came from (store_source_hash), or NULL; whether that is a
+   * verified publisher (a source of its own). */
+  const char *source;
+  int verified_source;
   int64_t received;             /* Unix time */
   /* A listed upload's category judged again with it, in its transaction
    * (its own flags included), or NULL. */
   const struct store_rejudge *rejudge;
 };
+
+/* Sources.  An upload's source, as the store keeps it: the HMAC of
+ * WHAT (its network, or its verified publisher, as
+ * server/api/api_source.c words it) under this database's secret,
+ * STORE_SOURCE_HEX - 1 hex digits.  It is stored with the result, never
+ * served or dumped, and counted: a CPU row (identity, run mode, GMP
+ * build kind) is confirmed when three sources, or one verified
+ * publisher, stand behind its listed results. */
+#define STORE_SOURCE_HEX 33
+/* A source as memory keeps it: the first 64 bits of its HEX hash, or,
+ * for a result stored before sources (SEQ's), a source of its own. */
+static inline uint64_t
+store_source_bits (const char *hex, int64_t seq)
+{
+  uint64_t v = 0;
+  for (int i = 0; hex && i < 16; i++)
+    {
+      char ch = hex[i];
+      int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+      if (d < 0)
+        return ~(uint64_t) seq;
+      v = v << 4 | (uint64_t) d;
+    }
+  return hex ? v : ~(uint64_t) seq;
+}
+void store_source_hash (const struct store *st, const char *what, char out[STORE_SOURCE_HEX]);
+/* How many sources stand behind the CPU row of CPU, MODE and BUILD, and
+ * whether one is a verified publisher. */
+#define STORE_CONFIRMING_SOURCES 3
+enum store_status store_row_sources (struct store *st, const char *cpu, const char *mode,
+                                     const char *build, int *sources, int *verified);
 
 /* FN is told, after the commit, of every change this process makes to
  * a listed result: its id, when it is stored (listed), retracted or its
@@ -170,10 +205,16 @@ typedef int (*store_score_fn) (void *ctx, const char *cpu, int64_t seq, double s
 enum store_status store_node_scores (struct store *st, const char *node, int include_flagged,
                                      store_score_fn fn, void *ctx);
 
-/* The run mode and GMP build kind of every listed result, in no useful
- * order. */
-typedef int (*store_kind_fn) (void *ctx, int64_t seq, const char *mode, const char *build);
+/* The run mode, GMP build kind and source (NULL when stored before
+ * sources) of every listed result, in no useful order. */
+typedef int (*store_kind_fn) (void *ctx, int64_t seq, const char *mode, const char *build,
+                              const char *source);
 enum store_status store_kinds (struct store *st, store_kind_fn fn, void *ctx);
+
+/* Each CPU row (CPU, MODE, BUILD) that a verified publisher stands
+ * behind. */
+typedef int (*store_row_fn3) (void *ctx, const char *cpu, const char *mode, const char *build);
+enum store_status store_verified_rows (struct store *st, store_row_fn3 fn, void *ctx);
 
 /* The name CPU is shown by, as the leaderboard chooses it (board.h; ""
  * when no brand fits it), and its architecture (malloc'ed);
@@ -191,6 +232,7 @@ struct store_board_row
   int cores;                    /* 0: unknown */
   const char *mode, *build;     /* run.mode, the GMP build kind */
   int listed;                   /* 0: retracted, unlisted or banned since */
+  const char *source;           /* hex ("Sources"), or NULL when stored before them */
   int virtual_machine;          /* its document names a hypervisor */
 };
 typedef int (*store_board_fn) (void *ctx, const struct store_board_row *row);

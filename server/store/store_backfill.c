@@ -4,7 +4,7 @@
  * A migration that must rewrite every result (migration 10: the GMP
  * build kind read again from each body; migration 12: each body
  * compressed; migrations 13 and 14: the rows of tests and score nodes
- * moved to tables that hold their names as numbers; migration 16:
+ * moved to tables that hold their names as numbers; migration 17:
  * whether each result ran in a virtual machine, read from its document)
  * leaves a row in the table backfill, and the store does the work in
  * batches, each its own transaction, one backfill after the other: for
@@ -40,7 +40,7 @@
  * results (some 200 tests' or 65 nodes' rows each: a few tens of
  * milliseconds). */
 #define MOVE_BATCH 20
-/* A batch of a backfill that reads the documents (migration 16) takes at
+/* A batch of a backfill that reads the documents (migration 17) takes at
  * most this many results: some tens of milliseconds of parsing, done
  * before it waits for the writer. */
 #define DOC_BATCH 200
@@ -264,7 +264,7 @@ ranks_step (struct store *st)
   return move_step (st, &move_ranks);
 }
 
-/* A backfill that reads every result's document again (migration 16):
+/* A backfill that reads every result's document again (migration 17):
  * the column VALUE_OF gives, for each document, written by UPDATE_SQL
  * ($1: the result's seq, $2: the value), under the backfill's NAME. */
 struct doc_backfill
@@ -433,8 +433,8 @@ static const struct backfill backfills[] = {
     "every test's row in its new table (migration 13)", 0 },
   { ranks_step, "moving the score nodes' rows stored before to their new table (migration 14)",
     "every score node's row in its new table (migration 14)", 0 },
-  { virtual_step, "reading whether each result ran in a virtual machine (migration 16)",
-    "every result marked bare metal or virtual (migration 16)", 1 },
+  { virtual_step, "reading whether each result ran in a virtual machine (migration 17)",
+    "every result marked bare metal or virtual (migration 17)", 1 },
 };
 
 /* One batch of the backfill now running, the next one starting where

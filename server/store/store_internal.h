@@ -31,6 +31,9 @@ struct count_entry
   double when;
 };
 
+/* The random bytes of the sources' key (store_sources.c). */
+#define STORE_SECRET_BYTES 32
+
 struct store
 {
   const struct store_driver *drv;
@@ -43,6 +46,9 @@ struct store
   struct store_names names;     /* the numbers of names, as committed */
   struct db_conn *writer;       /* the writer's own, for single_writer drivers */
   int version;
+  /* The key of the sources' hashes (store_sources.c): hex text, not
+   * NUL-terminated; all zero bytes until read. */
+  char secret[2 * STORE_SECRET_BYTES];
   /* The checkpointer (store_pool.c), for drivers with checkpoint(). */
   struct db_conn *ckpt_conn;
   pthread_t ckpt_thread;
@@ -190,6 +196,25 @@ int store_rejudge_in (struct store *st, struct db_conn *c, const char *id, const
                       const char *mode, const char *build, int64_t when,
                       const struct store_rejudge *rj, const struct store_flags **changes,
                       size_t *n);
+
+/* Sources (store_sources.c): the database's secret read on C (made
+ * when it has none), 0 or -1; on C in its open transaction, the source
+ * of a listed upload added to its CPU row's, and the sources no listed
+ * result holds any more taken from CPU's rows (every CPU's when CPU is
+ * NULL): 0, or -1. */
+int store_read_secret (struct store *st, struct db_conn *c);
+/* An SQL condition: the CPU row of the results row X (an alias) is
+ * confirmed (store.h, "Sources"). */
+#define STORE_CONFIRMED(x) \
+  "(EXISTS (SELECT 1 FROM row_sources w WHERE w.cpu = " x ".cpu AND w.mode = " x ".mode " \
+  "AND w.build = " x ".build AND w.verified = 1) OR (SELECT COUNT(*) FROM (SELECT 1 " \
+  "FROM row_sources w WHERE w.cpu = " x ".cpu AND w.mode = " x ".mode AND w.build = " \
+  x ".build LIMIT " CONFIRMING ") q) >= " CONFIRMING ")"
+#define CONFIRMING_TEXT(n) #n
+#define CONFIRMING CONFIRMING_TEXT (3)
+_Static_assert (STORE_CONFIRMING_SOURCES == 3, "CONFIRMING says STORE_CONFIRMING_SOURCES");
+int store_add_row_source (struct store *st, struct db_conn *c, const struct store_upload *up);
+int store_prune_row_sources (struct store *st, struct db_conn *c, const char *cpu);
 
 /* Applies the migrations the database lacks on C (store_migrate.c): 0,
  * or -1 with a message in ERR. */

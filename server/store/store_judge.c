@@ -25,10 +25,11 @@ static int
 adapt_category_result (void *ctx, const struct db_value *cols, int ncols)
 {
   struct category_adapter *a = ctx;
-  if (ncols < 4)
+  if (ncols < 5)
     return 1;
   return a->result_fn (a->ctx, c_int (&cols[0]), c_text_or_empty (&cols[1]),
-                       c_text_or_empty (&cols[2]), c_text_or_empty (&cols[3]));
+                       c_text_or_empty (&cols[2]), c_text_or_empty (&cols[3]),
+                       c_text_or_empty (&cols[4]));
 }
 
 static int
@@ -55,7 +56,8 @@ read_category (struct store *st, struct db_conn *c, const char *cpu, const char 
   struct category_adapter a = { result_fn, value_fn, ctx };
   struct db_value p[] = { p_text (cpu), p_text (mode), p_text (build), p_int (limit) };
 
-  if (st->drv->query (c, "SELECT seq, id, flags, flag_notes FROM results WHERE cpu = $1 "
+  if (st->drv->query (c, "SELECT seq, id, COALESCE(source, 'result ' || id), flags, "
+                      "flag_notes FROM results WHERE cpu = $1 "
                       "AND mode = $2 AND build = $3 AND listed = 1 ORDER BY seq DESC "
                       "LIMIT $4", p, 4, adapt_category_result, &a) < 0
       || st->drv->query (c, "WITH c AS (SELECT seq FROM results WHERE cpu = $1 AND mode = $2 "
@@ -189,7 +191,7 @@ retract_judged (struct store *st, struct db_conn *c, const struct retract_target
     return -1;
   if (!t->listed)
     return 0;
-  if (store_announce (st, c, t->id) < 0)
+  if (store_prune_row_sources (st, c, t->cpu) < 0 || store_announce (st, c, t->id) < 0)
     return -1;
   if (!rj)
     return 0;
@@ -250,17 +252,49 @@ store_best_per_ghz (struct store *st, const char *node, struct store_best *best)
   enum store_status rc = STORE_OK;
 
   *best = (struct store_best) { 0, "", 0 };
-  /* The top scores by the ranked indexes (ranks_rank, and scores_rank
-   * until migration 14 is done), divided by their clocks, the best of
-   * each CPU. */
+  /* The top scores of confirmed CPU rows by the ranked indexes
+   * (ranks_rank, and scores_rank until migration 14 is done), divided by
+   * their clocks, the best of each CPU. */
   if (st->drv->query (c, "SELECT r.cpu, MAX(top.score / r.mhz * 1000) AS v FROM (SELECT s.seq, "
-                      "s.score FROM ranks s WHERE s.node = (SELECT id FROM names WHERE name = $1) "
-                      "AND s.listed = 1 AND s.flagged = 0 UNION ALL SELECT o.seq, o.score "
-                      "FROM scores o WHERE o.node = $1 AND o.listed = 1 AND o.flagged = 0 "
-                      "ORDER BY 2 DESC LIMIT 1000) top JOIN results r ON r.seq = top.seq "
-                      "WHERE r.mhz > 0 GROUP BY r.cpu ORDER BY v DESC LIMIT 2", &p, 1, take_best,
-                      best) < 0)
+                      "s.score FROM ranks s JOIN results x ON x.seq = s.seq WHERE s.node = "
+                      "(SELECT id FROM names WHERE name = $1) AND s.listed = 1 AND s.flagged = 0 "
+                      "AND " STORE_CONFIRMED ("x") " UNION ALL SELECT o.seq, o.score FROM scores o "
+                      "JOIN results x ON x.seq = o.seq WHERE o.node = $1 AND o.listed = 1 "
+                      "AND o.flagged = 0 AND " STORE_CONFIRMED ("x") " ORDER BY 2 DESC LIMIT 1000) "
+                      "top JOIN results r ON r.seq = top.seq WHERE r.mhz > 0 GROUP BY r.cpu "
+                      "ORDER BY v DESC LIMIT 2", &p, 1, take_best, best) < 0)
     rc = store_failed (st, c, "best per GHz");
   store_release (st, c);
+  return rc;
+}
+
+static int
+take_row_sources (void *ctx, const struct db_value *cols, int ncols)
+{
+  int *out = ctx;
+  if (ncols >= 2)
+    {
+      out[0] = (int) c_int (&cols[0]);
+      out[1] = (int) c_int (&cols[1]);
+    }
+  return 1;
+}
+
+enum store_status
+store_row_sources (struct store *st, const char *cpu, const char *mode, const char *build,
+                   int *sources, int *verified)
+{
+  struct db_conn *c = store_acquire (st);
+  struct db_value p[] = { p_text (cpu), p_text (mode), p_text (build) };
+  int out[2] = { 0, 0 };
+  enum store_status rc = STORE_OK;
+
+  if (st->drv->query (c, "SELECT COUNT(*), COALESCE(MAX(verified), 0) FROM row_sources "
+                      "WHERE cpu = $1 AND mode = $2 AND build = $3", p, 3, take_row_sources,
+                      out) < 0)
+    rc = store_failed (st, c, "row sources");
+  store_release (st, c);
+  *sources = out[0];
+  *verified = out[1];
   return rc;
 }

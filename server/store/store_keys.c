@@ -42,6 +42,23 @@ store_key_status (struct store *st, const char *fingerprint, int *banned, char *
   return rc;
 }
 
+/* The sources behind CPU rows after the key *FINGERPRINT changed, on C
+ * in its open transaction: those of its listed results now stand for a
+ * verified publisher if it is one (store_sources.c), and those no listed
+ * result holds any more (its results, banned) are taken out.  0, or
+ * -1. */
+static int
+mark_row_sources (struct store *st, struct db_conn *c, const struct db_value *fingerprint)
+{
+  if (st->drv->query (c, "UPDATE row_sources SET verified = 1 WHERE EXISTS (SELECT 1 FROM "
+                      "results r WHERE r.fingerprint = $1 AND r.listed = 1 AND r.publisher "
+                      "IS NOT NULL AND r.cpu = row_sources.cpu AND r.mode = row_sources.mode "
+                      "AND r.build = row_sources.build AND r.source = row_sources.source)",
+                      fingerprint, 1, NULL, NULL) < 0)
+    return -1;
+  return store_prune_row_sources (st, c, NULL);
+}
+
 /* Runs the statements of a key change in one transaction: KEY_SQL with
  * the NP parameters P, RESULTS_SQL with the first NR of them, and then
  * each of SCORES_SQL (if any) with the first. */
@@ -57,6 +74,7 @@ key_change (struct store *st, const char *key_sql, const struct db_value *p, int
       || st->drv->query (c, results_sql, p, nr, NULL, NULL) < 0
       || (scores_sql && (st->drv->query (c, scores_sql[0], p, 1, NULL, NULL) < 0
                          || st->drv->query (c, scores_sql[1], p, 1, NULL, NULL) < 0))
+      || mark_row_sources (st, c, &p[0]) < 0
       || store_announce_key (st, c, c_text (&p[0])) < 0
       || st->drv->commit (c) < 0)
     rc = store_failed (st, c, "key change");

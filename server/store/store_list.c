@@ -638,9 +638,10 @@ static int
 adapt_kind (void *ctx, const struct db_value *cols, int ncols)
 {
   struct kind_adapter *a = ctx;
-  if (ncols < 3)
+  if (ncols < 4)
     return 1;
-  return a->fn (a->ctx, c_int (&cols[0]), c_text (&cols[1]), c_text (&cols[2]));
+  return a->fn (a->ctx, c_int (&cols[0]), c_text (&cols[1]), c_text (&cols[2]),
+                c_text (&cols[3]));
 }
 
 enum store_status
@@ -650,10 +651,40 @@ store_kinds (struct store *st, store_kind_fn fn, void *ctx)
   struct kind_adapter a = { fn, ctx };
   enum store_status rc = STORE_OK;
 
-  /* Answered from the results_category index alone. */
-  if (st->drv->query (c, "SELECT seq, mode, build FROM results WHERE listed = 1", NULL, 0,
-                      adapt_kind, &a) < 0)
+  /* Answered from the results_row_source index alone on SQLite. */
+  if (st->drv->query (c, "SELECT seq, mode, build, source FROM results WHERE listed = 1", NULL,
+                      0, adapt_kind, &a) < 0)
     rc = store_failed (st, c, "kinds");
+  store_release (st, c);
+  return rc;
+}
+
+struct row3_adapter
+{
+  store_row_fn3 fn;
+  void *ctx;
+};
+
+static int
+adapt_row3 (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct row3_adapter *a = ctx;
+  if (ncols < 3)
+    return 1;
+  return a->fn (a->ctx, c_text_or_empty (&cols[0]), c_text_or_empty (&cols[1]),
+                c_text_or_empty (&cols[2]));
+}
+
+enum store_status
+store_verified_rows (struct store *st, store_row_fn3 fn, void *ctx)
+{
+  struct db_conn *c = store_acquire (st);
+  struct row3_adapter a = { fn, ctx };
+  enum store_status rc = STORE_OK;
+
+  if (st->drv->query (c, "SELECT DISTINCT cpu, mode, build FROM row_sources WHERE verified = 1",
+                      NULL, 0, adapt_row3, &a) < 0)
+    rc = store_failed (st, c, "verified rows");
   store_release (st, c);
   return rc;
 }
@@ -671,10 +702,12 @@ static int
 take_cpu_info (void *ctx, const struct db_value *cols, int ncols)
 {
   struct cpu_info *i = ctx;
-  if (ncols < 3)
+  if (ncols < 4)
     return 1;
   if (!*i->arch)
     *i->arch = gb_xstrdup (c_text (&cols[1]) ? c_text (&cols[1]) : "");
+  if (c_int (&cols[3]) == 0)
+    return 1;                   /* this brand and the ones after it: flagged results only */
   if (!cpu_brand_fits (i->cpu, c_text (&cols[2]), c_text (&cols[0])))
     return 0;
   *i->name = gb_xstrdup (c_text (&cols[0]));
@@ -691,14 +724,15 @@ store_cpu_info (struct store *st, const char *cpu, char **name, char **arch)
 
   *name = *arch = NULL;
   /* The leaderboard's rule (server/board/board_build.c, name_group): verified
-   * publishers' unflagged results first, then unflagged ones, then all,
-   * the oldest breaking ties; a brand that does not fit never names the
-   * CPU. */
-  if (st->drv->query (c, "SELECT cpu_name, MIN(arch), MIN(vendor) FROM results "
-                      "WHERE cpu = $1 AND listed = 1 AND cpu_name <> '' GROUP BY cpu_name "
-                      "ORDER BY SUM(CASE WHEN publisher IS NOT NULL AND flagged = 0 "
-                      "THEN 1 ELSE 0 END) DESC, SUM(1 - flagged) DESC, COUNT(*) DESC, "
-                      "MIN(seq)", &p, 1, take_cpu_info, &i) < 0)
+   * publishers' unflagged results first, then the sources of unflagged
+   * ones, the oldest breaking ties; a brand that does not fit, or that
+   * only flagged results give, never names the CPU. */
+  if (st->drv->query (c, "SELECT cpu_name, MIN(arch), MIN(vendor), SUM(1 - flagged) FROM "
+                      "results WHERE cpu = $1 AND listed = 1 AND cpu_name <> '' GROUP BY "
+                      "cpu_name ORDER BY SUM(CASE WHEN publisher IS NOT NULL AND flagged = 0 "
+                      "THEN 1 ELSE 0 END) DESC, COUNT(DISTINCT CASE WHEN flagged = 0 THEN "
+                      "COALESCE(source, 'result ' || id) END) DESC, MIN(seq)", &p, 1,
+                      take_cpu_info, &i) < 0)
     rc = store_failed (st, c, "cpu info");
   store_release (st, c);
   if (rc == STORE_OK && !*arch)

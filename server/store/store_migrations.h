@@ -53,11 +53,28 @@
   "CREATE INDEX scores_cpu_recent ON scores (cpu, node, seq DESC, listed, flagged, score, " \
   "depth) WHERE depth <= 1;\n"
 
-/* 16: whether the result ran in a virtual machine (its document names a
+/* 16: the source of each upload (the network it came from, or its
+ * verified publisher, as a keyed hash: store_sources.c), the secret that
+ * keys it, and which sources stand behind each CPU row (identity, run
+ * mode, GMP build kind), so that a row is confirmed by three sources or a
+ * verified publisher without reading its results */
+#define STORE_MIGRATION_16 \
+  "ALTER TABLE results ADD COLUMN source TEXT;\n" \
+  "CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);\n" \
+  "CREATE TABLE row_sources (\n" \
+  "  cpu TEXT NOT NULL,\n" \
+  "  mode TEXT NOT NULL,\n" \
+  "  build TEXT NOT NULL,\n" \
+  "  source TEXT NOT NULL,\n" \
+  "  verified INTEGER NOT NULL,\n" \
+  "  PRIMARY KEY (cpu, mode, build, source));\n" \
+  "CREATE INDEX results_row_source ON results (cpu, mode, build, source, listed);\n"
+
+/* 17: whether the result ran in a virtual machine (its document names a
  * hypervisor: model/machine_kind.h), which the listings mark and filter
  * by; read from every stored document, in batches, after the migration
  * (store_backfill.c) */
-#define STORE_MIGRATION_16 \
+#define STORE_MIGRATION_17 \
   "ALTER TABLE results ADD COLUMN virtual_machine INTEGER NOT NULL DEFAULT 0;\n" \
   "INSERT INTO backfill (name, next) VALUES ('virtual', 0);\n"
 

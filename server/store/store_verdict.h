@@ -10,10 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A result of a category: its seq, id, flags and flag notes.  Nonzero
- * stops. */
-typedef int (*store_flags_fn) (void *ctx, int64_t seq, const char *id, const char *flags,
-                               const char *notes);
+/* A result of a category: its seq, id, source (store.h, "Sources"; a
+ * result stored before sources were kept is a source of its own), flags
+ * and flag notes.  Nonzero stops. */
+typedef int (*store_flags_fn) (void *ctx, int64_t seq, const char *id, const char *source,
+                               const char *flags, const char *notes);
 
 /* A score of the result numbered SEQ at NODE (an inner node or a test).
  * Nonzero stops. */

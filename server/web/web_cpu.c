@@ -239,24 +239,30 @@ recent (FILE *f, struct http_request *r, struct board *b, const struct board_fil
 /* The median GMPbench score and its spread, first on the page, then
  * what the CPU is (NAME is the brand string shown as the title). */
 static void
-headline (FILE *f, const struct board_filter *bf, const char *name,
-          const struct board_entry *e, size_t n, size_t scored, const struct web_machine *m)
+headline (FILE *f, const struct board_filter *bf, const char *name, const struct board_row *row,
+          size_t n, size_t scored, const struct web_machine *m)
 {
   char kind[96];
 
   fputs ("<p class=\"headline\" id=\"headline\">Median GMPbench score <strong>", f);
-  web_number (f, scored ? web_strip_quantile (e, scored, 0.5) : NAN);
+  web_number (f, scored && row ? row->median : NAN);
   fputs ("</strong>", f);
-  if (scored)
+  if (scored && row)
     {
       fputs (" <span class=\"note\">IQR ", f);
-      web_number (f, web_strip_quantile (e, scored, 0.25));
+      web_number (f, row->q1);
       fputs ("\u2013", f);
-      web_number (f, web_strip_quantile (e, scored, 0.75));
+      web_number (f, row->q3);
       fputs (", best ", f);
-      web_number (f, e[0].score);
+      web_number (f, row->best);
       fputs ("</span>", f);
     }
+  if (row)
+    fprintf (f, "</p>\n<p class=\"note\" id=\"sources\">From %zu independent source%s (a "
+             "network or a verified publisher), each counted once by the median of its "
+             "results \u00b7 %s", row->sources, row->sources == 1 ? "" : "s",
+             row->confirmed ? "confirmed" : "unconfirmed: fewer than 3 sources and no verified "
+             "publisher, so ranked after the confirmed CPUs");
   fputs ("</p>\n<p class=\"note\">", f);
   if (*web_cpu_kind (bf->value[BF_CPU], name, kind, sizeof kind))
     {
@@ -302,7 +308,12 @@ write_body (FILE *f, const struct body *x)
     scored++;
   if (web_machine_agreed (x->b, x->r->srv->store, x->bf, &machine) < 0)
     status = -1;
-  headline (f, x->bf, x->name, e, n, scored, &machine);
+  struct board_row *rows = NULL;
+  size_t nrows = 0;
+  if (board_rank (x->b, x->r->srv->store, x->bf, BK_SCORE, NULL, &rows, &nrows) < 0)
+    nrows = 0;
+  headline (f, x->bf, x->name, nrows ? &rows[0] : NULL, n, scored, &machine);
+  free (rows);
   if (scored > 0)
     web_strip_plot (f, e, scored, NULL);
   if (recent (f, x->r, x->b, x->bf, x->given, e, scored) < 0)

@@ -527,6 +527,11 @@ table_row (FILE *f, const struct board *b, const struct view *v, size_t rank,
     fprintf (f, " <span class=\"badge\">\u2713 %zu verified</span>", x->verified);
   if (flagged)
     fprintf (f, " <span class=\"badge flag\">%zu flagged</span>", flagged);
+  if (!row->confirmed)
+    fprintf (f, " <span class=\"badge unconfirmed\" title=\"fewer than %d independent sources "
+             "and no verified publisher: ranked after the confirmed rows\">unconfirmed, %zu "
+             "source%s</span>", STORE_CONFIRMING_SOURCES, row->sources,
+             row->sources == 1 ? "" : "s");
   fputs ("<br>", f);
   if (*web_cpu_kind (row->cpu, name, kind, sizeof kind))
     {

@@ -125,6 +125,8 @@ export_json (struct http_request *r, const struct board *b, const struct view *v
       cJSON_AddStringToObject (o, "arch", w->arch);
       cJSON_AddNumberToObject (o, "n", (double) w->n);
       cJSON_AddNumberToObject (o, "verified", (double) x[i].verified);
+      cJSON_AddNumberToObject (o, "sources", (double) w->sources);
+      cJSON_AddBoolToObject (o, "confirmed", w->confirmed);
       json_number (o, "median", w->median);
       json_number (o, "q1", w->q1);
       json_number (o, "q3", w->q3);

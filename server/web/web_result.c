@@ -130,7 +130,7 @@ cpu_string (const cJSON *doc, const char *name)
 {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive (cJSON_GetObjectItemCaseSensitive
                                                      (cJSON_GetObjectItemCaseSensitive
-                                                      (doc, "system"), "cpu"), name);
+                                                      (doc, DOC_SYSTEM), DOC_SYS_CPU), name);
   return cJSON_IsString (v) ? v->valuestring : "";
 }
 
@@ -149,8 +149,8 @@ headline (FILE *f, const struct store_row *row, const cJSON *doc)
   const cJSON *run = cJSON_GetObjectItemCaseSensitive (doc, "run");
   const cJSON *g = cJSON_GetObjectItemCaseSensitive (cJSON_GetObjectItemCaseSensitive
                                                      (doc, "scores"), "gmpbench");
-  const char *uarch = cpu_string (doc, "microarchitecture");
-  const char *codename = cpu_string (doc, "codename");
+  const char *uarch = cpu_string (doc, DOC_SYS_CPU_MICROARCHITECTURE);
+  const char *codename = cpu_string (doc, DOC_SYS_CPU_CODENAME);
   double threads = doc_number (run, "threads", 1);
 
   fputs ("<p class=\"headline\" id=\"headline\">GMPbench score <strong>", f);
@@ -200,7 +200,7 @@ machine_kind (FILE *f, const struct store_row *row, const cJSON *doc)
   if (row->virtual_machine)
     {
       fputs ("virtual machine, hypervisor ", f);
-      web_text (f, cpu_string (doc, "hypervisor"));
+      web_text (f, cpu_string (doc, DOC_SYS_CPU_HYPERVISOR));
     }
   else
     fputs ("bare metal (the document names no hypervisor)", f);
@@ -451,7 +451,7 @@ render (struct http_request *r, const struct store_row *row)
   comparisons (p.f, doc);
   skipped (p.f, doc);
   fputs ("<h2 id=\"machine\">The machine</h2>\n", p.f);
-  json_value (p.f, cJSON_GetObjectItemCaseSensitive (doc, "system"), 0);
+  json_value (p.f, cJSON_GetObjectItemCaseSensitive (doc, DOC_SYSTEM), 0);
   cJSON_Delete (doc);
   return page_end (&p, 200);
 }
