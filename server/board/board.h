@@ -6,7 +6,7 @@
  * hierarchy.  No index answers every such question with medians, so the
  * server keeps a snapshot of what the pages need from every listed result:
  * a few interned strings, two flags, the GMPbench score, score per GHz and
- * per core and the GMP/OpenSSL RSA-2048 ratio (88 bytes a result).
+ * per core and the GMP/OpenSSL RSA-2048 ratio (96 bytes a result).
  * The entries are grouped by CPU and sorted by score within a group, so
  * one pass over them answers any filter; medians of the other columns
  * come from a linear-time selection.  The score of another node, once
