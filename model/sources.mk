@@ -11,6 +11,7 @@ MODEL_SRCS += \
 	model/doc_schema.c \
 	model/escape.c \
 	model/json_check.c \
+	model/machine_kind.c \
 	model/order_stats.c \
 	model/reference.c \
 	model/reference_previous.c \

@@ -14,6 +14,7 @@
 #include "common/util.h"
 #include "model/b64.h"
 #include "model/json_check.h"
+#include "model/machine_kind.h"
 #include "model/doc_schema.h"
 #include "model/schema.h"
 #include "model/reference.h"
@@ -623,6 +624,7 @@ summarise (const cJSON *doc, struct doc_summary *out)
     = cJSON_IsTrue (schema_get (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_BUILD, DOC_SYS_BUILD_GMP,
                                                DOC_SYS_GMP_ENTRY_POINTS,
                                                DOC_SYS_ENTRY_POINTS_INTERPOSED)));
+  out->virtual_machine = machine_is_virtual (doc);
   out->cores = (int) number_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CORES,
                                                    DOC_SYS_CORES_PHYSICAL));
   if (out->cores == 0)

@@ -57,6 +57,7 @@ struct doc_summary
   char *mode;                   /* run.mode */
   char *gmp_build;              /* system.build.gmp.build, "" when absent */
   int gmp_interposed;           /* system.build.gmp.entry_points.interposed */
+  int virtual_machine;          /* it names a hypervisor (model/machine_kind.h) */
   struct doc_test *tests;       /* results[], then threads.results[] */
   size_t ntests;
   int previous_definitions;     /* measured with the previous registry's

@@ -8,7 +8,9 @@
 # unknown without it), have their documents compressed (migration 12:
 # the downgrade puts them back as plain text) and served as the exact
 # bytes uploaded, have their tests' rows moved to the table of migration
-# 13 (node names as numbers), and new uploads join them.  Tests' rows
+# 13 (node names as numbers), are marked bare metal or virtual from
+# their documents (migration 17: system.cpu.hypervisor), and new uploads
+# join them.  Tests' rows
 # still in the old table (as before the backfill reaches them) are read
 # beside the new ones.
 . "$SRCDIR/tests/lib.sh"
@@ -40,6 +42,8 @@ EOF
 }
 
 DOWNGRADE="$(rows_back)
+ALTER TABLE results DROP COLUMN virtual_machine;
+DELETE FROM backfill WHERE name = 'virtual';
 DROP INDEX results_row_source;
 DROP TABLE row_sources;
 DROP TABLE secrets;
@@ -120,7 +124,7 @@ run_upgrade () {
   start_server "$db" --key-rate 0 || { fail "$engine: the server starts"; return; }
   upload a 1 > /dev/null
   upload b 2 > /dev/null
-  upload c 3 --set 'system.build.gmp.build="fat"' > /dev/null
+  upload c 3 --set 'system.build.gmp.build="fat"' --set 'system.cpu.hypervisor=null' > /dev/null
   get /healthz > /dev/null
   latest=$(field "d['schema']")
   tests=$(echo "SELECT count(*) FROM tests;" | "$@" 2> /dev/null | tr -d ' ')
@@ -154,6 +158,12 @@ run_upgrade () {
   check "$engine: the build kinds come from system.build.gmp.build, unknown without it" \
     sh -c "echo 'SELECT build FROM results ORDER BY seq;' | $* 2> /dev/null | tr -d ' ' |
       grep . | tr '\\n' ' ' | grep -qx 'unknown unknown fat '"
+  check "$engine: each is marked virtual or bare metal from its document (migration 17)" \
+    sh -c "echo 'SELECT virtual_machine FROM results ORDER BY seq;' | $* 2> /dev/null |
+      tr -d ' ' | grep . | tr '\\n' ' ' | grep -qx '1 1 0 '"
+  get "/api/v1/results?machine=bare-metal" > /dev/null
+  expect_status "$engine: ... which the listings filter by" "$(idof c) false" \
+    "$(field "' '.join(r['id'] + ' ' + str(r['virtual']).lower() for r in d['results'])")"
   check "$engine: the old documents were compressed (migration 12)" \
     sh -c "echo \"SELECT count(*) FROM results WHERE packed IS NULL OR body <> '';\" |
       $* 2> /dev/null | grep -qx ' *0'"

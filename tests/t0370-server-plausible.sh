@@ -1,6 +1,10 @@
 # t0370-server-plausible.sh: what a forger with a key of their own (a
 # document changed and signed again) cannot do to the leaderboard, and
 # what honest results never suffer: a CPU's name is not the last upload's,
+# nor ever a brand that advertises (a domain, an e-mail address), even
+# alone on its CPU or from several keys; results run in virtual machines
+# are accepted unflagged, pooled with their CPU and marked virtual, and
+# the leaderboard, CPU pages and listings filter bare metal from virtual;
 # tests at odds with physics or with themselves are refused naming the
 # test, an early outlier is flagged once peers arrive, five honest peers
 # within 2% are never flagged, a run whose key generation (random by
@@ -74,6 +78,41 @@ get /api/v1/cpus > /dev/null
 check "... in the API's CPU list too" \
   [ "$(field "[c['cpu_name'] for c in d['cpus'] if c['cpu'] == '$RYZEN'][0]")" = "AMD Ryzen 9 5950X" ]
 
+# A brand that advertises names no CPU, even as the only brand its CPU
+# has, given by every key: the CPU is shown by its identity.
+ADVERT='x86:AuthenticAMD:family=25:model=116:stepping=1'
+for key in mallory alice bob; do
+  st=$(upload "advert-$key" $key --identity "$ADVERT" --base \
+    --set 'system.cpu.name="AMD EPYC 9999 - visit spam.example"')
+done
+ADVERT_ID=$(field "d['id']")
+check "a brand holding a domain name is accepted unflagged (the result is not the spam)" \
+  sh -c "[ $st = 201 ] && [ -z '$(flags_of "$ADVERT_ID")' ]"
+page "/cpu?cpu=$ADVERT" > /dev/null
+check "... but never names its CPU, alone on it from three keys: the CPU page says the identity" \
+  sh -c "grep -q '<title>[^<]*family=25:model=116' page.html && ! grep -q spam.example page.html"
+page / > /dev/null
+check "... and the leaderboard lists the CPU by its identity, never by the spam" \
+  sh -c "grep -q 'family=25:model=116' page.html && ! grep -q spam.example page.html"
+get /api/v1/cpus > /dev/null
+check "... and so does the API's CPU list" \
+  [ "$(field "[c['cpu_name'] for c in d['cpus'] if c['cpu'] == '$ADVERT'][0]")" = "" ]
+page "/results/$ADVERT_ID" > /dev/null
+check "... while the upload's own page shows the brand it gave" \
+  grep -q 'AMD EPYC 9999 - visit spam.example' page.html
+NEOVERSE='arm:0x41:0xd0c:r3p1'
+upload mail1 mallory --identity "$NEOVERSE" --base --set 'system.cpu.arch="aarch64"' \
+  --set 'system.cpu.vendor="ARM"' --set 'system.cpu.name="Neoverse-N1 <mail@spam.example>"' \
+  > /dev/null
+page "/cpu?cpu=$NEOVERSE" > /dev/null
+check "an e-mail address in an Arm CPU's brand (no maker to name) names no CPU either" \
+  sh -c "grep -q '<title>[^<]*0xd0c' page.html && ! grep -q spam.example page.html"
+upload mail2 alice --identity "$NEOVERSE" --base --set 'system.cpu.arch="aarch64"' \
+  --set 'system.cpu.vendor="ARM"' --set 'system.cpu.name="Neoverse-N1"' > /dev/null
+page "/cpu?cpu=$NEOVERSE" > /dev/null
+check "... which the next honest brand names, outvoted by nothing" \
+  grep -q '<title>Neoverse-N1' page.html
+
 # Brands hypervisors give their guests, on the identities and vendors
 # those guests report: bhyve on a Zen 5 host, QEMU's and KVM's default
 # models (qemu64 says AuthenticAMD, kvm64 GenuineIntel), QEMU's named
@@ -86,8 +125,9 @@ while IFS='|' read -r identity vendor brand; do
     --set "system.cpu.name=\"$brand\"" --set "system.cpu.brand=\"$brand\"" \
     --set 'system.cpu.hypervisor="KVM"')
   id=$(field "d['id']")
-  check "the hypervisor's brand '$brand' ($vendor) is accepted unflagged" \
-    sh -c "[ $st = 201 ] && [ -z '$(flags_of "$id")' ]"
+  check "the hypervisor's brand '$brand' ($vendor) is accepted unflagged, marked virtual" \
+    sh -c "[ $st = 201 ] && [ -z '$(flags_of "$id")' ] && [ '$(field "d['virtual']")' = True ]"
+  GUEST=$id
 done <<'GUESTS'
 x86:AuthenticAMD:family=26:model=2:stepping=1|AMD|Oxide Virtual Turin-like Processor
 x86:AuthenticAMD:family=15:model=107:stepping=1|AMD|QEMU Virtual CPU version 2.5+
@@ -110,6 +150,84 @@ check "... and the leaderboard lists it" grep -q 'family=26' page.html
 st=$(upload guest-intel mallory --identity "$OXIDE" --set 'system.cpu.name="Intel Xeon Platinum"')
 check "a brand naming Intel on that AMD guest is still flagged brand-mismatch" \
   sh -c "[ $st = 201 ] && [ '$(field "','.join(d['flags'])")' = brand-mismatch ]"
+
+# ------------------------------------------------------------ virtual machines
+
+# The fixture ran in a KVM guest, so every document so far names a
+# hypervisor; one naming none ran on bare metal.  Both are pooled with
+# their CPU identity (the guest on the Oxide identity, its first above).
+OXIDE_GUEST=$(curl -sS "$URL/api/v1/results?cpu=$OXIDE&flagged=0" | $PY -c \
+  "import json,sys; print(json.load(sys.stdin)['results'][0]['id'])")
+st=$(upload metal alice --identity "$OXIDE" --base --set 'system.cpu.hypervisor=null')
+METAL=$(field "d['id']")
+get "/api/v1/results/$METAL" > /dev/null
+check "a result naming no hypervisor is accepted unflagged, marked bare metal" \
+  sh -c "[ $st = 201 ] && [ '$(field "(d['virtual'], d['flags'])")' = '(False, [])' ]"
+get "/api/v1/cpus" > /dev/null
+check "... and pooled with the guest of its CPU identity in one row" \
+  [ "$(field "[c['n'] for c in d['cpus'] if c['cpu'] == '$OXIDE']")" = "[2]" ]
+page "/cpu?cpu=$OXIDE" > /dev/null
+check "the CPU page lists both, the guest's row marked virtual" \
+  sh -c "grep -q '2 matching results' page.html \
+    && grep -q '$OXIDE_GUEST.*>virtual</span></td></tr>' page.html \
+    && ! grep -q '$METAL.*>virtual</span>' page.html"
+page "/cpu?cpu=$OXIDE&machine=bare-metal" > /dev/null
+check "... and filters bare metal (machine=bare-metal) and says so" \
+  sh -c "grep -q '1 matching results' page.html && grep -q 'GMP builds on bare metal' page.html \
+    && grep -q '$METAL' page.html && ! grep -q '$OXIDE_GUEST' page.html"
+page "/cpu?cpu=$OXIDE&machine=virtual" > /dev/null
+check "... and virtual machines (machine=virtual)" \
+  sh -c "grep -q '1 matching results' page.html && grep -q 'in virtual machines' page.html \
+    && grep -q '$OXIDE_GUEST' page.html && ! grep -q '$METAL' page.html"
+check "... and answers 400 to any other machine" [ "$(page "/cpu?cpu=$OXIDE&machine=vm")" = 400 ]
+page "/?machine=bare-metal" > /dev/null
+check "the leaderboard filters bare metal: only the CPU with a bare-metal result, said so" \
+  sh -c "grep -q 'family=26' page.html && ! grep -q 'family=15:model=107' page.html \
+    && grep -q 'GMP builds on bare metal' page.html \
+    && grep -q '<option value=\"bare-metal\" selected>bare-metal (1)' page.html"
+page "/?machine=virtual" > /dev/null
+check "... and virtual machines, the guests' CPUs" \
+  sh -c "grep -q 'family=26' page.html && grep -q 'family=15:model=107' page.html \
+    && grep -q 'in virtual machines' page.html"
+page "/?machine=all" > /dev/null
+check "... and all of them (machine=all, the default), the form offering the three" \
+  sh -c "grep -q 'family=15:model=107' page.html && grep -q '<select name=\"machine\">' page.html \
+    && grep -q '<option value=\"virtual\">virtual (' page.html"
+check "... and answers 400 to any other machine" [ "$(page "/?machine=metal")" = 400 ]
+page / > /dev/null
+check "the recent uploads mark the virtual ones, not the bare-metal one" \
+  sh -c "sed -n '/id=\"recent\"/,\$p' page.html > recent.html \
+    && grep -q '$GUEST.*>virtual</span>' recent.html && grep -q '$METAL' recent.html \
+    && ! grep -q '$METAL.*>virtual</span>' recent.html"
+page "/?machine=bare-metal" > /dev/null
+check "... and follow the machine filter" \
+  sh -c "sed -n '/id=\"recent\"/,\$p' page.html > recent.html \
+    && grep -q '$METAL' recent.html && ! grep -q '$GUEST' recent.html"
+page "/results/$GUEST" > /dev/null
+check "a guest's result page marks it virtual and names the hypervisor" \
+  sh -c "grep -q '>virtual</span>' page.html && grep -q 'virtual machine, hypervisor KVM' page.html"
+page "/results/$METAL" > /dev/null
+check "... and a bare-metal result's says bare metal, unmarked" \
+  sh -c "grep -q 'bare metal (the document names no hypervisor)' page.html \
+    && ! grep -q '>virtual</span>' page.html"
+get "/api/v1/results?machine=bare-metal" > /dev/null
+check "the API's listing filters bare metal (machine=bare-metal)" \
+  [ "$(field "[(r['id'], r['virtual']) for r in d['results']]")" = "[('$METAL', False)]" ]
+get "/api/v1/results?machine=virtual&limit=500" > /dev/null
+check "... and virtual machines (machine=virtual), every one marked" \
+  [ "$(field "len(d['results']) > 10 and all(r['virtual'] for r in d['results'])")" = True ]
+get "/api/v1/results?machine=bare-metal&sort=gmpbench.base" > /dev/null
+check "... also sorted by a node (from the store)" \
+  [ "$(field "[r['id'] for r in d['results']]")" = "['$METAL']" ]
+get "/api/v1/results?machine=bare-metal&sort=gmpbench.base.multiply.128" > /dev/null
+check "... and by a test (ranked in the leaderboard's snapshot)" \
+  [ "$(field "[r['id'] for r in d['results']]")" = "['$METAL']" ]
+st=$(get "/api/v1/results?machine=vm")
+check "... and answers 400 naming machine for any other value" \
+  sh -c "[ $st = 400 ] && [ '$(field "d['field']")' = machine ]"
+check "the CSV export filters by machine too" \
+  [ "$(curl -sS "$URL/api/v1/export.csv?machine=bare-metal" | tail -n +2 | cut -d, -f1)" \
+    = "$METAL" ]
 
 TIED='x86:AuthenticAMD:family=25:model=80:stepping=0'
 upload tie1 alice --identity "$TIED" --set 'system.cpu.name="AMD Ryzen 7 5800U"' > /dev/null

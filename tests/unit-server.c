@@ -2,8 +2,9 @@
  * the strict JSON scan, base64, Ed25519 verification (RFC 8032 test
  * vector), document validation on the fixture a real `gmpbench run`
  * wrote, the rate limiter, the outlier rule, the scores judged without
- * key generation, the statement cache and stored documents (compressed,
- * checked on the way out). */
+ * key generation, the brands that may name a CPU (no spam, every real
+ * brand string), bare metal and virtual machines, the statement cache
+ * and stored documents (compressed, checked on the way out). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "model/b64.h"
 #include "model/cpu_brand.h"
 #include "model/json_check.h"
+#include "model/machine_kind.h"
 #include "server/judge/plausible.h"
 #include "server/judge/plausible_steady.h"
 #include "server/api/ratelimit.h"
@@ -546,6 +548,107 @@ test_paths (void)
   check (strcmp (out, "system.cpu.micr") == 0, "schema_path: cut short at the buffer's end");
 }
 
+/* Brands that must still name a CPU: every brand string of the CPU
+ * dumps of ../shared/data/cpu-dumps (their /proc/cpuinfo's "model name",
+ * "Model Name" and "cpu" lines, and the names sysinfo gives those
+ * machines: tests/unit-sysinfo-dumps.c), the hypervisors' brands
+ * t0370-server-plausible.sh uploads, and others real CPUs report. */
+static const char *const honest_brands[] = {
+  "AMD EPYC 7451 24-Core Processor", "Intel(R) Xeon(R) CPU           X7550  @ 2.00GHz",
+  "Loongson-3A5000", "Loongson-3A5000-HV", "AMD Opteron(tm) Processor 6328",
+  "11th Gen Intel(R) Core(TM) i7-1165G7 @ 2.80GHz",
+  "Intel(R) Core(TM) i5 CPU       M 560  @ 2.67GHz", "Intel(R) Core(TM) i5-3317U CPU @ 1.70GHz",
+  "AMD EPYC", "POWER7 (architected), altivec supported", "TI UltraSparc II  (BlackBird)",
+  "740/750", "sifive,u74-mc", "Cortex-X3", "Cortex-A15", "PowerPC 750", "POWER7", "SiFive U74",
+  "T-Head C9xx", "z196", "z13",
+  "Oxide Virtual Turin-like Processor", "QEMU Virtual CPU version 2.5+",
+  "QEMU TCG CPU version 2.5+", "Common KVM processor", "Common 32-bit KVM processor",
+  "Intel Xeon Processor (Icelake)", "AMD EPYC-Rome Processor",
+  "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz", "AMD Ryzen 9 7950X 16-Core Processor", "Apple M2",
+  "Neoverse-N1", "VirtualApple @ 2.50GHz processor", "ZHAOXIN KaiXian KX-U6780A@2.7GHz",
+  "Genuine Intel(R) CPU 0000%@", "Intel(R) Core(TM)2 Duo CPU     T7700  @ 2.40GHz",
+};
+
+/* Brands that advertise: a domain (alone, in an e-mail address, in a
+ * URL, in any case, after a sentence's dot or with an ideographic dot,
+ * an IDN), a URL without one, control characters. */
+static const char *const spam_brands[] = {
+  "AMD EPYC 9999 - visit spam.example", "AMD EPYC 7763 by me@spam.example",
+  "AMD EPYC https://192.0.2.1/", "AMD EPYC www.spam.example.", "AMD EPYC SPAM.EXAMPLE",
+  "AMD EPYC (buy.cheap-cpus.example)", "AMD EPYC spam\xe3\x80\x82" "example",
+  "AMD EPYC spam.xn--p1ai", "AMD EPYC\nline two", "AMD EPYC \x1b[31mred",
+  "AMD EPYC \xc2\x85", "AMD EPYC \xe2\x80\xae" "reversed", "AMD EPYC \x7f",
+};
+
+static void
+test_cpu_brand (void)
+{
+  /* An identity and vendor naming no maker: a brand fits unless it
+   * advertises (or is empty). */
+  int honest = 0, spam = 0;
+  for (size_t i = 0; i < GB_ARRAY_SIZE (honest_brands); i++)
+    if (cpu_brand_fits ("", "", honest_brands[i]))
+      honest++;
+    else
+      printf ("# refused: %s\n", honest_brands[i]);
+  for (size_t i = 0; i < GB_ARRAY_SIZE (spam_brands); i++)
+    if (!cpu_brand_fits ("", "", spam_brands[i]))
+      spam++;
+    else
+      printf ("# accepted: %s\n", spam_brands[i]);
+  check (honest == (int) GB_ARRAY_SIZE (honest_brands),
+         "cpu_brand: every real brand string of the dumps and hypervisors may name a CPU");
+  check (spam == (int) GB_ARRAY_SIZE (spam_brands),
+         "cpu_brand: no brand with a domain, e-mail address, URL or control character does");
+  check (cpu_brand_fits ("x86:AuthenticAMD:family=25:model=33:stepping=0", "AMD",
+                         "AMD Ryzen 9 5950X 16-Core Processor")
+         && !cpu_brand_fits ("x86:AuthenticAMD:family=25:model=33:stepping=0", "AMD",
+                             "AMD EPYC 9999 - visit spam.example")
+         && cpu_brand_fits ("x86:GenuineIntel:family=6:model=158:stepping=10", "Intel",
+                            "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz")
+         && !cpu_brand_fits ("x86:GenuineIntel:family=6:model=158:stepping=10", "Intel",
+                             "Intel Core i7 @ intel.example"),
+         "cpu_brand: naming the maker does not make an advertising brand fit");
+  check (!cpu_brand_contradicts ("x86:AuthenticAMD:family=25", "AMD",
+                                 "AMD EPYC 9999 - visit spam.example"),
+         "cpu_brand: an advertising brand naming the right maker is not a mismatch (its result "
+         "is kept, it names no CPU)");
+}
+
+/* The document {"system": {"cpu": {"hypervisor": HYPERVISOR}}} (JSON text,
+ * or NULL for none), bare metal or virtual. */
+static int
+virtual_of (const char *hypervisor)
+{
+  char text[160];
+  snprintf (text, sizeof text, "{\"system\": {\"cpu\": {%s%s}}}",
+            hypervisor ? "\"hypervisor\": " : "", hypervisor ? hypervisor : "");
+  cJSON *doc = cJSON_Parse (text);
+  int v = machine_is_virtual (doc);
+  cJSON_Delete (doc);
+  return v;
+}
+
+static void
+test_machine_kind (void)
+{
+  enum machine_kind k[6];
+  check (virtual_of ("\"KVM\"") && virtual_of ("\"unknown\"") && virtual_of ("\"PR/SM (LPAR)\"")
+         && !virtual_of ("null") && !virtual_of ("\"\"") && !virtual_of (NULL)
+         && !machine_is_virtual (NULL),
+         "machine_kind: a document naming a hypervisor ran in a virtual machine, one with "
+         "null, \"\" or none on bare metal");
+  check (machine_kind_parse ("bare-metal", &k[0]) == 0 && k[0] == MACHINE_BARE_METAL
+         && machine_kind_parse ("virtual", &k[1]) == 0 && k[1] == MACHINE_VIRTUAL
+         && machine_kind_parse ("all", &k[2]) == 0 && k[2] == MACHINE_ANY
+         && machine_kind_parse ("", &k[3]) == 0 && k[3] == MACHINE_ANY
+         && machine_kind_parse (NULL, &k[4]) == 0 && k[4] == MACHINE_ANY
+         && machine_kind_parse ("Virtual", &k[5]) < 0 && machine_kind_parse ("vm", &k[5]) < 0
+         && strcmp (machine_kind_name (1), "virtual") == 0
+         && strcmp (machine_kind_name (0), "bare-metal") == 0,
+         "machine_kind: filters name bare-metal, virtual or all (or nothing), exactly");
+}
+
 int
 main (void)
 {
@@ -558,6 +661,8 @@ main (void)
   test_outlier ();
   test_steady ();
   test_interposed ();
+  test_cpu_brand ();
+  test_machine_kind ();
   test_stmt_cache ();
   test_store_body ();
   return check_exit_status ();

@@ -72,6 +72,7 @@ api_row_summary (const struct store_row *row)
   add_string (obj, "publisher", row->publisher);
   add_string (obj, "submitter", row->submitter);
   cJSON_AddBoolToObject (obj, "unlisted", row->unlisted);
+  cJSON_AddBoolToObject (obj, "virtual", row->virtual_machine);
   cJSON_AddItemToObject (obj, "flags", api_flags_array (row->flags));
   cJSON_AddItemToObject (obj, "flag_notes", split_list (row->flag_notes, '\n'));
   if (row->flags_at > 0)

@@ -9,9 +9,10 @@
 #include "model/validate.h"
 
 /* The filters of a listing or export from the query (arch, cpu, vendor,
- * os, gmp, compiler, mode, build exactly; verified=0|1; flagged=0|1, 1
- * by default: flagged results included) into F, cleared first.  0, or
- * -1 with the offending argument in *BAD. */
+ * os, gmp, compiler, mode, build exactly; machine=bare-metal|virtual|all,
+ * all by default; verified=0|1; flagged=0|1, 1 by default: flagged
+ * results included) into F, cleared first.  0, or -1 with the offending
+ * argument in *BAD. */
 int api_filter (struct http_request *r, struct store_filter *f, const char **bad);
 
 /* The summary object of a stored result, as listings and GET show it. */

@@ -151,6 +151,8 @@ api_filter (struct http_request *r, struct store_filter *f, const char **bad)
   f->compiler = http_arg (r, "compiler");
   f->mode = http_arg (r, "mode");
   f->build = http_arg (r, "build");
+  if (machine_kind_parse (http_arg (r, "machine"), &f->machine) < 0)
+    return *bad = "machine", -1;
   if (flag_arg (r, "verified", &f->verified_only) < 0)
     return *bad = "verified", -1;
   if (flag_arg (r, "flagged", &flagged) < 0)
@@ -237,6 +239,8 @@ list_from_board (struct http_request *r, const struct store_filter *f, struct pa
   const char *values[BF_COUNT] = {
     [BF_CPU] = f->cpu, [BF_ARCH] = f->arch, [BF_VENDOR] = f->vendor, [BF_OS] = f->os,
     [BF_GMP] = f->gmp, [BF_COMPILER] = f->compiler, [BF_MODE] = f->mode, [BF_BUILD] = f->build,
+    [BF_MACHINE] = f->machine == MACHINE_ANY ? NULL
+    : machine_kind_name (f->machine == MACHINE_VIRTUAL),
   };
   struct board_filter bf = { { NULL }, f->verified_only, !f->unflagged_only };
   struct board_scored *best;

@@ -6,7 +6,7 @@
  * hierarchy.  No index answers every such question with medians, so the
  * server keeps a snapshot of what the pages need from every listed result:
  * a few interned strings, two flags, the GMPbench score, score per GHz and
- * per core and the GMP/OpenSSL RSA-2048 ratio (about 80 bytes a result).
+ * per core and the GMP/OpenSSL RSA-2048 ratio (96 bytes a result).
  * The entries are grouped by CPU and sorted by score within a group, so
  * one pass over them answers any filter; medians of the other columns
  * come from a linear-time selection.  The score of another node, once
@@ -48,12 +48,15 @@
 
 struct board;
 
-/* The fields pages filter by; each has its own table of distinct values. */
+/* The fields pages filter by; each has its own table of distinct values.
+ * Mode and build kind are never pooled (board_default_kinds); the
+ * machine kind is, unless a filter asks for one. */
 enum board_field
 {
   BF_CPU, BF_ARCH, BF_VENDOR, BF_OS, BF_GMP, BF_COMPILER,
   BF_MODE,                      /* run.mode: full, quick, custom */
   BF_BUILD,                     /* the GMP build kind: distribution, fat, native, unknown */
+  BF_MACHINE,                   /* bare-metal or virtual (model/machine_kind.h) */
   BF_COUNT
 };
 

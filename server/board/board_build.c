@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include "common/util.h"
 #include "model/cpu_brand.h"
+#include "model/machine_kind.h"
 
 /* What a build needs besides the snapshot. */
 struct build
@@ -42,7 +43,8 @@ void
 board_fill_item (struct board *b, struct item *it, const struct store_board_row *row)
 {
   const char *values[BF_COUNT] = {
-    row->cpu, row->arch, row->vendor, row->os, row->gmp, row->compiler, row->mode, row->build
+    row->cpu, row->arch, row->vendor, row->os, row->gmp, row->compiler, row->mode, row->build,
+    machine_kind_name (row->virtual_machine)
   };
   for (int f = 0; f < BF_COUNT; f++)
     it->f[f] = board_intern (&b->tab[f], values[f]);

@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "model/machine_kind.h"
 #include "model/validate.h"
 #include "server/store/store_verdict.h"
 
@@ -142,6 +143,7 @@ struct store_row
   const char *mode, *build;     /* run.mode, the GMP build kind */
   int64_t flags_at;             /* when the flags were last decided (Unix time) */
   const char *flag_notes;       /* why each flag was set, one line each */
+  int virtual_machine;          /* its document names a hypervisor */
   /* Only from store_get and store_page's dump: the document as it was
    * uploaded (checked), NUL-terminated after BODY_LEN bytes. */
   const char *body, *signature, *public_key;
@@ -168,6 +170,7 @@ struct store_filter
 {
   const char *arch, *cpu, *vendor, *os, *gmp, *compiler;        /* NULL: any */
   const char *mode, *build;     /* run mode, GMP build kind; NULL: any */
+  enum machine_kind machine;    /* bare metal, virtual, or any */
   int verified_only, unflagged_only;
   const char *sort_node;        /* NULL: newest first */
   int has_cursor;               /* continue after (cursor_score, cursor_seq) */
@@ -230,6 +233,7 @@ struct store_board_row
   const char *mode, *build;     /* run.mode, the GMP build kind */
   int listed;                   /* 0: retracted, unlisted or banned since */
   const char *source;           /* hex ("Sources"), or NULL when stored before them */
+  int virtual_machine;          /* its document names a hypervisor */
 };
 typedef int (*store_board_fn) (void *ctx, const struct store_board_row *row);
 enum store_status store_board_rows (struct store *st, store_board_fn fn, void *ctx);

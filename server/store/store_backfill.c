@@ -4,11 +4,14 @@
  * A migration that must rewrite every result (migration 10: the GMP
  * build kind read again from each body; migration 12: each body
  * compressed; migrations 13 and 14: the rows of tests and score nodes
- * moved to tables that hold their names as numbers) leaves a row in the
- * table backfill, and the store does the work in batches, each its own
- * transaction, one backfill after the other: for up to BACKFILL_AT_OPEN
- * seconds in store_open, then in a thread of its own while the server
- * runs.
+ * moved to tables that hold their names as numbers; migration 17:
+ * whether each result ran in a virtual machine, read from its document)
+ * leaves a row in the table backfill, and the store does the work in
+ * batches, each its own transaction, one backfill after the other: for
+ * up to BACKFILL_AT_OPEN seconds in store_open, then in a thread of its
+ * own while the server runs.  A backfill that reads the documents
+ * (doc_step) decompresses and parses them outside the write
+ * transaction, as the compression does.
  */
 #include "server/store/store_internal.h"
 
@@ -16,8 +19,11 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <cjson/cJSON.h>
 #include "common/util.h"
+#include "model/machine_kind.h"
 #include "server/log.h"
+#include "server/store/store_body.h"
 #include "server/store/store_dict.h"
 
 /* Results a backfill step rewrites (a few tens of milliseconds of the
@@ -34,6 +40,10 @@
  * results (some 200 tests' or 65 nodes' rows each: a few tens of
  * milliseconds). */
 #define MOVE_BATCH 20
+/* A batch of a backfill that reads the documents (migration 17) takes at
+ * most this many results: some tens of milliseconds of parsing, done
+ * before it waits for the writer. */
+#define DOC_BATCH 200
 
 /* One batch of a backfill that works through the results by ranges of
  * seq, BATCH at a time, in a transaction of its own (processes sharing
@@ -254,6 +264,155 @@ ranks_step (struct store *st)
   return move_step (st, &move_ranks);
 }
 
+/* A backfill that reads every result's document again (migration 17):
+ * the column VALUE_OF gives, for each document, written by UPDATE_SQL
+ * ($1: the result's seq, $2: the value), under the backfill's NAME. */
+struct doc_backfill
+{
+  const char *name, *update_sql;
+  int64_t (*value_of) (const cJSON *doc);
+};
+
+/* The documents of a batch, as values. */
+struct doc_values
+{
+  struct store *st;
+  const struct doc_backfill *fill;
+  int64_t seq[DOC_BATCH], value[DOC_BATCH];
+  size_t n;
+};
+
+/* Reads a row (seq, body, packed, sha256) into the batch CTX: its
+ * document's value, or the column's default (0) for a document that
+ * fails its check (which is not served either: store_read.c logs why
+ * when it is asked for). */
+static int
+take_doc_value (void *ctx, const struct db_value *cols, int ncols)
+{
+  struct doc_values *v = ctx;
+  const struct db_value *plain = &cols[1], *packed = &cols[2];
+  const char *frame = packed->type == DB_BLOB || packed->type == DB_TEXT ? packed->s : NULL;
+  struct store_body body;
+  char err[256];
+
+  if (ncols < 4 || v->n == DOC_BATCH)
+    return 1;
+  int rc = store_body_open (v->st->dicts, frame, packed->len, c_text (plain), plain->len,
+                            c_text (&cols[3]), &body, err, sizeof err);
+  if (rc == -2 && store_reread_dicts (v->st) == 0)
+    rc = store_body_open (v->st->dicts, frame, packed->len, c_text (plain), plain->len,
+                          c_text (&cols[3]), &body, err, sizeof err);
+  v->seq[v->n] = c_int (&cols[0]);
+  v->value[v->n] = 0;
+  if (rc == 0)
+    {
+      cJSON *doc = cJSON_ParseWithLength (body.text, body.len);
+      v->value[v->n] = v->fill->value_of (doc);
+      cJSON_Delete (doc);
+      store_body_close (&body);
+    }
+  v->n++;
+  return 0;
+}
+
+/* Reads the next batch of documents after the backfill's position into
+ * V, outside any write transaction; *FROM is -1 when the backfill is
+ * done.  0, or -1 on an error. */
+static int
+read_doc_values (struct store *st, struct doc_values *v, int64_t *from)
+{
+  struct db_conn *c = store_acquire (st);
+  struct db_value name = p_text (v->fill->name), p[2];
+  int rc = 0;
+
+  *from = -1;
+  if (st->drv->query (c, "SELECT next FROM backfill WHERE name = $1", &name, 1,
+                      store_first_int, from) < 0)
+    rc = -1;
+  p[0] = p_int (*from);
+  p[1] = p_int (DOC_BATCH);
+  if (rc == 0 && *from >= 0
+      && st->drv->query (c, "SELECT seq, body, packed, sha256 FROM results WHERE seq > $1 "
+                         "ORDER BY seq LIMIT $2", p, 2, take_doc_value, v) < 0)
+    rc = -1;
+  if (rc < 0)
+    store_failed (st, c, "backfill");
+  store_release (st, c);
+  return rc;
+}
+
+/* Writes V's values on C in its open transaction, the batch's results
+ * locked first where the engine needs it (as move_step's), and moves the
+ * backfill's position past them, or ends it when V is the last batch
+ * (shorter than DOC_BATCH): 0, or -1 on an error. */
+static int
+write_doc_values (struct store *st, struct db_conn *c, const struct doc_values *v)
+{
+  struct db_value name = p_text (v->fill->name);
+  struct db_value range[] = { p_int (v->n ? v->seq[0] - 1 : 0),
+                              p_int (v->n ? v->seq[v->n - 1] : 0) };
+  if (v->n && st->drv->lock_results_sql
+      && st->drv->query (c, st->drv->lock_results_sql, range, 2, NULL, NULL) < 0)
+    return -1;
+  for (size_t i = 0; i < v->n; i++)
+    {
+      struct db_value p[] = { p_int (v->seq[i]), p_int (v->value[i]) };
+      if (st->drv->query (c, v->fill->update_sql, p, 2, NULL, NULL) < 0)
+        return -1;
+    }
+  if (v->n == DOC_BATCH)
+    {
+      struct db_value p[] = { name, range[1] };
+      return st->drv->query (c, "UPDATE backfill SET next = $2 WHERE name = $1 AND next < $2",
+                             p, 2, NULL, NULL);
+    }
+  return st->drv->query (c, "DELETE FROM backfill WHERE name = $1", &name, 1, NULL, NULL);
+}
+
+/* One batch of the backfill FILL: the next documents read, their values
+ * written in a transaction of its own.  Processes sharing the database
+ * may read the same batch; they write the same values.  1 when more are
+ * left, 0 when it is done, -1 on an error. */
+static int
+doc_step (struct store *st, const struct doc_backfill *fill)
+{
+  struct doc_values *v = gb_xcalloc (1, sizeof *v);
+  int64_t from;
+  int more = -1;
+
+  v->st = st;
+  v->fill = fill;
+  if (read_doc_values (st, v, &from) == 0)
+    more = 0;
+  if (more == 0 && from >= 0)
+    {
+      struct db_conn *c = store_acquire_writer (st);
+      more = st->drv->begin (c, 1) == 0 && write_doc_values (st, c, v) == 0
+        && st->drv->commit (c) == 0 ? v->n == DOC_BATCH : -1;
+      if (more < 0)
+        store_failed (st, c, "backfill");
+      store_release_writer (st, c);
+    }
+  free (v);
+  return more;
+}
+
+static int64_t
+virtual_of (const cJSON *doc)
+{
+  return machine_is_virtual (doc);
+}
+
+static const struct doc_backfill fill_virtual = {
+  "virtual", "UPDATE results SET virtual_machine = $2 WHERE seq = $1", virtual_of
+};
+
+static int
+virtual_step (struct store *st)
+{
+  return doc_step (st, &fill_virtual);
+}
+
 /* The backfills, in the order they run (migration 12 compresses the
  * documents that migration 10 reads in SQL): one batch of each, what the
  * log says when one runs beside the server and when it is done, and
@@ -274,6 +433,8 @@ static const struct backfill backfills[] = {
     "every test's row in its new table (migration 13)", 0 },
   { ranks_step, "moving the score nodes' rows stored before to their new table (migration 14)",
     "every score node's row in its new table (migration 14)", 0 },
+  { virtual_step, "reading whether each result ran in a virtual machine (migration 17)",
+    "every result marked bare metal or virtual (migration 17)", 1 },
 };
 
 /* One batch of the backfill now running, the next one starting where

@@ -97,9 +97,9 @@ static const char insert_sql[] =
   "INSERT INTO results (id, sha256, received, fingerprint, public_key, publisher, "
   "submitter, arch, cpu, cpu_name, os, gmp, compiler, created, scores, flags, flagged, "
   "unlisted, listed, body, signature, vendor, mhz, cores, mode, build, flags_at, flag_notes, "
-  "packed, source) VALUES ($1, $2, $3, $4, $5, (SELECT publisher FROM keys WHERE fingerprint = "
-  "$4), $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, '', $19, $20, $21, $22, "
-  "$23, $24, $3, $25, $26, $27) ON CONFLICT DO NOTHING RETURNING seq";
+  "packed, source, virtual_machine) VALUES ($1, $2, $3, $4, $5, (SELECT publisher FROM keys "
+  "WHERE fingerprint = $4), $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, '', "
+  "$19, $20, $21, $22, $23, $24, $3, $25, $26, $27, $28) ON CONFLICT DO NOTHING RETURNING seq";
 
 /* The clock the leaderboard divides by, in MHz: max, else nominal, else
  * a valid measurement; NULL when none is known. */
@@ -162,7 +162,7 @@ insert_row (struct store *st, struct db_conn *c, const struct packed_upload *pu,
         p_int (up->unlisted), p_int (!up->unlisted), p_text (up->signature),
         p_text (d->cpu_vendor), p_mhz (d), d->cores > 0 ? p_int (d->cores) : p_text (NULL),
         p_text (d->mode), p_text (up->build), p_text (up->flag_notes),
-        p_blob (pu->packed, pu->packed_len), p_text (up->source),
+        p_blob (pu->packed, pu->packed_len), p_text (up->source), p_int (d->virtual_machine),
       };
       seq->found = 0;
       if (st->drv->query (c, insert_sql, p, (int) GB_ARRAY_SIZE (p), take_seq, seq) < 0)

@@ -236,8 +236,8 @@ void *store_dict_keeper (void *arg);
  * results: */
 #define ROW_COLUMNS "r.seq, r.received, r.id, r.fingerprint, r.publisher, r.submitter, " \
   "r.arch, r.cpu, r.cpu_name, r.os, r.gmp, r.compiler, r.created, r.scores, r.flags, " \
-  "r.unlisted, r.retracted, r.mode, r.build, r.flags_at, r.flag_notes"
-#define ROW_NCOLS 21
+  "r.unlisted, r.retracted, r.mode, r.build, r.flags_at, r.flag_notes, r.virtual_machine"
+#define ROW_NCOLS 22
 /* With the document, stored as plain text (body) or compressed (packed),
  * and its SHA-256. */
 #define FULL_COLUMNS ROW_COLUMNS ", r.signature, r.public_key, r.body, r.packed, r.sha256"

@@ -81,6 +81,9 @@ add_filters_on (char *sql, size_t size, const struct store_filter *f, struct db_
   add_filter (sql, size, "r.build", f->build, p, np);
   if (f->verified_only)         /* publisher names are never empty */
     append (sql, size, " AND r.publisher >= ''");
+  if (f->machine != MACHINE_ANY)
+    append (sql, size, f->machine == MACHINE_VIRTUAL ? " AND r.virtual_machine = 1"
+            : " AND r.virtual_machine = 0");
   if (f->unflagged_only)
     append (sql, size, on_score ? " AND s.flagged = 0" : " AND r.flagged = 0");
 }
@@ -134,7 +137,7 @@ add_limit (char *sql, size_t size, const char *order, const struct store_filter 
  * then reads their rows (K lookups).  A lookup costs as much as some 13
  * entries of the walk at 10,000 whole runs and 30-50 at 100,000 (the
  * walk reads the score index in order, a lookup goes to the rows); when
- * a filter needs the result's row (vendor, mode, build, verified), each
+ * a filter needs the result's row (vendor, mode, build, machine, verified), each
  * entry walked costs a lookup too.  So the walk is chosen above K = sqrt
  * (N * LIMIT / 16), or sqrt (N * LIMIT) (docs/server.md, "Whole runs at
  * scale").  A fixed K fits one size only: 4,000 made filters matching
@@ -251,7 +254,7 @@ cached_matches (struct store *st, struct db_conn *c, const struct term *t, int64
 static int
 filters_need_row (const struct store_filter *f)
 {
-  return f->vendor || f->mode || f->build || f->verified_only;
+  return f->vendor || f->mode || f->build || f->machine != MACHINE_ANY || f->verified_only;
 }
 
 /* Whether a listing of F over RESULTS results, sorted by a node (TEST

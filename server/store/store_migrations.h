@@ -70,4 +70,12 @@
   "  PRIMARY KEY (cpu, mode, build, source));\n" \
   "CREATE INDEX results_row_source ON results (cpu, mode, build, source, listed);\n"
 
+/* 17: whether the result ran in a virtual machine (its document names a
+ * hypervisor: model/machine_kind.h), which the listings mark and filter
+ * by; read from every stored document, in batches, after the migration
+ * (store_backfill.c) */
+#define STORE_MIGRATION_17 \
+  "ALTER TABLE results ADD COLUMN virtual_machine INTEGER NOT NULL DEFAULT 0;\n" \
+  "INSERT INTO backfill (name, next) VALUES ('virtual', 0);\n"
+
 #endif

@@ -19,14 +19,14 @@ static int
 adapt_board (void *ctx, const struct db_value *c, int ncols)
 {
   struct board_adapter *a = ctx;
-  if (ncols < 16)
+  if (ncols < 17)
     return 1;
   struct store_board_row row = {
     c_int (&c[0]), c_text_or_empty (&c[1]), c_text_or_empty (&c[2]), c_text_or_empty (&c[3]),
     c_text_or_empty (&c[4]), c_text_or_empty (&c[5]), c_text_or_empty (&c[6]),
     c_text_or_empty (&c[7]), (int) c_int (&c[8]), (int) c_int (&c[9]), c_real (&c[10]),
     (int) c_int (&c[11]), c_text_or_empty (&c[12]), c_text_or_empty (&c[13]),
-    (int) c_int (&c[14]), c_text (&c[15]),
+    (int) c_int (&c[14]), c_text (&c[15]), c_int (&c[16]) != 0,
   };
   a->seq = row.seq;
   return a->fn (a->ctx, &row);
@@ -34,7 +34,7 @@ adapt_board (void *ctx, const struct db_value *c, int ncols)
 
 #define BOARD_COLUMNS "seq, cpu, cpu_name, arch, vendor, os, gmp, compiler, " \
   "CASE WHEN publisher IS NULL THEN 0 ELSE 1 END, flagged, mhz, cores, mode, build, listed, " \
-  "source"
+  "source, virtual_machine"
 
 enum store_status
 store_board_rows (struct store *st, store_board_fn fn, void *ctx)

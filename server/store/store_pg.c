@@ -192,6 +192,7 @@ static const char *const migrations[] = {
   "  content BYTEA NOT NULL);\n"
   "INSERT INTO backfill (name, next) VALUES ('repack', 0);\n",
   STORE_MIGRATION_16,         /* store_migrations.h */
+  STORE_MIGRATION_17,         /* store_migrations.h */
 };
 
 static void

@@ -37,10 +37,11 @@ decode_row (const struct db_value *c, int ncols, struct store_row *r)
   r->build = c_text (&c[18]);
   r->flags_at = c_int (&c[19]);
   r->flag_notes = c_text (&c[20]);
+  r->virtual_machine = c_int (&c[21]) != 0;
   if (ncols >= FULL_NCOLS)
     {
-      r->signature = c_text (&c[21]);
-      r->public_key = c_text (&c[22]);
+      r->signature = c_text (&c[ROW_NCOLS]);
+      r->public_key = c_text (&c[ROW_NCOLS + 1]);
     }
 }
 

@@ -147,10 +147,11 @@ web_compare_cpus (struct http_request *r)
   if (ncpus < 2)
     return page_error (r, 400, "Compare wants two to six CPUs: /compare?cpu=A&cpu=B "
                        "(check them on the leaderboard).");
+  if (web_read_filter (r, &bf) < 0)
+    return page_error (r, 400, "The machine argument is bare-metal, virtual or all.");
   struct board *b = board_acquire (r->srv, &preparing);
   if (!b)
     return page_no_board (r, preparing);
-  web_read_filter (r, &bf);
   board_default_kinds (b, cpu[0], &bf);
   memset (c, 0, sizeof c);
   for (k = 0; k < ncpus; k++)

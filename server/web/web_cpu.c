@@ -9,7 +9,8 @@
  * build kind side by side (web_cpu_builds.c), and its newest
  * results with the share of this CPU's results each is faster than;
  * verified publishers' results highlighted and flagged ones marked
- * throughout.
+ * throughout, and the newest results run in a virtual machine marked
+ * so.
  *
  * The distribution, the breakdown and the percentiles come from the
  * snapshot (server/board/board.h), so they cover every result however many
@@ -141,6 +142,7 @@ take_recent (void *ctx, const struct store_row *row, double score)
   else
     web_text (f, row->submitter ? row->submitter : "(no name)");
   fputs (flagged ? " <span class=\"badge flag\">flagged</span>" : "", f);
+  web_virtual_badge (f, row->virtual_machine);
   fputs ("</td></tr>\n", f);
   cJSON_Delete (scores);
   return 0;
@@ -277,7 +279,9 @@ headline (FILE *f, const struct board_filter *bf, const char *name, const struct
   web_text (f, bf->value[BF_MODE]);
   fputs (" runs of ", f);
   web_text (f, bf->value[BF_BUILD]);
-  fputs (" GMP builds \u00b7 <a href=\"/\">all CPUs</a></p>\n", f);
+  fputs (" GMP builds", f);
+  web_machine_filter_text (f, bf);
+  fputs (" \u00b7 <a href=\"/\">all CPUs</a></p>\n", f);
 }
 
 /* What the page's body (all of it but the frame) is written from. */
@@ -394,7 +398,8 @@ web_cpu (struct http_request *r)
 {
   struct board_filter bf;
 
-  web_read_filter (r, &bf);
+  if (web_read_filter (r, &bf) < 0)
+    return page_error (r, 400, "The machine argument is bare-metal, virtual or all.");
   if (!bf.value[BF_CPU] || !*bf.value[BF_CPU])
     return page_error (r, 400, "Which CPU? The page wants ?cpu=IDENTITY.");
   int preparing;

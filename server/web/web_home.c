@@ -1,7 +1,7 @@
 /* web_home.c: the home page, the leaderboard (see docs/leaderboard.md).
  *
  * The whole view lives in the query string (arch, vendor, os, gmp,
- * compiler, mode, build, verified, flagged, q, sort, cols), so every
+ * compiler, mode, build, machine, verified, flagged, q, sort, cols), so every
  * filtered or sorted view is a URL that can be shared, and the page needs
  * no script: tabs and column headers are links to the same view with one
  * argument changed, the filters a GET form.  The rows come from the
@@ -26,6 +26,7 @@
 #include <cjson/cJSON.h>
 #include <string.h>
 #include "common/util.h"
+#include "model/machine_kind.h"
 #include "model/registry.h"
 #include "model/validate.h"
 #include "server/log.h"
@@ -149,7 +150,8 @@ static int
 parse_view (struct http_request *r, struct view *v)
 {
   memset (v, 0, sizeof *v);
-  web_read_filter (r, &v->filter);
+  if (web_read_filter (r, &v->filter) < 0)
+    return -1;
   v->filter.value[BF_CPU] = NULL;
   v->query = http_arg (r, "q");
   if (v->query && !*v->query)
@@ -333,6 +335,7 @@ filter_form (FILE *f, const struct board *b, const struct view *v)
   field_select (f, b, v, BF_OS, "OS");
   field_select (f, b, v, BF_GMP, "GMP version");
   field_select (f, b, v, BF_COMPILER, "Compiler");
+  field_select (f, b, v, BF_MACHINE, "Machine");
   sort_select (f, v);
   fprintf (f, "<label class=\"check\"><input type=\"checkbox\" name=\"verified\" value=\"1\"%s>"
            " verified publishers only</label>\n", v->filter.verified_only ? " checked" : "");
@@ -665,7 +668,9 @@ leaderboard (FILE *f, const struct board *b, const struct view *v, const struct 
   web_text (f, v->shown.value[BF_MODE] ? v->shown.value[BF_MODE] : "");
   fputs (" runs of ", f);
   web_text (f, v->shown.value[BF_BUILD] ? v->shown.value[BF_BUILD] : "");
-  fputs (" GMP builds (the tabs above show the others; they are never pooled).  "
+  fputs (" GMP builds", f);
+  web_machine_filter_text (f, &v->shown);
+  fputs (" (the tabs above show the others; they are never pooled).  "
          "Scores are GMPbench scores (higher is faster); a CPU is its identity "
          "(vendor, family, model, stepping, or the MIDR).</p>\n", f);
   if (n == 0)
@@ -724,6 +729,7 @@ take_upload (void *ctx, const struct store_row *row, double score)
   fputs (", score ", u->f);
   web_number (u->f, cJSON_IsNumber (g) ? g->valuedouble : NAN);
   fputs (row->publisher ? " <span class=\"badge\">verified</span>" : "", u->f);
+  web_virtual_badge (u->f, row->virtual_machine);
   fputs (" <span class=\"note\">", u->f);
   web_text (u->f, row->mode);
   fputs (" run, ", u->f);
@@ -734,9 +740,9 @@ take_upload (void *ctx, const struct store_row *row, double score)
   return 0;
 }
 
-/* The newest listed results, unflagged, of V's architecture, each CPU
- * by the name B shows it by (not the brand string of the upload, which
- * its submitter chose). */
+/* The newest listed results, unflagged, of V's architecture and machine
+ * kind, each CPU by the name B shows it by (not the brand string of the
+ * upload, which its submitter chose). */
 static void
 recent_uploads (FILE *f, struct http_request *r, const struct board *b, const struct view *v)
 {
@@ -745,6 +751,7 @@ recent_uploads (FILE *f, struct http_request *r, const struct board *b, const st
   const char *arch = v->filter.value[BF_ARCH];
 
   sf.arch = arch && *arch ? arch : NULL;
+  machine_kind_parse (v->filter.value[BF_MACHINE], &sf.machine);      /* read checked it */
   sf.unflagged_only = 1;
   sf.limit = RECENT_UPLOADS;
   fputs ("<h2 id=\"recent\">Recent uploads</h2>\n<ul class=\"recent\">\n", f);
@@ -791,7 +798,8 @@ web_home (struct http_request *r)
 
   if (parse_view (r, &v) < 0)
     return page_error (r, 400, "The sort argument names no column and no node of the "
-                       "hierarchy, or the CPU name searched for is too long.");
+                       "hierarchy, the CPU name searched for is too long, or the machine "
+                       "argument is not bare-metal, virtual or all.");
   if (format && strcmp (format, "csv") != 0 && strcmp (format, "json") != 0)
     return page_error (r, 400, "The format argument is csv or json.");
   int preparing;

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "common/util.h"
+#include "model/machine_kind.h"
 #include "model/registry.h"
 
 #define MAX_DEPTH 16
@@ -248,6 +249,8 @@ node_store_filter (const struct board *b, const struct board_filter *f, struct s
   sf->compiler = or_null (f->value[BF_COMPILER]);
   sf->mode = or_null (f->value[BF_MODE]);
   sf->build = or_null (f->value[BF_BUILD]);
+  if (machine_kind_parse (f->value[BF_MACHINE], &sf->machine) < 0)
+    sf->machine = MACHINE_ANY;  /* web_read_filter let no other value through */
   sf->verified_only = f->verified_only;
   sf->unflagged_only = !f->include_flagged;
   sf->limit = NODE_RESULTS;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include "model/escape.h"
+#include "model/machine_kind.h"
 
 #define CSP "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; " \
   "base-uri 'none'; frame-ancestors 'none'"
@@ -148,18 +149,41 @@ web_build_cells (FILE *f, const char *gmp, const char *compiler, const char *os)
 }
 
 const char *const web_field_arg[BF_COUNT] = {
-  "cpu", "arch", "vendor", "os", "gmp", "compiler", "mode", "build"
+  "cpu", "arch", "vendor", "os", "gmp", "compiler", "mode", "build", "machine"
 };
 
-void
+int
 web_read_filter (struct http_request *r, struct board_filter *f)
 {
   const char *verified = http_arg (r, "verified"), *flagged = http_arg (r, "flagged");
+  enum machine_kind machine;
   memset (f, 0, sizeof *f);
   for (int k = 0; k < BF_COUNT; k++)
     f->value[k] = http_arg (r, web_field_arg[k]);
   f->verified_only = verified && strcmp (verified, "1") == 0;
   f->include_flagged = flagged && strcmp (flagged, "1") == 0;
+  if (machine_kind_parse (f->value[BF_MACHINE], &machine) < 0)
+    return -1;
+  f->value[BF_MACHINE] = machine == MACHINE_ANY ? NULL
+    : machine_kind_name (machine == MACHINE_VIRTUAL);
+  return 0;
+}
+
+void
+web_virtual_badge (FILE *f, int virtual_machine)
+{
+  if (virtual_machine)
+    fputs (" <span class=\"badge\" title=\"run in a virtual machine: its document names a "
+           "hypervisor\">virtual</span>", f);
+}
+
+void
+web_machine_filter_text (FILE *out, const struct board_filter *f)
+{
+  const char *kind = f->value[BF_MACHINE];
+  if (kind && *kind)
+    fputs (strcmp (kind, machine_kind_name (1)) == 0 ? " in virtual machines" : " on bare metal",
+           out);
 }
 
 const char *

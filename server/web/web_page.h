@@ -74,11 +74,19 @@ int web_contains (const char *s, const char *part);
 int web_args (struct http_request *r, const char *name, const char **out, int max);
 /* The GMP version, compiler and OS cells of a row of results. */
 void web_build_cells (FILE *f, const char *gmp, const char *compiler, const char *os);
+/* A result's mark, " virtual" as a badge, when VIRTUAL_MACHINE (its
+ * document names a hypervisor); nothing on bare metal. */
+void web_virtual_badge (FILE *f, int virtual_machine);
+/* What F's machine kind narrows a view to, " on bare metal" or " in
+ * virtual machines"; nothing when it is open. */
+void web_machine_filter_text (FILE *out, const struct board_filter *f);
 
 /* The URL argument of each filter field ("cpu", "arch", ...). */
 extern const char *const web_field_arg[BF_COUNT];
-/* The filter a page's URL asks for: the fields, verified=1, flagged=1. */
-void web_read_filter (struct http_request *r, struct board_filter *f);
+/* The filter a page's URL asks for: the fields, verified=1, flagged=1;
+ * machine=all (or none, or empty) leaves the machine kind open.  0, or
+ * -1 when machine is not bare-metal, virtual or all. */
+int web_read_filter (struct http_request *r, struct board_filter *f);
 
 /* The microarchitecture and code name of a CPU IDENTITY ("Zen 3, Milan",
  * "Neoverse-N1") into BUF, leaving out what NAME (the brand string shown,

@@ -1,11 +1,12 @@
 /* web_result.c: one result's page, /results/ID (the permalink the API
  * gives): first the headline (the GMPbench score, the run mode and time
- * per test, the CPU by name, microarchitecture and codename) and the
- * plausibility flags with what each means; then who submitted it and
- * whether the publisher is verified, links to the raw bytes and the
- * signature, the hierarchy with every node's score and every test's
- * ops/s and spread (its test flags explained under it), the
- * GMP-vs-other-libraries table, and the whole machine description.
+ * per test, the CPU by name, microarchitecture and codename, marked when
+ * it ran in a virtual machine) and the plausibility flags with what each
+ * means; then whether it ran on bare metal or under which hypervisor,
+ * who submitted it and whether the publisher is verified, links to the
+ * raw bytes and the signature, the hierarchy with every node's score
+ * and every test's ops/s and spread (its test flags explained under it),
+ * the GMP-vs-other-libraries table, and the whole machine description.
  * Tables stack on a phone (the stylesheet's table.stack), so every value
  * shows at 390 px.
  *
@@ -176,6 +177,7 @@ headline (FILE *f, const struct store_row *row, const cJSON *doc)
     }
   web_machine_text (f, machine_string (doc, DOC_MACHINE_MODEL),
                     machine_string (doc, DOC_MACHINE_SOC));
+  web_virtual_badge (f, row->virtual_machine);
   fputs (" \u00b7 GMP ", f);
   web_text (f, row->gmp);
   fputs (", ", f);
@@ -190,8 +192,23 @@ headline (FILE *f, const struct store_row *row, const cJSON *doc)
     }
 }
 
+/* Bare metal, or the hypervisor DOC names (model/machine_kind.h). */
 static void
-about_result (FILE *f, const struct store_row *row)
+machine_kind (FILE *f, const struct store_row *row, const cJSON *doc)
+{
+  fputs ("<dt>Machine kind</dt><dd>", f);
+  if (row->virtual_machine)
+    {
+      fputs ("virtual machine, hypervisor ", f);
+      web_text (f, cpu_string (doc, DOC_SYS_CPU_HYPERVISOR));
+    }
+  else
+    fputs ("bare metal (the document names no hypervisor)", f);
+  fputs ("</dd>\n", f);
+}
+
+static void
+about_result (FILE *f, const struct store_row *row, const cJSON *doc)
 {
   char when[32];
   log_time (row->received, when);
@@ -221,8 +238,9 @@ about_result (FILE *f, const struct store_row *row)
   web_text (f, row->mode);
   fputs (" run, ", f);
   web_text (f, row->build);
-  fputs (" GMP build", f);
-  fputs ("</dd>\n<dt>Submitter</dt><dd>", f);
+  fputs (" GMP build</dd>\n", f);
+  machine_kind (f, row, doc);
+  fputs ("<dt>Submitter</dt><dd>", f);
   if (row->publisher)
     {
       fputs ("<span class=\"badge\">verified</span> ", f);
@@ -428,7 +446,7 @@ render (struct http_request *r, const struct store_row *row)
       return MHD_NO;
     }
   headline (p.f, row, doc);
-  about_result (p.f, row);
+  about_result (p.f, row, doc);
   hierarchy (p.f, doc);
   comparisons (p.f, doc);
   skipped (p.f, doc);
