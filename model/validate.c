@@ -14,6 +14,7 @@
 #include "common/util.h"
 #include "model/b64.h"
 #include "model/json_check.h"
+#include "model/measurements.h"
 #include "model/doc_schema.h"
 #include "model/schema.h"
 #include "model/reference.h"
@@ -35,6 +36,7 @@ validate_summary_free (struct doc_summary *doc)
   free (doc->submitter);
   free (doc->mode);
   free (doc->gmp_build);
+  free (doc->hypervisor);
   free (doc->tests);
   if (doc->scores)
     score_free (doc->scores, doc->nscores);
@@ -576,6 +578,22 @@ summarise_tests (const cJSON *results, int threads, struct doc_summary *out)
     }
 }
 
+/* The clock measured before the run and after it (system.clock.measured
+ * and measured_after): a measurement the client itself calls invalid
+ * gives no clock, but its trials' spread and counter rate. */
+static void
+summarise_clock (const cJSON *doc, struct doc_summary *out)
+{
+  if (!cJSON_IsFalse (schema_get (doc, "system.clock.measured.valid")))
+    out->mhz_measured = number_member (doc, "system.clock.measured.mhz");
+  if (!cJSON_IsFalse (schema_get (doc, "system.clock.measured_after.valid")))
+    out->mhz_measured_after = number_member (doc, "system.clock.measured_after.mhz");
+  out->spread_measured = number_member (doc, "system.clock.measured.spread");
+  out->spread_measured_after = number_member (doc, "system.clock.measured_after.spread");
+  out->tsc_mhz_measured = number_member (doc, "system.clock.measured.tsc_mhz");
+  out->tsc_mhz_measured_after = number_member (doc, "system.clock.measured_after.tsc_mhz");
+}
+
 static void
 summarise (const cJSON *doc, struct doc_summary *out)
 {
@@ -592,7 +610,6 @@ summarise (const cJSON *doc, struct doc_summary *out)
   out->mode = dup_member (doc, DOC_RUN "." DOC_RUN_MODE, 0);
   out->gmp_build = dup_member (doc, "system.build.gmp.build", 0);
 
-  const cJSON *valid = schema_get (doc, "system.clock.measured.valid");
 
   out->arch = dup_member (doc, "system.cpu.arch", 0);
   out->cpu = dup_member (doc, "system.cpu.identity", 0);
@@ -603,9 +620,7 @@ summarise (const cJSON *doc, struct doc_summary *out)
   out->compiler = dup_member (doc, "system.build.compiler.name", 0);
   out->created = dup_member (doc, DOC_CREATED, 0);
   out->submitter = dup_member (doc, DOC_SUBMITTER "." DOC_SUBMITTER_NAME, 1);
-  /* A measurement the client itself calls invalid is not reported. */
-  if (!cJSON_IsFalse (valid))
-    out->mhz_measured = number_member (doc, "system.clock.measured.mhz");
+  summarise_clock (doc, out);
   out->mhz_nominal = number_member (doc, "system.clock.nominal_mhz");
   out->mhz_max = number_member (doc, "system.clock.max_mhz");
   out->gmp_interposed
@@ -613,6 +628,9 @@ summarise (const cJSON *doc, struct doc_summary *out)
   out->cores = (int) number_member (doc, "system.cores.physical");
   if (out->cores == 0)
     out->cores = (int) number_member (doc, "system.cores.logical");
+  out->hypervisor = dup_member (doc, "system.cpu.hypervisor", 0);
+  out->emulated = cJSON_IsTrue (schema_get (doc, "system.cpu.emulated"));
+  measurements_fingerprint (results, out->measurements);
 }
 
 static cJSON *
