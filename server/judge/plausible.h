@@ -101,7 +101,8 @@
 
 /* Physics. */
 #define PLAUSIBLE_BITS_PER_CYCLE 1024.0 /* two 512-bit loads a cycle */
-#define PLAUSIBLE_MAX_MHZ 9000.0        /* above any clock a CPU has run at */
+#define PLAUSIBLE_MAX_MHZ 9000.0        /* about the record overclock (some
+                                           9.1 GHz, under liquid helium) */
 #define PLAUSIBLE_TURBO 1.25            /* over the highest clock reported */
 #define PLAUSIBLE_BEYOND_BEST 2.0
 
