@@ -610,7 +610,6 @@ summarise (const cJSON *doc, struct doc_summary *out)
   out->mode = dup_member (doc, DOC_RUN "." DOC_RUN_MODE, 0);
   out->gmp_build = dup_member (doc, "system.build.gmp.build", 0);
 
-
   out->arch = dup_member (doc, "system.cpu.arch", 0);
   out->cpu = dup_member (doc, "system.cpu.identity", 0);
   out->cpu_name = dup_member (doc, "system.cpu.name", 0);
