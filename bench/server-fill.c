@@ -259,6 +259,9 @@ store_one (struct fill *f, int64_t n, char *text, struct score_node *scores)
   d.submitter = submitter;
   d.mhz_max = c->mhz;
   d.cores = c->cores;
+  /* Its measurements are its own, as its digits are: its body's hash
+   * stands for their fingerprint, which the store holds unique. */
+  snprintf (d.measurements, sizeof d.measurements, "%s", sha);
   int flagged = mix (&r) % 50 == 0;
   struct store_upload up = {
     .body = text, .len = b->len, .sha256 = sha, .signature = "c2lnbmF0dXJl",

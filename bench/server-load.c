@@ -3,10 +3,11 @@
  *
  *   server-load upload HOST:PORT[,HOST:PORT...] FIXTURE N C
  *       signs N distinct documents (FIXTURE with its ops/s and scores
- *       scaled by a factor of its own between 0.7 and 1.4, so that their
- *       rows land at different places in the server's ranked indexes as
- *       real results do, and a submitter added, the submitter name
- *       numbered), then posts them over C keep-alive
+ *       scaled by a factor of its own between 0.7 and 1.4, drawn from a
+ *       sequence seeded by the process, so that their rows land at
+ *       different places in the server's ranked indexes as real results
+ *       do and no two hold the same measurements, and a submitter added,
+ *       the submitter name numbered), then posts them over C keep-alive
  *       connections (spread over the servers given) and reports
  *       accepted/s and latency percentiles;
  *   server-load list HOST:PORT C N PATH...
@@ -244,7 +245,10 @@ signer_init (struct signer *s, const char *fixture)
     }
   EVP_PKEY_CTX_free (kctx);
   s->pub64 = b64_encode (pub, sizeof pub);
-  s->lcg = 0x2545f4914f6cdd1dull;
+  /* Seeded by the process: the documents of two runs against one
+   * database hold other measurements (the server refuses a copy of
+   * stored ones, 409). */
+  s->lcg = 0x2545f4914f6cdd1dull ^ (uint64_t) getpid ();
 }
 
 static void

@@ -7,11 +7,13 @@ MODEL_SRCS += \
 	model/arm_midr.c \
 	model/b64.c \
 	model/cpu_brand.c \
+	model/cpu_clocks.c \
 	model/doc_read.c \
 	model/doc_schema.c \
 	model/escape.c \
 	model/json_check.c \
 	model/machine_kind.c \
+	model/measurements.c \
 	model/order_stats.c \
 	model/reference.c \
 	model/reference_previous.c \

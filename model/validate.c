@@ -15,6 +15,7 @@
 #include "model/b64.h"
 #include "model/json_check.h"
 #include "model/machine_kind.h"
+#include "model/measurements.h"
 #include "model/doc_schema.h"
 #include "model/schema.h"
 #include "model/reference.h"
@@ -36,6 +37,7 @@ validate_summary_free (struct doc_summary *doc)
   free (doc->submitter);
   free (doc->mode);
   free (doc->gmp_build);
+  free (doc->hypervisor);
   free (doc->tests);
   if (doc->scores)
     score_free (doc->scores, doc->nscores);
@@ -581,6 +583,26 @@ summarise_tests (const cJSON *results, int threads, struct doc_summary *out)
     }
 }
 
+/* The clock measured before the run and after it (system.clock.measured
+ * and measured_after): a measurement the client itself calls invalid
+ * gives no clock, but its trials' spread and counter rate. */
+static void
+summarise_clock (const cJSON *doc, struct doc_summary *out)
+{
+#define MEASURED(m) DOC_PATH (DOC_SYSTEM, DOC_SYS_CLOCK, DOC_SYS_CLOCK_MEASURED, m)
+#define AFTER(m) DOC_PATH (DOC_SYSTEM, DOC_SYS_CLOCK, DOC_SYS_CLOCK_MEASURED_AFTER, m)
+  if (!cJSON_IsFalse (schema_get (doc, MEASURED (DOC_SYS_MEASURED_VALID))))
+    out->mhz_measured = number_member (doc, MEASURED (DOC_SYS_MEASURED_MHZ));
+  if (!cJSON_IsFalse (schema_get (doc, AFTER (DOC_SYS_MEASURED_VALID))))
+    out->mhz_measured_after = number_member (doc, AFTER (DOC_SYS_MEASURED_MHZ));
+  out->spread_measured = number_member (doc, MEASURED (DOC_SYS_MEASURED_SPREAD));
+  out->spread_measured_after = number_member (doc, AFTER (DOC_SYS_MEASURED_SPREAD));
+  out->tsc_mhz_measured = number_member (doc, MEASURED (DOC_SYS_MEASURED_TSC_MHZ));
+  out->tsc_mhz_measured_after = number_member (doc, AFTER (DOC_SYS_MEASURED_TSC_MHZ));
+#undef MEASURED
+#undef AFTER
+}
+
 static void
 summarise (const cJSON *doc, struct doc_summary *out)
 {
@@ -598,9 +620,6 @@ summarise (const cJSON *doc, struct doc_summary *out)
   out->gmp_build = dup_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_BUILD, DOC_SYS_BUILD_GMP,
                                               DOC_SYS_GMP_BUILD), 0);
 
-  const cJSON *valid = schema_get (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CLOCK, DOC_SYS_CLOCK_MEASURED,
-                                                  DOC_SYS_MEASURED_VALID));
-
   out->arch = dup_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CPU, DOC_SYS_CPU_ARCH), 0);
   out->cpu = dup_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CPU, DOC_SYS_CPU_IDENTITY), 0);
   out->cpu_name = dup_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CPU, DOC_SYS_CPU_NAME), 0);
@@ -612,11 +631,7 @@ summarise (const cJSON *doc, struct doc_summary *out)
                                              DOC_SYS_COMPILER_NAME), 0);
   out->created = dup_member (doc, DOC_CREATED, 0);
   out->submitter = dup_member (doc, DOC_SUBMITTER "." DOC_SUBMITTER_NAME, 1);
-  /* A measurement the client itself calls invalid is not reported. */
-  if (!cJSON_IsFalse (valid))
-    out->mhz_measured = number_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CLOCK,
-                                                      DOC_SYS_CLOCK_MEASURED,
-                                                      DOC_SYS_MEASURED_MHZ));
+  summarise_clock (doc, out);
   out->mhz_nominal = number_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CLOCK,
                                                    DOC_SYS_CLOCK_NOMINAL_MHZ));
   out->mhz_max = number_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CLOCK, DOC_SYS_CLOCK_MAX_MHZ));
@@ -630,6 +645,10 @@ summarise (const cJSON *doc, struct doc_summary *out)
   if (out->cores == 0)
     out->cores = (int) number_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CORES,
                                                      DOC_SYS_CORES_LOGICAL));
+  out->hypervisor = dup_member (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CPU, DOC_SYS_CPU_HYPERVISOR), 0);
+  out->emulated = cJSON_IsTrue (schema_get (doc, DOC_PATH (DOC_SYSTEM, DOC_SYS_CPU,
+                                                          DOC_SYS_CPU_EMULATED)));
+  measurements_fingerprint (results, out->measurements);
 }
 
 static cJSON *

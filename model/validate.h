@@ -45,8 +45,17 @@ struct doc_summary
   char *arch, *cpu, *cpu_name, *cpu_vendor, *os, *gmp, *compiler, *created;
   char *submitter;              /* submitter.name, or NULL */
   /* The strings above are "" for null members.  Clocks are 0 when not
-   * reported (the measured one also when the client marked it invalid). */
-  double mhz_measured, mhz_nominal, mhz_max;
+   * reported (the measured ones also when the client marked them
+   * invalid): system.clock.measured.mhz, nominal_mhz, max_mhz,
+   * measured_after.mhz. */
+  double mhz_measured, mhz_nominal, mhz_max, mhz_measured_after;
+  /* The spread of the two measurements' trials (0 when not reported),
+   * and the timestamp counter's rate over each (tsc_mhz; 0 when not
+   * reported, whether the measurement is valid or not). */
+  double spread_measured, spread_measured_after;
+  double tsc_mhz_measured, tsc_mhz_measured_after;
+  char *hypervisor;             /* system.cpu.hypervisor, "" on bare metal */
+  int emulated;                 /* system.cpu.emulated */
   /* Every complete inner node (as score_compute gives them; after them
    * VALIDATE_ALLCORE_NODE when the multi-threaded run used every CPU),
    * then one entry per test with its ops/s (depth = dots in the test
@@ -62,6 +71,8 @@ struct doc_summary
   size_t ntests;
   int previous_definitions;     /* measured with the previous registry's
                                  * definitions (model/registry.h) */
+  char measurements[65];        /* the fingerprint of results[]
+                                 * (model/measurements.h) */
 };
 
 /* Whether NODE names a node a document's scores can have: a test or an

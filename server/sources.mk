@@ -26,6 +26,7 @@ SERVER_LIB_SRCS += \
 	server/http/http_request.c \
 	server/log.c \
 	server/judge/plausible.c \
+	server/judge/plausible_clock.c \
 	server/judge/plausible_peers.c \
 	server/judge/plausible_steady.c \
 	server/http/route.c \

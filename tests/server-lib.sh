@@ -49,6 +49,24 @@ make_doc () {
     "$out" "$@"
 }
 
+# copy_doc SRC OUT KEYNAME [NAME]: SRC's measurements in a document of
+# KEYNAME's (its public key, submitter.name NAME or none, the results in
+# reverse order and printed again), as a copier makes one to sign.
+copy_doc () {
+  $PY - "$1" "$2" "$(openssl pkey -in "$3.pem" -pubout -outform DER | tail -c 32 | openssl base64 -A)" \
+    "${4:-}" <<'EOF'
+import json, sys
+src, out, key, name = sys.argv[1:5]
+doc = json.load(open(src))
+doc["submitter"] = {"public_key": key}
+if name:
+    doc["submitter"]["name"] = name
+doc["results"].reverse()
+with open(out, "w") as f:
+    json.dump(doc, f, indent=2)
+EOF
+}
+
 # random_port: a port of 127.0.0.1 that nothing listens on now: the kernel
 # picks it for a socket bound to port 0, which is then closed.  (A port
 # drawn at random collided now and then with another test's server when

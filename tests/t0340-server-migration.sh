@@ -12,12 +12,15 @@
 # their documents (migration 17: system.cpu.hypervisor), and new uploads
 # join them.  Tests' rows
 # still in the old table (as before the backfill reaches them) are read
-# beside the new ones.
+# beside the new ones.  The measurements of the new uploads are taken
+# (migration 18): a copy of them is refused, while those stored before
+# it have no fingerprint.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/server-lib.sh"
 need_server
 
 make_key alice > /dev/null
+make_key bob > /dev/null
 
 # TEST: a test the documents have.
 TEST=gmpbench.base.multiply.128
@@ -42,6 +45,7 @@ EOF
 }
 
 DOWNGRADE="$(rows_back)
+DROP TABLE measurements;
 ALTER TABLE results DROP COLUMN virtual_machine;
 DELETE FROM backfill WHERE name = 'virtual';
 DROP INDEX results_row_source;
@@ -191,6 +195,14 @@ run_upgrade () {
   get "/api/v1/results?sort=gmpbench.base.multiply&limit=2&cursor=$(field "d['next_cursor']")" > /dev/null
   expect_status "$engine: ... and the next page from a cursor" \
     "$(idof a)" "$(field "' '.join(r['id'] for r in d['results'])")"
+  copy_doc d.json d-copy.json bob
+  st=$(post d-copy.json "$(sign d-copy.json bob)" '?unlisted=1')
+  expect_rule "$engine: a copy of a result uploaded since is refused (migration 18)" \
+    409 duplicate-measurements "$st"
+  copy_doc a.json a-copy.json bob
+  st=$(post a-copy.json "$(sign a-copy.json bob)" '?unlisted=1')
+  expect_status "$engine: ... one of a result stored before it has no fingerprint to meet" \
+    201 "$st"
   stop_server
 }
 

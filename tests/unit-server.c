@@ -3,8 +3,10 @@
  * vector), document validation on the fixture a real `gmpbench run`
  * wrote, the rate limiter, the outlier rule, the scores judged without
  * key generation, the brands that may name a CPU (no spam, every real
- * brand string), bare metal and virtual machines, the statement cache
- * and stored documents (compressed, checked on the way out). */
+ * brand string), bare metal and virtual machines, the clocks a document
+ * may claim (the families' table, the judge's refusals), the fingerprint
+ * of measurements, the statement cache and stored documents (compressed,
+ * checked on the way out). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +14,11 @@
 #include "common/util.h"
 #include "model/b64.h"
 #include "model/cpu_brand.h"
+#include "model/cpu_clocks.h"
+#include "model/cpu_names.h"
 #include "model/json_check.h"
 #include "model/machine_kind.h"
+#include "model/measurements.h"
 #include "server/judge/plausible.h"
 #include "server/judge/plausible_steady.h"
 #include "server/api/ratelimit.h"
@@ -448,6 +453,177 @@ test_interposed (void)
   check (strstr (flags, "interposed") == NULL, "plausible: a plain document is not (%s)", flags);
 }
 
+/* Whether NAME is what x86_models.c calls some family, model and
+ * stepping of VENDOR_ID (its code name, else its microarchitecture). */
+static int
+x86_names (const char *vendor_id, const char *name)
+{
+  for (int family = 0; family < 0x20; family++)
+    for (int model = 0; model < 0x100; model++)
+      for (int stepping = 0; stepping < 16; stepping++)
+        {
+          const char *c = si_x86_codename (vendor_id, family, model, stepping);
+          if (!c)
+            c = si_x86_uarch (vendor_id, family, model, stepping);
+          if (c && strcmp (c, name) == 0)
+            return 1;
+        }
+  return 0;
+}
+
+/* The rule plausible_refuse gives D ("ok" when none), its field into
+ * FIELD. */
+static const char *
+refusal (const struct doc_summary *d, char field[128])
+{
+  static char rule[64];
+  struct validate_error err;
+  memset (&err, 0, sizeof err);
+  if (plausible_refuse (d, &err) == 0)
+    return "ok";
+  snprintf (rule, sizeof rule, "%s", err.rule);
+  snprintf (field, 128, "%s", err.field);
+  validate_error_free (&err);
+  return rule;
+}
+
+static void
+test_clock_table (void)
+{
+  static const char *const vendors[] = { "GenuineIntel", "AuthenticAMD" };
+  const char *name;
+  unsigned implementer, part, missing = 0;
+
+  check (cpu_clock_family_mhz ("x86:GenuineIntel:family=6:model=183:stepping=1") == 6200
+         && cpu_clock_family_mhz ("x86:AuthenticAMD:family=26:model=2:stepping=1") == 5700
+         && cpu_clock_family_mhz ("x86:AuthenticAMD:family=23:model=49:stepping=0") == 4500
+         && cpu_clock_family_mhz ("arm:0x41:0xd0c:r3p1") == 3300,
+         "cpu_clocks: a family's clock (Raptor Lake, Zen 5, Rome, Neoverse-N1)");
+  check (cpu_clock_family_mhz ("x86:GenuineIntel:family=6:model=6:stepping=3") == 0
+         && cpu_clock_family_mhz ("riscv:0x489:0x8000000000000007:0x4210427") == 0
+         && cpu_clock_family_mhz ("arm:0x41:0xd8e:r0p0") == 0 && cpu_clock_family_mhz ("") == 0,
+         "cpu_clocks: no clock for identities the table does not know");
+  check (cpu_clock_maker_mhz ("x86:GenuineIntel:family=6:model=6:stepping=3") == 6200
+         && cpu_clock_maker_mhz ("x86:AuthenticAMD:family=15:model=107:stepping=1") == 5700
+         && cpu_clock_maker_mhz ("arm:0x41:0xd40:r1p1") == 3630
+         && cpu_clock_maker_mhz ("x86:HygonGenuine:family=24:model=0:stepping=1") == 0,
+         "cpu_clocks: a maker's fastest family (Intel, AMD, Arm), none for others");
+  for (size_t v = 0; v < GB_ARRAY_SIZE (vendors); v++)
+    for (unsigned i = 0; cpu_clock_x86_family (vendors[v], i, &name) > 0; i++)
+      if (!x86_names (vendors[v], name))
+        {
+          printf ("# %s %s is no family of x86_models.c\n", vendors[v], name);
+          missing++;
+        }
+  for (unsigned i = 0; cpu_clock_arm_core (i, &implementer, &part) > 0; i++)
+    if (!si_arm_part_name (implementer, part))
+      {
+        printf ("# arm 0x%x 0x%x is no core of arm_midr.c\n", implementer, part);
+        missing++;
+      }
+  check (missing == 0, "cpu_clocks: every family of the table is one the model tables name");
+}
+
+static void
+test_clock_refusals (void)
+{
+  char field[128] = "";
+  struct doc_summary d;
+
+  memset (&d, 0, sizeof d);
+  d.cpu = "x86:AuthenticAMD:family=26:model=2:stepping=1";
+  d.hypervisor = "";
+  d.mhz_measured = d.mhz_measured_after = 3500;
+  d.tsc_mhz_measured = d.tsc_mhz_measured_after = 2096;
+  d.spread_measured = d.spread_measured_after = 0.02;
+  check (strcmp (refusal (&d, field), "ok") == 0, "plausible: honest clocks are accepted");
+  d.mhz_max = 1e6;
+  check (strcmp (refusal (&d, field), "clock-beyond-family") == 0
+         && strcmp (field, "system.clock.max_mhz") == 0,
+         "plausible: max_mhz 1e6 is refused, naming the member");
+  d.mhz_max = 5700 * 1.15 + 1;
+  check (strcmp (refusal (&d, field), "clock-beyond-family") == 0,
+         "plausible: just above the family's fastest part + 15%% is refused");
+  d.mhz_max = 5700 * 1.15;
+  check (strcmp (refusal (&d, field), "ok") == 0, "plausible: and at it is accepted");
+  d.mhz_max = 0;
+  d.hypervisor = "KVM";
+  d.cpu = "x86:AuthenticAMD:family=15:model=107:stepping=1";
+  d.mhz_measured = d.mhz_measured_after = 5000;
+  check (strcmp (refusal (&d, field), "ok") == 0,
+         "plausible: a virtual CPU (qemu64, a K8) may run at its maker's fastest clock");
+  d.emulated = 1;
+  d.mhz_nominal = 8900;
+  check (strcmp (refusal (&d, field), "ok") == 0,
+         "plausible: an emulated CPU is held to PLAUSIBLE_MAX_MHZ alone");
+  d.mhz_nominal = 9001;
+  check (strcmp (refusal (&d, field), "clock-beyond-family") == 0
+         && strcmp (field, "system.clock.nominal_mhz") == 0, "plausible: ... which it may not pass");
+  memset (&d, 0, sizeof d);
+  d.cpu = "x86:AuthenticAMD:family=26:model=2:stepping=1";
+  d.hypervisor = "bhyve";
+  d.mhz_measured = 3000;
+  d.mhz_measured_after = 6000;
+  d.spread_measured = d.spread_measured_after = 0.02;
+  check (strcmp (refusal (&d, field), "clock-drift") == 0
+         && strcmp (field, "system.clock.measured_after.mhz") == 0,
+         "plausible: a clock twice as fast after the run is refused as clock-drift");
+  d.spread_measured = 0.43;
+  check (strcmp (refusal (&d, field), "ok") == 0,
+         "plausible: ... not when a measurement's trials spread too much to say");
+  d.mhz_measured_after = 2000;
+  d.spread_measured = 0.02;
+  check (strcmp (refusal (&d, field), "ok") == 0,
+         "plausible: a clock slower after the run (a hot CPU) is accepted");
+  d.tsc_mhz_measured = 2096;
+  d.tsc_mhz_measured_after = 4192;
+  check (strcmp (refusal (&d, field), "clock-drift") == 0
+         && strcmp (field, "system.clock.measured_after.tsc_mhz") == 0,
+         "plausible: a counter twice as fast after the run is refused as clock-drift");
+  d.tsc_mhz_measured_after = 2097;
+  check (strcmp (refusal (&d, field), "ok") == 0, "plausible: one a MHz apart is not");
+}
+
+/* The fingerprint of the results array TEXT ("?" when it does not
+ * parse). */
+static const char *
+fingerprint_of (const char *text, char hex[65])
+{
+  cJSON *v = cJSON_Parse (text);
+  if (!v)
+    return "?";
+  measurements_fingerprint (v, hex);
+  cJSON_Delete (v);
+  return hex;
+}
+
+static void
+test_measurements (void)
+{
+  char a[65], b[65];
+  const char *one = "[{\"name\": \"t.a\", \"ops\": 1234.5678, \"flags\": [\"noisy\", \"x\"]},"
+    " {\"name\": \"t.b\", \"ops\": 1, \"ok\": true}]";
+
+  fingerprint_of (one, a);
+  check (strcmp (a, fingerprint_of ("[{\"ok\": true, \"name\": \"t.b\", \"ops\": 1.0e0},"
+                                    " {\"flags\": [\"x\", \"noisy\"], \"ops\": 1234.567800000001,"
+                                    " \"name\": \"t.a\"}]", b)) == 0,
+         "measurements: reordered tests, members and flags, numbers printed otherwise: the same");
+  check (strcmp (a, fingerprint_of ("[{\"name\": \"t.a\", \"ops\": 1234.5679, \"flags\": "
+                                    "[\"noisy\", \"x\"]}, {\"name\": \"t.b\", \"ops\": 1, "
+                                    "\"ok\": true}]", b)) != 0,
+         "measurements: a number changed in its 8th digit: another");
+  check (strcmp (a, fingerprint_of ("[{\"name\": \"t.a\", \"ops\": 1234.5678, \"flags\": "
+                                    "[\"noisy\"]}, {\"name\": \"t.b\", \"ops\": 1, "
+                                    "\"ok\": true}]", b)) != 0
+         && strcmp (a, fingerprint_of ("[{\"name\": \"t.a\", \"ops\": 1234.5678, \"flags\": "
+                                       "[\"noisy\", \"x\"]}, {\"name\": \"t.b\", \"ops\": 1, "
+                                       "\"ok\": false}]", b)) != 0
+         && strcmp (a, fingerprint_of ("[{\"name\": \"t.a\", \"ops\": 1234.5678, \"flags\": "
+                                       "[\"noisy\", \"x\"]}]", b)) != 0,
+         "measurements: a flag, a boolean or a test less: another");
+}
+
 /* Whether store_body_open gives TEXT back from PACKED (or PLAIN) under
  * SHA256; ERR gets its message otherwise. */
 static int
@@ -663,6 +839,9 @@ main (void)
   test_interposed ();
   test_cpu_brand ();
   test_machine_kind ();
+  test_clock_table ();
+  test_clock_refusals ();
+  test_measurements ();
   test_stmt_cache ();
   test_store_body ();
   return check_exit_status ();

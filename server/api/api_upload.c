@@ -3,7 +3,8 @@
  * An upload takes one path, validate -> judge -> store.  It passes, in
  * order: the media type, the signature header's form,
  * validate_document() (every rule that needs only the bytes) and
- * plausible_refuse() (tests at odds with themselves or with physics), the
+ * plausible_refuse() (clocks beyond the CPU's family or changing during
+ * the run, tests at odds with themselves or with physics), the
  * Ed25519 signature against the key inside the document, the key's
  * standing (banned?), and the rate limits per key and per source (its
  * network or verified publisher: api_source.c).  Then the judge gives
@@ -17,8 +18,10 @@
  * judgement changes, in one transaction (store_insert), and decides
  * between new (201) and known (200) bytes atomically, so that concurrent
  * uploads of the same document, even to different server processes,
- * store it once.  Once committed, the judge's memory learns of it
- * (plausible_category_kept, plausible_stored).  A retraction judges its
+ * store it once; and new bytes whose measurements another document holds
+ * are a copy (409 duplicate-measurements), never stored.  Once committed,
+ * the judge's memory learns of it (plausible_category_kept,
+ * plausible_stored).  A retraction judges its
  * category through the same plausible_category, in the retraction's
  * transaction (store_retract). */
 #include "server/api/api_handlers.h"
@@ -194,6 +197,11 @@ store_upload (struct http_request *r, const struct doc_summary *doc, const char 
   enum store_status st = store_judged (store, &up, cat, alone, id, flags, sizeof flags);
   plausible_category_free (cat);
   free (public_key);
+  if (st == STORE_DUPLICATE)
+    return http_error (r, 409, "duplicate-measurements", "results",
+                       "these measurements (results) were uploaded before in another "
+                       "document: a copy, signed by any key or under any name, is not a new "
+                       "result");
   return st == STORE_OK || st == STORE_EXISTS ? answer_stored (r, st, id, flags)
     : api_unavailable (r);
 }

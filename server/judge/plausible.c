@@ -1,12 +1,15 @@
 /* plausible.c: refusals and flags for results hard to believe (see
  * plausible.h and docs/protocol.md): the document's own and the CPUs'.
  *
- * The document's own: its tests' members must agree with each other and
- * with physics (refused with a 422), its brand string must fit the CPU
- * and its clock the CPU's maximum (flags).  The CPUs': an inner node far
- * faster per GHz than the best any other CPU has reached is flagged; the
- * best per node is read once through the caller's reader and raised in
- * memory by each unflagged upload.  The peers' judgement is
+ * The document's own: its clocks must fit its CPU's family and agree
+ * before and after the run (plausible_clock.c), its tests' members must
+ * agree with each other and with physics (refused with a 422), its brand
+ * string must fit the CPU and its measured clock the CPU's maximum
+ * (flags).  The CPUs': an inner node far
+ * faster per GHz than the best any other CPU has reached is flagged (a
+ * document without a valid measured clock taken at its family's highest
+ * clock); the best per node is read once through the caller's reader and
+ * raised in memory by each unflagged upload.  The peers' judgement is
  * plausible_peers.c's.  Nothing here calls the store. */
 #include "server/judge/plausible.h"
 #include "server/judge/plausible_internal.h"
@@ -74,13 +77,14 @@ plausible_build_kind (const char *gmp_build)
 
 /* The highest clock the document allows its CPU, in MHz: the highest it
  * reports (measured, maximum, nominal) with PLAUSIBLE_TURBO for what a
- * boost adds, never above PLAUSIBLE_MAX_MHZ, which is also the clock of a
- * document that reports none. */
+ * boost adds, never above the bound of its family (plausible_clock.c),
+ * which is also the clock of a document that reports none. */
 static double
 allowed_mhz (const struct doc_summary *doc)
 {
   double mhz = fmax (doc->mhz_measured, fmax (doc->mhz_max, doc->mhz_nominal));
-  return mhz > 0 ? fmin (PLAUSIBLE_TURBO * mhz, PLAUSIBLE_MAX_MHZ) : PLAUSIBLE_MAX_MHZ;
+  double bound = plausible_clock_bound (doc);
+  return mhz > 0 ? fmin (PLAUSIBLE_TURBO * mhz, bound) : bound;
 }
 
 double
@@ -158,6 +162,8 @@ plausible_refuse (const struct doc_summary *doc, struct validate_error *err)
   double hz = allowed_mhz (doc) * 1e6;
   char field[64];
 
+  if (plausible_clock_refuse (doc, err) < 0)
+    return -1;
   for (size_t i = 0; i < doc->ntests; i++)
     {
       const struct doc_test *t = &doc->tests[i];
@@ -283,6 +289,17 @@ board_ghz (const struct doc_summary *doc)
   return mhz / 1000;
 }
 
+/* The clock DOC is judged at against other CPUs' best per GHz, in GHz:
+ * the leaderboard's when the document has a valid measured clock (its
+ * claims are bounded by its family, plausible_clock.c), else the highest
+ * its family reaches, whatever it claims. */
+static double
+judged_ghz (const struct doc_summary *doc)
+{
+  int known;
+  return doc->mhz_measured > 0 ? board_ghz (doc) : plausible_family_mhz (doc, &known) / 1000;
+}
+
 void
 plausible_raise_best (const void *scope, const struct doc_summary *doc)
 {
@@ -306,7 +323,7 @@ plausible_flags (const void *scope, const struct doc_summary *doc,
                  const struct plausible_best_reader *read, char *flags, size_t fsize,
                  char *notes, size_t nsize)
 {
-  double ghz = board_ghz (doc), best;
+  double ghz = judged_ghz (doc), best;
 
   flags[0] = notes[0] = '\0';
   if (doc->cpu_name && *doc->cpu_name
@@ -339,7 +356,7 @@ plausible_flags (const void *scope, const struct doc_summary *doc,
       plausible_add_note (notes, nsize, "interposed: GMP's timed functions resolved outside "
                           "the libgmp the document names");
     }
-  for (size_t i = 0; ghz > 0 && i < doc->ninner; i++)
+  for (size_t i = 0; i < doc->ninner; i++)
     {
       if (!bounded_per_ghz (doc->scores[i].name))
         continue;

@@ -1,7 +1,16 @@
 /* plausible.h: refusals and flags for results that are valid but hard to
  * believe (docs/protocol.md, "Plausibility").
  *
- * Refused with a 422 (plausible_refuse), naming the test:
+ * Refused with a 422 (plausible_refuse):
+ *   clock-beyond-family  a clock the document claims (maximum, nominal,
+ *                      either valid measurement) above what its CPU's
+ *                      family reaches (model/cpu_clocks.h) with
+ *                      PLAUSIBLE_CLOCK_MARGIN (plausible_clock.c);
+ *   clock-drift        the timestamp counter's rate measured before and
+ *                      after the run more than PLAUSIBLE_TSC_DRIFT apart,
+ *                      or the clock after it more than PLAUSIBLE_CLOCK_DRIFT
+ *                      above the clock before;
+ * and naming the test:
  *   inconsistent-test  a test's members contradict each other;
  *   impossible         a test faster than its clock and cores allow, at
  *                      PLAUSIBLE_BITS_PER_CYCLE bits of operand a cycle.
@@ -17,7 +26,9 @@
  *                      the document names (LD_PRELOAD, a wrapper);
  *   impossible         an inner node more than PLAUSIBLE_BEYOND_BEST times
  *                      the best score per GHz any unflagged result of
- *                      another CPU identity's confirmed row reached
+ *                      another CPU identity's confirmed row reached (a
+ *                      document without a valid measured clock taken at
+ *                      its family's highest clock, whatever it claims)
  *                      (a node of key generation or prime search, whose
  *                      time is random, exp (PLAUSIBLE_TEST_FAST) times
  *                      more);
@@ -90,9 +101,25 @@
 
 /* Physics. */
 #define PLAUSIBLE_BITS_PER_CYCLE 1024.0 /* two 512-bit loads a cycle */
-#define PLAUSIBLE_MAX_MHZ 9000.0        /* above any clock a CPU has run at */
+#define PLAUSIBLE_MAX_MHZ 9000.0        /* about the record overclock (some
+                                           9.1 GHz, under liquid helium) */
 #define PLAUSIBLE_TURBO 1.25            /* over the highest clock reported */
 #define PLAUSIBLE_BEYOND_BEST 2.0
+
+/* Clocks (docs/protocol.md).  A family's fastest part plus what a
+ * measurement's error and a mild overclock add.  The counter runs at one
+ * rate: in 8 honest quick runs of a 2-vCPU VM at load 5-6, its rate
+ * before and after agreed within 0.1%.  The clock after a run may read
+ * well below the clock before it (a hot CPU boosts less); in those runs
+ * after/before went from -20% to +8%: either measurement may read 20%
+ * low (the host takes the trials' time unseen), so after may read 25%
+ * above before, and the margin is twice that.  Measurements whose trials
+ * spread more than PLAUSIBLE_DRIFT_SPREAD are not compared (clients
+ * before preempted trials were dropped read +85%, at spreads of 40%). */
+#define PLAUSIBLE_CLOCK_MARGIN 1.15
+#define PLAUSIBLE_TSC_DRIFT 0.05
+#define PLAUSIBLE_CLOCK_DRIFT 0.5
+#define PLAUSIBLE_DRIFT_SPREAD 0.05
 
 /* Consistency (engine/harness.c; its marks' thresholds in
  * model/test_marks.h). */
@@ -115,7 +142,8 @@ const char *plausible_build_kind (const char *gmp_build);
  * (registry sizes) over PLAUSIBLE_BITS_PER_CYCLE, at least 1. */
 double plausible_floor_cycles (const char *test);
 
-/* 0, or -1 with ERR set (422 inconsistent-test or impossible). */
+/* 0, or -1 with ERR set (422 clock-beyond-family, clock-drift,
+ * inconsistent-test or impossible). */
 int plausible_refuse (const struct doc_summary *doc, struct validate_error *err);
 
 /* What a value is, for the floors of its cutoff. */
@@ -149,8 +177,7 @@ struct plausible_best_reader
 
 /* The flags of DOC before it is stored, with a note for each in NOTES
  * (lines): its own, and impossible against the best per GHz of the other
- * CPUs of SCOPE, remembered, else from READ (not called for a document
- * without a clock).  0, or -1 when READ fails. */
+ * CPUs of SCOPE, remembered, else from READ.  0, or -1 when READ fails. */
 int plausible_flags (const void *scope, const struct doc_summary *doc,
                      const struct plausible_best_reader *read, char *flags, size_t fsize,
                      char *notes, size_t nsize);

@@ -33,6 +33,8 @@ enum store_status
 {
   STORE_OK = 0,
   STORE_EXISTS,                 /* insert: the same bytes are stored already */
+  STORE_DUPLICATE,              /* insert: the same measurements are stored
+                                 * already, in other bytes */
   STORE_NOT_FOUND,
   STORE_ERROR,                  /* the database failed; logged */
   STORE_CORRUPT                 /* a stored document is damaged (it does not
@@ -127,8 +129,13 @@ enum store_status store_follow (struct store *st, int wait_ms, store_change_fn f
 /* Stores UP with its flags and notes and, when UP->rejudge is set and
  * the upload is new and listed, judges its category again with it and
  * writes the flags that change, all in one transaction (which several
- * uploads may share: store_insert.c).  STORE_OK (new, *ID set) or
- * STORE_EXISTS (*ID is the stored id; nothing judged). */
+ * uploads may share: store_insert.c).  STORE_OK (new, *ID set),
+ * STORE_EXISTS (*ID is the stored id; nothing judged) or STORE_DUPLICATE
+ * (its measurements, UP->doc->measurements, were stored before in other
+ * bytes, retracted or not: nothing stored).  The measurements of every
+ * result stored since the schema holds them are taken, unique across
+ * keys, by a unique key, so that of two concurrent uploads of them one
+ * is stored. */
 enum store_status store_insert (struct store *st, const struct store_upload *up, char id[65]);
 
 /* A stored result as read back. */

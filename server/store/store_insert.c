@@ -10,6 +10,11 @@
  * dictionary (store_dict_keeper.c), compressed by the uploading thread
  * before it queues for the writer.
  *
+ * The measurements' fingerprint (model/measurements.h) is taken first,
+ * in the same transaction: other bytes holding it make the upload a
+ * copy, and nothing of it is written.  Measurements are never given back,
+ * not by a retraction either.
+ *
  * On an engine with one writer at a time (SQLite), uploads that arrive
  * while a transaction is being written are committed together in the next
  * one (group commit): each caller still returns only after the commit that
@@ -140,6 +145,22 @@ filters_of (const struct doc_summary *d, const char *name[NFILTERS])
   name[4] = d->compiler;
 }
 
+/* Whether the document of SHA256 is stored, its id then into *ID: 1, 0,
+ * or -1 on an error. */
+static int
+stored_id (struct store *st, struct db_conn *c, const char *sha256, char id[65])
+{
+  struct text_result t = { NULL, 0 };
+  struct db_value h = p_text (sha256);
+
+  if (st->drv->query (c, "SELECT id FROM results WHERE sha256 = $1", &h, 1, take_text, &t) < 0)
+    return -1;
+  if (t.found)
+    snprintf (id, 65, "%s", t.text ? t.text : "");
+  free (t.text);
+  return t.found;
+}
+
 /* Inserts the row under the shortest free id; *SEQ found=0 and *ID set
  * when the same bytes are stored already. */
 static int
@@ -169,17 +190,9 @@ insert_row (struct store *st, struct db_conn *c, const struct packed_upload *pu,
         return -1;
       if (seq->found)
         return 0;
-      struct text_result t = { NULL, 0 };
-      struct db_value h = p_text (up->sha256);
-      if (st->drv->query (c, "SELECT id FROM results WHERE sha256 = $1", &h, 1,
-                          take_text, &t) < 0)
-        return -1;
-      if (t.found)
-        {
-          snprintf (id, 65, "%s", t.text ? t.text : "");
-          free (t.text);
-          return 0;
-        }
+      int stored = stored_id (st, c, up->sha256, id);
+      if (stored != 0)
+        return stored < 0 ? -1 : 0;
       /* Another document has this id prefix: lengthen it. */
     }
   return -1;
@@ -252,30 +265,73 @@ insert_scores (struct store *st, struct db_conn *c, int64_t seq, const struct pa
   return rc;
 }
 
+/* Takes UP's measurements for its bytes in the open transaction of C: 0
+ * when they are its bytes' (taken now, or before by the same bytes), 1
+ * when other bytes took them (a copy), -1 on an error.  The key of
+ * measurements settles concurrent uploads: on an engine with concurrent
+ * writers, the later insert waits for the earlier transaction, then finds
+ * its row. */
+static int
+take_measurements (struct store *st, struct db_conn *c, const struct store_upload *up)
+{
+  struct db_value p[] = { p_text (up->doc->measurements), p_text (up->sha256) };
+  struct text_result owner = { NULL, 0 };
+
+  if (st->drv->query (c, "INSERT INTO measurements (fingerprint, sha256) VALUES ($1, $2) "
+                      "ON CONFLICT DO NOTHING", p, 2, NULL, NULL) < 0
+      || st->drv->query (c, "SELECT sha256 FROM measurements WHERE fingerprint = $1", p, 1,
+                         take_text, &owner) < 0 || !owner.found || !owner.text)
+    {
+      free (owner.text);
+      return -1;
+    }
+  int copy = strcmp (owner.text, up->sha256) != 0;
+  free (owner.text);
+  return copy;
+}
+
+/* Inserts PU's row in the open transaction of C, unless its bytes are
+ * stored (STORE_EXISTS, *ID theirs: they are no copy of themselves,
+ * whatever took their measurements since) or other bytes took its
+ * measurements (STORE_DUPLICATE); STORE_OK, *SEQ and *ID set; or
+ * STORE_ERROR. */
+static enum store_status
+insert_measured (struct store *st, struct db_conn *c, const struct packed_upload *pu,
+                 const char *scores, char id[65], struct seq_result *seq)
+{
+  int stored = stored_id (st, c, pu->up->sha256, id), copy = 0;
+
+  if (stored < 0 || (!stored && (copy = take_measurements (st, c, pu->up)) < 0)
+      || (!stored && !copy && insert_row (st, c, pu, scores, id, seq) < 0))
+    return STORE_ERROR;
+  return stored ? STORE_EXISTS : copy ? STORE_DUPLICATE : seq->found ? STORE_OK : STORE_EXISTS;
+}
+
 /* Stores PU in the open transaction of C, and judges its category again
  * when it is new and listed and asks for it: STORE_OK (ID set),
- * STORE_EXISTS (ID is the stored one's, nothing written) or STORE_ERROR. */
+ * STORE_EXISTS (ID is the stored one's, nothing written), STORE_DUPLICATE
+ * (nothing written) or STORE_ERROR. */
 static enum store_status
 insert_one (struct store *st, struct db_conn *c, struct packed_upload *pu, char id[65])
 {
   const struct store_upload *up = pu->up;
   char *scores = scores_json (up->doc);
   struct seq_result seq = { 0, 0 };
-  enum store_status rc = STORE_OK;
+  enum store_status rc;
 
-  if ((!up->unlisted && up->rejudge
-       && store_lock_category (st, c, up->doc->cpu, up->doc->mode, up->build) < 0)
-      || insert_row (st, c, pu, scores, id, &seq) < 0)
+  if (!up->unlisted && up->rejudge
+      && store_lock_category (st, c, up->doc->cpu, up->doc->mode, up->build) < 0)
     rc = STORE_ERROR;
-  else if (!seq.found)
-    rc = STORE_EXISTS;
-  else if (insert_scores (st, c, seq.seq, pu) < 0
-           || store_add_row_source (st, c, up) < 0
-           || (!up->unlisted && store_announce (st, c, id) < 0)
-           || (!up->unlisted && up->rejudge
-               && store_rejudge_in (st, c, id, up->doc->cpu, up->doc->mode, up->build,
-                                    up->received, up->rejudge, &pu->changes,
-                                    &pu->nchanges) < 0))
+  else
+    rc = insert_measured (st, c, pu, scores, id, &seq);
+  if (rc == STORE_OK
+      && (insert_scores (st, c, seq.seq, pu) < 0
+          || store_add_row_source (st, c, up) < 0
+          || (!up->unlisted && store_announce (st, c, id) < 0)
+          || (!up->unlisted && up->rejudge
+              && store_rejudge_in (st, c, id, up->doc->cpu, up->doc->mode, up->build,
+                                   up->received, up->rejudge, &pu->changes,
+                                   &pu->nchanges) < 0)))
     rc = STORE_ERROR;
   free (scores);
   return rc;
@@ -295,7 +351,7 @@ insert_alone (struct store *st, struct packed_upload *pu, char id[65])
       rc = insert_one (st, c, pu, id);
       if (rc == STORE_ERROR)
         store_failed (st, c, "insert");
-      else if (rc == STORE_EXISTS)
+      else if (rc == STORE_EXISTS || rc == STORE_DUPLICATE)
         st->drv->rollback (c);
       else if (st->drv->commit (c) < 0)
         rc = store_failed (st, c, "insert");

@@ -205,6 +205,14 @@ static const char *const migrations[] = {
   "INSERT INTO backfill (name, next) VALUES ('repack', 0);\n",
   STORE_MIGRATION_16,         /* store_migrations.h */
   STORE_MIGRATION_17,         /* store_migrations.h */
+  /* 18: the fingerprints of the results' measurements (model/measurements.h),
+   * unique across keys, each with the SHA-256 of the document that took
+   * it (store_insert.c); the results stored before have none (it would
+   * take every document parsed again), so only copies of those uploaded
+   * since are refused */
+  "CREATE TABLE measurements (\n"
+  "  fingerprint TEXT PRIMARY KEY,\n"
+  "  sha256 TEXT NOT NULL) WITHOUT ROWID;\n",
 };
 
 static void
