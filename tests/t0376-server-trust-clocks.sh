@@ -120,11 +120,18 @@ stop_server
 
 # ------------------------------------------------------------ judged per GHz
 
-# A fresh server: the best per GHz of other CPUs is one honest result's.
-start_server "$PWD/perghz.db" --key-rate 0 --aggregate-ttl 0 || { fail "the server starts"; exit 1; }
+# A fresh server: the best per GHz of other CPUs is that of one honest
+# CPU row, confirmed by three sources (each upload from a network of its
+# own: docs/protocol.md, "Sources").
+start_server "$PWD/perghz.db" --key-rate 0 --aggregate-ttl 0 --trust-proxy \
+  || { fail "the server starts"; exit 1; }
+EACH_SOURCE=1
 ROME='x86:AuthenticAMD:family=23:model=49:stepping=0'
-st=$(upload rome alice --identity "$ROME" $BARE --multiply --set 'system.clock.max_mhz=4500')
-check "an honest result with its clock is stored unflagged" sh -c "[ $st = 201 ] && [ -z '$(flags)' ]"
+for n in 1 2 3; do
+  st=$(upload "rome$n" alice --identity "$ROME" $BARE --multiply --set 'system.clock.max_mhz=4500')
+  check "an honest result with its clock is stored unflagged (source $n)" \
+    sh -c "[ $st = 201 ] && [ -z '$(flags)' ]"
+done
 INVALID='--set system.clock.measured.valid=false --set system.clock.measured_after.valid=false'
 st=$(upload invalid3 mallory --identity "$ZEN5" $BARE --multiply --scale 3 $INVALID)
 check "a 3x result whose measured clock is marked invalid, claiming none, is judged at its family's 5700 MHz: flagged impossible" \
