@@ -8,6 +8,7 @@
 #include "engine/check.h"
 #include "engine/mirror.h"
 #include "suites/programs.h"
+#include "suites/verdict.h"
 
 struct divide_state
 {
@@ -42,13 +43,8 @@ static int
 divide_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
 {
   struct divide_state *s = state;
-  if (!check_tdiv_q (s->x, s->y, s->q))
-    {
-      bench_fail (err, "mpz_tdiv_q gave a wrong quotient (Q*B + R = A with 0 <= R < B fails)");
-      return -1;
-    }
-  digest_mpz (digest, s->q);
-  return 0;
+  return verdict_mpz (check_tdiv_q (s->x, s->y, s->q), s->q, digest, err,
+                      "mpz_tdiv_q gave a wrong quotient (Q*B + R = A with 0 <= R < B fails)");
 }
 
 static void

@@ -17,6 +17,7 @@
 #include "engine/key_cache.h"
 #include "engine/operand.h"
 #include "suites/programs.h"
+#include "suites/verdict.h"
 
 #define PRIME_INPUTS 16
 
@@ -77,13 +78,7 @@ root_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   mpz_pow_ui (hi, hi, k);
   int ok = mpz_cmp (lo, s->x) <= 0 && mpz_cmp (s->x, hi) < 0;
   mpz_clears (lo, hi, NULL);
-  if (!ok)
-    {
-      bench_fail (err, "wrong root: r^%lu <= x < (r+1)^%lu fails", k, k);
-      return -1;
-    }
-  digest_mpz (digest, s->r);
-  return 0;
+  return verdict_mpz (ok, s->r, digest, err, "wrong root: r^%lu <= x < (r+1)^%lu fails", k, k);
 }
 
 static void *
@@ -127,13 +122,7 @@ invert_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   mpz_mod (p, p, s->m);
   int ok = mpz_cmp_ui (p, 1) == 0;
   mpz_clear (p);
-  if (!ok)
-    {
-      bench_fail (err, "mpz_invert gave a wrong inverse (x * r mod m != 1)");
-      return -1;
-    }
-  digest_mpz (digest, s->r);
-  return 0;
+  return verdict_mpz (ok, s->r, digest, err, "mpz_invert gave a wrong inverse (x * r mod m != 1)");
 }
 
 static void *
@@ -169,13 +158,8 @@ fac_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   /* Legendre: the power of two in n! is n minus the number of ones in n. */
   unsigned long twos = n - (unsigned long) __builtin_popcountl (n);
   ok = ok && mpz_scan1 (s->r, 0) == twos;
-  if (!ok)
-    {
-      bench_fail (err, "mpz_fac_ui(%lu) is wrong (residues or power of two differ)", n);
-      return -1;
-    }
-  digest_mpz (digest, s->r);
-  return 0;
+  return verdict_mpz (ok, s->r, digest, err,
+                      "mpz_fac_ui(%lu) is wrong (residues or power of two differ)", n);
 }
 
 /* Random inputs are 16 random odd numbers; prime inputs are the two

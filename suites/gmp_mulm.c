@@ -15,6 +15,7 @@
 #include "engine/check.h"
 #include "engine/mirror.h"
 #include "suites/programs.h"
+#include "suites/verdict.h"
 
 struct mulm_state
 {
@@ -56,13 +57,7 @@ mulm_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   int ok = check_product (s->x, s->y, prod) && mpz_sgn (s->r) >= 0
     && mpz_cmp (s->r, s->m) < 0 && mpz_divisible_p (diff, s->m);
   mpz_clears (prod, diff, NULL);
-  if (!ok)
-    {
-      bench_fail (err, "mpz_mul and mpz_mod gave a wrong residue");
-      return -1;
-    }
-  digest_mpz (digest, s->r);
-  return 0;
+  return verdict_mpz (ok, s->r, digest, err, "mpz_mul and mpz_mod gave a wrong residue");
 }
 
 static void

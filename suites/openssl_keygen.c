@@ -16,6 +16,7 @@
 #include "engine/bench.h"
 #include "suites/programs.h"
 #include "engine/rsa_key.h"
+#include "suites/verdict.h"
 
 struct keygen_state
 {
@@ -93,15 +94,9 @@ keygen_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   struct keygen_state *s = state;
   if (!s->pkey && !s->failed)
     generate (s);
-  if (s->failed || !s->pkey || EVP_PKEY_get_bits (s->pkey) != (int) s->bits
-      || !has_exponent (s->pkey) || !round_trip (s->pkey))
-    {
-      bench_fail (err, "OpenSSL's %lu-bit RSA key is missing, of the wrong size or e, "
-                  "or does not sign and verify", s->bits);
-      return -1;
-    }
-  rsa_keygen_digest (digest, s->bits);
-  return 0;
+  int ok = !s->failed && s->pkey && EVP_PKEY_get_bits (s->pkey) == (int) s->bits
+    && has_exponent (s->pkey) && round_trip (s->pkey);
+  return verdict_rsa_keygen (ok, "OpenSSL", s->bits, digest, err);
 }
 
 static void

@@ -1,0 +1,40 @@
+/* verdict.c: the end of a program's check, the result digested or the
+ * test failed (see verdict.h). */
+#include "suites/verdict.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include "engine/check.h"
+#include "engine/rsa_key.h"
+
+int
+verdict_mpz (int ok, const mpz_t result, struct gb_sha256 *digest, struct bench_error *err,
+             const char *fmt, ...)
+{
+  if (ok)
+    {
+      digest_mpz (digest, result);
+      return 0;
+    }
+  char message[sizeof err->message];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (message, sizeof message, fmt, ap);
+  va_end (ap);
+  bench_fail (err, "%s", message);
+  return -1;
+}
+
+int
+verdict_rsa_keygen (int ok, const char *library, unsigned long bits,
+                    struct gb_sha256 *digest, struct bench_error *err)
+{
+  if (ok)
+    {
+      rsa_keygen_digest (digest, bits);
+      return 0;
+    }
+  bench_fail (err, "%s's %lu-bit RSA key is missing, of the wrong size or e, "
+              "or does not sign and verify", library, bits);
+  return -1;
+}
