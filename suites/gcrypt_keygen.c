@@ -13,6 +13,7 @@
 #include "engine/bench.h"
 #include "suites/gcrypt_convert.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
 #include "engine/rsa_key.h"
 #include "suites/verdict.h"
 
@@ -48,12 +49,7 @@ generate (struct keygen_state *s)
   s->failed |= gcry_pk_genkey (&s->key, s->parms) != 0;
 }
 
-static void
-keygen_run (void *state, unsigned long reps)
-{
-  for (unsigned long i = 0; i < reps; i++)
-    generate (state);
-}
+RUN_LOOP (keygen_run, struct keygen_state, generate (s))
 
 /* Whether the public key PUB has e = RSA_PUBLIC_EXPONENT. */
 static int

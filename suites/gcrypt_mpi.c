@@ -19,6 +19,7 @@
 #include "suites/gcrypt_convert.h"
 #include "engine/mirror.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
 #include "suites/verdict.h"
 
 struct mpi_state
@@ -53,21 +54,8 @@ mpi_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
   return s;
 }
 
-static void
-mulm_run (void *state, unsigned long reps)
-{
-  struct mpi_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    gcry_mpi_mulm (s->gr, s->gx, s->gy, s->gm);
-}
-
-static void
-powm_run (void *state, unsigned long reps)
-{
-  struct mpi_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    gcry_mpi_powm (s->gr, s->gx, s->gy, s->gm);
-}
+RUN_LOOP (mulm_run, struct mpi_state, gcry_mpi_mulm (s->gr, s->gx, s->gy, s->gm))
+RUN_LOOP (powm_run, struct mpi_state, gcry_mpi_powm (s->gr, s->gx, s->gy, s->gm))
 
 static int
 mpi_check (void *state, struct gb_sha256 *digest, struct bench_error *err)

@@ -17,7 +17,7 @@
 #include <gmp.h>
 #include "engine/bench.h"
 #include "engine/check.h"
-#include "suites/cycle.h"
+#include "suites/run_loop.h"
 #include "suites/gcrypt_convert.h"
 #include "engine/key_cache.h"
 #include "suites/pkcs1.h"
@@ -126,7 +126,7 @@ gcrypt_setup (const struct bench_test *t, unsigned stream, struct bench_error *e
   return s;
 }
 
-CYCLE_RUN (gcrypt_run, struct gcrypt_state, one, RSA_MESSAGES)
+RUN_CYCLE (gcrypt_run, struct gcrypt_state, one, RSA_MESSAGES)
 
 /* The s value of signature J into SIG; 0 or -1. */
 static int

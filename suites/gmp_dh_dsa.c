@@ -16,7 +16,7 @@
 #include <gmp.h>
 #include "engine/bench.h"
 #include "engine/check.h"
-#include "suites/cycle.h"
+#include "suites/run_loop.h"
 #include "suites/dsa_math.h"
 #include "engine/key_cache.h"
 #include "suites/programs.h"
@@ -45,21 +45,8 @@ dh_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
   return s;
 }
 
-static void
-dh_run (void *state, unsigned long reps)
-{
-  struct dh_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_powm (s->secret, s->key.peer, s->key.x, s->key.p);
-}
-
-static void
-dh_sec_run (void *state, unsigned long reps)
-{
-  struct dh_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_powm_sec (s->secret, s->key.peer, s->key.x, s->key.p);
-}
+RUN_LOOP (dh_run, struct dh_state, mpz_powm (s->secret, s->key.peer, s->key.x, s->key.p))
+RUN_LOOP (dh_sec_run, struct dh_state, mpz_powm_sec (s->secret, s->key.peer, s->key.x, s->key.p))
 
 static int
 dh_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
@@ -141,7 +128,7 @@ dsa_one (struct dsa_state *s, unsigned j)
                   s->mode == DSA_SIGN_SEC);
 }
 
-CYCLE_RUN (dsa_run, struct dsa_state, dsa_one, DSA_MESSAGES)
+RUN_CYCLE (dsa_run, struct dsa_state, dsa_one, DSA_MESSAGES)
 
 /* Whether verification rejects signature 0 for another digest. */
 static int

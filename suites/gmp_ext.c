@@ -17,6 +17,7 @@
 #include "engine/key_cache.h"
 #include "engine/operand.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
 #include "suites/verdict.h"
 
 #define PRIME_INPUTS 16
@@ -50,21 +51,8 @@ root_setup (const struct bench_test *t, unsigned stream, struct bench_error *err
   return s;
 }
 
-static void
-sqrt_run (void *state, unsigned long reps)
-{
-  struct ext_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_sqrt (s->r, s->x);
-}
-
-static void
-root_run (void *state, unsigned long reps)
-{
-  struct ext_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_root (s->r, s->x, s->t->b);
-}
+RUN_LOOP (sqrt_run, struct ext_state, mpz_sqrt (s->r, s->x))
+RUN_LOOP (root_run, struct ext_state, mpz_root (s->r, s->x, s->t->b))
 
 static int
 root_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
@@ -104,13 +92,7 @@ invert_setup (const struct bench_test *t, unsigned stream, struct bench_error *e
   return s;
 }
 
-static void
-invert_run (void *state, unsigned long reps)
-{
-  struct ext_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_invert (s->r, s->x, s->m);
-}
+RUN_LOOP (invert_run, struct ext_state, mpz_invert (s->r, s->x, s->m))
 
 static int
 invert_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
@@ -133,13 +115,7 @@ fac_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
   return ext_new (t);
 }
 
-static void
-fac_run (void *state, unsigned long reps)
-{
-  struct ext_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_fac_ui (s->r, s->t->a);
-}
+RUN_LOOP (fac_run, struct ext_state, mpz_fac_ui (s->r, s->t->a))
 
 static int
 fac_check (void *state, struct gb_sha256 *digest, struct bench_error *err)

@@ -23,6 +23,7 @@
 #include "engine/operand.h"
 #include "engine/rsa_key.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
 
 struct keygen_state
 {
@@ -55,12 +56,7 @@ generate (struct keygen_state *s)
   s->have_key = 1;
 }
 
-static void
-keygen_run (void *state, unsigned long reps)
-{
-  for (unsigned long i = 0; i < reps; i++)
-    generate (state);
-}
+RUN_LOOP (keygen_run, struct keygen_state, generate (s))
 
 /* Whether X * Y = 1 mod M, with 0 <= X < M. */
 static int

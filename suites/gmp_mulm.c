@@ -15,6 +15,7 @@
 #include "engine/check.h"
 #include "engine/mirror.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
 #include "suites/verdict.h"
 
 struct mulm_state
@@ -35,16 +36,10 @@ mulm_setup (const struct bench_test *t, unsigned stream, struct bench_error *err
   return s;
 }
 
-static void
-mulm_run (void *state, unsigned long reps)
-{
-  struct mulm_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    {
-      mpz_mul (s->t, s->x, s->y);
-      mpz_mod (s->r, s->t, s->m);
-    }
-}
+RUN_LOOP (mulm_run, struct mulm_state, {
+  mpz_mul (s->t, s->x, s->y);
+  mpz_mod (s->r, s->t, s->m);
+})
 
 static int
 mulm_check (void *state, struct gb_sha256 *digest, struct bench_error *err)

@@ -14,6 +14,7 @@
 #include "engine/check.h"
 #include "engine/mirror.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
 #include "suites/verdict.h"
 
 struct powm_state
@@ -38,21 +39,8 @@ powm_setup (const struct bench_test *t, unsigned stream, struct bench_error *err
   return s;
 }
 
-static void
-powm_run (void *state, unsigned long reps)
-{
-  struct powm_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_powm (s->r, s->x, s->e, s->m);
-}
-
-static void
-powm_sec_run (void *state, unsigned long reps)
-{
-  struct powm_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_powm_sec (s->r, s->x, s->e, s->m);
-}
+RUN_LOOP (powm_run, struct powm_state, mpz_powm (s->r, s->x, s->e, s->m))
+RUN_LOOP (powm_sec_run, struct powm_state, mpz_powm_sec (s->r, s->x, s->e, s->m))
 
 static int
 powm_check (void *state, struct gb_sha256 *digest, struct bench_error *err)

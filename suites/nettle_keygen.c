@@ -16,6 +16,7 @@
 #include "engine/bench.h"
 #include "engine/operand.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
 #include "engine/rsa_key.h"
 #include "suites/verdict.h"
 
@@ -58,12 +59,7 @@ generate (struct keygen_state *s)
   s->have_key = 1;
 }
 
-static void
-keygen_run (void *state, unsigned long reps)
-{
-  for (unsigned long i = 0; i < reps; i++)
-    generate (state);
-}
+RUN_LOOP (keygen_run, struct keygen_state, generate (s))
 
 /* Whether the key pair of S signs a digest and verifies the signature. */
 static int

@@ -23,7 +23,7 @@
 #include "engine/check.h"
 #include "engine/key_cache.h"
 #include "engine/operand.h"
-#include "suites/cycle.h"
+#include "suites/run_loop.h"
 #include "suites/pkcs1.h"
 #include "suites/programs.h"
 
@@ -123,7 +123,7 @@ nettle_setup (const struct bench_test *t, unsigned stream, struct bench_error *e
   return s;
 }
 
-CYCLE_RUN (nettle_run, struct nettle_state, one, RSA_MESSAGES)
+RUN_CYCLE (nettle_run, struct nettle_state, one, RSA_MESSAGES)
 
 /* Whether signature J raised to e gives EM. */
 static int

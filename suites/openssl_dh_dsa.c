@@ -26,7 +26,7 @@
 #include "engine/bench.h"
 #include "engine/bn_convert.h"
 #include "engine/check.h"
-#include "suites/cycle.h"
+#include "suites/run_loop.h"
 #include "suites/dsa_math.h"
 #include "engine/key_cache.h"
 #include "suites/openssl_pkey.h"
@@ -84,13 +84,7 @@ dh_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
   return s;
 }
 
-static void
-dh_run (void *state, unsigned long reps)
-{
-  struct dh_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    s->failed |= !derive_one (s);
-}
+RUN_LOOP (dh_run, struct dh_state, s->failed |= !derive_one (s))
 
 static int
 dh_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
@@ -243,7 +237,7 @@ dsa_one (struct dsa_state *s, unsigned j)
     s->failed |= !dsa_sign_one (s, j);
 }
 
-CYCLE_RUN (dsa_run, struct dsa_state, dsa_one, DSA_MESSAGES)
+RUN_CYCLE (dsa_run, struct dsa_state, dsa_one, DSA_MESSAGES)
 
 /* Whether GMP accepts OpenSSL's signature J; the verified (r, s) are
  * left in R, SV. */

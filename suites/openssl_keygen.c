@@ -15,6 +15,7 @@
 #include <openssl/core_names.h>
 #include "engine/bench.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
 #include "engine/rsa_key.h"
 #include "suites/verdict.h"
 
@@ -53,12 +54,7 @@ generate (struct keygen_state *s)
   s->failed |= EVP_PKEY_generate (s->ctx, &s->pkey) <= 0;
 }
 
-static void
-keygen_run (void *state, unsigned long reps)
-{
-  for (unsigned long i = 0; i < reps; i++)
-    generate (state);
-}
+RUN_LOOP (keygen_run, struct keygen_state, generate (s))
 
 /* Whether PKEY signs an input and verifies the signature. */
 static int

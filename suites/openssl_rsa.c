@@ -24,7 +24,7 @@
 #include "engine/check.h"
 #include "engine/key_cache.h"
 #include "engine/operand.h"
-#include "suites/cycle.h"
+#include "suites/run_loop.h"
 #include "suites/openssl_pkey.h"
 #include "suites/pkcs1.h"
 #include "suites/programs.h"
@@ -143,8 +143,8 @@ verify_kept (struct ossl_rsa_state *s, unsigned j)
   s->good[j] = verify_one (s, j);
 }
 
-CYCLE_RUN (ossl_sign_run, struct ossl_rsa_state, sign_kept, RSA_MESSAGES)
-CYCLE_RUN (ossl_verify_run, struct ossl_rsa_state, verify_kept, RSA_MESSAGES)
+RUN_CYCLE (ossl_sign_run, struct ossl_rsa_state, sign_kept, RSA_MESSAGES)
+RUN_CYCLE (ossl_verify_run, struct ossl_rsa_state, verify_kept, RSA_MESSAGES)
 
 /* Whether signature J raised to e gives the PKCS #1 encoding of message J. */
 static int
