@@ -58,12 +58,11 @@ random_port () {
   $PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# start_server DATABASE [OPTIONS]: starts gmpbench-server on a free port,
-# logging to server.log; sets SRV_PID and URL.  Fails after 10 tries.  The
-# server is taken as up once its log says it listens on the port: another
-# test's server on the same port would answer /healthz too.  Every test
-# uploads from 127.0.0.1, one source: the limit per source is off unless
-# OPTIONS set it (a build before sources has none).
+# start_server DATABASE [OPTIONS]: starts $SERVER on a free port
+# (launch_server), logging to server.log; sets SRV_PID and URL.  Fails
+# after 10 tries.  Every test uploads from 127.0.0.1, one source: the limit
+# per source is off unless OPTIONS set it (a build before sources has
+# none).
 start_server () {
   db=$1
   shift
@@ -71,21 +70,12 @@ start_server () {
   "$SERVER" --help | grep -q -e --source-rate && source_rate='--source-rate 0'
   for try in 1 2 3 4 5 6 7 8 9 10; do
     port=$(random_port)
-    # shellcheck disable=SC2086
-    "$SERVER" --listen "127.0.0.1:$port" --database "$db" --threads 4 $source_rate "$@" \
-      2>> server.log &
-    SRV_PID=$!
     URL="http://127.0.0.1:$port"
-    for wait in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-      if grep -q "listening on 127.0.0.1:$port," server.log \
-        && curl -sf "$URL/healthz" > /dev/null 2>&1; then
-        return 0
-      fi
-      kill -0 "$SRV_PID" 2> /dev/null || break
-      sleep 0.1
-    done
-    kill "$SRV_PID" 2> /dev/null
-    wait "$SRV_PID" 2> /dev/null
+    # shellcheck disable=SC2086
+    if launch_server "$SERVER" server.log "$port" --database "$db" --threads 4 $source_rate "$@"; then
+      SRV_PID=$LAUNCHED_PID
+      return 0
+    fi
   done
   return 1
 }
