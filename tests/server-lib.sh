@@ -124,6 +124,25 @@ upload_all () {
   done
 }
 
+# upload_twice URL_A URL_B CLIENTS: every document cJ.json (J below $N)
+# sent twice at once, to URL_A and to URL_B (the same server, or two on
+# one database), by CLIENTS pairs of clients, pair K sending cK, cK+CLIENTS,
+# ... (upload_all); the status codes in codes.aK and codes.bK.
+upload_twice () {
+  clients=
+  k=0
+  while [ $k -lt "$3" ]; do
+    upload_all "$1" $k "$3" > "codes.a$k" &
+    clients="$clients $!"
+    upload_all "$2" $k "$3" > "codes.b$k" &
+    clients="$clients $!"
+    k=$((k + 1))
+  done
+  for p in $clients; do
+    wait "$p"
+  done
+}
+
 # get PATH: body in resp.json (headers in headers.txt), prints the status.
 get () {
   curl -sS -D headers.txt -o resp.json -w '%{http_code}' "$URL$1"
