@@ -169,9 +169,7 @@ gcrypt_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   struct gcrypt_state *s = state;
   mpz_t sig;
   int bad = -1;
-  for (unsigned j = 0; j < RSA_MESSAGES; j++)
-    if (!s->done[j])
-      one (s, j);
+  RUN_CYCLE_REST (s, one, RSA_MESSAGES);
   mpz_init (sig);
   for (unsigned j = 0; j < RSA_MESSAGES && bad < 0; j++)
     {

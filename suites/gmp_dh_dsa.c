@@ -146,9 +146,7 @@ static int
 dsa_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
 {
   struct dsa_state *s = state;
-  for (unsigned j = 0; j < DSA_MESSAGES; j++)
-    if (!s->done[j])
-      dsa_one (s, j);
+  RUN_CYCLE_REST (s, dsa_one, DSA_MESSAGES);
   for (unsigned j = 0; j < DSA_MESSAGES; j++)
     {
       int ok = s->mode == DSA_VERIFY ? s->good[j]

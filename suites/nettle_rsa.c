@@ -146,9 +146,7 @@ static int
 nettle_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
 {
   struct nettle_state *s = state;
-  for (unsigned j = 0; j < RSA_MESSAGES; j++)
-    if (!s->done[j])
-      one (s, j);
+  RUN_CYCLE_REST (s, one, RSA_MESSAGES);
   for (unsigned j = 0; j < RSA_MESSAGES; j++)
     if (!s->good[j] || (s->mode != VERIFY && !signature_valid (s, j)))
       {

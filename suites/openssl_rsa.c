@@ -172,9 +172,7 @@ static int
 ossl_rsa_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
 {
   struct ossl_rsa_state *s = state;
-  for (unsigned j = 0; j < RSA_MESSAGES; j++)
-    if (!s->done[j])
-      (s->verify ? verify_kept : sign_kept) (s, j);
+  RUN_CYCLE_REST (s, (s->verify ? verify_kept : sign_kept), RSA_MESSAGES);
   if (s->failed)
     {
       bench_fail (err, "EVP_PKEY_sign returned an error");

@@ -15,7 +15,11 @@
  * on input j, marks it done and moves to the next, modulo COUNT, so that
  * check can compute the inputs the loop did not reach and the digest does
  * not depend on the repetition count.  STATE has the members
- * `unsigned next` and `int done[COUNT]`. */
+ * `unsigned next` and `int done[COUNT]`.
+ *
+ * RUN_CYCLE_REST (S, OPERATION, COUNT), a statement for check: OPERATION
+ * (S, j) on each input j of the state S that the loop did not reach, so
+ * that every input has its result. */
 #ifndef GB_RUN_LOOP_H
 #define GB_RUN_LOOP_H
 
@@ -41,5 +45,10 @@
         s->next = (j + 1) % count;                                      \
       }                                                                 \
   }
+
+#define RUN_CYCLE_REST(s, operation, count)                             \
+  for (unsigned j = 0; j < count; j++)                                  \
+    if (!(s)->done[j])                                                  \
+      operation (s, j)
 
 #endif
