@@ -46,11 +46,8 @@ mpi_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
   s->gm = gcrypt_mpi_from_mpz (s->m);
   s->gr = gcry_mpi_new ((unsigned) t->a);
   if (!s->gx || !s->gy || !s->gm || !s->gr)
-    {
-      bench_fail (err, "libgcrypt could not take the %ld-bit operands", t->a);
-      mpi_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, mpi_teardown, s,
+                                 "libgcrypt could not take the %ld-bit operands", t->a);
   return s;
 }
 

@@ -22,6 +22,7 @@
 #include "engine/key_cache.h"
 #include "suites/pkcs1.h"
 #include "suites/programs.h"
+#include "suites/verdict.h"
 
 #define RSA_MESSAGES 16
 
@@ -117,12 +118,9 @@ gcrypt_setup (const struct bench_test *t, unsigned stream, struct bench_error *e
   if (ok)
     one (s, 0);
   if (!ok || !s->good[0])
-    {
-      bench_fail (err, "libgcrypt refused the %ld-bit RSA key or could not %s with it",
-                  t->a, mode == VERIFY ? "verify" : "sign");
-      gcrypt_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, gcrypt_teardown, s, "libgcrypt refused the %ld-bit RSA key "
+                                 "or could not %s with it", t->a,
+                                 mode == VERIFY ? "verify" : "sign");
   return s;
 }
 
@@ -156,7 +154,8 @@ rejects_forgery (struct gcrypt_state *s)
   unsigned char dig[PKCS1_SHA256_BYTES];
   memcpy (dig, s->dig[0], sizeof dig);
   dig[0] ^= 1;
-  if (gcry_sexp_build (&other, NULL, "(data (flags pkcs1) (hash sha256 %b))", PKCS1_SHA256_BYTES, dig) != 0)
+  if (gcry_sexp_build (&other, NULL, "(data (flags pkcs1) (hash sha256 %b))", PKCS1_SHA256_BYTES,
+                       dig) != 0)
     return 0;
   int accepted = gcry_pk_verify (s->sig[0], other, s->pkey) == 0;
   gcry_sexp_release (other);

@@ -47,7 +47,8 @@ static void *
 rsa_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
 {
   static const char *const programs[] = {
-    [RSA_SIGN] = "gmp.rsa.sign", [RSA_SIGN_SEC] = "gmp.rsa.sign-sec", [RSA_VERIFY] = "gmp.rsa.verify"
+    [RSA_SIGN] = "gmp.rsa.sign", [RSA_SIGN_SEC] = "gmp.rsa.sign-sec",
+    [RSA_VERIFY] = "gmp.rsa.verify"
   };
   int mode = program_variant (t, programs, GB_ARRAY_SIZE (programs), err);
   if (mode < 0)

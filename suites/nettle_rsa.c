@@ -26,6 +26,7 @@
 #include "suites/run_loop.h"
 #include "suites/pkcs1.h"
 #include "suites/programs.h"
+#include "suites/verdict.h"
 
 #define RSA_MESSAGES 16
 
@@ -114,11 +115,8 @@ nettle_setup (const struct bench_test *t, unsigned stream, struct bench_error *e
                         s->dig[j], PKCS1_SHA256_BYTES);
     }
   if (import_key (s) != 0)
-    {
-      bench_fail (err, "Nettle refused the %ld-bit RSA key", t->a);
-      nettle_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, nettle_teardown, s,
+                                 "Nettle refused the %ld-bit RSA key", t->a);
   one (s, 0);
   return s;
 }

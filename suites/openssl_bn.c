@@ -27,6 +27,7 @@
 #include "engine/check.h"
 #include "engine/mirror.h"
 #include "suites/programs.h"
+#include "suites/verdict.h"
 #include "suites/run_loop.h"
 
 enum bn_op { OP_SQR, OP_MUL, OP_DIV, OP_GCD, OP_INV, OP_EXP, OP_EXP_SEC };
@@ -97,11 +98,7 @@ bn_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
   s->br = BN_new ();
   s->ctx = BN_CTX_new ();
   if (!s->bx || !s->by || !s->bm || !s->br || !s->ctx)
-    {
-      bench_fail (err, "OpenSSL could not allocate the operands");
-      bn_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, bn_teardown, s, "OpenSSL could not allocate the operands");
   return s;
 }
 

@@ -76,11 +76,8 @@ dh_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
   s->ctx = s->ours && s->peer ? EVP_PKEY_CTX_new_from_pkey (NULL, s->ours, NULL) : NULL;
   if (!s->ctx || EVP_PKEY_derive_init (s->ctx) <= 0 || EVP_PKEY_derive_set_peer (s->ctx, s->peer) <= 0
       || EVP_PKEY_CTX_set_dh_pad (s->ctx, 1) <= 0 || !derive_one (s))
-    {
-      bench_fail (err, "OpenSSL refused the ffdhe%ld keys or could not derive with them", t->a);
-      dh_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, dh_teardown, s, "OpenSSL refused the ffdhe%ld keys or could "
+                                 "not derive with them", t->a);
   return s;
 }
 
@@ -219,12 +216,8 @@ dsa_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
   for (unsigned j = 0; j < DSA_MESSAGES && ok && verify; j++)
     ok = dsa_sig_from_gmp (s, j);
   if (!ok || !(verify ? dsa_verify_one (s, 0) : dsa_sign_one (s, 0)))
-    {
-      bench_fail (err, "OpenSSL refused the DSA-%ld key or could not %s with it",
-                  t->a, verify ? "verify" : "sign");
-      dsa_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, dsa_teardown, s, "OpenSSL refused the DSA-%ld key or could "
+                                 "not %s with it", t->a, verify ? "verify" : "sign");
   return s;
 }
 

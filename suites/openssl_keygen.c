@@ -38,11 +38,8 @@ keygen_setup (const struct bench_test *t, unsigned stream, struct bench_error *e
   s->ctx = EVP_PKEY_CTX_new_from_name (NULL, "RSA", NULL);
   if (!s->ctx || EVP_PKEY_keygen_init (s->ctx) <= 0
       || EVP_PKEY_CTX_set_rsa_keygen_bits (s->ctx, (int) t->a) <= 0)
-    {
-      bench_fail (err, "OpenSSL could not prepare %ld-bit RSA key generation", t->a);
-      keygen_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, keygen_teardown, s,
+                                 "OpenSSL could not prepare %ld-bit RSA key generation", t->a);
   return s;
 }
 

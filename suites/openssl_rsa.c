@@ -28,6 +28,7 @@
 #include "suites/openssl_pkey.h"
 #include "suites/pkcs1.h"
 #include "suites/programs.h"
+#include "suites/verdict.h"
 
 #define RSA_MESSAGES 16
 #define RSA_INPUT 36            /* bytes signed, as `openssl speed` */
@@ -120,12 +121,8 @@ ossl_rsa_setup (const struct bench_test *t, unsigned stream, struct bench_error 
     && EVP_PKEY_CTX_set_rsa_padding (s->ctx, RSA_PKCS1_PADDING) > 0
     && (verify ? verify_one (s, 0) : sign_one (s, 0));
   if (!ok)
-    {
-      bench_fail (err, "OpenSSL refused the %ld-bit RSA key or could not %s with it",
-                  t->a, verify ? "verify" : "sign");
-      ossl_rsa_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, ossl_rsa_teardown, s, "OpenSSL refused the %ld-bit RSA key "
+                                 "or could not %s with it", t->a, verify ? "verify" : "sign");
   return s;
 }
 

@@ -25,6 +25,20 @@ verdict_mpz (int ok, const mpz_t result, struct gb_sha256 *digest, struct bench_
   return -1;
 }
 
+void *
+verdict_setup_failed (struct bench_error *err, void (*teardown) (void *state), void *state,
+                      const char *fmt, ...)
+{
+  char message[sizeof err->message];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (message, sizeof message, fmt, ap);
+  va_end (ap);
+  bench_fail (err, "%s", message);
+  teardown (state);
+  return NULL;
+}
+
 int
 verdict_rsa_keygen (int ok, const char *library, unsigned long bits,
                     struct gb_sha256 *digest, struct bench_error *err)
