@@ -7,6 +7,15 @@
 #include "engine/check.h"
 #include "engine/rsa_key.h"
 
+/* Fails the test in ERR with the message FMT and its arguments AP. */
+static void
+fail_with (struct bench_error *err, const char *fmt, va_list ap)
+{
+  char message[sizeof err->message];
+  vsnprintf (message, sizeof message, fmt, ap);
+  bench_fail (err, "%s", message);
+}
+
 int
 verdict_mpz (int ok, const mpz_t result, struct gb_sha256 *digest, struct bench_error *err,
              const char *fmt, ...)
@@ -16,12 +25,10 @@ verdict_mpz (int ok, const mpz_t result, struct gb_sha256 *digest, struct bench_
       digest_mpz (digest, result);
       return 0;
     }
-  char message[sizeof err->message];
   va_list ap;
   va_start (ap, fmt);
-  vsnprintf (message, sizeof message, fmt, ap);
+  fail_with (err, fmt, ap);
   va_end (ap);
-  bench_fail (err, "%s", message);
   return -1;
 }
 
@@ -29,12 +36,10 @@ void *
 verdict_setup_failed (struct bench_error *err, void (*teardown) (void *state), void *state,
                       const char *fmt, ...)
 {
-  char message[sizeof err->message];
   va_list ap;
   va_start (ap, fmt);
-  vsnprintf (message, sizeof message, fmt, ap);
+  fail_with (err, fmt, ap);
   va_end (ap);
-  bench_fail (err, "%s", message);
   teardown (state);
   return NULL;
 }
