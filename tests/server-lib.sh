@@ -80,6 +80,14 @@ start_server () {
   return 1
 }
 
+# start_test_server DATABASE [OPTIONS]: start_server for the whole test:
+# the test fails and ends if the server does not start, and the server is
+# stopped when the test ends.
+start_test_server () {
+  start_server "$@" || { fail "the server starts"; exit 1; }
+  trap 'stop_server' EXIT
+}
+
 # stop_server [PID]: SIGTERM, then waits; sets $stop_status.
 stop_server () {
   pid=${1:-$SRV_PID}

@@ -14,8 +14,7 @@
 need_server
 
 make_key alice > /dev/null
-start_server "$PWD/results.db" --key-rate 0 || { fail "the server starts"; exit 1; }
-trap 'stop_server' EXIT
+start_test_server "$PWD/results.db" --key-rate 0
 
 get /healthz > /dev/null
 registry=$(field "d['registry']")

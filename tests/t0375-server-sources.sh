@@ -17,9 +17,7 @@
 . "$SRCDIR/tests/server-lib.sh"
 need_server
 
-start_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 0 --trust-proxy \
-  || { fail "the server starts"; exit 1; }
-trap 'stop_server' EXIT
+start_test_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 0 --trust-proxy
 
 # upload NAME FROM [server-doc.py options]: a document signed by a key of
 # its own (NAME), sent as forwarded for FROM; prints the status.
