@@ -28,6 +28,12 @@
 
 #define MAX_DEPTH 8
 
+/* The stored document's views the page links to: the path after
+ * /api/v1/results/ID, and the link's text. */
+static const char *const document_views[][2] = {
+  { "/raw", "raw bytes" }, { "/signature", "signature" }, { "", "parsed (JSON)" },
+};
+
 struct one
 {
   struct http_request *r;
@@ -67,6 +73,15 @@ json_value (FILE *f, const cJSON *v, int depth)
     fputs (cJSON_IsTrue (v) ? "yes" : "no", f);
   else
     fputs ("\u2013", f);
+}
+
+/* A term of a definition list and its text. */
+static void
+definition (FILE *f, const char *term, const char *text)
+{
+  fprintf (f, "<dt>%s</dt><dd>", term);
+  web_text (f, text);
+  fputs ("</dd>\n", f);
 }
 
 static void
@@ -224,13 +239,11 @@ about_result (FILE *f, const struct store_row *row, const cJSON *doc)
   fputs ("</a>", f);
   fputs (" <code class=\"note\">", f);
   web_text (f, row->cpu);
-  fputs ("</code></dd>\n<dt>OS</dt><dd>", f);
-  web_text (f, row->os);
-  fputs ("</dd>\n<dt>GMP</dt><dd>", f);
-  web_text (f, row->gmp);
-  fputs ("</dd>\n<dt>Compiler</dt><dd>", f);
-  web_text (f, row->compiler);
-  fputs ("</dd>\n<dt>Run</dt><dd>", f);
+  fputs ("</code></dd>\n", f);
+  definition (f, "OS", row->os);
+  definition (f, "GMP", row->gmp);
+  definition (f, "Compiler", row->compiler);
+  fputs ("<dt>Run</dt><dd>", f);
   web_text (f, row->created);
   fputs (", received ", f);
   web_text (f, when);
@@ -255,14 +268,14 @@ about_result (FILE *f, const struct store_row *row, const cJSON *doc)
   fputs ("</code></dd>\n<dt>Flags</dt><dd>", f);
   flags_list (f, row->flags);
   flags_decided (f, row);
-  fputs ("</dd>\n<dt>Document</dt><dd><a href=\"/api/v1/results/", f);
-  web_text (f, row->id);
-  fputs ("/raw\">raw bytes</a> \u00b7 <a href=\"/api/v1/results/", f);
-  web_text (f, row->id);
-  fputs ("/signature\">signature</a> \u00b7 <a href=\"/api/v1/results/", f);
-  web_text (f, row->id);
-  fputs ("\">parsed (JSON)</a> \u00b7 <a href=\"/about#verify\">how to verify</a></dd>\n"
-         "</dl>\n", f);
+  fputs ("</dd>\n<dt>Document</dt><dd>", f);
+  for (size_t i = 0; i < GB_ARRAY_SIZE (document_views); i++)
+    {
+      fputs ("<a href=\"/api/v1/results/", f);
+      web_text (f, row->id);
+      fprintf (f, "%s\">%s</a> \u00b7 ", document_views[i][0], document_views[i][1]);
+    }
+  fputs ("<a href=\"/about#verify\">how to verify</a></dd>\n</dl>\n", f);
 }
 
 /* The results[] entry of TEST, or NULL. */
