@@ -75,15 +75,6 @@ json_value (FILE *f, const cJSON *v, int depth)
     fputs ("\u2013", f);
 }
 
-/* A term of a definition list and its text. */
-static void
-definition (FILE *f, const char *term, const char *text)
-{
-  fprintf (f, "<dt>%s</dt><dd>", term);
-  web_text (f, text);
-  fputs ("</dd>\n", f);
-}
-
 static void
 flags_list (FILE *f, const char *flags)
 {
@@ -240,9 +231,15 @@ about_result (FILE *f, const struct store_row *row, const cJSON *doc)
   fputs (" <code class=\"note\">", f);
   web_text (f, row->cpu);
   fputs ("</code></dd>\n", f);
-  definition (f, "OS", row->os);
-  definition (f, "GMP", row->gmp);
-  definition (f, "Compiler", row->compiler);
+  const char *const software[][2] = {
+    { "OS", row->os }, { "GMP", row->gmp }, { "Compiler", row->compiler },
+  };
+  for (size_t i = 0; i < GB_ARRAY_SIZE (software); i++)
+    {
+      fprintf (f, "<dt>%s</dt><dd>", software[i][0]);
+      web_text (f, software[i][1]);
+      fputs ("</dd>\n", f);
+    }
   fputs ("<dt>Run</dt><dd>", f);
   web_text (f, row->created);
   fputs (", received ", f);
