@@ -177,19 +177,6 @@ run (const struct bench_test *tests, size_t n, struct test_result *r, size_t *fa
   return run_seen (tests, n, r, failed, NULL);
 }
 
-/* Runs a working test, one that behaves as BEHAVIOUR, and another working
- * one, in that order. */
-static enum runner_status
-run_between_working (enum behaviour behaviour, struct test_result *r, size_t *failed)
-{
-  const struct bench_test tests[] = {
-    { "t.a", "unit.spin", 0, WORKS, 0 },
-    { "t.b", "unit.spin", 1, behaviour, 0 },
-    { "t.c", "unit.spin", 2, WORKS, 0 },
-  };
-  return run (tests, 3, r, failed);
-}
-
 int
 main (void)
 {
@@ -215,7 +202,12 @@ main (void)
   check (memchr (order, 'b', events) == NULL, "the skipped test never runs");
   check (live == 0, "every test set up is torn down (%d left)", live);
 
-  st = run_between_working (WRONG, r, &failed);
+  const struct bench_test wrong[] = {
+    { "t.a", "unit.spin", 0, WORKS, 0 },
+    { "t.b", "unit.spin", 1, WRONG, 0 },
+    { "t.c", "unit.spin", 2, WORKS, 0 },
+  };
+  st = run (wrong, 3, r, &failed);
   check (st == RUNNER_FAILED && failed == 1, "a wrong result fails the run and names its test");
   check (r[1].outcome == BENCH_FAILED && strcmp (r[1].message, "deliberately wrong") == 0,
          "the failed result carries the check's message");
@@ -247,7 +239,12 @@ main (void)
   check (st == RUNNER_INTERRUPTED, "an interrupt stops the run (%d)", st);
   check (live == 0, "after an interrupt every test is torn down (%d left)", live);
 
-  st = run_between_working (BROKEN, r, &failed);
+  const struct bench_test broken[] = {
+    { "t.a", "unit.spin", 0, WORKS, 0 },
+    { "t.b", "unit.spin", 1, BROKEN, 0 },
+    { "t.c", "unit.spin", 2, WORKS, 0 },
+  };
+  st = run (broken, 3, r, &failed);
   check (st == RUNNER_FAILED && failed == 1 && strcmp (r[1].message, "no operands") == 0,
          "a failed setup fails the run, naming its test and why");
   check (live == 0, "after a failed setup every test is torn down (%d left)", live);
