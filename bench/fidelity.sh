@@ -28,23 +28,15 @@
 #   -o FILE     also keep every measurement, one line each, in FILE
 #   -t PATTERN  only the tests whose name matches the shell PATTERN
 
+. "$(dirname "$0")/lib.sh"
 rounds=3 gb=./gmpbench keep= only='*'
-while getopts r:g:o:t: opt; do
-  case $opt in
-    r) rounds=$OPTARG ;;
-    g) gb=$OPTARG ;;
-    o) keep=$OPTARG ;;
-    t) only=$OPTARG ;;
-    *) sed -n 's/^# usage: /usage: /p; s/^#  *\(OFFICIAL_DIR \[--\)/       \1/p' "$0" >&2; exit 2 ;;
-  esac
-done
+options 'r:rounds g:gb o:keep t:only' "$@"
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || usage
 official=$1
 shift
 [ "${1:-}" = -- ] && shift
-[ -x "$gb" ] || { echo "$gb: not an executable (use -g)" >&2; exit 1; }
-gb=$(cd "$(dirname "$gb")" && pwd)/$(basename "$gb")
+gb=$(executable "$gb" -g) || exit 1
 for f in runbench timing.h multiply.c divide.c gcd.c gcdext.c rsa.c pi.c; do
   [ -f "$official/$f" ] || { echo "$official: no $f here; give the directory of an unpacked GMPbench 0.2" >&2; exit 1; }
 done

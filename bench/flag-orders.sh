@@ -17,16 +17,11 @@
 #
 # usage: bench/flag-orders.sh [-n ORDERS] [-s SERVER] FILE...
 
+. "$(dirname "$0")/lib.sh"
 orders=4 server=./gmpbench-server
-while getopts n:s: opt; do
-  case $opt in
-    n) orders=$OPTARG ;;
-    s) server=$OPTARG ;;
-    *) sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2 ;;
-  esac
-done
+options 'n:orders s:server' "$@"
 shift $((OPTIND - 1))
-[ -x "$server" ] || { echo "$server: not an executable (use -s)" >&2; exit 1; }
+server=$(executable "$server" -s) || exit 1
 [ $# -ge 6 ] || { echo "give at least 6 documents: a result needs 5 peers to be judged" >&2; exit 2; }
 for f in "$@"; do
   [ -r "$f" ] && [ -r "$f.sig" ] || { echo "$f: no such document, or no $f.sig beside it" >&2; exit 1; }

@@ -12,19 +12,12 @@
 #
 # usage: bench/interrupt-latency.sh [-n RUNS] [-g GMPBENCH] [-l LIBWRONGGMP]
 
+. "$(dirname "$0")/lib.sh"
 runs=3 gb=./gmpbench lib=tests/libwronggmp.so
-while getopts n:g:l: opt; do
-  case $opt in
-    n) runs=$OPTARG ;;
-    g) gb=$OPTARG ;;
-    l) lib=$OPTARG ;;
-    *) sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2 ;;
-  esac
-done
-[ -x "$gb" ] || { echo "$gb: not an executable (use -g)" >&2; exit 1; }
+options 'n:runs g:gb l:lib' "$@"
+gb=$(executable "$gb" -g) || exit 1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
-gb=$(cd "$(dirname "$gb")" && pwd)/$(basename "$gb")
 [ -f "$lib" ] && lib=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")
 
 # One run of case NAME with --only ONLY: signal SIG after DELAY seconds;

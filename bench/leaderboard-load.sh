@@ -37,25 +37,11 @@
 #   defaults: -b . -r 2 -m 1000000 -n 2000 -c 4 -f 3000 -p 20; -k keeps
 #   (and reuses) the database at DB (the uploads of step 3 stay in it).
 
+. "$(dirname "$0")/lib.sh"
 build=. other= rounds=2 m=1000000 n=2000 c=4 keep= fresh=3000 probes=20
-while getopts b:B:r:m:n:c:k:f:p: opt; do
-  case $opt in
-    B) other=$OPTARG ;;
-    r) rounds=$OPTARG ;;
-    f) fresh=$OPTARG ;;
-    p) probes=$OPTARG ;;
-    b) build=$OPTARG ;;
-    m) m=$OPTARG ;;
-    n) n=$OPTARG ;;
-    c) c=$OPTARG ;;
-    k) keep=$OPTARG ;;
-    *) sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2 ;;
-  esac
-done
-src=$(cd "$(dirname "$0")/.." && pwd)
+options 'B:other r:rounds f:fresh p:probes b:build m:m n:n c:c k:keep' "$@"
+server=$(built_server "$build") || exit 1
 build=$(cd "$build" && pwd)
-server=$build/gmpbench-server
-[ -x "$server" ] || { echo "$server: not built (make gmpbench-server)" >&2; exit 1; }
 command -v sqlite3 > /dev/null || { echo "sqlite3 (the command) is needed" >&2; exit 1; }
 tmp=$(mktemp -d) || exit 1
 pids=

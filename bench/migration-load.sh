@@ -18,21 +18,12 @@
 #   defaults: -b . -m 1000000 -f tests/fixtures/server-result.json; -k
 #   keeps the filled database at DB (at schema 9, copied for the run).
 
+. "$(dirname "$0")/lib.sh"
 build=. m=1000000 fixture= keep=
-while getopts b:m:f:k: opt; do
-  case $opt in
-    b) build=$OPTARG ;;
-    m) m=$OPTARG ;;
-    f) fixture=$OPTARG ;;
-    k) keep=$OPTARG ;;
-    *) sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2 ;;
-  esac
-done
-src=$(cd "$(dirname "$0")/.." && pwd)
+options 'b:build m:m f:fixture k:keep' "$@"
+server=$(built_server "$build") || exit 1
 build=$(cd "$build" && pwd)
-server=$build/gmpbench-server
 fixture=$(cd "$(dirname "${fixture:-$src/tests/fixtures/server-result.json}")" && pwd)/$(basename "${fixture:-server-result.json}")
-[ -x "$server" ] || { echo "$server: not built (make gmpbench-server)" >&2; exit 1; }
 command -v sqlite3 > /dev/null || { echo "sqlite3 (the command) is needed" >&2; exit 1; }
 tmp=$(mktemp -d) || exit 1
 pid=

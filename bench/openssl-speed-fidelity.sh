@@ -17,20 +17,14 @@
 # usage: bench/openssl-speed-fidelity.sh [-s SECS] [-r ROUNDS] [-g GMPBENCH] [BITS...]
 #   defaults: -s 3 -r 3, ./gmpbench, sizes 512 1024 2048 3072 4096
 
+. "$(dirname "$0")/lib.sh"
 secs=3 rounds=3 gb=./gmpbench
-while getopts s:r:g: opt; do
-  case $opt in
-    s) secs=$OPTARG ;;
-    r) rounds=$OPTARG ;;
-    g) gb=$OPTARG ;;
-    *) sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2 ;;
-  esac
-done
+options 's:secs r:rounds g:gb' "$@"
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || set -- 512 1024 2048 3072 4096
 command -v openssl > /dev/null || { echo "openssl: not found" >&2; exit 1; }
 command -v python3 > /dev/null || { echo "python3: not found (reads gmpbench's JSON)" >&2; exit 1; }
-[ -x "$gb" ] || { echo "$gb: not an executable (use -g)" >&2; exit 1; }
+gb=$(executable "$gb" -g) || exit 1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 

@@ -11,16 +11,11 @@
 #
 # usage: bench/repeatability.sh [-n RUNS] [-g GMPBENCH] [-- RUN-OPTIONS...]
 
+. "$(dirname "$0")/lib.sh"
 runs=3 gb=./gmpbench
-while getopts n:g: opt; do
-  case $opt in
-    n) runs=$OPTARG ;;
-    g) gb=$OPTARG ;;
-    *) sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2 ;;
-  esac
-done
+options 'n:runs g:gb' "$@"
 shift $((OPTIND - 1))
-[ -x "$gb" ] || { echo "$gb: not an executable (use -g)" >&2; exit 1; }
+gb=$(executable "$gb" -g) || exit 1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir -p "$tmp/config"

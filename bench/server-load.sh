@@ -54,27 +54,11 @@
 #   requests per page (over 4 connections); -u 0 leaves the uploads out;
 #   -p lets the background repack run during the measurements of 2w.
 
+. "$(dirname "$0")/lib.sh"
 build=. n=5000 c=8 m=1000000 keep= fixture= whole= pgdir= pg_uri= requests=500 uploads=600 with_repack=
-while getopts b:n:c:m:k:f:wP:pr:u: opt; do
-  case $opt in
-    p) with_repack=yes ;;
-    f) fixture=$OPTARG ;;
-    w) whole=yes ;;
-    P) pgdir=$OPTARG ;;
-    r) requests=$OPTARG ;;
-    u) uploads=$OPTARG ;;
-    b) build=$OPTARG ;;
-    n) n=$OPTARG ;;
-    c) c=$OPTARG ;;
-    m) m=$OPTARG ;;
-    k) keep=$OPTARG ;;
-    *) sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2 ;;
-  esac
-done
-src=$(cd "$(dirname "$0")/.." && pwd)
+options 'p=with_repack f:fixture w=whole P:pgdir r:requests u:uploads b:build n:n c:c m:m k:keep' "$@"
+server=$(built_server "$build") || exit 1
 build=$(cd "$build" && pwd)
-server=$build/gmpbench-server
-[ -x "$server" ] || { echo "$server: not built (make gmpbench-server)" >&2; exit 1; }
 [ -z "$pgdir" ] || [ -n "$whole" ] || { echo "-P needs -w" >&2; exit 2; }
 case $keep in
   postgresql://* | postgres://*)

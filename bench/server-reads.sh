@@ -19,22 +19,11 @@
 # usage: bench/server-reads.sh -k DB [-b BUILDDIR] [-r R] [-f FIXTURE [-U U] [-V V] [-S S]] SERVER...
 #   defaults: -b . -r 200 -U 2 -V 20 -S 30
 
+. "$(dirname "$0")/lib.sh"
 build=. db= requests=200 fixture= up=2 views=20 seconds=30
-while getopts b:k:r:f:U:V:S: opt; do
-  case $opt in
-    b) build=$OPTARG ;;
-    k) db=$OPTARG ;;
-    r) requests=$OPTARG ;;
-    f) fixture=$OPTARG ;;
-    U) up=$OPTARG ;;
-    V) views=$OPTARG ;;
-    S) seconds=$OPTARG ;;
-    *) sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2 ;;
-  esac
-done
+options 'b:build k:db r:requests f:fixture U:up V:views S:seconds' "$@"
 shift $((OPTIND - 1))
-[ -n "$db" ] && [ -f "$db" ] && [ $# -gt 0 ] && { [ -z "$fixture" ] || [ -f "$fixture" ]; } || { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
-src=$(cd "$(dirname "$0")/.." && pwd)
+[ -n "$db" ] && [ -f "$db" ] && [ $# -gt 0 ] && { [ -z "$fixture" ] || [ -f "$fixture" ]; } || usage
 build=$(cd "$build" && pwd)
 tmp=$(mktemp -d) || exit 1
 pids=

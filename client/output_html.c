@@ -169,32 +169,24 @@ cell (FILE *f, const char *cls, const char *s)
   fputs ("</td>", f);
 }
 
+/* A row of the comparison tables: figures right-aligned, a ratio within
+ * the spreads grey. */
+static void
+table_row (void *ctx, const struct report_cells *c)
+{
+  FILE *f = ctx;
+  fputs ("<tr>", f);
+  for (size_t i = 0; i < c->n; i++)
+    cell (f, i < c->ntext ? NULL : i + 1 == c->n && c->within_spread ? "n same" : "n", c->cell[i]);
+  fputs ("</tr>\n", f);
+}
+
 static void
 comparison_table (FILE *f, const cJSON *comparisons)
 {
-  const cJSON *row, *e;
-  char label[128], ops[32], ratio[32];
   fputs ("<table><tr><th>operation</th><th>size</th><th>library</th><th>ops/s</th>"
          "<th>spread</th><th>ratio</th></tr>\n", f);
-  cJSON_ArrayForEach (row, comparisons)
-    if (strcmp (report_str (row, "operation"), "rng") != 0)
-      cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
-        {
-          double rt = report_num (e, "ratio");
-          int same = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (e, "within_spread"));
-          report_library_label (report_str (e, "library"), report_str (e, "variant"), label,
-                                sizeof label);
-          si_format (report_num (e, DOC_RESULT_OPS_PER_SEC), ops, sizeof ops);
-          snprintf (ratio, sizeof ratio, isnan (rt) ? "" : same ? "%.3f ~" : "%.3f", rt);
-          fputs ("<tr>", f);
-          cell (f, NULL, report_str (row, "operation"));
-          cell (f, NULL, report_str (row, "size"));
-          cell (f, NULL, label);
-          cell (f, "n", ops);
-          fprintf (f, "<td class=\"n\">±%.1f%%</td>", 100 * report_num (e, DOC_RESULT_SPREAD));
-          cell (f, same ? "n same" : "n", ratio);
-          fputs ("</tr>\n", f);
-        }
+  report_comparison_rows (comparisons, table_row, f);
   fputs ("</table>\n", f);
 }
 
@@ -254,34 +246,33 @@ libraries (FILE *f, const cJSON *comparisons)
 }
 
 static void
+generators_head (void *ctx, const cJSON *row, const char *clock)
+{
+  FILE *f = ctx;
+  fputs ("<section id=\"rng\"><h2>Random generators</h2>\n<p>Blocks of ", f);
+  escape_html (f, report_str (row, "size"));
+  fputs (" bytes; cycles per byte at ", f);
+  escape_html (f, *clock ? clock : "the measured (or given) clock");
+  fputs (".</p>\n<table><tr>"
+         "<th>generator</th><th>MiB/s</th><th>cycles/byte</th><th>spread</th></tr>\n", f);
+}
+
+/* The table's end and its chart. */
+static void
+generators_tail (void *ctx, const cJSON *row, const char *clock)
+{
+  FILE *f = ctx;
+  (void) clock;
+  fputs ("</table>\n", f);
+  html_rng_chart (f, row);
+  fputs ("</section>\n", f);
+}
+
+static void
 generators (FILE *f, const struct report *r)
 {
-  const cJSON *row, *e;
-  char clock[64];
-  report_cycles_clock (r, clock, sizeof clock);
-  cJSON_ArrayForEach (row, r->comparisons)
-    if (strcmp (report_str (row, "operation"), "rng") == 0)
-      {
-        fputs ("<section id=\"rng\"><h2>Random generators</h2>\n<p>Blocks of ", f);
-        escape_html (f, report_str (row, "size"));
-        fputs (" bytes; cycles per byte at ", f);
-        escape_html (f, *clock ? clock : "the measured (or given) clock");
-        fputs (".</p>\n<table><tr>"
-               "<th>generator</th><th>MiB/s</th><th>cycles/byte</th><th>spread</th></tr>\n", f);
-        cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
-          {
-            double cpb = report_num (e, "cycles_per_byte");
-            fputs ("<tr>", f);
-            cell (f, NULL, report_str (e, "library"));
-            fprintf (f, "<td class=\"n\">%.1f</td><td class=\"n\">", report_num (e, "mib_per_sec"));
-            if (!isnan (cpb))
-              fprintf (f, "%.2f", cpb);
-            fprintf (f, "</td><td class=\"n\">±%.1f%%</td></tr>\n", 100 * report_num (e, DOC_RESULT_SPREAD));
-          }
-        fputs ("</table>\n", f);
-        html_rng_chart (f, row);
-        fputs ("</section>\n", f);
-      }
+  const struct report_rng_writer w = { generators_head, table_row, generators_tail };
+  report_rng_tables (r, &w, f);
 }
 
 static void

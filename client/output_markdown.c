@@ -84,69 +84,55 @@ md_leaf (void *ctx, int depth, size_t index, const char *label)
            report_has_flag (row->result, "cpu-diverged") ? "cpu&lt;wall" : "");
 }
 
+/* A row of the comparison tables: the text cells escaped, the figures as
+ * they are. */
+static void
+table_row (void *ctx, const struct report_cells *c)
+{
+  FILE *f = ctx;
+  for (size_t i = 0; i < c->n; i++)
+    {
+      fputs (i ? " | " : "| ", f);
+      if (i < c->ntext)
+        escape_markdown (f, c->cell[i]);
+      else
+        fputs (c->cell[i], f);
+    }
+  fputs (" |\n", f);
+}
+
 static void
 comparisons (FILE *f, const cJSON *cmp)
 {
-  const cJSON *row, *e;
-  char label[128], ops[32];
   fputs ("\n## GMP and other libraries\n\n"
          "Ratio: GMP's ops/s over the library's (above 1: GMP is faster), against "
          "GMP's constant-time variant for constant-time operations; "
          "~ marks a ratio within the spreads.\n\n"
          "| operation | size | library | ops/s | spread | ratio |\n"
          "|---|---|---|--:|--:|--:|\n", f);
-  cJSON_ArrayForEach (row, cmp)
-    if (strcmp (report_str (row, "operation"), "rng") != 0)
-      cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
-        {
-          double ratio = report_num (e, "ratio");
-          report_library_label (report_str (e, "library"), report_str (e, "variant"), label,
-                                sizeof label);
-          si_format (report_num (e, DOC_RESULT_OPS_PER_SEC), ops, sizeof ops);
-          fputs ("| ", f);
-          escape_markdown (f, report_str (row, "operation"));
-          fputs (" | ", f);
-          escape_markdown (f, report_str (row, "size"));
-          fputs (" | ", f);
-          escape_markdown (f, label);
-          fprintf (f, " | %s | ±%.1f%% | ", ops, 100 * report_num (e, DOC_RESULT_SPREAD));
-          if (!isnan (ratio))
-            fprintf (f, "%.3f%s", ratio,
-                     cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (e, "within_spread"))
-                     ? " ~" : "");
-          fputs (" |\n", f);
-        }
+  report_comparison_rows (cmp, table_row, f);
+}
+
+static void
+generators_head (void *ctx, const cJSON *row, const char *clock)
+{
+  FILE *f = ctx;
+  fputs ("\n## Random generators\n\nBlocks of ", f);
+  escape_markdown (f, report_str (row, "size"));
+  fputs (" bytes", f);
+  if (*clock)
+    {
+      fputs ("; cycles per byte at ", f);
+      escape_markdown (f, clock);
+    }
+  fputs (".\n\n| generator | MiB/s | cycles/byte | spread |\n|---|--:|--:|--:|\n", f);
 }
 
 static void
 generators (FILE *f, const struct report *r)
 {
-  const cJSON *row, *e;
-  char clock[64];
-  report_cycles_clock (r, clock, sizeof clock);
-  cJSON_ArrayForEach (row, r->comparisons)
-    if (strcmp (report_str (row, "operation"), "rng") == 0)
-      {
-        fputs ("\n## Random generators\n\nBlocks of ", f);
-        escape_markdown (f, report_str (row, "size"));
-        fputs (" bytes", f);
-        if (*clock)
-          {
-            fputs ("; cycles per byte at ", f);
-            escape_markdown (f, clock);
-          }
-        fputs (".\n\n| generator | MiB/s | cycles/byte | spread |\n|---|--:|--:|--:|\n", f);
-        cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive (row, "entries"))
-          {
-            double cpb = report_num (e, "cycles_per_byte");
-            fputs ("| ", f);
-            escape_markdown (f, report_str (e, "library"));
-            fprintf (f, " | %.1f | ", report_num (e, "mib_per_sec"));
-            if (!isnan (cpb))
-              fprintf (f, "%.2f", cpb);
-            fprintf (f, " | ±%.1f%% |\n", 100 * report_num (e, DOC_RESULT_SPREAD));
-          }
-      }
+  const struct report_rng_writer w = { generators_head, table_row, NULL };
+  report_rng_tables (r, &w, f);
 }
 
 void

@@ -83,6 +83,35 @@ void report_cycles_clock (const struct report *r, char *buf, size_t len);
 /* "OpenSSL", "GMP sec": a library (gmp, openssl...) and variant for people. */
 void report_library_label (const char *library, const char *variant, char *buf, size_t len);
 
+/* The text of one row of a report's comparison tables, cell by cell: the
+ * first NTEXT cells are text from the document (to be escaped), the others
+ * figures formatted here. */
+#define REPORT_MAX_CELLS 6
+struct report_cells
+{
+  size_t n, ntext;
+  char cell[REPORT_MAX_CELLS][128];
+  int within_spread;            /* a ratio within the spreads, marked ~ */
+};
+typedef void report_cells_fn (void *ctx, const struct report_cells *c);
+
+/* Each entry of COMPARISONS but the random generators' to FN, as the cells
+ * operation, size, library, ops/s, spread and ratio (GMP's ops/s over the
+ * library's, "~" after it within the spreads, empty when none). */
+void report_comparison_rows (const cJSON *comparisons, report_cells_fn *fn, void *ctx);
+
+/* The random generators' tables of R, one per comparison row of operation
+ * rng: HEAD with the row and the clock of the cycles figures ("" when the
+ * document does not say), ROW with each generator's cells (library, MiB/s,
+ * cycles per byte or empty, spread), then TAIL unless it is NULL. */
+struct report_rng_writer
+{
+  void (*head) (void *ctx, const cJSON *row, const char *clock);
+  report_cells_fn *row;
+  void (*tail) (void *ctx, const cJSON *row, const char *clock);
+};
+void report_rng_tables (const struct report *r, const struct report_rng_writer *w, void *ctx);
+
 /* The machine as label and value pairs: the lines of the text summary
  * (sysinfo_print_summary) followed by caches and build flags. */
 typedef void report_machine_fn (void *ctx, const char *label, const char *value);

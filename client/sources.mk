@@ -29,5 +29,6 @@ CLIENT_SRCS += \
 	client/progress.c \
 	client/report.c \
 	client/report_format.c \
+	client/report_tables.c \
 	client/selection.c \
 	client/tree.c

@@ -23,9 +23,11 @@ init_library (void)
 }
 
 int
-gcrypt_init (void)
+gcrypt_init (struct bench_error *err)
 {
   pthread_once (&init_once, init_library);
+  if (init_status != 0)
+    bench_skip (err, "the libgcrypt library is older than its headers (%s)", GCRYPT_VERSION);
   return init_status;
 }
 

@@ -7,10 +7,12 @@
 
 #include <gcrypt.h>
 #include <gmp.h>
+#include "engine/bench.h"
 
-/* Initialises libgcrypt once per process (thread-safe); 0, or -1 if the
- * library is older than the headers the program was built with. */
-int gcrypt_init (void);
+/* Initialises libgcrypt once per process (thread-safe), for a program's
+ * setup; 0, or -1 with the test skipped in ERR if the library is older
+ * than the headers the program was built with. */
+int gcrypt_init (struct bench_error *err);
 
 /* A new MPI equal to Z >= 0, or NULL. */
 gcry_mpi_t gcrypt_mpi_from_mpz (const mpz_t z);

@@ -19,6 +19,8 @@
 #include "suites/gcrypt_convert.h"
 #include "engine/mirror.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
+#include "suites/verdict.h"
 
 struct mpi_state
 {
@@ -33,11 +35,8 @@ static void *
 mpi_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
 {
   char name[64];
-  if (gcrypt_init () != 0)
-    {
-      bench_skip (err, "the libgcrypt library is older than its headers (%s)", GCRYPT_VERSION);
-      return NULL;
-    }
+  if (gcrypt_init (err) != 0)
+    return NULL;
   struct mpi_state *s = gb_xcalloc (1, sizeof *s);
   s->powm = strstr (t->name, ".powm.") != NULL;
   snprintf (name, sizeof name, "ext.%s.%ld", s->powm ? "powm" : "mulm", t->a);
@@ -47,29 +46,13 @@ mpi_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
   s->gm = gcrypt_mpi_from_mpz (s->m);
   s->gr = gcry_mpi_new ((unsigned) t->a);
   if (!s->gx || !s->gy || !s->gm || !s->gr)
-    {
-      bench_fail (err, "libgcrypt could not take the %ld-bit operands", t->a);
-      mpi_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, mpi_teardown, s,
+                                 "libgcrypt could not take the %ld-bit operands", t->a);
   return s;
 }
 
-static void
-mulm_run (void *state, unsigned long reps)
-{
-  struct mpi_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    gcry_mpi_mulm (s->gr, s->gx, s->gy, s->gm);
-}
-
-static void
-powm_run (void *state, unsigned long reps)
-{
-  struct mpi_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    gcry_mpi_powm (s->gr, s->gx, s->gy, s->gm);
-}
+RUN_LOOP (mulm_run, struct mpi_state, gcry_mpi_mulm (s->gr, s->gx, s->gy, s->gm))
+RUN_LOOP (powm_run, struct mpi_state, gcry_mpi_powm (s->gr, s->gx, s->gy, s->gm))
 
 static int
 mpi_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
@@ -85,12 +68,10 @@ mpi_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
       mpz_mod (want, want, s->m);
     }
   int ok = gcrypt_mpi_to_mpz (got, s->gr) == 0 && mpz_cmp (got, want) == 0;
-  if (ok)
-    digest_mpz (digest, got);
+  int rc = verdict_mpz (ok, got, digest, err, "libgcrypt's %s differs from GMP's",
+                        s->powm ? "gcry_mpi_powm" : "gcry_mpi_mulm");
   mpz_clears (got, want, NULL);
-  if (!ok)
-    bench_fail (err, "libgcrypt's %s differs from GMP's", s->powm ? "gcry_mpi_powm" : "gcry_mpi_mulm");
-  return ok ? 0 : -1;
+  return rc;
 }
 
 static void

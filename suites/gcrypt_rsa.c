@@ -17,22 +17,28 @@
 #include <gmp.h>
 #include "engine/bench.h"
 #include "engine/check.h"
+#include "suites/run_loop.h"
 #include "suites/gcrypt_convert.h"
 #include "engine/key_cache.h"
-#include "engine/operand.h"
 #include "suites/pkcs1.h"
 #include "suites/programs.h"
+#include "suites/verdict.h"
 
 #define RSA_MESSAGES 16
-#define SHA256_BYTES 32
 
 enum gcrypt_mode { SIGN, SIGN_NOBLIND, VERIFY };
+
+/* The programs of this file, by mode. */
+static const char *const gcrypt_programs[] = {
+  [SIGN] = "gcrypt.rsa.sign", [SIGN_NOBLIND] = "gcrypt.rsa.sign-noblind",
+  [VERIFY] = "gcrypt.rsa.verify"
+};
 
 struct gcrypt_state
 {
   const struct rsa_key *key;
   gcry_sexp_t skey, pkey;
-  unsigned char dig[RSA_MESSAGES][SHA256_BYTES];
+  unsigned char dig[RSA_MESSAGES][PKCS1_SHA256_BYTES];
   gcry_sexp_t data[RSA_MESSAGES];
   gcry_sexp_t sig[RSA_MESSAGES];        /* signing: the latest result */
   int good[RSA_MESSAGES];
@@ -66,17 +72,13 @@ build_keys (struct gcrypt_state *s)
 static int
 gmp_signature (struct gcrypt_state *s, unsigned j)
 {
-  struct rsa_scratch scratch;
   mpz_t sig;
   mpz_init (sig);
-  rsa_scratch_init (&scratch, s->key->bits);
-  pkcs1_encode (sig, s->key->bits, pkcs1_sha256_prefix, sizeof pkcs1_sha256_prefix,
-                s->dig[j], SHA256_BYTES);
-  rsa_sign_crt (sig, sig, s->key, &scratch, 0);
+  pkcs1_sign_gmp (sig, s->key, pkcs1_sha256_prefix, sizeof pkcs1_sha256_prefix,
+                  s->dig[j], PKCS1_SHA256_BYTES);
   gcry_mpi_t m = gcrypt_mpi_from_mpz (sig);
   int ok = m && gcry_sexp_build (&s->sig[j], NULL, "(sig-val (rsa (s %m)))", m) == 0;
   gcry_mpi_release (m);
-  rsa_scratch_clear (&scratch);
   mpz_clear (sig);
   return ok ? 0 : -1;
 }
@@ -98,72 +100,31 @@ one (struct gcrypt_state *s, unsigned j)
 static void gcrypt_teardown (void *state);
 
 static void *
-gcrypt_setup_mode (const struct bench_test *t, unsigned stream, enum gcrypt_mode mode,
-                   struct bench_error *err)
+gcrypt_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
 {
+  int mode = program_variant (t, gcrypt_programs, GB_ARRAY_SIZE (gcrypt_programs), err);
+  if (mode < 0 || gcrypt_init (err) != 0)
+    return NULL;
   const char *fmt = mode == SIGN_NOBLIND
     ? "(data (flags pkcs1 no-blinding) (hash sha256 %b))" : "(data (flags pkcs1) (hash sha256 %b))";
-  if (gcrypt_init () != 0)
-    {
-      bench_skip (err, "the libgcrypt library is older than its headers (%s)", GCRYPT_VERSION);
-      return NULL;
-    }
   struct gcrypt_state *s = gb_xcalloc (1, sizeof *s);
-  struct gb_rng r;
-  int ok;
   s->key = key_cache_rsa ((unsigned long) t->a);
-  s->mode = mode;
-  gb_rng_init (&r, "rsa-sha256-digests", stream);
-  ok = build_keys (s) == 0;
+  s->mode = (enum gcrypt_mode) mode;
+  pkcs1_test_digests (s->dig, RSA_MESSAGES, stream);
+  int ok = build_keys (s) == 0;
   for (unsigned j = 0; j < RSA_MESSAGES && ok; j++)
-    {
-      for (int i = 0; i < SHA256_BYTES; i++)
-        s->dig[j][i] = (unsigned char) gb_rng_next (&r);
-      ok = gcry_sexp_build (&s->data[j], NULL, fmt, SHA256_BYTES, s->dig[j]) == 0
-        && (mode != VERIFY || gmp_signature (s, j) == 0);
-    }
+    ok = gcry_sexp_build (&s->data[j], NULL, fmt, PKCS1_SHA256_BYTES, s->dig[j]) == 0
+      && (mode != VERIFY || gmp_signature (s, j) == 0);
   if (ok)
     one (s, 0);
   if (!ok || !s->good[0])
-    {
-      bench_fail (err, "libgcrypt refused the %ld-bit RSA key or could not %s with it",
-                  t->a, mode == VERIFY ? "verify" : "sign");
-      gcrypt_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, gcrypt_teardown, s, "libgcrypt refused the %ld-bit RSA key "
+                                 "or could not %s with it", t->a,
+                                 mode == VERIFY ? "verify" : "sign");
   return s;
 }
 
-static void *
-sign_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  return gcrypt_setup_mode (t, stream, SIGN, err);
-}
-
-static void *
-sign_noblind_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  return gcrypt_setup_mode (t, stream, SIGN_NOBLIND, err);
-}
-
-static void *
-verify_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  return gcrypt_setup_mode (t, stream, VERIFY, err);
-}
-
-static void
-gcrypt_run (void *state, unsigned long reps)
-{
-  struct gcrypt_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    {
-      unsigned j = s->next;
-      one (s, j);
-      s->done[j] = 1;
-      s->next = (j + 1) % RSA_MESSAGES;
-    }
-}
+RUN_CYCLE (gcrypt_run, struct gcrypt_state, one, RSA_MESSAGES)
 
 /* The s value of signature J into SIG; 0 or -1. */
 static int
@@ -181,26 +142,20 @@ signature_value (const struct gcrypt_state *s, unsigned j, mpz_t sig)
 static int
 signature_valid (const struct gcrypt_state *s, unsigned j, mpz_t sig)
 {
-  mpz_t em, back;
-  if (signature_value (s, j, sig) != 0)
-    return 0;
-  mpz_inits (em, back, NULL);
-  pkcs1_encode (em, s->key->bits, pkcs1_sha256_prefix, sizeof pkcs1_sha256_prefix,
-                s->dig[j], SHA256_BYTES);
-  mpz_powm (back, sig, s->key->e, s->key->n);
-  int ok = mpz_cmp (back, em) == 0;
-  mpz_clears (em, back, NULL);
-  return ok;
+  return signature_value (s, j, sig) == 0
+    && pkcs1_signature_valid (sig, s->key, pkcs1_sha256_prefix, sizeof pkcs1_sha256_prefix,
+                              s->dig[j], PKCS1_SHA256_BYTES);
 }
 
 static int
 rejects_forgery (struct gcrypt_state *s)
 {
   gcry_sexp_t other;
-  unsigned char dig[SHA256_BYTES];
+  unsigned char dig[PKCS1_SHA256_BYTES];
   memcpy (dig, s->dig[0], sizeof dig);
   dig[0] ^= 1;
-  if (gcry_sexp_build (&other, NULL, "(data (flags pkcs1) (hash sha256 %b))", SHA256_BYTES, dig) != 0)
+  if (gcry_sexp_build (&other, NULL, "(data (flags pkcs1) (hash sha256 %b))", PKCS1_SHA256_BYTES,
+                       dig) != 0)
     return 0;
   int accepted = gcry_pk_verify (s->sig[0], other, s->pkey) == 0;
   gcry_sexp_release (other);
@@ -213,9 +168,7 @@ gcrypt_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   struct gcrypt_state *s = state;
   mpz_t sig;
   int bad = -1;
-  for (unsigned j = 0; j < RSA_MESSAGES; j++)
-    if (!s->done[j])
-      one (s, j);
+  RUN_CYCLE_REST (s, one, RSA_MESSAGES);
   mpz_init (sig);
   for (unsigned j = 0; j < RSA_MESSAGES && bad < 0; j++)
     {
@@ -249,12 +202,5 @@ gcrypt_teardown (void *state)
   free (s);
 }
 
-const struct bench_ops gcrypt_rsa_sign_ops = {
-  sign_setup, gcrypt_run, gcrypt_check, gcrypt_teardown
-};
-const struct bench_ops gcrypt_rsa_sign_noblind_ops = {
-  sign_noblind_setup, gcrypt_run, gcrypt_check, gcrypt_teardown
-};
-const struct bench_ops gcrypt_rsa_verify_ops = {
-  verify_setup, gcrypt_run, gcrypt_check, gcrypt_teardown
-};
+/* The bench_ops of every program of this file (programs.def). */
+const struct bench_ops gcrypt_rsa_ops = { gcrypt_setup, gcrypt_run, gcrypt_check, gcrypt_teardown };

@@ -16,9 +16,11 @@
 #include <gmp.h>
 #include "engine/bench.h"
 #include "engine/check.h"
+#include "suites/run_loop.h"
 #include "suites/dsa_math.h"
 #include "engine/key_cache.h"
 #include "suites/programs.h"
+#include "suites/verdict.h"
 
 #define DSA_MESSAGES 16
 
@@ -43,21 +45,8 @@ dh_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
   return s;
 }
 
-static void
-dh_run (void *state, unsigned long reps)
-{
-  struct dh_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_powm (s->secret, s->key.peer, s->key.x, s->key.p);
-}
-
-static void
-dh_sec_run (void *state, unsigned long reps)
-{
-  struct dh_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_powm_sec (s->secret, s->key.peer, s->key.x, s->key.p);
-}
+RUN_LOOP (dh_run, struct dh_state, mpz_powm (s->secret, s->key.peer, s->key.x, s->key.p))
+RUN_LOOP (dh_sec_run, struct dh_state, mpz_powm_sec (s->secret, s->key.peer, s->key.x, s->key.p))
 
 static int
 dh_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
@@ -68,13 +57,8 @@ dh_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   mpz_powm (want, s->key.pub, s->key.y, s->key.p);
   int ok = mpz_cmp (want, s->secret) == 0;
   mpz_clear (want);
-  if (!ok)
-    {
-      bench_fail (err, "the shared secret differs from the peer's (pub^y mod p)");
-      return -1;
-    }
-  digest_mpz (digest, s->secret);
-  return 0;
+  return verdict_mpz (ok, s->secret, digest, err,
+                      "the shared secret differs from the peer's (pub^y mod p)");
 }
 
 static void
@@ -87,6 +71,11 @@ dh_teardown (void *state)
 }
 
 enum dsa_mode { DSA_SIGN, DSA_SIGN_SEC, DSA_VERIFY };
+
+/* The DSA programs of this file, by mode. */
+static const char *const dsa_programs[] = {
+  [DSA_SIGN] = "gmp.dsa.sign", [DSA_SIGN_SEC] = "gmp.dsa.sign-sec", [DSA_VERIFY] = "gmp.dsa.verify"
+};
 
 struct dsa_state
 {
@@ -108,11 +97,14 @@ dsa_n (long L)
 }
 
 static void *
-dsa_setup_mode (const struct bench_test *t, unsigned stream, enum dsa_mode mode)
+dsa_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
 {
+  int mode = program_variant (t, dsa_programs, GB_ARRAY_SIZE (dsa_programs), err);
+  if (mode < 0)
+    return NULL;
   struct dsa_state *s = gb_xcalloc (1, sizeof *s);
   s->key = key_cache_dsa ((unsigned long) t->a, dsa_n (t->a), stream);
-  s->mode = mode;
+  s->mode = (enum dsa_mode) mode;
   dsa_scratch_init (&s->sc, s->key);
   dsa_test_inputs (s->key, stream, DSA_MESSAGES, s->dig, s->nonce);
   for (int j = 0; j < DSA_MESSAGES; j++)
@@ -123,27 +115,6 @@ dsa_setup_mode (const struct bench_test *t, unsigned stream, enum dsa_mode mode)
         dsa_sign_gmp (s->r[j], s->s[j], s->key, s->h[j], s->nonce[j], &s->sc, 0);
     }
   return s;
-}
-
-static void *
-dsa_sign_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  (void) err;
-  return dsa_setup_mode (t, stream, DSA_SIGN);
-}
-
-static void *
-dsa_sign_sec_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  (void) err;
-  return dsa_setup_mode (t, stream, DSA_SIGN_SEC);
-}
-
-static void *
-dsa_verify_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  (void) err;
-  return dsa_setup_mode (t, stream, DSA_VERIFY);
 }
 
 /* The operation of S on message J. */
@@ -157,18 +128,7 @@ dsa_one (struct dsa_state *s, unsigned j)
                   s->mode == DSA_SIGN_SEC);
 }
 
-static void
-dsa_run (void *state, unsigned long reps)
-{
-  struct dsa_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    {
-      unsigned j = s->next;
-      dsa_one (s, j);
-      s->done[j] = 1;
-      s->next = (j + 1) % DSA_MESSAGES;
-    }
-}
+RUN_CYCLE (dsa_run, struct dsa_state, dsa_one, DSA_MESSAGES)
 
 /* Whether verification rejects signature 0 for another digest. */
 static int
@@ -186,9 +146,7 @@ static int
 dsa_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
 {
   struct dsa_state *s = state;
-  for (unsigned j = 0; j < DSA_MESSAGES; j++)
-    if (!s->done[j])
-      dsa_one (s, j);
+  RUN_CYCLE_REST (s, dsa_one, DSA_MESSAGES);
   for (unsigned j = 0; j < DSA_MESSAGES; j++)
     {
       int ok = s->mode == DSA_VERIFY ? s->good[j]
@@ -225,8 +183,5 @@ dsa_teardown (void *state)
 
 const struct bench_ops gmp_dh_ops = { dh_setup, dh_run, dh_check, dh_teardown };
 const struct bench_ops gmp_dh_sec_ops = { dh_setup, dh_sec_run, dh_check, dh_teardown };
-const struct bench_ops gmp_dsa_sign_ops = { dsa_sign_setup, dsa_run, dsa_check, dsa_teardown };
-const struct bench_ops gmp_dsa_sign_sec_ops = {
-  dsa_sign_sec_setup, dsa_run, dsa_check, dsa_teardown
-};
-const struct bench_ops gmp_dsa_verify_ops = { dsa_verify_setup, dsa_run, dsa_check, dsa_teardown };
+/* The bench_ops of the three DSA programs (programs.def). */
+const struct bench_ops gmp_dsa_ops = { dsa_setup, dsa_run, dsa_check, dsa_teardown };

@@ -8,6 +8,8 @@
 #include "engine/check.h"
 #include "engine/mirror.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
+#include "suites/verdict.h"
 
 struct divide_state
 {
@@ -30,25 +32,14 @@ divide_setup (const struct bench_test *t, unsigned stream, struct bench_error *e
   return s;
 }
 
-static void
-divide_run (void *state, unsigned long reps)
-{
-  struct divide_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_tdiv_q (s->q, s->x, s->y);
-}
+RUN_LOOP (divide_run, struct divide_state, mpz_tdiv_q (s->q, s->x, s->y))
 
 static int
 divide_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
 {
   struct divide_state *s = state;
-  if (!check_tdiv_q (s->x, s->y, s->q))
-    {
-      bench_fail (err, "mpz_tdiv_q gave a wrong quotient (Q*B + R = A with 0 <= R < B fails)");
-      return -1;
-    }
-  digest_mpz (digest, s->q);
-  return 0;
+  return verdict_mpz (check_tdiv_q (s->x, s->y, s->q), s->q, digest, err,
+                      "mpz_tdiv_q gave a wrong quotient (Q*B + R = A with 0 <= R < B fails)");
 }
 
 static void

@@ -17,6 +17,8 @@
 #include "engine/key_cache.h"
 #include "engine/operand.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
+#include "suites/verdict.h"
 
 #define PRIME_INPUTS 16
 
@@ -49,21 +51,8 @@ root_setup (const struct bench_test *t, unsigned stream, struct bench_error *err
   return s;
 }
 
-static void
-sqrt_run (void *state, unsigned long reps)
-{
-  struct ext_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_sqrt (s->r, s->x);
-}
-
-static void
-root_run (void *state, unsigned long reps)
-{
-  struct ext_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_root (s->r, s->x, s->t->b);
-}
+RUN_LOOP (sqrt_run, struct ext_state, mpz_sqrt (s->r, s->x))
+RUN_LOOP (root_run, struct ext_state, mpz_root (s->r, s->x, s->t->b))
 
 static int
 root_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
@@ -77,13 +66,7 @@ root_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   mpz_pow_ui (hi, hi, k);
   int ok = mpz_cmp (lo, s->x) <= 0 && mpz_cmp (s->x, hi) < 0;
   mpz_clears (lo, hi, NULL);
-  if (!ok)
-    {
-      bench_fail (err, "wrong root: r^%lu <= x < (r+1)^%lu fails", k, k);
-      return -1;
-    }
-  digest_mpz (digest, s->r);
-  return 0;
+  return verdict_mpz (ok, s->r, digest, err, "wrong root: r^%lu <= x < (r+1)^%lu fails", k, k);
 }
 
 static void *
@@ -109,13 +92,7 @@ invert_setup (const struct bench_test *t, unsigned stream, struct bench_error *e
   return s;
 }
 
-static void
-invert_run (void *state, unsigned long reps)
-{
-  struct ext_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_invert (s->r, s->x, s->m);
-}
+RUN_LOOP (invert_run, struct ext_state, mpz_invert (s->r, s->x, s->m))
 
 static int
 invert_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
@@ -127,13 +104,7 @@ invert_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   mpz_mod (p, p, s->m);
   int ok = mpz_cmp_ui (p, 1) == 0;
   mpz_clear (p);
-  if (!ok)
-    {
-      bench_fail (err, "mpz_invert gave a wrong inverse (x * r mod m != 1)");
-      return -1;
-    }
-  digest_mpz (digest, s->r);
-  return 0;
+  return verdict_mpz (ok, s->r, digest, err, "mpz_invert gave a wrong inverse (x * r mod m != 1)");
 }
 
 static void *
@@ -144,13 +115,7 @@ fac_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
   return ext_new (t);
 }
 
-static void
-fac_run (void *state, unsigned long reps)
-{
-  struct ext_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_fac_ui (s->r, s->t->a);
-}
+RUN_LOOP (fac_run, struct ext_state, mpz_fac_ui (s->r, s->t->a))
 
 static int
 fac_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
@@ -169,13 +134,8 @@ fac_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   /* Legendre: the power of two in n! is n minus the number of ones in n. */
   unsigned long twos = n - (unsigned long) __builtin_popcountl (n);
   ok = ok && mpz_scan1 (s->r, 0) == twos;
-  if (!ok)
-    {
-      bench_fail (err, "mpz_fac_ui(%lu) is wrong (residues or power of two differ)", n);
-      return -1;
-    }
-  digest_mpz (digest, s->r);
-  return 0;
+  return verdict_mpz (ok, s->r, digest, err,
+                      "mpz_fac_ui(%lu) is wrong (residues or power of two differ)", n);
 }
 
 /* Random inputs are 16 random odd numbers; prime inputs are the two

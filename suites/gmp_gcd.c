@@ -19,6 +19,7 @@
 #include "engine/check.h"
 #include "engine/mirror.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
 
 struct gcd_state
 {
@@ -37,29 +38,9 @@ gcd_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
   return s;
 }
 
-static void
-gcd_run (void *state, unsigned long reps)
-{
-  struct gcd_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_gcd (s->g, s->x, s->y);
-}
-
-static void
-gcdext_run (void *state, unsigned long reps)
-{
-  struct gcd_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_gcdext (s->g, s->s, NULL, s->x, s->y);
-}
-
-static void
-gcdext_both_run (void *state, unsigned long reps)
-{
-  struct gcd_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_gcdext (s->g, s->s, s->t, s->x, s->y);
-}
+RUN_LOOP (gcd_run, struct gcd_state, mpz_gcd (s->g, s->x, s->y))
+RUN_LOOP (gcdext_run, struct gcd_state, mpz_gcdext (s->g, s->s, NULL, s->x, s->y))
+RUN_LOOP (gcdext_both_run, struct gcd_state, mpz_gcdext (s->g, s->s, s->t, s->x, s->y))
 
 static int
 gcd_check (void *state, struct gb_sha256 *digest, struct bench_error *err)

@@ -23,6 +23,8 @@
 #include "engine/operand.h"
 #include "engine/rsa_key.h"
 #include "suites/programs.h"
+#include "suites/verdict.h"
+#include "suites/run_loop.h"
 
 struct keygen_state
 {
@@ -55,12 +57,7 @@ generate (struct keygen_state *s)
   s->have_key = 1;
 }
 
-static void
-keygen_run (void *state, unsigned long reps)
-{
-  for (unsigned long i = 0; i < reps; i++)
-    generate (state);
-}
+RUN_LOOP (keygen_run, struct keygen_state, generate (s))
 
 /* Whether X * Y = 1 mod M, with 0 <= X < M. */
 static int
@@ -124,12 +121,8 @@ keygen_setup (const struct bench_test *t, unsigned stream, struct bench_error *e
   struct gb_rng start = s->rng;
   generate (s);
   if (!key_works (s))
-    {
-      bench_fail (err, "the first generated %lu-bit RSA key is wrong (size, p*q, "
-                  "sign+verify or CRT values)", s->bits);
-      keygen_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, keygen_teardown, s, "the first generated %lu-bit RSA key "
+                                 "is wrong (size, p*q, sign+verify or CRT values)", s->bits);
   key_fingerprint (s, s->first_key);
   s->rng = start;
   s->have_key = 0;

@@ -15,6 +15,8 @@
 #include "engine/check.h"
 #include "engine/mirror.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
+#include "suites/verdict.h"
 
 struct mulm_state
 {
@@ -34,16 +36,10 @@ mulm_setup (const struct bench_test *t, unsigned stream, struct bench_error *err
   return s;
 }
 
-static void
-mulm_run (void *state, unsigned long reps)
-{
-  struct mulm_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    {
-      mpz_mul (s->t, s->x, s->y);
-      mpz_mod (s->r, s->t, s->m);
-    }
-}
+RUN_LOOP (mulm_run, struct mulm_state, {
+  mpz_mul (s->t, s->x, s->y);
+  mpz_mod (s->r, s->t, s->m);
+})
 
 static int
 mulm_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
@@ -56,13 +52,7 @@ mulm_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   int ok = check_product (s->x, s->y, prod) && mpz_sgn (s->r) >= 0
     && mpz_cmp (s->r, s->m) < 0 && mpz_divisible_p (diff, s->m);
   mpz_clears (prod, diff, NULL);
-  if (!ok)
-    {
-      bench_fail (err, "mpz_mul and mpz_mod gave a wrong residue");
-      return -1;
-    }
-  digest_mpz (digest, s->r);
-  return 0;
+  return verdict_mpz (ok, s->r, digest, err, "mpz_mul and mpz_mod gave a wrong residue");
 }
 
 static void

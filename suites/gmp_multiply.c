@@ -11,6 +11,7 @@
 #include "engine/check.h"
 #include "engine/mirror.h"
 #include "suites/programs.h"
+#include "suites/verdict.h"
 
 struct multiply_state
 {
@@ -45,13 +46,8 @@ static int
 multiply_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
 {
   struct multiply_state *s = state;
-  if (!check_product (s->x, s->y, s->z))
-    {
-      bench_fail (err, "mpz_mul gave a wrong product (checked modulo word-sized primes)");
-      return -1;
-    }
-  digest_mpz (digest, s->z);
-  return 0;
+  return verdict_mpz (check_product (s->x, s->y, s->z), s->z, digest, err,
+                      "mpz_mul gave a wrong product (checked modulo word-sized primes)");
 }
 
 static void

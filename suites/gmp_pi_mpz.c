@@ -13,6 +13,7 @@
 #include "engine/bench.h"
 #include "suites/pi_digits.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
 
 #define GUARD_DIGITS 10
 #define DIGITS_PER_TERM 14.181647462725477  /* log10(640320^3 / 1728) */
@@ -99,13 +100,7 @@ pi_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
   return s;
 }
 
-static void
-pi_run (void *state, unsigned long reps)
-{
-  struct pi_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    compute_pi (s->pi, s->digits);
-}
+RUN_LOOP (pi_run, struct pi_state, compute_pi (s->pi, s->digits))
 
 static int
 pi_check (void *state, struct gb_sha256 *digest, struct bench_error *err)

@@ -14,6 +14,8 @@
 #include "engine/check.h"
 #include "engine/mirror.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
+#include "suites/verdict.h"
 
 struct powm_state
 {
@@ -22,8 +24,12 @@ struct powm_state
 };
 
 static void *
-powm_setup_mode (const struct bench_test *t, unsigned stream, int sec)
+powm_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
 {
+  static const char *const programs[] = { "gmp.powm", "gmp.powm-sec" };
+  int sec = program_variant (t, programs, GB_ARRAY_SIZE (programs), err);
+  if (sec < 0)
+    return NULL;
   struct powm_state *s = gb_xmalloc (sizeof *s);
   char name[64];
   snprintf (name, sizeof name, "ext.powm.%ld", t->a);
@@ -33,35 +39,8 @@ powm_setup_mode (const struct bench_test *t, unsigned stream, int sec)
   return s;
 }
 
-static void *
-powm_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  (void) err;
-  return powm_setup_mode (t, stream, 0);
-}
-
-static void *
-powm_sec_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  (void) err;
-  return powm_setup_mode (t, stream, 1);
-}
-
-static void
-powm_run (void *state, unsigned long reps)
-{
-  struct powm_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_powm (s->r, s->x, s->e, s->m);
-}
-
-static void
-powm_sec_run (void *state, unsigned long reps)
-{
-  struct powm_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    mpz_powm_sec (s->r, s->x, s->e, s->m);
-}
+RUN_LOOP (powm_run, struct powm_state, mpz_powm (s->r, s->x, s->e, s->m))
+RUN_LOOP (powm_sec_run, struct powm_state, mpz_powm_sec (s->r, s->x, s->e, s->m))
 
 static int
 powm_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
@@ -75,14 +54,8 @@ powm_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
     mpz_powm_sec (want, s->x, s->e, s->m);
   int ok = mpz_cmp (want, s->r) == 0;
   mpz_clear (want);
-  if (!ok)
-    {
-      bench_fail (err, "%s and %s disagree", s->sec ? "mpz_powm_sec" : "mpz_powm",
-                  s->sec ? "mpz_powm" : "mpz_powm_sec");
-      return -1;
-    }
-  digest_mpz (digest, s->r);
-  return 0;
+  return verdict_mpz (ok, s->r, digest, err, "%s and %s disagree",
+                      s->sec ? "mpz_powm_sec" : "mpz_powm", s->sec ? "mpz_powm" : "mpz_powm_sec");
 }
 
 static void
@@ -94,6 +67,4 @@ powm_teardown (void *state)
 }
 
 const struct bench_ops gmp_powm_ops = { powm_setup, powm_run, powm_check, powm_teardown };
-const struct bench_ops gmp_powm_sec_ops = {
-  powm_sec_setup, powm_sec_run, powm_check, powm_teardown
-};
+const struct bench_ops gmp_powm_sec_ops = { powm_setup, powm_sec_run, powm_check, powm_teardown };

@@ -44,8 +44,15 @@ struct rsa_state
 };
 
 static void *
-rsa_setup_mode (const struct bench_test *t, unsigned stream, enum rsa_mode mode)
+rsa_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
 {
+  static const char *const programs[] = {
+    [RSA_SIGN] = "gmp.rsa.sign", [RSA_SIGN_SEC] = "gmp.rsa.sign-sec",
+    [RSA_VERIFY] = "gmp.rsa.verify"
+  };
+  int mode = program_variant (t, programs, GB_ARRAY_SIZE (programs), err);
+  if (mode < 0)
+    return NULL;
   struct rsa_state *s = gb_xmalloc (sizeof *s);
   struct gb_rng r;
   s->key = key_cache_rsa (t->a);
@@ -68,29 +75,8 @@ rsa_setup_mode (const struct bench_test *t, unsigned stream, enum rsa_mode mode)
   s->next = 0;
   s->last = 0;
   s->ran = 0;
-  s->mode = mode;
+  s->mode = (enum rsa_mode) mode;
   return s;
-}
-
-static void *
-rsa_sign_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  (void) err;
-  return rsa_setup_mode (t, stream, RSA_SIGN);
-}
-
-static void *
-rsa_sign_sec_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  (void) err;
-  return rsa_setup_mode (t, stream, RSA_SIGN_SEC);
-}
-
-static void *
-rsa_verify_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  (void) err;
-  return rsa_setup_mode (t, stream, RSA_VERIFY);
 }
 
 static void
@@ -182,6 +168,6 @@ rsa_teardown (void *state)
   free (s);
 }
 
-const struct bench_ops gmp_rsa_sign_ops = { rsa_sign_setup, rsa_sign_run, rsa_check, rsa_teardown };
-const struct bench_ops gmp_rsa_sign_sec_ops = { rsa_sign_sec_setup, rsa_sign_run, rsa_check, rsa_teardown };
-const struct bench_ops gmp_rsa_verify_ops = { rsa_verify_setup, rsa_verify_run, rsa_check, rsa_teardown };
+/* Signing (both programs) and verifying (programs.def). */
+const struct bench_ops gmp_rsa_sign_ops = { rsa_setup, rsa_sign_run, rsa_check, rsa_teardown };
+const struct bench_ops gmp_rsa_verify_ops = { rsa_setup, rsa_verify_run, rsa_check, rsa_teardown };

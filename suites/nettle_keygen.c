@@ -16,7 +16,9 @@
 #include "engine/bench.h"
 #include "engine/operand.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
 #include "engine/rsa_key.h"
+#include "suites/verdict.h"
 
 struct keygen_state
 {
@@ -57,12 +59,7 @@ generate (struct keygen_state *s)
   s->have_key = 1;
 }
 
-static void
-keygen_run (void *state, unsigned long reps)
-{
-  for (unsigned long i = 0; i < reps; i++)
-    generate (state);
-}
+RUN_LOOP (keygen_run, struct keygen_state, generate (s))
 
 /* Whether the key pair of S signs a digest and verifies the signature. */
 static int
@@ -83,15 +80,9 @@ keygen_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   struct keygen_state *s = state;
   if (!s->have_key)
     generate (s);
-  if (s->failed || mpz_sizeinbase (s->pub.n, 2) != s->bits
-      || mpz_cmp_ui (s->pub.e, RSA_PUBLIC_EXPONENT) != 0 || !round_trip (s))
-    {
-      bench_fail (err, "Nettle's %lu-bit RSA key is missing, of the wrong size, "
-                  "or does not sign and verify", s->bits);
-      return -1;
-    }
-  rsa_keygen_digest (digest, s->bits);
-  return 0;
+  int ok = !s->failed && mpz_sizeinbase (s->pub.n, 2) == s->bits
+    && mpz_cmp_ui (s->pub.e, RSA_PUBLIC_EXPONENT) == 0 && round_trip (s);
+  return verdict_rsa_keygen (ok, "Nettle", s->bits, digest, err);
 }
 
 static void

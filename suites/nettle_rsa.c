@@ -23,13 +23,19 @@
 #include "engine/check.h"
 #include "engine/key_cache.h"
 #include "engine/operand.h"
+#include "suites/run_loop.h"
 #include "suites/pkcs1.h"
 #include "suites/programs.h"
+#include "suites/verdict.h"
 
 #define RSA_MESSAGES 16
-#define SHA256_BYTES 32
 
 enum nettle_mode { SIGN, SIGN_TR, VERIFY };
+
+/* The programs of this file, by mode. */
+static const char *const nettle_programs[] = {
+  [SIGN] = "nettle.rsa.sign", [SIGN_TR] = "nettle.rsa.sign-tr", [VERIFY] = "nettle.rsa.verify"
+};
 
 struct nettle_state
 {
@@ -37,7 +43,7 @@ struct nettle_state
   struct rsa_public_key pub;
   struct rsa_private_key priv;
   struct gb_rng blinding;       /* randomness for the _tr variant */
-  unsigned char dig[RSA_MESSAGES][SHA256_BYTES];
+  unsigned char dig[RSA_MESSAGES][PKCS1_SHA256_BYTES];
   mpz_t sig[RSA_MESSAGES];
   int good[RSA_MESSAGES];       /* signing succeeded / verification accepted */
   int done[RSA_MESSAGES];
@@ -51,14 +57,6 @@ random_bytes (void *ctx, size_t len, uint8_t *dst)
   struct gb_rng *r = ctx;
   for (size_t i = 0; i < len; i++)
     dst[i] = (uint8_t) gb_rng_next (r);
-}
-
-/* EM for digest J. */
-static void
-encode (mpz_t em, const struct nettle_state *s, unsigned j)
-{
-  pkcs1_encode (em, s->key->bits, pkcs1_sha256_prefix, sizeof pkcs1_sha256_prefix,
-                s->dig[j], SHA256_BYTES);
 }
 
 /* Nettle's keys from K; 0 if Nettle accepts them. */
@@ -99,80 +97,38 @@ one (struct nettle_state *s, unsigned j)
 static void nettle_teardown (void *state);
 
 static void *
-nettle_setup_mode (const struct bench_test *t, unsigned stream, enum nettle_mode mode,
-                   struct bench_error *err)
+nettle_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
 {
+  int mode = program_variant (t, nettle_programs, GB_ARRAY_SIZE (nettle_programs), err);
+  if (mode < 0)
+    return NULL;
   struct nettle_state *s = gb_xcalloc (1, sizeof *s);
-  struct gb_rng r;
   s->key = key_cache_rsa ((unsigned long) t->a);
-  s->mode = mode;
-  gb_rng_init (&r, "rsa-sha256-digests", stream);
+  s->mode = (enum nettle_mode) mode;
+  pkcs1_test_digests (s->dig, RSA_MESSAGES, stream);
   gb_rng_init (&s->blinding, "nettle-blinding", stream);
   for (unsigned j = 0; j < RSA_MESSAGES; j++)
     {
-      random_bytes (&r, SHA256_BYTES, s->dig[j]);
       mpz_init2 (s->sig[j], (mp_bitcnt_t) t->a + 64);
       if (mode == VERIFY)
-        {
-          struct rsa_scratch scratch;
-          rsa_scratch_init (&scratch, s->key->bits);
-          encode (s->sig[j], s, j);
-          rsa_sign_crt (s->sig[j], s->sig[j], s->key, &scratch, 0);
-          rsa_scratch_clear (&scratch);
-        }
+        pkcs1_sign_gmp (s->sig[j], s->key, pkcs1_sha256_prefix, sizeof pkcs1_sha256_prefix,
+                        s->dig[j], PKCS1_SHA256_BYTES);
     }
   if (import_key (s) != 0)
-    {
-      bench_fail (err, "Nettle refused the %ld-bit RSA key", t->a);
-      nettle_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, nettle_teardown, s,
+                                 "Nettle refused the %ld-bit RSA key", t->a);
   one (s, 0);
   return s;
 }
 
-static void *
-sign_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  return nettle_setup_mode (t, stream, SIGN, err);
-}
-
-static void *
-sign_tr_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  return nettle_setup_mode (t, stream, SIGN_TR, err);
-}
-
-static void *
-verify_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  return nettle_setup_mode (t, stream, VERIFY, err);
-}
-
-static void
-nettle_run (void *state, unsigned long reps)
-{
-  struct nettle_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    {
-      unsigned j = s->next;
-      one (s, j);
-      s->done[j] = 1;
-      s->next = (j + 1) % RSA_MESSAGES;
-    }
-}
+RUN_CYCLE (nettle_run, struct nettle_state, one, RSA_MESSAGES)
 
 /* Whether signature J raised to e gives EM. */
 static int
 signature_valid (const struct nettle_state *s, unsigned j)
 {
-  mpz_t back, em;
-  mpz_inits (back, em, NULL);
-  mpz_powm (back, s->sig[j], s->key->e, s->key->n);
-  encode (em, s, j);
-  int ok = mpz_cmp (back, em) == 0;
-  mpz_clears (back, em, NULL);
-  return ok;
+  return pkcs1_signature_valid (s->sig[j], s->key, pkcs1_sha256_prefix,
+                                sizeof pkcs1_sha256_prefix, s->dig[j], PKCS1_SHA256_BYTES);
 }
 
 static int
@@ -188,9 +144,7 @@ static int
 nettle_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
 {
   struct nettle_state *s = state;
-  for (unsigned j = 0; j < RSA_MESSAGES; j++)
-    if (!s->done[j])
-      one (s, j);
+  RUN_CYCLE_REST (s, one, RSA_MESSAGES);
   for (unsigned j = 0; j < RSA_MESSAGES; j++)
     if (!s->good[j] || (s->mode != VERIFY && !signature_valid (s, j)))
       {
@@ -219,12 +173,5 @@ nettle_teardown (void *state)
   free (s);
 }
 
-const struct bench_ops nettle_rsa_sign_ops = {
-  sign_setup, nettle_run, nettle_check, nettle_teardown
-};
-const struct bench_ops nettle_rsa_sign_tr_ops = {
-  sign_tr_setup, nettle_run, nettle_check, nettle_teardown
-};
-const struct bench_ops nettle_rsa_verify_ops = {
-  verify_setup, nettle_run, nettle_check, nettle_teardown
-};
+/* The bench_ops of every program of this file (programs.def). */
+const struct bench_ops nettle_rsa_ops = { nettle_setup, nettle_run, nettle_check, nettle_teardown };

@@ -27,6 +27,8 @@
 #include "engine/check.h"
 #include "engine/mirror.h"
 #include "suites/programs.h"
+#include "suites/verdict.h"
+#include "suites/run_loop.h"
 
 enum bn_op { OP_SQR, OP_MUL, OP_DIV, OP_GCD, OP_INV, OP_EXP, OP_EXP_SEC };
 
@@ -96,69 +98,18 @@ bn_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
   s->br = BN_new ();
   s->ctx = BN_CTX_new ();
   if (!s->bx || !s->by || !s->bm || !s->br || !s->ctx)
-    {
-      bench_fail (err, "OpenSSL could not allocate the operands");
-      bn_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, bn_teardown, s, "OpenSSL could not allocate the operands");
   return s;
 }
 
-static void
-sqr_run (void *state, unsigned long reps)
-{
-  struct bn_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    s->failed |= !BN_sqr (s->br, s->bx, s->ctx);
-}
-
-static void
-mul_run (void *state, unsigned long reps)
-{
-  struct bn_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    s->failed |= !BN_mul (s->br, s->bx, s->by, s->ctx);
-}
-
-static void
-div_run (void *state, unsigned long reps)
-{
-  struct bn_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    s->failed |= !BN_div (s->br, NULL, s->bx, s->by, s->ctx);
-}
-
-static void
-gcd_run (void *state, unsigned long reps)
-{
-  struct bn_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    s->failed |= !BN_gcd (s->br, s->bx, s->by, s->ctx);
-}
-
-static void
-inv_run (void *state, unsigned long reps)
-{
-  struct bn_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    s->failed |= !BN_mod_inverse (s->br, s->bx, s->by, s->ctx);
-}
-
-static void
-exp_run (void *state, unsigned long reps)
-{
-  struct bn_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    s->failed |= !BN_mod_exp (s->br, s->bx, s->by, s->bm, s->ctx);
-}
-
-static void
-exp_sec_run (void *state, unsigned long reps)
-{
-  struct bn_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    s->failed |= !BN_mod_exp_mont_consttime (s->br, s->bx, s->by, s->bm, s->ctx, NULL);
-}
+RUN_LOOP (sqr_run, struct bn_state, s->failed |= !BN_sqr (s->br, s->bx, s->ctx))
+RUN_LOOP (mul_run, struct bn_state, s->failed |= !BN_mul (s->br, s->bx, s->by, s->ctx))
+RUN_LOOP (div_run, struct bn_state, s->failed |= !BN_div (s->br, NULL, s->bx, s->by, s->ctx))
+RUN_LOOP (gcd_run, struct bn_state, s->failed |= !BN_gcd (s->br, s->bx, s->by, s->ctx))
+RUN_LOOP (inv_run, struct bn_state, s->failed |= !BN_mod_inverse (s->br, s->bx, s->by, s->ctx))
+RUN_LOOP (exp_run, struct bn_state, s->failed |= !BN_mod_exp (s->br, s->bx, s->by, s->bm, s->ctx))
+RUN_LOOP (exp_sec_run, struct bn_state,
+          s->failed |= !BN_mod_exp_mont_consttime (s->br, s->bx, s->by, s->bm, s->ctx, NULL))
 
 /* GMP's answer for the operation of S. */
 static void

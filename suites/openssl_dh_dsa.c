@@ -23,47 +23,17 @@
 #include <openssl/core_names.h>
 #include <openssl/dsa.h>
 #include <openssl/evp.h>
-#include <openssl/param_build.h>
 #include "engine/bench.h"
 #include "engine/bn_convert.h"
 #include "engine/check.h"
+#include "suites/run_loop.h"
 #include "suites/dsa_math.h"
 #include "engine/key_cache.h"
+#include "suites/openssl_pkey.h"
 #include "suites/programs.h"
+#include "suites/verdict.h"
 
 #define DSA_MESSAGES 16
-#define MAX_PARAMS 5
-
-/* A key of TYPE from the named numbers (and the group name GROUP, if not
- * NULL); SELECTION as for EVP_PKEY_fromdata.  NULL on failure. */
-static EVP_PKEY *
-pkey_from (const char *type, const char *group, int selection, int n,
-           const char *const names[], const mpz_srcptr values[])
-{
-  OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new ();
-  OSSL_PARAM *params = NULL;
-  EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name (NULL, type, NULL);
-  EVP_PKEY *pkey = NULL;
-  BIGNUM *bn[MAX_PARAMS] = { NULL };
-  int ok = bld && ctx
-    && (!group || OSSL_PARAM_BLD_push_utf8_string (bld, OSSL_PKEY_PARAM_GROUP_NAME, group, 0));
-  for (int i = 0; i < n && ok; i++)
-    ok = (bn[i] = bn_from_mpz (values[i])) != NULL && OSSL_PARAM_BLD_push_BN (bld, names[i], bn[i]);
-  ok = ok && (params = OSSL_PARAM_BLD_to_param (bld)) != NULL
-    && EVP_PKEY_fromdata_init (ctx) > 0
-    && EVP_PKEY_fromdata (ctx, &pkey, selection, params) > 0;
-  if (!ok)
-    {
-      EVP_PKEY_free (pkey);
-      pkey = NULL;
-    }
-  OSSL_PARAM_free (params);
-  OSSL_PARAM_BLD_free (bld);
-  EVP_PKEY_CTX_free (ctx);
-  for (int i = 0; i < n; i++)
-    BN_free (bn[i]);
-  return pkey;
-}
 
 struct dh_state
 {
@@ -101,26 +71,17 @@ dh_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
   s->len = (size_t) t->a / 8;
   s->secret = gb_xmalloc (s->len);
   mpz_srcptr priv[] = { s->key.x, s->key.pub }, pub[] = { s->key.peer };
-  s->ours = pkey_from ("DH", group, EVP_PKEY_KEYPAIR, 2, priv_names, priv);
-  s->peer = pkey_from ("DH", group, EVP_PKEY_PUBLIC_KEY, 1, pub_names, pub);
+  s->ours = openssl_pkey_from ("DH", group, EVP_PKEY_KEYPAIR, 2, priv_names, priv);
+  s->peer = openssl_pkey_from ("DH", group, EVP_PKEY_PUBLIC_KEY, 1, pub_names, pub);
   s->ctx = s->ours && s->peer ? EVP_PKEY_CTX_new_from_pkey (NULL, s->ours, NULL) : NULL;
   if (!s->ctx || EVP_PKEY_derive_init (s->ctx) <= 0 || EVP_PKEY_derive_set_peer (s->ctx, s->peer) <= 0
       || EVP_PKEY_CTX_set_dh_pad (s->ctx, 1) <= 0 || !derive_one (s))
-    {
-      bench_fail (err, "OpenSSL refused the ffdhe%ld keys or could not derive with them", t->a);
-      dh_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, dh_teardown, s, "OpenSSL refused the ffdhe%ld keys or could "
+                                 "not derive with them", t->a);
   return s;
 }
 
-static void
-dh_run (void *state, unsigned long reps)
-{
-  struct dh_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    s->failed |= !derive_one (s);
-}
+RUN_LOOP (dh_run, struct dh_state, s->failed |= !derive_one (s))
 
 static int
 dh_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
@@ -135,13 +96,10 @@ dh_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   mpz_inits (got, want, NULL);
   mpz_import (got, s->len, 1, 1, 1, 0, s->secret);
   mpz_powm (want, s->key.pub, s->key.y, s->key.p);
-  int ok = mpz_cmp (got, want) == 0;
-  if (ok)
-    digest_mpz (digest, got);
-  else
-    bench_fail (err, "OpenSSL's shared secret differs from GMP's pub^y mod p");
+  int rc = verdict_mpz (mpz_cmp (got, want) == 0, got, digest, err,
+                        "OpenSSL's shared secret differs from GMP's pub^y mod p");
   mpz_clears (got, want, NULL);
-  return ok ? 0 : -1;
+  return rc;
 }
 
 static void
@@ -228,12 +186,16 @@ dsa_sig_from_gmp (struct dsa_state *s, unsigned j)
 static void dsa_teardown (void *state);
 
 static void *
-dsa_setup_mode (const struct bench_test *t, unsigned stream, int verify, struct bench_error *err)
+dsa_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
 {
+  static const char *const programs[] = { "openssl.dsa.sign", "openssl.dsa.verify" };
   static const char *const names[] = {
     OSSL_PKEY_PARAM_FFC_P, OSSL_PKEY_PARAM_FFC_Q, OSSL_PKEY_PARAM_FFC_G,
     OSSL_PKEY_PARAM_PRIV_KEY, OSSL_PKEY_PARAM_PUB_KEY
   };
+  int verify = program_variant (t, programs, GB_ARRAY_SIZE (programs), err);
+  if (verify < 0)
+    return NULL;
   struct dsa_state *s = gb_xcalloc (1, sizeof *s);
   s->key = key_cache_dsa ((unsigned long) t->a, t->a <= 1024 ? 160 : 256, stream);
   s->verify = verify;
@@ -245,7 +207,7 @@ dsa_setup_mode (const struct bench_test *t, unsigned stream, int verify, struct 
       dsa_hash_value (s->h[j], s->dig[j], s->key);
     }
   mpz_srcptr values[] = { s->key->p, s->key->q, s->key->g, s->key->x, s->key->y };
-  s->pkey = pkey_from ("DSA", NULL, EVP_PKEY_KEYPAIR, 5, names, values);
+  s->pkey = openssl_pkey_from ("DSA", NULL, EVP_PKEY_KEYPAIR, 5, names, values);
   s->max = s->pkey ? (size_t) EVP_PKEY_get_size (s->pkey) : 0;
   for (int j = 0; j < DSA_MESSAGES; j++)
     s->sig[j] = gb_xmalloc (s->max ? s->max : 1);
@@ -254,25 +216,9 @@ dsa_setup_mode (const struct bench_test *t, unsigned stream, int verify, struct 
   for (unsigned j = 0; j < DSA_MESSAGES && ok && verify; j++)
     ok = dsa_sig_from_gmp (s, j);
   if (!ok || !(verify ? dsa_verify_one (s, 0) : dsa_sign_one (s, 0)))
-    {
-      bench_fail (err, "OpenSSL refused the DSA-%ld key or could not %s with it",
-                  t->a, verify ? "verify" : "sign");
-      dsa_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, dsa_teardown, s, "OpenSSL refused the DSA-%ld key or could "
+                                 "not %s with it", t->a, verify ? "verify" : "sign");
   return s;
-}
-
-static void *
-dsa_sign_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  return dsa_setup_mode (t, stream, 0, err);
-}
-
-static void *
-dsa_verify_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  return dsa_setup_mode (t, stream, 1, err);
 }
 
 static void
@@ -284,18 +230,7 @@ dsa_one (struct dsa_state *s, unsigned j)
     s->failed |= !dsa_sign_one (s, j);
 }
 
-static void
-dsa_run (void *state, unsigned long reps)
-{
-  struct dsa_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    {
-      unsigned j = s->next;
-      dsa_one (s, j);
-      s->done[j] = 1;
-      s->next = (j + 1) % DSA_MESSAGES;
-    }
-}
+RUN_CYCLE (dsa_run, struct dsa_state, dsa_one, DSA_MESSAGES)
 
 /* Whether GMP accepts OpenSSL's signature J; the verified (r, s) are
  * left in R, SV. */
@@ -321,9 +256,7 @@ dsa_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   struct dsa_state *s = state;
   mpz_t r, sv;
   int bad = -1;
-  for (unsigned j = 0; j < DSA_MESSAGES; j++)
-    if (!s->done[j])
-      dsa_one (s, j);
+  RUN_CYCLE_REST (s, dsa_one, DSA_MESSAGES);
   mpz_inits (r, sv, NULL);
   if (!s->verify)
     digest_mpz (digest, s->key->y);
@@ -366,7 +299,5 @@ dsa_teardown (void *state)
 }
 
 const struct bench_ops openssl_dh_ops = { dh_setup, dh_run, dh_check, dh_teardown };
-const struct bench_ops openssl_dsa_sign_ops = { dsa_sign_setup, dsa_run, dsa_check, dsa_teardown };
-const struct bench_ops openssl_dsa_verify_ops = {
-  dsa_verify_setup, dsa_run, dsa_check, dsa_teardown
-};
+/* The bench_ops of both DSA programs (programs.def). */
+const struct bench_ops openssl_dsa_ops = { dsa_setup, dsa_run, dsa_check, dsa_teardown };

@@ -15,7 +15,9 @@
 #include <openssl/core_names.h>
 #include "engine/bench.h"
 #include "suites/programs.h"
+#include "suites/run_loop.h"
 #include "engine/rsa_key.h"
+#include "suites/verdict.h"
 
 struct keygen_state
 {
@@ -36,11 +38,8 @@ keygen_setup (const struct bench_test *t, unsigned stream, struct bench_error *e
   s->ctx = EVP_PKEY_CTX_new_from_name (NULL, "RSA", NULL);
   if (!s->ctx || EVP_PKEY_keygen_init (s->ctx) <= 0
       || EVP_PKEY_CTX_set_rsa_keygen_bits (s->ctx, (int) t->a) <= 0)
-    {
-      bench_fail (err, "OpenSSL could not prepare %ld-bit RSA key generation", t->a);
-      keygen_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, keygen_teardown, s,
+                                 "OpenSSL could not prepare %ld-bit RSA key generation", t->a);
   return s;
 }
 
@@ -52,12 +51,7 @@ generate (struct keygen_state *s)
   s->failed |= EVP_PKEY_generate (s->ctx, &s->pkey) <= 0;
 }
 
-static void
-keygen_run (void *state, unsigned long reps)
-{
-  for (unsigned long i = 0; i < reps; i++)
-    generate (state);
-}
+RUN_LOOP (keygen_run, struct keygen_state, generate (s))
 
 /* Whether PKEY signs an input and verifies the signature. */
 static int
@@ -93,15 +87,9 @@ keygen_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
   struct keygen_state *s = state;
   if (!s->pkey && !s->failed)
     generate (s);
-  if (s->failed || !s->pkey || EVP_PKEY_get_bits (s->pkey) != (int) s->bits
-      || !has_exponent (s->pkey) || !round_trip (s->pkey))
-    {
-      bench_fail (err, "OpenSSL's %lu-bit RSA key is missing, of the wrong size or e, "
-                  "or does not sign and verify", s->bits);
-      return -1;
-    }
-  rsa_keygen_digest (digest, s->bits);
-  return 0;
+  int ok = !s->failed && s->pkey && EVP_PKEY_get_bits (s->pkey) == (int) s->bits
+    && has_exponent (s->pkey) && round_trip (s->pkey);
+  return verdict_rsa_keygen (ok, "OpenSSL", s->bits, digest, err);
 }
 
 static void

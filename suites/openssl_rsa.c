@@ -19,18 +19,22 @@
 #include <gmp.h>
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
-#include <openssl/param_build.h>
 #include <openssl/rsa.h>
 #include "engine/bench.h"
-#include "engine/bn_convert.h"
 #include "engine/check.h"
 #include "engine/key_cache.h"
 #include "engine/operand.h"
+#include "suites/run_loop.h"
+#include "suites/openssl_pkey.h"
 #include "suites/pkcs1.h"
 #include "suites/programs.h"
+#include "suites/verdict.h"
 
 #define RSA_MESSAGES 16
 #define RSA_INPUT 36            /* bytes signed, as `openssl speed` */
+
+/* The programs of this file: signing, verifying. */
+static const char *const ossl_rsa_programs[] = { "openssl.rsa.sign", "openssl.rsa.verify" };
 
 struct ossl_rsa_state
 {
@@ -47,47 +51,19 @@ struct ossl_rsa_state
   int failed;                   /* an EVP call returned an error */
 };
 
-/* Pushes Z as the BIGNUM parameter KEY; 0 on failure.  The BIGNUM is
- * handed to FREE_LATER, since the builder only keeps a reference. */
-static int
-push_mpz (OSSL_PARAM_BLD *bld, const char *key, const mpz_t z, BIGNUM **free_later)
-{
-  *free_later = bn_from_mpz (z);
-  return *free_later && OSSL_PARAM_BLD_push_BN (bld, key, *free_later);
-}
-
 /* K as an OpenSSL key pair, or NULL. */
 static EVP_PKEY *
 rsa_pkey (const struct rsa_key *k)
 {
-  OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new ();
-  OSSL_PARAM *params = NULL;
-  EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name (NULL, "RSA", NULL);
-  EVP_PKEY *pkey = NULL;
-  BIGNUM *bn[8] = { NULL };
-  int ok = bld && ctx
-    && push_mpz (bld, OSSL_PKEY_PARAM_RSA_N, k->n, &bn[0])
-    && push_mpz (bld, OSSL_PKEY_PARAM_RSA_E, k->e, &bn[1])
-    && push_mpz (bld, OSSL_PKEY_PARAM_RSA_D, k->d, &bn[2])
-    && push_mpz (bld, OSSL_PKEY_PARAM_RSA_FACTOR1, k->p, &bn[3])
-    && push_mpz (bld, OSSL_PKEY_PARAM_RSA_FACTOR2, k->q, &bn[4])
-    && push_mpz (bld, OSSL_PKEY_PARAM_RSA_EXPONENT1, k->dp, &bn[5])
-    && push_mpz (bld, OSSL_PKEY_PARAM_RSA_EXPONENT2, k->dq, &bn[6])
-    && push_mpz (bld, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, k->q_inv_p, &bn[7])
-    && (params = OSSL_PARAM_BLD_to_param (bld)) != NULL
-    && EVP_PKEY_fromdata_init (ctx) > 0
-    && EVP_PKEY_fromdata (ctx, &pkey, EVP_PKEY_KEYPAIR, params) > 0;
-  if (!ok)
-    {
-      EVP_PKEY_free (pkey);
-      pkey = NULL;
-    }
-  OSSL_PARAM_free (params);
-  OSSL_PARAM_BLD_free (bld);
-  EVP_PKEY_CTX_free (ctx);
-  for (size_t i = 0; i < GB_ARRAY_SIZE (bn); i++)
-    BN_free (bn[i]);
-  return pkey;
+  static const char *const names[] = {
+    OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E, OSSL_PKEY_PARAM_RSA_D,
+    OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2,
+    OSSL_PKEY_PARAM_RSA_EXPONENT1, OSSL_PKEY_PARAM_RSA_EXPONENT2,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT1
+  };
+  mpz_srcptr values[] = { k->n, k->e, k->d, k->p, k->q, k->dp, k->dq, k->q_inv_p };
+  return openssl_pkey_from ("RSA", NULL, EVP_PKEY_KEYPAIR, (int) GB_ARRAY_SIZE (names), names,
+                            values);
 }
 
 static int
@@ -107,15 +83,11 @@ verify_one (struct ossl_rsa_state *s, unsigned j)
 static void
 gmp_sign (struct ossl_rsa_state *s, unsigned j)
 {
-  mpz_t em, sig;
-  struct rsa_scratch scratch;
-  mpz_inits (em, sig, NULL);
-  rsa_scratch_init (&scratch, s->key->bits);
-  pkcs1_encode (em, s->key->bits, NULL, 0, s->msg[j], RSA_INPUT);
-  rsa_sign_crt (sig, em, s->key, &scratch, 0);
+  mpz_t sig;
+  mpz_init (sig);
+  pkcs1_sign_gmp (sig, s->key, NULL, 0, s->msg[j], RSA_INPUT);
   pkcs1_i2osp (s->sig[j], s->k, sig);
-  rsa_scratch_clear (&scratch);
-  mpz_clears (em, sig, NULL);
+  mpz_clear (sig);
 }
 
 static void ossl_rsa_teardown (void *state);
@@ -123,9 +95,11 @@ static void ossl_rsa_teardown (void *state);
 /* Key, context (initialised for signing or verifying, PKCS #1 v1.5
  * padding) and messages; one operation warms the context. */
 static void *
-ossl_rsa_setup_mode (const struct bench_test *t, unsigned stream, int verify,
-                     struct bench_error *err)
+ossl_rsa_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
 {
+  int verify = program_variant (t, ossl_rsa_programs, GB_ARRAY_SIZE (ossl_rsa_programs), err);
+  if (verify < 0)
+    return NULL;
   struct ossl_rsa_state *s = gb_xcalloc (1, sizeof *s);
   struct gb_rng r;
   s->key = key_cache_rsa ((unsigned long) t->a);
@@ -147,64 +121,37 @@ ossl_rsa_setup_mode (const struct bench_test *t, unsigned stream, int verify,
     && EVP_PKEY_CTX_set_rsa_padding (s->ctx, RSA_PKCS1_PADDING) > 0
     && (verify ? verify_one (s, 0) : sign_one (s, 0));
   if (!ok)
-    {
-      bench_fail (err, "OpenSSL refused the %ld-bit RSA key or could not %s with it",
-                  t->a, verify ? "verify" : "sign");
-      ossl_rsa_teardown (s);
-      return NULL;
-    }
+    return verdict_setup_failed (err, ossl_rsa_teardown, s, "OpenSSL refused the %ld-bit RSA key "
+                                 "or could not %s with it", t->a, verify ? "verify" : "sign");
   return s;
 }
 
-static void *
-ossl_sign_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
+/* The timed operations on message J: a signature's failure, a
+ * verification's verdict kept for check. */
+static void
+sign_kept (struct ossl_rsa_state *s, unsigned j)
 {
-  return ossl_rsa_setup_mode (t, stream, 0, err);
-}
-
-static void *
-ossl_verify_setup (const struct bench_test *t, unsigned stream, struct bench_error *err)
-{
-  return ossl_rsa_setup_mode (t, stream, 1, err);
+  s->failed |= !sign_one (s, j);
 }
 
 static void
-ossl_sign_run (void *state, unsigned long reps)
+verify_kept (struct ossl_rsa_state *s, unsigned j)
 {
-  struct ossl_rsa_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    {
-      unsigned j = s->next;
-      s->failed |= !sign_one (s, j);
-      s->done[j] = 1;
-      s->next = (j + 1) % RSA_MESSAGES;
-    }
+  s->good[j] = verify_one (s, j);
 }
 
-static void
-ossl_verify_run (void *state, unsigned long reps)
-{
-  struct ossl_rsa_state *s = state;
-  for (unsigned long i = 0; i < reps; i++)
-    {
-      unsigned j = s->next;
-      s->good[j] = verify_one (s, j);
-      s->done[j] = 1;
-      s->next = (j + 1) % RSA_MESSAGES;
-    }
-}
+RUN_CYCLE (ossl_sign_run, struct ossl_rsa_state, sign_kept, RSA_MESSAGES)
+RUN_CYCLE (ossl_verify_run, struct ossl_rsa_state, verify_kept, RSA_MESSAGES)
 
 /* Whether signature J raised to e gives the PKCS #1 encoding of message J. */
 static int
 signature_valid (const struct ossl_rsa_state *s, unsigned j)
 {
-  mpz_t sig, em;
-  mpz_inits (sig, em, NULL);
+  mpz_t sig;
+  mpz_init (sig);
   mpz_import (sig, s->k, 1, 1, 1, 0, s->sig[j]);
-  mpz_powm (sig, sig, s->key->e, s->key->n);
-  pkcs1_encode (em, s->key->bits, NULL, 0, s->msg[j], RSA_INPUT);
-  int ok = mpz_cmp (sig, em) == 0;
-  mpz_clears (sig, em, NULL);
+  int ok = pkcs1_signature_valid (sig, s->key, NULL, 0, s->msg[j], RSA_INPUT);
+  mpz_clear (sig);
   return ok;
 }
 
@@ -222,14 +169,7 @@ static int
 ossl_rsa_check (void *state, struct gb_sha256 *digest, struct bench_error *err)
 {
   struct ossl_rsa_state *s = state;
-  for (unsigned j = 0; j < RSA_MESSAGES; j++)
-    if (!s->done[j])
-      {
-        if (s->verify)
-          s->good[j] = verify_one (s, j);
-        else
-          s->failed |= !sign_one (s, j);
-      }
+  RUN_CYCLE_REST (s, (s->verify ? verify_kept : sign_kept), RSA_MESSAGES);
   if (s->failed)
     {
       bench_fail (err, "EVP_PKEY_sign returned an error");
@@ -264,8 +204,8 @@ ossl_rsa_teardown (void *state)
 }
 
 const struct bench_ops openssl_rsa_sign_ops = {
-  ossl_sign_setup, ossl_sign_run, ossl_rsa_check, ossl_rsa_teardown
+  ossl_rsa_setup, ossl_sign_run, ossl_rsa_check, ossl_rsa_teardown
 };
 const struct bench_ops openssl_rsa_verify_ops = {
-  ossl_verify_setup, ossl_verify_run, ossl_rsa_check, ossl_rsa_teardown
+  ossl_rsa_setup, ossl_verify_run, ossl_rsa_check, ossl_rsa_teardown
 };

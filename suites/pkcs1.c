@@ -1,9 +1,11 @@
-/* pkcs1.c: the PKCS #1 v1.5 encoding as a number (see pkcs1.h). */
+/* pkcs1.c: the PKCS #1 v1.5 encoding as a number, and GMP's signatures
+ * and checks with it (see pkcs1.h). */
 #include "suites/pkcs1.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include "common/util.h"
+#include "engine/operand.h"
 
 const unsigned char pkcs1_sha256_prefix[19] = {
   0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
@@ -36,4 +38,43 @@ pkcs1_i2osp (unsigned char *out, size_t k, const mpz_t z)
   memset (out, 0, k);
   if (mpz_sgn (z) != 0)
     mpz_export (out + (k - n), &written, 1, 1, 1, 0, z);
+}
+
+void
+pkcs1_sign_gmp (mpz_t sig, const struct rsa_key *k,
+                const unsigned char *prefix, size_t prefix_len,
+                const unsigned char *data, size_t len)
+{
+  struct rsa_scratch scratch;
+  mpz_t em;
+  mpz_init (em);
+  rsa_scratch_init (&scratch, k->bits);
+  pkcs1_encode (em, k->bits, prefix, prefix_len, data, len);
+  rsa_sign_crt (sig, em, k, &scratch, 0);
+  rsa_scratch_clear (&scratch);
+  mpz_clear (em);
+}
+
+int
+pkcs1_signature_valid (const mpz_t sig, const struct rsa_key *k,
+                       const unsigned char *prefix, size_t prefix_len,
+                       const unsigned char *data, size_t len)
+{
+  mpz_t em, back;
+  mpz_inits (em, back, NULL);
+  pkcs1_encode (em, k->bits, prefix, prefix_len, data, len);
+  mpz_powm (back, sig, k->e, k->n);
+  int ok = mpz_cmp (back, em) == 0;
+  mpz_clears (em, back, NULL);
+  return ok;
+}
+
+void
+pkcs1_test_digests (unsigned char dig[][PKCS1_SHA256_BYTES], unsigned n, unsigned stream)
+{
+  struct gb_rng r;
+  gb_rng_init (&r, "rsa-sha256-digests", stream);
+  for (unsigned j = 0; j < n; j++)
+    for (unsigned i = 0; i < PKCS1_SHA256_BYTES; i++)
+      dig[j][i] = (unsigned char) gb_rng_next (&r);
 }

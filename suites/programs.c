@@ -1,6 +1,6 @@
 /* programs.c: the benchmark programs by name (the rows of programs.def),
- * and the registry's tests that this build can run with them (see
- * programs.h). */
+ * the registry's tests that this build can run with them, and the variant
+ * of a program whose file serves several (see programs.h). */
 #include "suites/programs.h"
 
 #include <pthread.h>
@@ -69,4 +69,15 @@ runnable_find (const char *name)
 {
   const struct bench_test *t = registry_find (name);
   return t && program_ops (t) ? t : NULL;
+}
+
+int
+program_variant (const struct bench_test *t, const char *const programs[], size_t n,
+                 struct bench_error *err)
+{
+  for (size_t i = 0; i < n; i++)
+    if (strcmp (programs[i], t->program) == 0)
+      return (int) i;
+  bench_fail (err, "the program %s of %s is not one this code runs", t->program, t->name);
+  return -1;
 }

@@ -27,4 +27,12 @@ const char *runnable_suite_name (size_t i);
 /* The runnable test named NAME, or NULL. */
 const struct bench_test *runnable_find (const char *name);
 
+/* For the programs of one file that share their four functions and differ
+ * by a variant (sign or verify, blinded or not): the index of T's program
+ * among the N names of PROGRAMS.  -1, with the test failed in ERR, for a
+ * program that is not among them (a row of programs.def naming another
+ * file's bench_ops). */
+int program_variant (const struct bench_test *t, const char *const programs[], size_t n,
+                     struct bench_error *err);
+
 #endif

@@ -16,8 +16,6 @@
  * count attempts and compare what was sent.  One connection at a time;
  * every answer closes its connection.  Ends when killed. */
 #define _GNU_SOURCE             /* strcasestr */
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +23,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "common/util.h"
+#include "tests/helper-listen.h"
 
 #define MAX_REQUEST (2 << 20)
 
@@ -101,45 +100,19 @@ answer (int fd, const char *spec, const char *body, long len)
     perror ("helper-httpd: write");
 }
 
-static int
-listen_any_port (int *port)
-{
-  struct sockaddr_in a;
-  socklen_t alen = sizeof a;
-  int s = socket (AF_INET, SOCK_STREAM, 0);
-  memset (&a, 0, sizeof a);
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
-  if (s < 0 || bind (s, (struct sockaddr *) &a, sizeof a) != 0 || listen (s, 16) != 0
-      || getsockname (s, (struct sockaddr *) &a, &alen) != 0)
-    return -1;
-  *port = ntohs (a.sin_port);
-  return s;
-}
-
 int
 main (int argc, char **argv)
 {
   char *buf = gb_xmalloc (MAX_REQUEST);
-  int s, port;
-  FILE *pf;
+  int s;
 
   if (argc < 4)
     {
       fprintf (stderr, "usage: helper-httpd PORTFILE LOGFILE ANSWER...\n");
       return 2;
     }
-  if ((s = listen_any_port (&port)) < 0)
-    {
-      perror ("helper-httpd: listen");
-      return 1;
-    }
-  pf = fopen (argv[1], "w");
-  if (!pf || fprintf (pf, "%d\n", port) < 0 || fclose (pf) != 0)
-    {
-      perror ("helper-httpd: port file");
-      return 1;
-    }
+  if ((s = helper_listen (argv[1], "helper-httpd")) < 0)
+    return 1;
   for (int n = 0;; n++)
     {
       const char *spec = argv[3 + (n < argc - 3 ? n : argc - 4)];

@@ -19,22 +19,7 @@
 #include <unistd.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
-
-static int
-listen_any_port (int *port)
-{
-  struct sockaddr_in a;
-  socklen_t alen = sizeof a;
-  int s = socket (AF_INET, SOCK_STREAM, 0);
-  memset (&a, 0, sizeof a);
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
-  if (s < 0 || bind (s, (struct sockaddr *) &a, sizeof a) != 0 || listen (s, 16) != 0
-      || getsockname (s, (struct sockaddr *) &a, &alen) != 0)
-    return -1;
-  *port = ntohs (a.sin_port);
-  return s;
-}
+#include "tests/helper-listen.h"
 
 static int
 connect_backend (int port)
@@ -83,8 +68,7 @@ int
 main (int argc, char **argv)
 {
   SSL_CTX *ctx;
-  int s, port;
-  FILE *pf;
+  int s;
 
   if (argc != 5)
     {
@@ -99,17 +83,8 @@ main (int argc, char **argv)
       ERR_print_errors_fp (stderr);
       return 1;
     }
-  if ((s = listen_any_port (&port)) < 0)
-    {
-      perror ("helper-tlsproxy: listen");
-      return 1;
-    }
-  pf = fopen (argv[4], "w");
-  if (!pf || fprintf (pf, "%d\n", port) < 0 || fclose (pf) != 0)
-    {
-      perror ("helper-tlsproxy: port file");
-      return 1;
-    }
+  if ((s = helper_listen (argv[4], "helper-tlsproxy")) < 0)
+    return 1;
   for (;;)
     {
       int client = accept (s, NULL, NULL), backend;

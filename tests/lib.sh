@@ -67,3 +67,33 @@ signal_status () {
   wait "$1"
   status=$?
 }
+
+# launch_server BINARY LOG PORT ARGS...: starts the gmpbench-server
+# BINARY on 127.0.0.1:PORT with ARGS, its stderr appended to LOG, and waits
+# (at most 5 s) until the lines it adds to LOG say it listens on that port,
+# which it writes once the socket accepts connections (another test's
+# server on the same port would answer requests too, and an earlier server
+# of this test may have logged that port before).  Sets LAUNCHED_PID; when
+# the server ends first or never says so, it is stopped and 1 returned.
+launch_server () {
+  binary=$1 log=$2 port=$3
+  shift 3
+  logged=$(cat "$log" 2> /dev/null | wc -l)
+  "$binary" --listen "127.0.0.1:$port" "$@" 2>> "$log" &
+  LAUNCHED_PID=$!
+  for wait in $(seq 100); do
+    tail -n "+$((logged + 1))" "$log" | grep -q "listening on 127.0.0.1:$port," && return 0
+    kill -0 "$LAUNCHED_PID" 2> /dev/null || break
+    sleep 0.05
+  done
+  stop_process "$LAUNCHED_PID"
+  return 1
+}
+
+# stop_process [PID]: SIGTERM to the background job PID, if any, and waits
+# for it to end.
+stop_process () {
+  [ -n "$1" ] || return 0
+  kill "$1" 2> /dev/null
+  wait "$1" 2> /dev/null
+}

@@ -76,12 +76,11 @@ random_port () {
   $PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# start_server DATABASE [OPTIONS]: starts gmpbench-server on a free port,
-# logging to server.log; sets SRV_PID and URL.  Fails after 10 tries.  The
-# server is taken as up once its log says it listens on the port: another
-# test's server on the same port would answer /healthz too.  Every test
-# uploads from 127.0.0.1, one source: the limit per source is off unless
-# OPTIONS set it (a build before sources has none).
+# start_server DATABASE [OPTIONS]: starts $SERVER on a free port
+# (launch_server), logging to server.log; sets SRV_PID and URL.  Fails
+# after 10 tries.  Every test uploads from 127.0.0.1, one source: the limit
+# per source is off unless OPTIONS set it (a build before sources has
+# none).
 start_server () {
   db=$1
   shift
@@ -89,23 +88,22 @@ start_server () {
   "$SERVER" --help | grep -q -e --source-rate && source_rate='--source-rate 0'
   for try in 1 2 3 4 5 6 7 8 9 10; do
     port=$(random_port)
-    # shellcheck disable=SC2086
-    "$SERVER" --listen "127.0.0.1:$port" --database "$db" --threads 4 $source_rate "$@" \
-      2>> server.log &
-    SRV_PID=$!
     URL="http://127.0.0.1:$port"
-    for wait in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-      if grep -q "listening on 127.0.0.1:$port," server.log \
-        && curl -sf "$URL/healthz" > /dev/null 2>&1; then
-        return 0
-      fi
-      kill -0 "$SRV_PID" 2> /dev/null || break
-      sleep 0.1
-    done
-    kill "$SRV_PID" 2> /dev/null
-    wait "$SRV_PID" 2> /dev/null
+    # shellcheck disable=SC2086
+    if launch_server "$SERVER" server.log "$port" --database "$db" --threads 4 $source_rate "$@"; then
+      SRV_PID=$LAUNCHED_PID
+      return 0
+    fi
   done
   return 1
+}
+
+# start_test_server DATABASE [OPTIONS]: start_server for the whole test:
+# the test fails and ends if the server does not start, and the server is
+# stopped when the test ends.
+start_test_server () {
+  start_server "$@" || { fail "the server starts"; exit 1; }
+  trap 'stop_server' EXIT
 }
 
 # stop_server [PID]: SIGTERM, then waits; sets $stop_status.
@@ -149,6 +147,25 @@ upload_all () {
       -H 'Content-Type: application/json' -H "Gmpbench-Signature: $(cat "c$j.sig")" \
       "$1/api/v1/results"
     j=$((j + $3))
+  done
+}
+
+# upload_twice URL_A URL_B CLIENTS: every document cJ.json (J below $N)
+# sent twice at once, to URL_A and to URL_B (the same server, or two on
+# one database), by CLIENTS pairs of clients, pair K sending cK, cK+CLIENTS,
+# ... (upload_all); the status codes in codes.aK and codes.bK.
+upload_twice () {
+  clients=
+  k=0
+  while [ $k -lt "$3" ]; do
+    upload_all "$1" $k "$3" > "codes.a$k" &
+    clients="$clients $!"
+    upload_all "$2" $k "$3" > "codes.b$k" &
+    clients="$clients $!"
+    k=$((k + 1))
+  done
+  for p in $clients; do
+    wait "$p"
   done
 }
 

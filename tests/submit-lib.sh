@@ -50,36 +50,26 @@ random_port () {
 }
 
 # start_server [PORT]: a gmpbench-server on 127.0.0.1 (a random free port
-# unless PORT) with its database in $TEST_TMP; sets SERVER_PID, SERVER_PORT
-# and SERVER_URL.  Fails when no server is built or it does not come up.
+# unless PORT; launch_server) with its database in $TEST_TMP; sets
+# SERVER_PID, SERVER_PORT, SERVER_URL and SERVER_LOG.  Fails when no server
+# is built or it does not come up.
 start_server () {
   [ "$BUILD_SERVER" = yes ] && [ -x "$BUILDDIR/gmpbench-server" ] || return 1
   for try in 1 2 3 4 5 6 7 8; do
     SERVER_PORT=${1:-$(random_port)}
-    log="$TEST_TMP/server.$SERVER_PORT.$try.log"
-    "$BUILDDIR/gmpbench-server" --listen "127.0.0.1:$SERVER_PORT" \
-      --database "$TEST_TMP/server.db" 2> "$log" &
-    SERVER_PID=$!
-    for i in $(seq 100); do
-      if grep -q 'listening on' "$log"; then
-        SERVER_URL="http://127.0.0.1:$SERVER_PORT"
-        SERVER_LOG=$log
-        return 0
-      fi
-      kill -0 "$SERVER_PID" 2> /dev/null || break
-      sleep 0.05
-    done
-    kill "$SERVER_PID" 2> /dev/null
-    wait "$SERVER_PID" 2> /dev/null
+    SERVER_LOG="$TEST_TMP/server.$SERVER_PORT.$try.log"
+    if launch_server "$BUILDDIR/gmpbench-server" "$SERVER_LOG" "$SERVER_PORT" \
+      --database "$TEST_TMP/server.db"; then
+      SERVER_PID=$LAUNCHED_PID
+      SERVER_URL="http://127.0.0.1:$SERVER_PORT"
+      return 0
+    fi
   done
   return 1
 }
 
 stop_server () {
-  if [ -n "$SERVER_PID" ]; then
-    kill "$SERVER_PID" 2> /dev/null
-    wait "$SERVER_PID" 2> /dev/null
-  fi
+  stop_process "$SERVER_PID"
   SERVER_PID=
 }
 
@@ -97,10 +87,7 @@ start_fake () {
 }
 
 stop_fake () {
-  if [ -n "$FAKE_PID" ]; then
-    kill "$FAKE_PID" 2> /dev/null
-    wait "$FAKE_PID" 2> /dev/null
-  fi
+  stop_process "$FAKE_PID"
   FAKE_PID=
 }
 

@@ -36,18 +36,9 @@ start_server "$PG_URI" --address-rate 0 --key-rate 0 || fail "the second server 
 URL2=$URL PID2=$SRV_PID
 
 # Four clients per server, every document sent once to each server.
-clients=
-for k in 0 1 2 3; do
-  upload_all "$URL1" $k 4 > "codes1.$k" &
-  clients="$clients $!"
-  upload_all "$URL2" $k 4 > "codes2.$k" &
-  clients="$clients $!"
-done
-for p in $clients; do
-  wait "$p"
-done
-created=$(cat codes1.* codes2.* | grep -c '^201$')
-again=$(cat codes1.* codes2.* | grep -c '^200$')
+upload_twice "$URL1" "$URL2" 4
+created=$(cat codes.* | grep -c '^201$')
+again=$(cat codes.* | grep -c '^200$')
 check "two servers, concurrent uploads: each document created once, answered 200 once ($created/$again of $N)" \
   [ "$created $again" = "$N $N" ]
 stored=$(PGPASSWORD= "$PGBIN/psql" -X -A -t -d "$PG_URI" \

@@ -14,8 +14,7 @@
 need_server
 
 make_key alice > /dev/null
-start_server "$PWD/results.db" --key-rate 0 || { fail "the server starts"; exit 1; }
-trap 'stop_server' EXIT
+start_test_server "$PWD/results.db" --key-rate 0
 
 get /healthz > /dev/null
 registry=$(field "d['registry']")
@@ -90,23 +89,23 @@ st=$(upload current --base --set "registry=\"$PREVIOUS_DIGESTS_REGISTRY\"")
 expect_rule "the registry of the previous digests with the current gcd digests: 422" 422 \
   digest-mismatch "$st"
 
-st=$(upload older --set 'registry="0123456789abcdef"' --set 'client.version="0.0.1"')
-expect_rule "another registry from an older client: 422 registry-mismatch" 422 registry-mismatch "$st"
-said=$(field "d['field'] + ': ' + d['error']")
-check "... the error says the registries differ and to upgrade gmpbench" \
-  sh -c "echo '$said' | grep -q '^registry: client and server have different test registries: upgrade gmpbench'"
-
-st=$(upload newer --set 'registry="0123456789abcdef"' --set 'client.version="999.0.0"')
-expect_rule "another registry from a newer client: 422 registry-mismatch" 422 registry-mismatch "$st"
-said=$(field "d['error']")
-check "... the error says the server must be upgraded" \
-  sh -c "echo '$said' | grep -q 'different test registries: the server ($version) is older than this client (999.0.0) and must be upgraded'"
-
-st=$(upload modified --set 'registry="0123456789abcdef"' --set "client.version=\"$version\"")
-expect_rule "another registry with the same version: 422 registry-mismatch" 422 registry-mismatch "$st"
-said=$(field "d['error']")
-check "... the error says one side was built from modified sources" \
-  sh -c "echo '$said' | grep -q 'though both are version $version: one was built from modified sources'"
+# other_registry NAME VERSION CLIENT SAYS PATTERN: a document of another
+# registry from a client of VERSION (an older, a newer one or the same) is
+# refused 422 registry-mismatch, and its field and error (field: error)
+# match the grep PATTERN, which SAYS describes.
+other_registry () {
+  st=$(upload "$1" --set 'registry="0123456789abcdef"' --set "client.version=\"$2\"")
+  expect_rule "another registry from $3: 422 registry-mismatch" 422 registry-mismatch "$st"
+  said=$(field "d['field'] + ': ' + d['error']")
+  check "... the error says $4" sh -c "echo '$said' | grep -q '$5'"
+}
+other_registry older 0.0.1 "an older client" "the registries differ and to upgrade gmpbench" \
+  '^registry: client and server have different test registries: upgrade gmpbench'
+other_registry newer 999.0.0 "a newer client" "the server must be upgraded" \
+  "different test registries: the server ($version) is older than this client (999.0.0) and must be upgraded"
+other_registry modified "$version" "a client of the same version" \
+  "one side was built from modified sources" \
+  "though both are version $version: one was built from modified sources"
 
 st=$(upload upper --set 'registry="0123456789ABCDEF"')
 expect_rule "a registry in upper case: 422 format" 422 format "$st"

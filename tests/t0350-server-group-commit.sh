@@ -22,16 +22,7 @@ done
 # Sixteen clients, each document sent by two of them at once.
 start_server "$PWD/results.db" --threads 8 --address-rate 0 --key-rate 0 \
   || { fail "the server starts"; exit 1; }
-clients=
-for k in 0 1 2 3 4 5 6 7; do
-  upload_all "$URL" $k 8 > "codes.a$k" &
-  clients="$clients $!"
-  upload_all "$URL" $k 8 > "codes.b$k" &
-  clients="$clients $!"
-done
-for p in $clients; do
-  wait "$p"
-done
+upload_twice "$URL" "$URL" 8
 stop_server
 created=$(cat codes.* | grep -c '^201$')
 again=$(cat codes.* | grep -c '^200$')

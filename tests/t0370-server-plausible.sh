@@ -21,9 +21,7 @@ make_key bob > /dev/null
 # sources, while bob, verified below, is one source whatever he sends.
 make_key carol > /dev/null
 make_key mallory > /dev/null
-start_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 0 --trust-proxy \
-  || { fail "the server starts"; exit 1; }
-trap 'stop_server' EXIT
+start_test_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 0 --trust-proxy
 
 # upload NAME KEY [server-doc.py options]: a signed document, from a
 # network of its own (the sources of uploads: t0375); prints the status

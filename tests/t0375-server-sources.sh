@@ -17,9 +17,7 @@
 . "$SRCDIR/tests/server-lib.sh"
 need_server
 
-start_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 0 --trust-proxy \
-  || { fail "the server starts"; exit 1; }
-trap 'stop_server' EXIT
+start_test_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 0 --trust-proxy
 
 # upload NAME FROM [server-doc.py options]: a document signed by a key of
 # its own (NAME), sent as forwarded for FROM; prints the status.
@@ -36,14 +34,23 @@ cpu_row () {
   field "[$2 for r in d['cpus'] if r['cpu'] == '$1'][0]"
 }
 
+# honest_five KEYS NETWORK CPU [server-doc.py options]: five honest
+# results of CPU, their scores within 2% of each other, from five networks
+# (NETWORK1::7 to NETWORK5::7), by the keys KEYS1 to KEYS5.
+honest_five () {
+  keys=$1 network=$2 cpu=$3
+  shift 3
+  n=0
+  for scale in 1 1.01 0.99 1.02 0.98; do
+    n=$((n + 1))
+    upload "$keys$n" "$network$n::7" --identity "$cpu" --base --scale $scale "$@" > /dev/null
+  done
+}
+
 # ------------------------------------------------------------ Sybils
 
 SYBIL='x86:AuthenticAMD:family=25:model=17:stepping=1'
-n=0
-for scale in 1 1.01 0.99 1.02 0.98; do
-  n=$((n + 1))
-  upload "honest$n" "2001:db8:100$n::7" --identity "$SYBIL" --base --scale $scale > /dev/null
-done
+honest_five honest 2001:db8:100 "$SYBIL"
 before=$(cpu_row "$SYBIL" "r['scores']['gmpbench.base']['median']")
 check "five honest results from five networks: five sources, confirmed" \
   [ "$(cpu_row "$SYBIL" "(r['sources'], r['confirmed'])")" = "(5, True)" ]
@@ -65,11 +72,7 @@ flagged=$(field "sum(1 for r in d['results'] if 'outlier' in r['flags'])")
 check "... and each of the twelve is flagged outlier against the six sources' medians" [ "$flagged" = 12 ]
 
 SPREAD='x86:AuthenticAMD:family=25:model=17:stepping=2'
-n=0
-for scale in 1 1.01 0.99 1.02 0.98; do
-  n=$((n + 1))
-  upload "spread$n" "2001:db8:200$n::7" --identity "$SPREAD" --base --scale $scale > /dev/null
-done
+honest_five spread 2001:db8:200 "$SPREAD"
 for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
   upload "many$k" "2001:db8:30$k::7" --identity "$SPREAD" --base --scale 1.3 > /dev/null
 done
@@ -104,12 +107,7 @@ check "... as the page shows it" grep -q 'unconfirmed, 1 source<' resp.json
 # ------------------------------------------------------------ names
 
 NAMED='x86:AuthenticAMD:family=25:model=1:stepping=0'
-n=0
-for scale in 1 1.01 0.99 1.02 0.98; do
-  n=$((n + 1))
-  upload "named$n" "2001:db8:400$n::7" --identity "$NAMED" --base --scale $scale \
-    --set 'system.cpu.name="AMD EPYC 7763 64-Core Processor"' > /dev/null
-done
+honest_five named 2001:db8:400 "$NAMED" --set 'system.cpu.name="AMD EPYC 7763 64-Core Processor"'
 for k in 1 2 3 4 5 6; do
   upload "renamer$k" "192.0.2.$k" --identity "$NAMED" --base \
     --set 'system.cpu.name="AMD EPYC 7763 tuned by renamer"' > /dev/null

@@ -394,17 +394,8 @@ dom_check () {
   cp "dom-$1.txt" dom.txt
   check "$2 renders in Chromium without console messages" \
     sh -c "grep -q '</html>' dom.txt && ! grep -q ':CONSOLE' console-$1.txt"
-  check "$2 has no script, img or event handler in its DOM" $PY -c "
-from html.parser import HTMLParser
-tags = []
-class P(HTMLParser):
-    def handle_starttag(self, t, a): tags.append((t, a))
-P().feed(open('dom.txt').read())
-names = [t for t, a in tags]
-assert 'script' not in names and 'img' not in names and 'i' not in names, names
-assert names.count('h1') == 1
-assert not any(k.startswith('on') for t, a in tags for k, v in a)
-"
+  check "$2 has no script, img or event handler in its DOM" \
+    $PY "$SRCDIR/tests/dom-inert.py" dom.txt
 }
 
 dom_check 1 "the home page"

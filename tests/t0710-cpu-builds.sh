@@ -8,8 +8,7 @@
 need_server
 
 make_key alice > /dev/null
-start_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 0 || { fail "the server starts"; exit 1; }
-trap 'stop_server' EXIT
+start_test_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 0
 
 CPU='x86:AuthenticAMD:family=25:model=97:stepping=2'
 ONE='x86:AuthenticAMD:family=25:model=33:stepping=0'

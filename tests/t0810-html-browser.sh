@@ -38,18 +38,7 @@ check "the charts are in the DOM" sh -c "[ \$(grep -o '<svg' dom.txt | wc -l) -g
 browser --enable-logging=stderr --v=0 --dump-dom "file://$TEST_TMP/hostile.html"
 check "the hostile page renders with no console message" \
   sh -c "grep -q '</html>' dom.txt && ! grep -q ':CONSOLE' console.txt"
-check "no hostile string became an element" \
-  python3 -c "
-from html.parser import HTMLParser
-tags = []
-class P(HTMLParser):
-    def handle_starttag(self, t, a): tags.append((t, a))
-P().feed(open('dom.txt').read())
-names = [t for t, a in tags]
-assert 'script' not in names and 'img' not in names and 'i' not in names, names
-assert names.count('h1') == 1
-assert not any(k.startswith('on') for t, a in tags for k, v in a)
-"
+check "no hostile string became an element" python3 "$SRCDIR/tests/dom-inert.py" dom.txt
 check "and it shows as text" grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' dom.txt
 
 browser --screenshot="$ARTIFACTS/t0810-report.png" --window-size=1200,2400 \

@@ -33,6 +33,8 @@ CHECK_PROGRAMS += \
 	tests/helper-sign \
 	tests/helper-tlsproxy
 tests/helper-tlsproxy: CLIENT_LIBS += -lssl
+# The two network helpers' listening socket, written once.
+tests/helper-httpd tests/helper-tlsproxy: tests/helper-listen.c tests/helper-listen.h
 
 # A deliberately wrong GMP, preloaded by tests/t0120-wrong-results.sh.
 CHECK_LIBS += tests/libwronggmp.so

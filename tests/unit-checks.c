@@ -1,5 +1,6 @@
 /* unit-checks.c: every correctness check catches a deliberately wrong
- * result, and every test's check accepts its right one. */
+ * result, every test's check accepts its right one, and a program whose
+ * code serves several refuses a test of a program it does not run. */
 #include <string.h>
 #include <gmp.h>
 #include "engine/check.h"
@@ -40,6 +41,25 @@ gcd_witness (const mpz_t a, const mpz_t b)
   check (mpz_cmp (q, g) == 0 && memcmp (d1, d2, 32) != 0,
          "operands with the same gcd have another digest with the witness");
   mpz_clears (g, s, q, a2, NULL);
+}
+
+/* The setup that the variants of a file share (program_variant) fails a
+ * test row naming a program it does not run, and names the program. */
+static void
+unknown_variant (const char *test)
+{
+  const struct bench_test *real = registry_find (test);
+  if (!real)
+    {
+      check (0, "%s is in the registry", test);
+      return;
+    }
+  struct bench_test wrong = *real;
+  struct bench_error err = { 0 };
+  wrong.program = "unit.nonesuch";
+  void *state = program_ops (real)->setup (&wrong, 0, &err);
+  check (!state && err.outcome == BENCH_FAILED && strstr (err.message, "unit.nonesuch"),
+         "the setup of %s's program refuses another program's row (%s)", test, err.message);
 }
 
 int
@@ -104,5 +124,8 @@ main (void)
       check (r.outcome == BENCH_OK && strlen (r.digest) == 64,
              "%s checks its own result (%s)", names[i], r.message);
     }
+  unknown_variant ("ext.powm.512");
+  unknown_variant ("ext.dsa.verify.1024");
+  unknown_variant ("openssl.rsa.sign.512");
   return check_exit_status ();
 }

@@ -9,15 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "client/compare.h"
-
-static int failures;
-
-static void
-expect (int ok, const char *what)
-{
-  printf ("%s: %s\n", ok ? "PASS" : "FAIL", what);
-  failures += !ok;
-}
+#include "tests/check.h"
 
 static void
 test_parse (void)
@@ -57,20 +49,20 @@ test_parse (void)
                 k.library, k.variant);
         ok = 0;
       }
-  expect (ok, "test names parse into operation, size, library and variant");
+  check (ok, "test names parse into operation, size, library and variant");
   ok = 1;
   for (size_t i = 0; i < sizeof rejected / sizeof rejected[0]; i++)
     ok &= test_pairing_parse (rejected[i], &k) != 0;
-  expect (ok, "names outside the comparisons are not parsed");
+  check (ok, "names outside the comparisons are not parsed");
   struct test_pair_key gmp, sec, ossl;
-  expect (test_pairing_parse (TEST_PAIR_RSA_GMP, &gmp) == 0
-          && test_pairing_parse (TEST_PAIR_RSA_GMP_SEC, &sec) == 0
-          && test_pairing_parse (TEST_PAIR_RSA_OPENSSL, &ossl) == 0
-          && !strcmp (gmp.operation, sec.operation) && !strcmp (gmp.operation, ossl.operation)
-          && !strcmp (gmp.size, sec.size) && !strcmp (gmp.size, ossl.size)
-          && test_pairing_constant_time (&sec) && test_pairing_constant_time (&ossl)
-          && !test_pairing_constant_time (&gmp),
-          "the leaderboard's RSA columns are one comparison, constant-time against constant-time");
+  check (test_pairing_parse (TEST_PAIR_RSA_GMP, &gmp) == 0
+         && test_pairing_parse (TEST_PAIR_RSA_GMP_SEC, &sec) == 0
+         && test_pairing_parse (TEST_PAIR_RSA_OPENSSL, &ossl) == 0
+         && !strcmp (gmp.operation, sec.operation) && !strcmp (gmp.operation, ossl.operation)
+         && !strcmp (gmp.size, sec.size) && !strcmp (gmp.size, ossl.size)
+         && test_pairing_constant_time (&sec) && test_pairing_constant_time (&ossl)
+         && !test_pairing_constant_time (&gmp),
+         "the leaderboard's RSA columns are one comparison, constant-time against constant-time");
 }
 
 /* Made-up results: name, ops/s, spread; a negative spread marks a skip. */
@@ -158,43 +150,43 @@ str (const cJSON *e, const char *key)
 static void
 test_build (cJSON *c)
 {
-  expect (cJSON_GetArraySize (c) == 6,
-          "rows: multiply, rsa.sign, rsa.verify, rng, rsa.keygen and mulm (unpaired tests left out)");
-  expect (!row (c, "gcdext", "512,512") && !row (c, "powm", "4096"),
-          "a GMP test without a counterpart makes no row");
+  check (cJSON_GetArraySize (c) == 6,
+         "rows: multiply, rsa.sign, rsa.verify, rng, rsa.keygen and mulm (unpaired tests left out)");
+  check (!row (c, "gcdext", "512,512") && !row (c, "powm", "4096"),
+         "a GMP test without a counterpart makes no row");
   const cJSON *sign = row (c, "rsa.sign", "2048");
   const cJSON *o = entry (sign, "openssl.rsa.sign.2048");
-  expect (!strcmp (str (o, "gmp_test"), "ext.rsa.sign-sec.2048") && fabs (num (o, "ratio") - 0.8) < 1e-12,
-          "OpenSSL's signing is held against mpz_powm_sec (ratio 0.8)");
-  expect (o && cJSON_IsFalse (cJSON_GetObjectItem (o, "within_spread")),
-          "a 20% difference is outside spreads of 1% and 2%");
+  check (!strcmp (str (o, "gmp_test"), "ext.rsa.sign-sec.2048") && fabs (num (o, "ratio") - 0.8) < 1e-12,
+         "OpenSSL's signing is held against mpz_powm_sec (ratio 0.8)");
+  check (o && cJSON_IsFalse (cJSON_GetObjectItem (o, "within_spread")),
+         "a 20%% difference is outside spreads of 1%% and 2%%");
   const cJSON *n = entry (sign, "nettle.rsa.sign.2048");
-  expect (n && fabs (num (n, "ratio") - 2) < 1e-12, "Nettle's entry has its own ratio");
-  expect (!entry (sign, "gcrypt.rsa.sign.2048"), "skipped results are left out");
-  expect (isnan (num (entry (sign, "gmpbench.app.rsa.2048"), "ratio")), "GMP's entries carry no ratio");
+  check (n && fabs (num (n, "ratio") - 2) < 1e-12, "Nettle's entry has its own ratio");
+  check (!entry (sign, "gcrypt.rsa.sign.2048"), "skipped results are left out");
+  check (isnan (num (entry (sign, "gmpbench.app.rsa.2048"), "ratio")), "GMP's entries carry no ratio");
   const cJSON *v = entry (row (c, "rsa.verify", "2048"), "openssl.rsa.verify.2048");
-  expect (v && cJSON_IsTrue (cJSON_GetObjectItem (v, "within_spread"))
-          && !strcmp (str (v, "gmp_test"), "ext.rsa.verify.2048"),
-          "a 1.7% difference is within spreads of 2% and 1%");
+  check (v && cJSON_IsTrue (cJSON_GetObjectItem (v, "within_spread"))
+         && !strcmp (str (v, "gmp_test"), "ext.rsa.verify.2048"),
+         "a 1.7%% difference is within spreads of 2%% and 1%%");
   const cJSON *m = entry (row (c, "multiply", "8192,8192"), "openssl.base.multiply.8192,8192");
-  expect (m && fabs (num (m, "ratio") - 2) < 1e-12, "multiply: GMP twice as fast gives ratio 2");
+  check (m && fabs (num (m, "ratio") - 2) < 1e-12, "multiply: GMP twice as fast gives ratio 2");
   const cJSON *g = entry (row (c, "mulm", "512"), "gcrypt.ext.mulm.512");
-  expect (g && !strcmp (str (g, "gmp_test"), "ext.mulm.512") && fabs (num (g, "ratio") - 2) < 1e-12,
-          "libgcrypt's mulm is held against GMP's ext.mulm");
+  check (g && !strcmp (str (g, "gmp_test"), "ext.mulm.512") && fabs (num (g, "ratio") - 2) < 1e-12,
+         "libgcrypt's mulm is held against GMP's ext.mulm");
   const cJSON *kg = entry (row (c, "rsa.keygen", "2048"), "openssl.rsa.keygen.2048");
-  expect (kg && !strcmp (str (kg, "gmp_test"), "ext.rsa.keygen.2048") && fabs (num (kg, "ratio") - 2) < 1e-12,
-          "OpenSSL's key generation is held against GMP's");
-  expect (!strcmp (str (row (c, "rsa.keygen", "2048"), "pubkey"), "generate")
-          && !strcmp (str (row (c, "rsa.sign", "2048"), "pubkey"), "private")
-          && !strcmp (str (row (c, "rsa.verify", "2048"), "pubkey"), "public")
-          && !cJSON_GetObjectItem (row (c, "mulm", "512"), "pubkey"),
-          "the public-key rows carry their column in JSON, the others none");
+  check (kg && !strcmp (str (kg, "gmp_test"), "ext.rsa.keygen.2048") && fabs (num (kg, "ratio") - 2) < 1e-12,
+         "OpenSSL's key generation is held against GMP's");
+  check (!strcmp (str (row (c, "rsa.keygen", "2048"), "pubkey"), "generate")
+         && !strcmp (str (row (c, "rsa.sign", "2048"), "pubkey"), "private")
+         && !strcmp (str (row (c, "rsa.verify", "2048"), "pubkey"), "public")
+         && !cJSON_GetObjectItem (row (c, "mulm", "512"), "pubkey"),
+         "the public-key rows carry their column in JSON, the others none");
   const cJSON *rd = entry (row (c, "rng", "4096"), "rng.rdrand");
-  expect (rd && fabs (num (rd, "mib_per_sec") - 4000 * 4096 / 1048576.0) < 1e-9,
-          "random generators are given in MiB/s");
+  check (rd && fabs (num (rd, "mib_per_sec") - 4000 * 4096 / 1048576.0) < 1e-9,
+         "random generators are given in MiB/s");
   compare_add_cycles (c, 2.0);
-  expect (rd && fabs (num (rd, "cycles_per_byte") - 2e9 / (4000 * 4096.0)) < 1e-9,
-          "cycles per byte from the clock");
+  check (rd && fabs (num (rd, "cycles_per_byte") - 2e9 / (4000 * 4096.0)) < 1e-9,
+         "cycles per byte from the clock");
 }
 
 static char *
@@ -213,28 +205,28 @@ test_text (const cJSON *c)
 {
   char *text = render (c);
   fputs (text, stdout);
-  expect (strstr (text, "rsa.sign       2048") != NULL, "the general table names operation and size");
-  expect (strstr (text, "GMP sec") != NULL && strstr (text, "   0.800\n") != NULL,
-          "the general table shows variants and ratios");
-  expect (strstr (text, "1.017 ~") != NULL, "a ratio within the spreads is marked ~");
-  expect (strstr (text, "  OpenSSL            rsa  2048 bits") != NULL
-          && strstr (text, "    1000.0    29500.0") != NULL,
-          "the RSA table puts sign/s and verify/s side by side");
-  expect (strstr (text, "  Nettle             rsa  2048 bits") != NULL
-          && strstr (text, "         -      400.0          -") != NULL,
-          "a library without verification shows a dash");
-  expect (strstr (text, "  RSA 2048 bit     GMP                       0.1s      0.001s   3.33e-05s\n") != NULL,
-          "the public-key table gives generate, private and public s/op per library");
-  expect (strstr (text, "                   OpenSSL                   0.2s      0.001s   3.39e-05s\n") != NULL,
-          "each library of an algorithm and size has its line");
-  expect (strstr (text, "                   GMP sec                      -    0.00125s           -\n") != NULL,
-          "a variant without key generation or public operation shows dashes");
-  expect (strstr (text, "  rdrand") != NULL && strstr (text, "122.07") != NULL,
-          "the random generators' table shows MiB/s and cycles/byte");
+  check (strstr (text, "rsa.sign       2048") != NULL, "the general table names operation and size");
+  check (strstr (text, "GMP sec") != NULL && strstr (text, "   0.800\n") != NULL,
+         "the general table shows variants and ratios");
+  check (strstr (text, "1.017 ~") != NULL, "a ratio within the spreads is marked ~");
+  check (strstr (text, "  OpenSSL            rsa  2048 bits") != NULL
+         && strstr (text, "    1000.0    29500.0") != NULL,
+         "the RSA table puts sign/s and verify/s side by side");
+  check (strstr (text, "  Nettle             rsa  2048 bits") != NULL
+         && strstr (text, "         -      400.0          -") != NULL,
+         "a library without verification shows a dash");
+  check (strstr (text, "  RSA 2048 bit     GMP                       0.1s      0.001s   3.33e-05s\n") != NULL,
+         "the public-key table gives generate, private and public s/op per library");
+  check (strstr (text, "                   OpenSSL                   0.2s      0.001s   3.39e-05s\n") != NULL,
+         "each library of an algorithm and size has its line");
+  check (strstr (text, "                   GMP sec                      -    0.00125s           -\n") != NULL,
+         "a variant without key generation or public operation shows dashes");
+  check (strstr (text, "  rdrand") != NULL && strstr (text, "122.07") != NULL,
+         "the random generators' table shows MiB/s and cycles/byte");
   free (text);
   cJSON *empty = cJSON_CreateArray ();
   text = render (empty);
-  expect (text[0] == '\0', "no comparisons, no output");
+  check (text[0] == '\0', "no comparisons, no output");
   free (text);
   cJSON_Delete (empty);
 }
@@ -302,19 +294,19 @@ test_order (void)
     "  RSA 512 bit ", "  RSA 1024 bit ", "  RSA 2048 bit ", "  RSA 3072 bit ", "  RSA 4096 bit ",
     "  DSA 1024 bit ", "  DH 2048 bit ",
   };
-  expect (in_order (pk, text + strlen (text), blocks, GB_ARRAY_SIZE (blocks)),
-          "public-key blocks: RSA, DSA, DH, each by size in numeric order");
+  check (in_order (pk, text + strlen (text), blocks, GB_ARRAY_SIZE (blocks)),
+         "public-key blocks: RSA, DSA, DH, each by size in numeric order");
   static const char *const libraries[] = {
     " GMP                ", " GMP sec            ", " OpenSSL            ",
     " libgcrypt          ", " libgcrypt noblind  ", " Nettle             ",
     " Nettle tr          ",
   };
   const char *rsa3072 = pk ? strstr (pk, "  RSA 3072 bit ") : NULL;
-  expect (in_order (rsa3072, block_end (rsa3072, 3), libraries, GB_ARRAY_SIZE (libraries)),
-          "public-key lines: GMP, GMP sec, OpenSSL, libgcrypt, noblind, Nettle, Nettle tr");
+  check (in_order (rsa3072, block_end (rsa3072, 3), libraries, GB_ARRAY_SIZE (libraries)),
+         "public-key lines: GMP, GMP sec, OpenSSL, libgcrypt, noblind, Nettle, Nettle tr");
   const char *gen = strstr (text, "\nrsa.sign       3072");
-  expect (in_order (gen, block_end (gen ? gen + 1 : NULL, 1), libraries, GB_ARRAY_SIZE (libraries)),
-          "the general table's entries come in the same order");
+  check (in_order (gen, block_end (gen ? gen + 1 : NULL, 1), libraries, GB_ARRAY_SIZE (libraries)),
+         "the general table's entries come in the same order");
   static const char *const speed[] = {
     "  GMP                rsa   512 bits", "  OpenSSL            rsa   512 bits",
     "  GMP                rsa  1024 bits", "  GMP sec            rsa  1024 bits",
@@ -324,8 +316,8 @@ test_order (void)
     "  Nettle             rsa  3072 bits", "  Nettle tr          rsa  3072 bits",
     "  GMP sec            rsa  4096 bits", "  OpenSSL            rsa  4096 bits",
   };
-  expect (in_order (strstr (text, "\nRSA, as"), pk, speed, GB_ARRAY_SIZE (speed)),
-          "the RSA table: sizes in numeric order, libraries in the same order");
+  check (in_order (strstr (text, "\nRSA, as"), pk, speed, GB_ARRAY_SIZE (speed)),
+         "the RSA table: sizes in numeric order, libraries in the same order");
   free (text);
   cJSON_Delete (c);
 }
@@ -340,5 +332,5 @@ main (void)
   test_text (c);
   cJSON_Delete (c);
   test_order ();
-  return failures ? 1 : 0;
+  return check_exit_status ();
 }

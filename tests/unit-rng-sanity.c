@@ -7,17 +7,9 @@
 #include "engine/operand.h"
 #include "suites/rng_hw.h"
 #include "suites/rng_sanity.h"
+#include "tests/check.h"
 
 #define LEN 4096
-
-static int failures;
-
-static void
-expect (int ok, const char *what)
-{
-  printf ("%s: %s\n", ok ? "PASS" : "FAIL", what);
-  failures += !ok;
-}
 
 static int
 passes (const unsigned char *buf, size_t len)
@@ -35,32 +27,31 @@ test_sanity (void)
   gb_rng_init (&r, "unit-rng-sanity", 0);
   for (size_t i = 0; i < LEN; i++)
     buf[i] = (unsigned char) (gb_rng_next (&r) >> 56);
-  expect (passes (buf, LEN), "SplitMix64 output passes");
-  expect (!passes (buf, RNG_SANITY_BYTES - 1), "too short a block is refused");
+  check (passes (buf, LEN), "SplitMix64 output passes");
+  check (!passes (buf, RNG_SANITY_BYTES - 1), "too short a block is refused");
   memset (buf, 0, LEN);
-  expect (rng_sanity (buf, LEN, why, sizeof why) != 0 && strstr (why, "monobit"),
-          "all zeros fail the monobit test");
+  check (rng_sanity (buf, LEN, why, sizeof why) != 0 && strstr (why, "monobit"),
+         "all zeros fail the monobit test");
   memset (buf, 0x55, LEN);
-  expect (rng_sanity (buf, LEN, why, sizeof why) != 0 && strstr (why, "runs test"),
-          "alternating bits fail the runs test");
+  check (rng_sanity (buf, LEN, why, sizeof why) != 0 && strstr (why, "runs test"),
+         "alternating bits fail the runs test");
   gb_rng_init (&r, "unit-rng-sanity", 0);
   for (size_t i = 0; i < LEN; i++)
     buf[i] = (unsigned char) (gb_rng_next (&r) >> 56);
   memset (buf + 100, 0xff, 4);
-  expect (rng_sanity (buf, LEN, why, sizeof why) != 0 && strstr (why, "long-run"),
-          "32 equal bits fail the long-run test");
+  check (rng_sanity (buf, LEN, why, sizeof why) != 0 && strstr (why, "long-run"),
+         "32 equal bits fail the long-run test");
 }
 
 static void
 test_hw (enum rng_hw which, const char *name)
 {
-  char why[160] = "", what[128];
+  char why[160] = "";
   unsigned char buf[LEN];
   if (!rng_hw_available (which, why, sizeof why))
     {
       printf ("SKIP: %s output (%s)\n", name, why);
-      snprintf (what, sizeof what, "%s absent: a reason is given", name);
-      expect (why[0] != '\0', what);
+      check (why[0] != '\0', "%s absent: a reason is given", name);
       return;
     }
   /* A good generator fails the sanity test about once in 1400 blocks
@@ -75,10 +66,8 @@ test_hw (enum rng_hw which, const char *name)
       if (!ok)
         printf ("# %s block %d: %s\n", name, attempt + 1, why);
     }
-  snprintf (what, sizeof what, "%s fills a block that passes the sanity test", name);
-  expect (ok, what);
-  snprintf (what, sizeof what, "%s fills an odd length", name);
-  expect (rng_hw_fill (which, buf, 13) == 0, what);
+  check (ok, "%s fills a block that passes the sanity test", name);
+  check (rng_hw_fill (which, buf, 13) == 0, "%s fills an odd length", name);
 }
 
 int
@@ -88,5 +77,5 @@ main (void)
   test_hw (RNG_HW_RDRAND, "RDRAND");
   test_hw (RNG_HW_RDSEED, "RDSEED");
   test_hw (RNG_HW_RNDR, "RNDR");
-  return failures ? 1 : 0;
+  return check_exit_status ();
 }

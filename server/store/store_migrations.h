@@ -1,9 +1,41 @@
 /* store_migrations.h: the schema migrations both engines run as the same
  * SQL text.  store_sqlite.c and store_pg.c each list every migration in
  * order (the number is the schema version it brings the database to);
- * an entry both write alike is here once, and theirs name it. */
+ * an entry both write alike is here once, and theirs name it.
+ *
+ * Some differ only in words each engine spells its own way, which the
+ * driver defines before its list, so that the text is written once and
+ * each engine's stays what it was:
+ *   STORE_SQL_INT64     a 64-bit integer column (SQLite's INTEGER, BIGINT)
+ *   STORE_SQL_FLOAT64   a double (REAL, DOUBLE PRECISION)
+ *   STORE_SQL_SERIAL    an integer key the engine numbers by itself
+ *   STORE_SQL_NO_ROWID  after a table whose primary key is all it needs
+ *                       (SQLite's WITHOUT ROWID)
+ *   STORE_SQL_BYTEWISE  after a text that must compare byte by byte
+ *                       (PostgreSQL's COLLATE "C"; SQLite's default) */
 #ifndef GB_SERVER_STORE_MIGRATIONS_H
 #define GB_SERVER_STORE_MIGRATIONS_H
+
+/* 1 (part of it): the columns of results that both engines type alike,
+ * between the number, identity and arrival of a result and when it was
+ * retracted */
+#define STORE_RESULTS_COLUMNS_1 \
+  "  fingerprint TEXT NOT NULL,\n" \
+  "  public_key TEXT NOT NULL,\n" \
+  "  publisher TEXT,\n" \
+  "  submitter TEXT,\n" \
+  "  arch TEXT NOT NULL,\n" \
+  "  cpu TEXT NOT NULL,\n" \
+  "  cpu_name TEXT NOT NULL,\n" \
+  "  os TEXT NOT NULL,\n" \
+  "  gmp TEXT NOT NULL,\n" \
+  "  compiler TEXT NOT NULL,\n" \
+  "  created TEXT NOT NULL,\n" \
+  "  scores TEXT NOT NULL,\n" \
+  "  flags TEXT NOT NULL,\n" \
+  "  flagged INTEGER NOT NULL,\n" \
+  "  unlisted INTEGER NOT NULL,\n" \
+  "  retracted INTEGER NOT NULL DEFAULT 0,\n"
 
 /* 2: an index per listing filter, so that store_list.c can count matches
  * cheaply and start a selective listing from its filter */
@@ -52,6 +84,65 @@
 #define STORE_MIGRATION_7 \
   "CREATE INDEX scores_cpu_recent ON scores (cpu, node, seq DESC, listed, flagged, score, " \
   "depth) WHERE depth <= 1;\n"
+
+/* 8: the tests' ops/s out of the ranked score rows into a table of their
+ * own, keyed by test and result: a whole run has about 200 tests against
+ * 65 nodes, and each ranked row costs an insert into three indexes at a
+ * random place, while a test's row goes at the end of its test's range.
+ * A row is a test's when no node of its result lies below it (node names
+ * compared byte by byte). */
+#define STORE_MIGRATION_8 \
+  "CREATE TABLE test_scores (\n" \
+  "  node TEXT NOT NULL,\n" \
+  "  seq " STORE_SQL_INT64 " NOT NULL,\n" \
+  "  score " STORE_SQL_FLOAT64 " NOT NULL,\n" \
+  "  PRIMARY KEY (node, seq))" STORE_SQL_NO_ROWID ";\n" \
+  "INSERT INTO test_scores (node, seq, score) SELECT s.node, s.seq, s.score FROM scores s " \
+  "WHERE NOT EXISTS (SELECT 1 FROM scores c WHERE c.seq = s.seq " \
+  "AND c.node" STORE_SQL_BYTEWISE " > s.node || '.' " \
+  "AND c.node" STORE_SQL_BYTEWISE " < s.node || '/');\n" \
+  "DELETE FROM scores WHERE EXISTS (SELECT 1 FROM test_scores t " \
+  "WHERE t.node = scores.node AND t.seq = scores.seq);\n"
+
+/* 13: the tests' rows with their node's name as a small integer (names),
+ * a third of their bytes, in tests; the rows stored before stay in
+ * test_scores, read beside them, until the store moves them, in batches,
+ * after the migration (store_backfill.c) */
+#define STORE_MIGRATION_13 \
+  "CREATE TABLE names (\n" \
+  "  id " STORE_SQL_SERIAL ",\n" \
+  "  name TEXT NOT NULL UNIQUE);\n" \
+  "CREATE TABLE tests (\n" \
+  "  node INTEGER NOT NULL,\n" \
+  "  seq " STORE_SQL_INT64 " NOT NULL,\n" \
+  "  score " STORE_SQL_FLOAT64 " NOT NULL,\n" \
+  "  PRIMARY KEY (node, seq))" STORE_SQL_NO_ROWID ";\n" \
+  "CREATE INDEX tests_seq ON tests (seq);\n" \
+  "INSERT INTO backfill (name, next) VALUES ('tests', 0);\n"
+
+/* 14: the score nodes' ranked rows with their node's name and the filters
+ * (CPU, architecture, OS, GMP version, compiler) as numbers (names), in
+ * ranks, and its two ranked indexes; the rows stored before stay in
+ * scores, read beside them, until the store moves them, in batches, after
+ * the migration (store_backfill.c) */
+#define STORE_MIGRATION_14 \
+  "CREATE TABLE ranks (\n" \
+  "  seq " STORE_SQL_INT64 " NOT NULL,\n" \
+  "  node INTEGER NOT NULL,\n" \
+  "  depth INTEGER NOT NULL,\n" \
+  "  score " STORE_SQL_FLOAT64 " NOT NULL,\n" \
+  "  cpu INTEGER,\n" \
+  "  listed INTEGER NOT NULL,\n" \
+  "  flagged INTEGER NOT NULL,\n" \
+  "  arch INTEGER,\n" \
+  "  os INTEGER,\n" \
+  "  gmp INTEGER,\n" \
+  "  compiler INTEGER,\n" \
+  "  PRIMARY KEY (seq, node))" STORE_SQL_NO_ROWID ";\n" \
+  "CREATE INDEX ranks_rank ON ranks (node, score DESC, seq DESC, listed, flagged, arch, os, " \
+  "gmp, compiler);\n" \
+  "CREATE INDEX ranks_cpu_rank ON ranks (node, cpu, score DESC, seq DESC, listed, flagged);\n" \
+  "INSERT INTO backfill (name, next) VALUES ('ranks', 0);\n"
 
 /* 16: the source of each upload (the network it came from, or its
  * verified publisher, as a keyed hash: store_sources.c), the secret that

@@ -35,6 +35,14 @@ struct db_conn
   long log_pages;               /* the log's length after our last commit */
 };
 
+/* This engine's words in the migrations both engines share
+ * (store_migrations.h). */
+#define STORE_SQL_INT64 "INTEGER"
+#define STORE_SQL_FLOAT64 "REAL"
+#define STORE_SQL_SERIAL "INTEGER PRIMARY KEY"
+#define STORE_SQL_NO_ROWID " WITHOUT ROWID"
+#define STORE_SQL_BYTEWISE ""
+
 static const char *const migrations[] = {
   /* 1: results, their score nodes, and the keys the operator marked */
   "CREATE TABLE results (\n"
@@ -42,22 +50,7 @@ static const char *const migrations[] = {
   "  id TEXT NOT NULL UNIQUE,\n"
   "  sha256 TEXT NOT NULL UNIQUE,\n"
   "  received INTEGER NOT NULL,\n"
-  "  fingerprint TEXT NOT NULL,\n"
-  "  public_key TEXT NOT NULL,\n"
-  "  publisher TEXT,\n"
-  "  submitter TEXT,\n"
-  "  arch TEXT NOT NULL,\n"
-  "  cpu TEXT NOT NULL,\n"
-  "  cpu_name TEXT NOT NULL,\n"
-  "  os TEXT NOT NULL,\n"
-  "  gmp TEXT NOT NULL,\n"
-  "  compiler TEXT NOT NULL,\n"
-  "  created TEXT NOT NULL,\n"
-  "  scores TEXT NOT NULL,\n"
-  "  flags TEXT NOT NULL,\n"
-  "  flagged INTEGER NOT NULL,\n"
-  "  unlisted INTEGER NOT NULL,\n"
-  "  retracted INTEGER NOT NULL DEFAULT 0,\n"
+  STORE_RESULTS_COLUMNS_1      /* store_migrations.h */
   "  retracted_at INTEGER,\n"
   "  banned INTEGER NOT NULL DEFAULT 0,\n"
   "  listed INTEGER NOT NULL,\n"
@@ -102,22 +95,7 @@ static const char *const migrations[] = {
   "json_extract(body, '$.system.cores.logical'));\n",
   STORE_MIGRATION_6,          /* store_migrations.h */
   STORE_MIGRATION_7,          /* store_migrations.h */
-  /* 8: the tests' ops/s out of the ranked score rows into a table of
-   * their own, keyed by test and result: a whole run has about 200 tests
-   * against 65 nodes, and each ranked row costs an insert into three
-   * indexes at a random place, while a test's row goes at the end of its
-   * test's range.  A row is a test's when no node of its result lies
-   * below it. */
-  "CREATE TABLE test_scores (\n"
-  "  node TEXT NOT NULL,\n"
-  "  seq INTEGER NOT NULL,\n"
-  "  score REAL NOT NULL,\n"
-  "  PRIMARY KEY (node, seq)) WITHOUT ROWID;\n"
-  "INSERT INTO test_scores (node, seq, score) SELECT s.node, s.seq, s.score FROM scores s "
-  "WHERE NOT EXISTS (SELECT 1 FROM scores c WHERE c.seq = s.seq "
-  "AND c.node > s.node || '.' AND c.node < s.node || '/');\n"
-  "DELETE FROM scores WHERE EXISTS (SELECT 1 FROM test_scores t "
-  "WHERE t.node = scores.node AND t.seq = scores.seq);\n",
+  STORE_MIGRATION_8,          /* store_migrations.h */
   /* 9: the category a result is judged in (run mode, GMP build kind:
    * server/judge/plausible.h), when its flags were last decided and why, and an
    * index by result on the tests' rows, so that re-judging a category
@@ -158,42 +136,8 @@ static const char *const migrations[] = {
    * migration (store_backfill.c) */
   "ALTER TABLE results ADD COLUMN packed BLOB;\n"
   "INSERT INTO backfill (name, next) VALUES ('packed', 0);\n",
-  /* 13: the tests' rows with their node's name as a small integer
-   * (names), a third of their bytes, in tests; the rows stored
-   * before stay in test_scores, read beside them, until the store moves
-   * them, in batches, after the migration (store_backfill.c) */
-  "CREATE TABLE names (\n"
-  "  id INTEGER PRIMARY KEY,\n"
-  "  name TEXT NOT NULL UNIQUE);\n"
-  "CREATE TABLE tests (\n"
-  "  node INTEGER NOT NULL,\n"
-  "  seq INTEGER NOT NULL,\n"
-  "  score REAL NOT NULL,\n"
-  "  PRIMARY KEY (node, seq)) WITHOUT ROWID;\n"
-  "CREATE INDEX tests_seq ON tests (seq);\n"
-  "INSERT INTO backfill (name, next) VALUES ('tests', 0);\n",
-  /* 14: the score nodes' ranked rows with their node's name and the
-   * filters (CPU, architecture, OS, GMP version, compiler) as numbers
-   * (names), in ranks (without a rowid), and its two ranked indexes; the rows stored
-   * before stay in scores, read beside them, until the store moves them,
-   * in batches, after the migration (store_backfill.c) */
-  "CREATE TABLE ranks (\n"
-  "  seq INTEGER NOT NULL,\n"
-  "  node INTEGER NOT NULL,\n"
-  "  depth INTEGER NOT NULL,\n"
-  "  score REAL NOT NULL,\n"
-  "  cpu INTEGER,\n"
-  "  listed INTEGER NOT NULL,\n"
-  "  flagged INTEGER NOT NULL,\n"
-  "  arch INTEGER,\n"
-  "  os INTEGER,\n"
-  "  gmp INTEGER,\n"
-  "  compiler INTEGER,\n"
-  "  PRIMARY KEY (seq, node)) WITHOUT ROWID;\n"
-  "CREATE INDEX ranks_rank ON ranks (node, score DESC, seq DESC, listed, flagged, arch, os, "
-  "gmp, compiler);\n"
-  "CREATE INDEX ranks_cpu_rank ON ranks (node, cpu, score DESC, seq DESC, listed, flagged);\n"
-  "INSERT INTO backfill (name, next) VALUES ('ranks', 0);\n",
+  STORE_MIGRATION_13,         /* store_migrations.h */
+  STORE_MIGRATION_14,         /* store_migrations.h */
   /* 15: the zstd dictionaries documents are compressed with (store_dict.h),
    * by the id zstd gives each, with when it was made and the last result
    * stored then; the repack's position (store_dict_keeper.c) */

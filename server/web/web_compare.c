@@ -191,12 +191,7 @@ static void
 table (FILE *f, const struct side *s, int n)
 {
   const char *prev = "";
-  fputs ("<div class=\"scroll\"><table id=\"compare\" class=\"stack\">\n<thead><tr><th scope=\"col\">"
-         "Node (score) or test (ops/s)</th><th class=\"num\" scope=\"col\">A</th>", f);
-  for (int k = 1; k < n; k++)
-    fprintf (f, "<th class=\"num\" scope=\"col\">%c</th><th class=\"num\" scope=\"col\">"
-             "%c/A</th>", 'A' + k, 'A' + k);
-  fputs ("</tr></thead>\n<tbody>\n", f);
+  web_compare_table_head (f, "Node (score) or test (ops/s)", n);
   for (size_t i = 0; i < registry_count (); i++)
     {
       const char *name = registry_test (i)->name;

@@ -85,12 +85,7 @@ chart (FILE *f, const struct column *c, int k)
 static void
 table (FILE *f, const struct column *c, int n)
 {
-  fputs ("<div class=\"scroll\"><table id=\"compare\" class=\"stack\">\n<thead><tr>"
-         "<th scope=\"col\">Node</th><th class=\"num\" scope=\"col\">A</th>", f);
-  for (int k = 1; k < n; k++)
-    fprintf (f, "<th class=\"num\" scope=\"col\">%c</th><th class=\"num\" scope=\"col\">%c/A"
-             "</th>", 'A' + k, 'A' + k);
-  fputs ("</tr></thead>\n<tbody>\n", f);
+  web_compare_table_head (f, "Node", n);
   for (size_t i = 0; i < web_node_count (); i++)
     {
       int depth, any = 0;

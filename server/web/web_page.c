@@ -148,6 +148,17 @@ web_build_cells (FILE *f, const char *gmp, const char *compiler, const char *os)
   fputs ("</td>", f);
 }
 
+void
+web_compare_table_head (FILE *f, const char *first, int n)
+{
+  fprintf (f, "<div class=\"scroll\"><table id=\"compare\" class=\"stack\">\n<thead><tr>"
+           "<th scope=\"col\">%s</th><th class=\"num\" scope=\"col\">A</th>", first);
+  for (int k = 1; k < n; k++)
+    fprintf (f, "<th class=\"num\" scope=\"col\">%c</th><th class=\"num\" scope=\"col\">%c/A"
+             "</th>", 'A' + k, 'A' + k);
+  fputs ("</tr></thead>\n<tbody>\n", f);
+}
+
 const char *const web_field_arg[BF_COUNT] = {
   "cpu", "arch", "vendor", "os", "gmp", "compiler", "mode", "build", "machine"
 };

@@ -74,6 +74,10 @@ int web_contains (const char *s, const char *part);
 int web_args (struct http_request *r, const char *name, const char **out, int max);
 /* The GMP version, compiler and OS cells of a row of results. */
 void web_build_cells (FILE *f, const char *gmp, const char *compiler, const char *os);
+/* The compare pages' side-by-side table up to its <tbody>: the heading
+ * FIRST (HTML, not escaped) over the names, then A and, for each of the
+ * N - 1 other columns B, C..., its own and its ratio to A. */
+void web_compare_table_head (FILE *f, const char *first, int n);
 /* A result's mark, " virtual" as a badge, when VIRTUAL_MACHINE (its
  * document names a hypervisor); nothing on bare metal. */
 void web_virtual_badge (FILE *f, int virtual_machine);

@@ -28,6 +28,12 @@
 
 #define MAX_DEPTH 8
 
+/* The stored document's views the page links to: the path after
+ * /api/v1/results/ID, and the link's text. */
+static const char *const document_views[][2] = {
+  { "/raw", "raw bytes" }, { "/signature", "signature" }, { "", "parsed (JSON)" },
+};
+
 struct one
 {
   struct http_request *r;
@@ -224,13 +230,17 @@ about_result (FILE *f, const struct store_row *row, const cJSON *doc)
   fputs ("</a>", f);
   fputs (" <code class=\"note\">", f);
   web_text (f, row->cpu);
-  fputs ("</code></dd>\n<dt>OS</dt><dd>", f);
-  web_text (f, row->os);
-  fputs ("</dd>\n<dt>GMP</dt><dd>", f);
-  web_text (f, row->gmp);
-  fputs ("</dd>\n<dt>Compiler</dt><dd>", f);
-  web_text (f, row->compiler);
-  fputs ("</dd>\n<dt>Run</dt><dd>", f);
+  fputs ("</code></dd>\n", f);
+  const char *const software[][2] = {
+    { "OS", row->os }, { "GMP", row->gmp }, { "Compiler", row->compiler },
+  };
+  for (size_t i = 0; i < GB_ARRAY_SIZE (software); i++)
+    {
+      fprintf (f, "<dt>%s</dt><dd>", software[i][0]);
+      web_text (f, software[i][1]);
+      fputs ("</dd>\n", f);
+    }
+  fputs ("<dt>Run</dt><dd>", f);
   web_text (f, row->created);
   fputs (", received ", f);
   web_text (f, when);
@@ -255,14 +265,14 @@ about_result (FILE *f, const struct store_row *row, const cJSON *doc)
   fputs ("</code></dd>\n<dt>Flags</dt><dd>", f);
   flags_list (f, row->flags);
   flags_decided (f, row);
-  fputs ("</dd>\n<dt>Document</dt><dd><a href=\"/api/v1/results/", f);
-  web_text (f, row->id);
-  fputs ("/raw\">raw bytes</a> \u00b7 <a href=\"/api/v1/results/", f);
-  web_text (f, row->id);
-  fputs ("/signature\">signature</a> \u00b7 <a href=\"/api/v1/results/", f);
-  web_text (f, row->id);
-  fputs ("\">parsed (JSON)</a> \u00b7 <a href=\"/about#verify\">how to verify</a></dd>\n"
-         "</dl>\n", f);
+  fputs ("</dd>\n<dt>Document</dt><dd>", f);
+  for (size_t i = 0; i < GB_ARRAY_SIZE (document_views); i++)
+    {
+      fputs ("<a href=\"/api/v1/results/", f);
+      web_text (f, row->id);
+      fprintf (f, "%s\">%s</a> \u00b7 ", document_views[i][0], document_views[i][1]);
+    }
+  fputs ("<a href=\"/about#verify\">how to verify</a></dd>\n</dl>\n", f);
 }
 
 /* The results[] entry of TEST, or NULL. */
