@@ -223,7 +223,8 @@ verdict (enum runner_status st, const struct test_result *r, struct progress *pr
   if (st == RUNNER_FAILED)
     {
       progress_clear (prog);
-      gb_error ("run", "%s computed a wrong result: %s. This run has no score.",
+      gb_error ("run", r->stale ? "%s: its outputs were stale or cached: %s. This run has "
+                "no score." : "%s computed a wrong result: %s. This run has no score.",
                 r->test->name, r->message);
       return EXIT_WRONG;
     }

@@ -7,6 +7,7 @@
 CHECK_PROGRAMS += \
 	tests/unit-checks \
 	tests/unit-compare \
+	tests/unit-fresh \
 	tests/unit-harness \
 	tests/unit-operand \
 	tests/unit-options \
@@ -38,6 +39,13 @@ CHECK_LIBS += tests/libwronggmp.so
 tests/libwronggmp.so: tests/wrong-gmp.c
 	@$(MKDIR_P) $(@D)
 	$(CC) -shared -fPIC -O1 $(GB_CPPFLAGS) $(WARN_CFLAGS) -o $@ $< -ldl
+
+# A GMP that skips or caches its work and hides from dladdr, preloaded by
+# tests/t0130-stale-work.sh.
+CHECK_LIBS += tests/libstalegmp.so
+tests/libstalegmp.so: tests/stale-gmp.c
+	@$(MKDIR_P) $(@D)
+	$(CC) -shared -fPIC -O2 $(GB_CPPFLAGS) $(WARN_CFLAGS) -o $@ $< -ldl
 
 # The server's parts (libgbserver.a, libgbmodel.a): its pure rules, and
 # the leaderboard snapshot (server/board/) on a SQLite store.
