@@ -46,10 +46,11 @@ static const char run_usage[] =
 static const char run_epilogue[] =
   "\n"
   "Exit status: 0 success, 1 not saved or rejected, 2 usage error, 3 a test\n"
-  "computed a wrong result, 75 --submit queued the result for later, 130\n"
-  "(SIGINT) or 143 (SIGTERM) interrupted (nothing is written).  A progress\n"
-  "bar is drawn on stderr when it is a terminal, a plain line per finished\n"
-  "test otherwise; colour is used on a terminal unless NO_COLOR is set.\n";
+  "computed a wrong result or its outputs were stale or cached, 75 --submit\n"
+  "queued the result for later, 130 (SIGINT) or 143 (SIGTERM) interrupted\n"
+  "(nothing is written).  A progress bar is drawn on stderr when it is a\n"
+  "terminal, a plain line per finished test otherwise; colour is used on a\n"
+  "terminal unless NO_COLOR is set.\n";
 
 /* The values of --gmp, as given. */
 struct gmp_list

@@ -35,8 +35,11 @@
  * done, with T its fast-sample estimate of the seconds an operation takes
  * (harness.h),
  *   - the fastest batch on fresh operands must have taken at most
- *     (1 + FRESH_MARGIN) T + FRESH_SLACK an operation (the slack for what
- *     a first call on a new copy costs: cold caches, an allocation), and
+ *     (1 + FRESH_MARGIN) T + S an operation, the slack S for what a first
+ *     call on a new copy costs (cold caches, an allocation): the time of
+ *     FRESH_SLACK_STEPS steps of a dependent chain of multiplications and
+ *     additions here, about 2 us on the development machine and as many
+ *     times longer as an emulator (qemu, valgrind) makes everything, and
  *   - the fastest second pass over a batch's copies at most
  *     (1 + FRESH_AGAIN_MARGIN) T; these operands are not new, but the
  *     calls alternate between copies, which a library that skips a call
@@ -61,7 +64,8 @@
 #define FRESH_BATCHES 2          /* batches a round */
 #define FRESH_SHARE 0.25         /* of the test's timed seconds, for the rounds */
 #define FRESH_MARGIN 1.5         /* fresh operands: at most (1 + this) times */
-#define FRESH_SLACK 2e-6         /* ... plus this many seconds */
+#define FRESH_SLACK_STEPS 1600   /* ... plus what this many steps of a
+                                    dependent chain take (fresh.c) */
 #define FRESH_AGAIN_MARGIN 2.0   /* the copies again: at most (1 + this) times */
 #define FRESH_CONFIRM 4          /* rounds more before a test fails */
 #define FRESH_STREAM_BIT 0x80000000u

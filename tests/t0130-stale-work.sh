@@ -7,8 +7,9 @@
 # (engine/fresh.h: the rounds on fresh operands).  An interposer that only
 # passes the calls on, and hides from dladdr, is still recorded as
 # interposed (sysinfo/entry_maps.c: /proc/self/maps and the executable's
-# GOT slots), and a real gmpbench-server on 127.0.0.1 flags the upload
-# `interposed'; an honest run exits 0 and is not flagged so.
+# GOT slots), and so is a library that rewrites the executable's PLT slot
+# (tests/got-patch-gmp.c); a real gmpbench-server on 127.0.0.1 flags the
+# upload `interposed'; an honest run exits 0 and is not flagged so.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/submit-lib.sh"
 
@@ -71,6 +72,24 @@ mapped="any(x.startswith('__gmpz_mul: ') and 'libstalegmp.so (/proc/self/maps' i
 check "and names __gmpz_mul's file from /proc/self/maps" [ "$(json_get p.json "$mapped")" = True ]
 by_dladdr="any(x.endswith('libstalegmp.so') for x in d['system']['build']['gmp']['entry_points']['foreign'])"
 check "where dladdr, lied to, named no file of it" [ "$(json_get p.json "$by_dladdr")" = False ]
+
+# A library that rewrites the executable's PLT slot of mpz_mul and binds
+# no symbol of its own: dladdr and the address of mpz_mul name libgmp, the
+# slot the calls jump through does not.
+patch="$BUILDDIR/tests/libgotpatchgmp.so"
+case $(uname -m) in
+  x86_64 | aarch64)
+    rm -f g.json
+    LD_PRELOAD=$patch "$GMPBENCH" run -q --only gmpbench.base.multiply.8192 \
+      --time-per-test 0.02 -o g.json > out.txt 2> err.txt
+    check "a run whose PLT slot of mpz_mul was rewritten exits 0" [ $? -eq 0 ]
+    slot="any(x.startswith('__gmpz_mul: ') and x.endswith('libgotpatchgmp.so (/proc/self/maps, a GOT slot of the executable)') for x in d['system']['build']['gmp']['entry_points']['foreign'])"
+    interposed=$(gmp_member g.json "['interposed']")
+    named=$(json_get g.json "$slot")
+    check "and is recorded interposed, the slot named" \
+      sh -c "[ '$interposed' = True ] && [ '$named' = True ]" ;;
+  *) skip "a rewritten PLT slot (the slots are read on x86-64 and aarch64)" ;;
+esac
 
 if ! start_server; then
   skip "the server's flag on interposed uploads (no server built, or it did not start)"

@@ -47,6 +47,13 @@ tests/libstalegmp.so: tests/stale-gmp.c
 	@$(MKDIR_P) $(@D)
 	$(CC) -shared -fPIC -O2 $(GB_CPPFLAGS) $(WARN_CFLAGS) -o $@ $< -ldl
 
+# A library that rewrites the executable's PLT slot of mpz_mul, no symbol
+# interposed, also preloaded by tests/t0130-stale-work.sh.
+CHECK_LIBS += tests/libgotpatchgmp.so
+tests/libgotpatchgmp.so: tests/got-patch-gmp.c
+	@$(MKDIR_P) $(@D)
+	$(CC) -shared -fPIC -O2 $(GB_CPPFLAGS) $(WARN_CFLAGS) -o $@ $< -ldl
+
 # The server's parts (libgbserver.a, libgbmodel.a): its pure rules, and
 # the leaderboard snapshot (server/board/) on a SQLite store.
 ifeq ($(BUILD_SERVER),yes)
