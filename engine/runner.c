@@ -272,13 +272,23 @@ fresh_outcome (enum fresh_status st, const struct bench_error *err, struct test_
 }
 
 /* Whether R's samples ran no faster than T's rounds on fresh operands
- * allow (fresh_judge). */
+ * allow (fresh_judge), by the faster of two figures: the fast-sample
+ * estimate, and (timed by the wall clock) the samples' CPU time an
+ * operation, which GMPbench's mean (a compatible test's score) follows and
+ * which is the faster on a machine so busy that even the fastest samples
+ * lost the processor. */
 static enum runner_status
 judge_fresh (struct runner_active *t, const struct harness_config *cfg, struct test_result *r,
              volatile sig_atomic_t *stop)
 {
   struct bench_error err = { BENCH_OK, "" };
-  double seconds = r->m.fast_ops_per_sec > 0 ? 1 / r->m.fast_ops_per_sec : 0;
+  const struct measurement *m = &r->m;
+  double seconds = m->fast_ops_per_sec > 0 ? 1 / m->fast_ops_per_sec : 0;
+  double ops = (double) m->samples * (double) m->reps_per_sample;
+  double cpu = ops > 0 && cfg->clock == gb_wall_seconds && !gb_thread_cpu_coarse ()
+    ? m->cpu_seconds / ops : 0;
+  if (cpu > 0 && (seconds <= 0 || cpu < seconds))
+    seconds = cpu;
   return fresh_outcome (fresh_judge (&t->fresh, cfg, t->h.reps, seconds, stop, &err), &err, r);
 }
 
