@@ -48,12 +48,11 @@ fresh_start (struct fresh_probe *p, const struct bench_test *t, const struct ben
   p->stream = random_stream ();
 }
 
-int
-fresh_due (const struct fresh_probe *p, double timed)
+/* Whether a round is due, TIMED seconds of the test's samples taken. */
+static int
+due (const struct fresh_probe *p, double timed)
 {
-  if (!fresh_applies (p->test))
-    return 0;
-  return p->rounds == 0 || p->spent < FRESH_SHARE * timed;
+  return fresh_applies (p->test) && (p->rounds == 0 || p->spent < FRESH_SHARE * timed);
 }
 
 /* The next stream, never one without FRESH_STREAM_BIT. */
@@ -230,7 +229,8 @@ batch (struct fresh_probe *p, const struct harness_config *cfg, unsigned want,
   return st;
 }
 
-enum fresh_status
+/* One round: FRESH_BATCHES batches of several copies, or one of one. */
+static enum fresh_status
 fresh_round (struct fresh_probe *p, const struct harness_config *cfg, unsigned long reps,
              volatile sig_atomic_t *stop, struct bench_error *err)
 {
@@ -271,6 +271,16 @@ slack_seconds (void)
       slack = best;
     }
   return slack;
+}
+
+enum fresh_status
+fresh_visit (struct fresh_probe *p, const struct harness_config *cfg, unsigned long reps,
+             double timed, volatile sig_atomic_t *stop, struct bench_error *err)
+{
+  enum fresh_status st = FRESH_OK;
+  for (unsigned k = 0; k < FRESH_ROUNDS_PER_VISIT && st == FRESH_OK && due (p, timed); k++)
+    st = fresh_round (p, cfg, reps, stop, err);
+  return st;
 }
 
 /* Whether the test's estimate SECONDS_PER_OP is faster than its copies

@@ -29,8 +29,9 @@
  * the wall clock's and the thread did not wait (it lost the processor to
  * other work, which the test's samples leave out by keeping the fastest).
  *
- * One round a visit, while the rounds have taken less than FRESH_SHARE of
- * the test's timed seconds (the first always), so that the rounds see the
+ * Rounds are taken at every visit of the test, up to
+ * FRESH_ROUNDS_PER_VISIT, while they have taken less than FRESH_SHARE of
+ * the test's timed seconds (the first always), so that they see the
  * machine's fast and slow stretches as the samples do.  When the test is
  * done, with T its fast-sample estimate of the seconds an operation takes
  * (harness.h),
@@ -62,12 +63,13 @@
 #define FRESH_COPIES 64          /* at most this many copies a batch */
 #define FRESH_BLOCK 2e-6         /* seconds of operations a batch times */
 #define FRESH_BATCHES 2          /* batches a round */
-#define FRESH_SHARE 0.25         /* of the test's timed seconds, for the rounds */
-#define FRESH_MARGIN 1.5         /* fresh operands: at most (1 + this) times */
+#define FRESH_SHARE 0.1          /* of the test's timed seconds, for the rounds */
+#define FRESH_ROUNDS_PER_VISIT 4 /* at most this many rounds a visit */
+#define FRESH_MARGIN 2.0         /* fresh operands: at most (1 + this) times */
 #define FRESH_SLACK_STEPS 1600   /* ... plus what this many steps of a
                                     dependent chain take (fresh.c) */
 #define FRESH_AGAIN_MARGIN 2.0   /* the copies again: at most (1 + this) times */
-#define FRESH_CONFIRM 4          /* rounds more before a test fails */
+#define FRESH_CONFIRM 8          /* rounds more before a test fails */
 #define FRESH_STREAM_BIT 0x80000000u
 
 enum fresh_status
@@ -98,14 +100,11 @@ int fresh_applies (const struct bench_test *t);
 void fresh_start (struct fresh_probe *p, const struct bench_test *t,
                   const struct bench_ops *ops);
 
-/* Whether a round is due, TIMED seconds of the test's samples taken. */
-int fresh_due (const struct fresh_probe *p, double timed);
-
-/* One round of copies, REPS the test's repetitions per sample, timed on
- * CFG's clock. */
-enum fresh_status fresh_round (struct fresh_probe *p, const struct harness_config *cfg,
-                               unsigned long reps, volatile sig_atomic_t *stop,
-                               struct bench_error *err);
+/* The rounds due at a visit of the test, TIMED seconds of its samples
+ * taken, REPS its repetitions per sample; timed on CFG's clock. */
+enum fresh_status fresh_visit (struct fresh_probe *p, const struct harness_config *cfg,
+                               unsigned long reps, double timed,
+                               volatile sig_atomic_t *stop, struct bench_error *err);
 
 /* The verdict on a test whose fast-sample estimate is SECONDS_PER_OP,
  * with the confirmation rounds it needs. */

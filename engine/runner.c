@@ -353,18 +353,15 @@ visit_active (struct runner_batch *b, size_t k, struct runner_visit *visit, size
       runner_batch_abandon (b);
       return RUNNER_INTERRUPTED;
     }
-  if (fresh_due (&t->fresh, t->h.wall))
+  struct bench_error err = { BENCH_OK, "" };
+  enum runner_status st
+    = fresh_outcome (fresh_visit (&t->fresh, b->cfg, t->h.reps, t->h.wall, stop, &err), &err,
+                     &b->r[t->index]);
+  if (st != RUNNER_OK)
     {
-      struct bench_error err = { BENCH_OK, "" };
-      enum runner_status st
-        = fresh_outcome (fresh_round (&t->fresh, b->cfg, t->h.reps, stop, &err), &err,
-                         &b->r[t->index]);
-      if (st != RUNNER_OK)
-        {
-          harness_finish (&t->h, &b->r[t->index].m);
-          t->ops->teardown (t->state);
-          return stop_at (b, k, failed, st);
-        }
+      harness_finish (&t->h, &b->r[t->index].m);
+      t->ops->teardown (t->state);
+      return stop_at (b, k, failed, st);
     }
   return v == 0 ? RUNNER_OK : finish_active (b, k, failed, stop);
 }
