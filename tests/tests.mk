@@ -17,6 +17,7 @@ CHECK_PROGRAMS += \
 	tests/unit-rsa-key \
 	tests/unit-runner \
 	tests/unit-score \
+	tests/unit-self-maps \
 	tests/unit-stats \
 	tests/unit-submit \
 	tests/unit-submit-crash \
