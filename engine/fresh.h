@@ -42,9 +42,11 @@
  *     additions here, about 2 us on the development machine and as many
  *     times longer as an emulator (qemu, valgrind) makes everything, and
  *   - the fastest second pass over a batch's copies at most
- *     (1 + FRESH_AGAIN_MARGIN) T; these operands are not new, but the
- *     calls alternate between copies, which a library that skips a call
- *     repeating the previous one does not skip;
+ *     (1 + FRESH_AGAIN_MARGIN) T, once what a call of run costs by itself
+ *     (run (STATE, 0), timed in the same batch) is taken off each of its
+ *     operations (the samples make one call for many); these operands are
+ *     not new, but the calls alternate between copies, which a library
+ *     that skips a call repeating the previous one does not skip;
  * otherwise the test is timed again on fresh operands, up to FRESH_CONFIRM
  * rounds more, and fails if it still is (docs/timing.md has what was
  * measured to choose the margins).
@@ -87,21 +89,24 @@ struct fresh_probe
 {
   const struct bench_test *test;
   const struct bench_ops *ops;
+  void *state;                  /* the test's own, for calls of run (STATE, 0) */
   unsigned stream;              /* the next copy's operand stream */
   unsigned rounds;
   int measured;                 /* whether a round has measured fresh operands */
   double best;                  /* seconds per operation of the fastest batch */
   int measured_again;           /* whether a batch timed its copies twice */
   double best_again;            /* the fastest second pass */
+  double best_call;             /* the fastest call of run with 0 repetitions */
   double spent;                 /* seconds the rounds took, setup and checks too */
 };
 
 /* Whether T is probed (not a random generator nor key generation). */
 int fresh_applies (const struct bench_test *t);
 
-/* A probe of T, run by OPS, with no round yet. */
+/* A probe of T, run by OPS, with no round yet; STATE is the test's own
+ * (set up, measured), which must live until fresh_judge returns. */
 void fresh_start (struct fresh_probe *p, const struct bench_test *t,
-                  const struct bench_ops *ops);
+                  const struct bench_ops *ops, void *state);
 
 /* The rounds due at a visit of the test, TIMED seconds of its samples
  * taken, REPS its repetitions per sample; timed on CFG's clock. */

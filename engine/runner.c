@@ -215,7 +215,7 @@ prepare (const struct bench_test *const *tests, const struct bench_ops *const *o
           t->state = state;
           harness_start (&t->h, cfg, ops[i], state, scored_by_mean (tests[i]));
           t->first_sample = fmax (cfg->clock () - before, cfg->sample_time);
-          fresh_start (&t->fresh, tests[i], ops[i]);
+          fresh_start (&t->fresh, tests[i], ops[i], state);
         }
       else if (r[i].outcome == BENCH_SKIPPED)
         {
@@ -303,7 +303,8 @@ stop_at (struct runner_batch *b, size_t k, size_t *failed, enum runner_status st
   return status;
 }
 
-/* Finishes the K-th active test of B: its estimate, check and teardown. */
+/* Finishes the K-th active test of B: its estimate, its verdict against
+ * fresh operands, its check and teardown. */
 static enum runner_status
 finish_active (struct runner_batch *b, size_t k, size_t *failed, volatile sig_atomic_t *stop)
 {
@@ -311,11 +312,15 @@ finish_active (struct runner_batch *b, size_t k, size_t *failed, volatile sig_at
   struct test_result *res = &b->r[t->index];
   harness_finish (&t->h, &res->m);
   choose_estimator (res);
-  enum runner_status checked = check_test (t->ops, t->state, b->cfg, res, stop);
+  enum runner_status checked = judge_fresh (t, b->cfg, res, stop);
+  if (checked != RUNNER_OK)
+    {
+      t->ops->teardown (t->state);
+      return stop_at (b, k, failed, checked);
+    }
+  checked = check_test (t->ops, t->state, b->cfg, res, stop);
   if (checked == RUNNER_OK)
     checked = check_reference (res);
-  if (checked == RUNNER_OK)
-    checked = judge_fresh (t, b->cfg, res, stop);
   if (checked != RUNNER_OK)
     return stop_at (b, k, failed, checked);
   if (b->progress && b->progress->finished)
