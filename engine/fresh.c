@@ -225,8 +225,8 @@ record (struct fresh_probe *p, double fresh, int timed_again, double again, doub
 }
 
 /* One batch of up to WANT copies: set up, one repetition of each timed on
- * fresh operands, then (several copies) one more of each, timed again;
- * checked and torn down. */
+ * fresh operands, then (several copies) one more of each, timed again,
+ * and as many calls of run with no repetition; checked and torn down. */
 static enum fresh_status
 batch (struct fresh_probe *p, const struct harness_config *cfg, unsigned want,
        volatile sig_atomic_t *stop, struct bench_error *err)
@@ -240,12 +240,12 @@ batch (struct fresh_probe *p, const struct harness_config *cfg, unsigned want,
     }
   double fresh = want > 1 ? time_copies (p, cfg, copies, n)
     : time_long_copies (p, cfg, copies, n);
-  double again = want > 1 ? time_copies (p, cfg, copies, n) : 0;
-  double call = want > 1 ? time_calls (p, cfg, n) : 0;
+  double again = n > 1 ? time_copies (p, cfg, copies, n) : 0;
+  double call = n > 1 ? time_calls (p, cfg, n) : 0;
   enum fresh_status st = check_copies (p, copies, n, err);
   free (copies);
   if (st == FRESH_OK)
-    record (p, fresh, want > 1, again, call);
+    record (p, fresh, n > 1, again, call);
   return st;
 }
 
