@@ -15,7 +15,9 @@
 #include <string.h>
 
 extern ElfW(Dyn) _DYNAMIC[] __attribute__ ((weak));
-extern const ElfW(Ehdr) __ehdr_start __attribute__ ((weak, visibility ("hidden")));
+/* The executable's ELF header, its program headers after it: declared
+ * as bytes of unknown length, which is what they are to this file. */
+extern const unsigned char __ehdr_start[] __attribute__ ((weak, visibility ("hidden")));
 
 /* Whether a relocation of TYPE fills a pointer-sized slot with the
  * symbol's address. */
@@ -50,7 +52,7 @@ address_of (uintptr_t value, uintptr_t bias)
 static int
 read_tables (struct exe_tables *t)
 {
-  const ElfW(Ehdr) *eh = &__ehdr_start;
+  const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *) __ehdr_start;
   int found = 0;
   memset (t, 0, sizeof *t);
   if (!_DYNAMIC || !eh)
