@@ -50,11 +50,12 @@ static const char run_usage[] =
 static const char run_epilogue[] =
   "\n"
   "Exit status: 0 success, 1 not saved or rejected, 2 usage error, 3 a test\n"
-  "computed a wrong result, 4 the system clock disagrees with the CPU's\n"
-  "counter (nothing is written), 75 --submit queued the result for later,\n"
-  "130 (SIGINT) or 143 (SIGTERM) interrupted (nothing is written).  A progress\n"
-  "bar is drawn on stderr when it is a terminal, a plain line per finished\n"
-  "test otherwise; colour is used on a terminal unless NO_COLOR is set.\n";
+  "computed a wrong result or its outputs were stale or cached, 4 the system\n"
+  "clock disagrees with the CPU's counter (nothing is written), 75 --submit\n"
+  "queued the result for later, 130 (SIGINT) or 143 (SIGTERM) interrupted\n"
+  "(nothing is written).  A progress bar is drawn on stderr when it is a\n"
+  "terminal, a plain line per finished test otherwise; colour is used on a\n"
+  "terminal unless NO_COLOR is set.\n";
 
 /* The values of --gmp, as given. */
 struct gmp_list
@@ -228,7 +229,8 @@ verdict (enum runner_status st, const struct test_result *r, struct progress *pr
   if (st == RUNNER_FAILED)
     {
       progress_clear (prog);
-      gb_error ("run", "%s computed a wrong result: %s. This run has no score.",
+      gb_error ("run", r->stale ? "%s: its outputs were stale or cached: %s. This run has "
+                "no score." : "%s computed a wrong result: %s. This run has no score.",
                 r->test->name, r->message);
       return EXIT_WRONG;
     }

@@ -8,7 +8,8 @@
  *   setup     builds operands and result storage: everything that is not
  *             the measured operation (allocation, random operands, keys);
  *   run       performs the measured operation REPS times: this and only
- *             this is inside the timed region;
+ *             this is inside the timed region (REPS 0 does nothing, and
+ *             times what a call costs: engine/fresh.h);
  *   check     verifies the last result by an independent route and feeds
  *             the outputs into a SHA-256 digest, outside the timed region;
  *   teardown  frees what setup made.

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "engine/fresh.h"
 #include "engine/guard.h"
 #include "engine/verify.h"
 #include "model/reference.h"
@@ -124,6 +125,7 @@ struct runner_active
   void *state;
   double first_sample;          /* seconds one sample is expected to take */
   struct harness_run h;
+  struct fresh_probe fresh;     /* its rounds on fresh operands */
 };
 
 /* The overhead around the timed samples (warm-up repetitions, checks) is
@@ -213,6 +215,7 @@ prepare (const struct bench_test *const *tests, const struct bench_ops *const *o
           t->state = state;
           harness_start (&t->h, cfg, ops[i], state, scored_by_mean (tests[i]));
           t->first_sample = fmax (cfg->clock () - before, cfg->sample_time);
+          fresh_start (&t->fresh, tests[i], ops[i], state);
         }
       else if (r[i].outcome == BENCH_SKIPPED)
         {
@@ -253,7 +256,55 @@ runner_batch_start (struct runner_batch *b, const struct bench_test *const *test
   return status;
 }
 
-/* Finishes the K-th active test of B: its estimate, check and teardown. */
+/* What a round or the verdict of T's probe (fresh.h) says, as the
+ * runner's status, the reason in R. */
+static enum runner_status
+fresh_outcome (enum fresh_status st, const struct bench_error *err, struct test_result *r)
+{
+  if (st == FRESH_OK)
+    return RUNNER_OK;
+  if (st == FRESH_INTERRUPTED)
+    return RUNNER_INTERRUPTED;
+  r->outcome = BENCH_FAILED;
+  r->stale = st == FRESH_STALE;
+  snprintf (r->message, sizeof r->message, "%s", err->message);
+  return RUNNER_FAILED;
+}
+
+/* Whether R's samples ran no faster than T's rounds on fresh operands
+ * allow (fresh_judge), by the faster of two figures: the fast-sample
+ * estimate, and (timed by the wall clock) the samples' CPU time an
+ * operation, which GMPbench's mean (a compatible test's score) follows and
+ * which is the faster on a machine so busy that even the fastest samples
+ * lost the processor. */
+static enum runner_status
+judge_fresh (struct runner_active *t, const struct harness_config *cfg, struct test_result *r,
+             volatile sig_atomic_t *stop)
+{
+  struct bench_error err = { BENCH_OK, "" };
+  const struct measurement *m = &r->m;
+  double seconds = m->fast_ops_per_sec > 0 ? 1 / m->fast_ops_per_sec : 0;
+  double ops = (double) m->samples * (double) m->reps_per_sample;
+  double cpu = ops > 0 && cfg->clock == gb_wall_seconds && !gb_thread_cpu_coarse ()
+    ? m->cpu_seconds / ops : 0;
+  if (cpu > 0 && (seconds <= 0 || cpu < seconds))
+    seconds = cpu;
+  return fresh_outcome (fresh_judge (&t->fresh, cfg, t->h.reps, seconds, stop, &err), &err, r);
+}
+
+/* Ends the batch B at its K-th active test, which ended with STATUS
+ * (failed or interrupted), its state already torn down. */
+static enum runner_status
+stop_at (struct runner_batch *b, size_t k, size_t *failed, enum runner_status status)
+{
+  *failed = b->a[k].index;
+  b->a[k] = b->a[--b->nactive];
+  runner_batch_abandon (b);
+  return status;
+}
+
+/* Finishes the K-th active test of B: its estimate, its verdict against
+ * fresh operands, its check and teardown. */
 static enum runner_status
 finish_active (struct runner_batch *b, size_t k, size_t *failed, volatile sig_atomic_t *stop)
 {
@@ -261,16 +312,17 @@ finish_active (struct runner_batch *b, size_t k, size_t *failed, volatile sig_at
   struct test_result *res = &b->r[t->index];
   harness_finish (&t->h, &res->m);
   choose_estimator (res);
-  enum runner_status checked = check_test (t->ops, t->state, b->cfg, res, stop);
+  enum runner_status checked = judge_fresh (t, b->cfg, res, stop);
+  if (checked != RUNNER_OK)
+    {
+      t->ops->teardown (t->state);
+      return stop_at (b, k, failed, checked);
+    }
+  checked = check_test (t->ops, t->state, b->cfg, res, stop);
   if (checked == RUNNER_OK)
     checked = check_reference (res);
   if (checked != RUNNER_OK)
-    {
-      *failed = t->index;
-      b->a[k] = b->a[--b->nactive];
-      runner_batch_abandon (b);
-      return checked;
-    }
+    return stop_at (b, k, failed, checked);
   if (b->progress && b->progress->finished)
     b->progress->finished (b->progress->ctx, ++b->done, res);
   memmove (b->a + k, b->a + k + 1, (b->nactive - k - 1) * sizeof *b->a);
@@ -305,6 +357,16 @@ visit_active (struct runner_batch *b, size_t k, struct runner_visit *visit, size
     {
       runner_batch_abandon (b);
       return RUNNER_INTERRUPTED;
+    }
+  struct bench_error err = { BENCH_OK, "" };
+  enum runner_status st
+    = fresh_outcome (fresh_visit (&t->fresh, b->cfg, t->h.reps, t->h.wall, stop, &err), &err,
+                     &b->r[t->index]);
+  if (st != RUNNER_OK)
+    {
+      harness_finish (&t->h, &b->r[t->index].m);
+      t->ops->teardown (t->state);
+      return stop_at (b, k, failed, st);
     }
   return v == 0 ? RUNNER_OK : finish_active (b, k, failed, stop);
 }

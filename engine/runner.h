@@ -1,7 +1,8 @@
 /* runner.h: running tests from setup to digest.
  *
- *   setup -> measure (harness) -> check -> digest -> verify every
- *   repetition (verify.h) -> teardown
+ *   setup -> measure (harness), with rounds on fresh operands (fresh.h)
+ *   -> check -> digest -> verify every repetition (verify.h) -> judge the
+ *   samples against the fresh rounds -> teardown
  *
  * runner_run_tests measures many tests interleaved: all are set up and
  * calibrated, then visited in turn, a short burst of samples each
@@ -15,7 +16,9 @@
  * A check that fails makes the result BENCH_FAILED: the caller must stop
  * and report it, never score it.  So does, in runner_run_tests (the
  * single-threaded run, operand stream 0), a digest other than the test's
- * reference digest (model/reference.h). */
+ * reference digest (model/reference.h), and in runner_run_tests and the
+ * batches a test whose samples ran faster than its rounds on fresh
+ * operands allow (fresh.h). */
 #ifndef GB_RUNNER_H
 #define GB_RUNNER_H
 
@@ -28,6 +31,8 @@ struct test_result
   const struct bench_test *test;
   enum bench_outcome outcome;
   char message[256];            /* why it was skipped or failed */
+  int stale;                    /* failed: its outputs were stale or cached
+                                   (fresh.h), not wrong */
   struct measurement m;
   char digest[65];              /* SHA-256 of the outputs, hex */
 };

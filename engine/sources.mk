@@ -11,11 +11,13 @@ ENGINE_SRCS += \
 	engine/clock_check.c \
 	engine/counter.c \
 	engine/dl_key.c \
+	engine/fresh.c \
 	engine/guard.c \
 	engine/harness.c \
 	engine/key_cache.c \
 	engine/mirror.c \
 	engine/operand.c \
+	engine/prefault.c \
 	engine/rsa_key.c \
 	engine/rsa_key_table.c \
 	engine/runner.c \

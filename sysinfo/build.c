@@ -301,11 +301,7 @@ put_library (cJSON *sec, const char *stem, const void *symbol)
 #if defined(__linux__) || defined(__FreeBSD__) || defined(__APPLE__)
 /* The GMP functions the tests time, as this program calls them: their
  * addresses are what the dynamic linker bound, interposers included. */
-static const struct
-{
-  const char *name;
-  const void *address;
-} timed_entry_points[] = {
+static const struct si_entry_point timed_entry_points[] = {
   { "__gmpz_mul", (const void *) __gmpz_mul },
   { "__gmpz_tdiv_q", (const void *) __gmpz_tdiv_q },
   { "__gmpz_gcd", (const void *) __gmpz_gcd },
@@ -323,8 +319,10 @@ static const struct
 
 /* Adds "entry_points": "interposed" when any timed function resolves
  * (dladdr) outside LIBGMP, the loaded libgmp file (an LD_PRELOAD, a
- * wrapper library), and "foreign", those functions with the file they
- * resolve into. */
+ * wrapper library), or lies, or its slots in the executable point, outside
+ * the libgmp's code as /proc/self/maps shows it (entry_maps.c: a library
+ * that also wraps dladdr); "foreign", those functions with the file they
+ * resolve into, by dladdr and by the mappings. */
 static void
 put_entry_points (cJSON *sec, const char *libgmp)
 {
@@ -345,10 +343,15 @@ put_entry_points (cJSON *sec, const char *libgmp)
           free (shown);
         }
     }
-  si_put_bool (e, DOC_SYS_ENTRY_POINTS_INTERPOSED,
-               cJSON_GetArraySize (foreign) > 0 && libgmp[0] != '\0',
-               "dladdr on the timed functions against the libgmp file");
-  si_put_item (e, DOC_SYS_ENTRY_POINTS_FOREIGN, foreign, "dladdr");
+  int by_dladdr = cJSON_GetArraySize (foreign) > 0 && libgmp[0] != '\0';
+  int by_maps = si_entry_points_maps (foreign, libgmp, timed_entry_points,
+                                      GB_ARRAY_SIZE (timed_entry_points));
+  si_put_bool (e, DOC_SYS_ENTRY_POINTS_INTERPOSED, by_dladdr || by_maps > 0, by_maps < 0
+               ? "dladdr on the timed functions against the libgmp file"
+               : "dladdr, and /proc/self/maps on the timed functions and the executable's "
+               "slots bound to them, against the libgmp file");
+  si_put_item (e, DOC_SYS_ENTRY_POINTS_FOREIGN, foreign,
+               by_maps < 0 ? "dladdr" : "dladdr, /proc/self/maps");
   si_put_item (sec, DOC_SYS_GMP_ENTRY_POINTS, e, NULL);
 }
 #endif

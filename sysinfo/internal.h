@@ -45,6 +45,24 @@ double si_get_num (const cJSON *sec, const char *key, double fallback);
  * NULL when unknown). */
 void si_gmp_build (cJSON *gmp, const char *library_path);
 
+/* ---- entry_maps.c: the timed functions by the kernel's mappings ------ */
+
+/* A function the tests time, as this program calls it. */
+struct si_entry_point
+{
+  const char *name;             /* its symbol, "__gmpz_mul" */
+  const void *address;          /* its address as the executable takes it */
+};
+
+/* Adds to FOREIGN a line for each of POINTS[0..N) that lies, or whose
+ * slots in the executable point, outside the code of the libgmp file
+ * /proc/self/maps shows (the executable when none: static GMP), for a
+ * second libgmp mapped, and for a LIBGMP (library.path, "" when none)
+ * that names another file; returns how many lines, or -1 where the
+ * mappings cannot be read (not Linux). */
+int si_entry_points_maps (cJSON *foreign, const char *libgmp,
+                          const struct si_entry_point *points, size_t n);
+
 /* ---- rootfs.c: files under a root directory ------------------------- */
 
 struct si_root

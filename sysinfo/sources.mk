@@ -10,6 +10,8 @@ SYSINFO_SRCS += \
 	sysinfo/build.c \
 	sysinfo/clock.c \
 	sysinfo/collect.c \
+	sysinfo/entry_maps.c \
+	sysinfo/exe_slots.c \
 	sysinfo/gmp_build.c \
 	sysinfo/json.c \
 	sysinfo/linux.c \
@@ -24,6 +26,7 @@ SYSINFO_SRCS += \
 	sysinfo/riscv_live.c \
 	sysinfo/rootfs.c \
 	sysinfo/s390.c \
+	sysinfo/self_maps.c \
 	sysinfo/summary.c \
 	sysinfo/win_parse.c \
 	sysinfo/x86.c \

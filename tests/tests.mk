@@ -8,6 +8,7 @@ CHECK_PROGRAMS += \
 	tests/unit-checks \
 	tests/unit-clock-check \
 	tests/unit-compare \
+	tests/unit-fresh \
 	tests/unit-harness \
 	tests/unit-operand \
 	tests/unit-options \
@@ -17,6 +18,7 @@ CHECK_PROGRAMS += \
 	tests/unit-rsa-key \
 	tests/unit-runner \
 	tests/unit-score \
+	tests/unit-self-maps \
 	tests/unit-stats \
 	tests/unit-submit \
 	tests/unit-submit-crash \
@@ -51,6 +53,20 @@ tests/libslowclock.so: tests/slow-clock.c
 tests/libslowclock-dladdr.so: tests/slow-clock.c
 	@$(MKDIR_P) $(@D)
 	$(CC) -shared -fPIC -O1 -DWRAP_DLADDR $(GB_CPPFLAGS) $(WARN_CFLAGS) -o $@ $< -ldl -lpthread
+
+# A GMP that skips or caches its work and hides from dladdr, preloaded by
+# tests/t0130-stale-work.sh.
+CHECK_LIBS += tests/libstalegmp.so
+tests/libstalegmp.so: tests/stale-gmp.c
+	@$(MKDIR_P) $(@D)
+	$(CC) -shared -fPIC -O2 $(GB_CPPFLAGS) $(WARN_CFLAGS) -o $@ $< -ldl
+
+# A library that rewrites the executable's PLT slot of mpz_mul, no symbol
+# interposed, also preloaded by tests/t0130-stale-work.sh.
+CHECK_LIBS += tests/libgotpatchgmp.so
+tests/libgotpatchgmp.so: tests/got-patch-gmp.c
+	@$(MKDIR_P) $(@D)
+	$(CC) -shared -fPIC -O2 $(GB_CPPFLAGS) $(WARN_CFLAGS) -o $@ $< -ldl
 
 # The server's parts (libgbserver.a, libgbmodel.a): its pure rules, and
 # the leaderboard snapshot (server/board/) on a SQLite store.
