@@ -1,4 +1,7 @@
-/* fresh.h: timed rounds on fresh operands, against stale or cached outputs.
+/* fresh.h: timed rounds on fresh operands, against stale or cached outputs
+ * of GMP's timed functions (the programs "gmp.*": other libraries' tests
+ * are not probed; their first calls on a new copy allocate outside GMP's
+ * resident memory, which under an emulator costs many times the slack).
  *
  * A test's timed loop repeats its operands (GMPbench's multiply times one
  * product, its rsa program one cycle of messages), and so do its check and
