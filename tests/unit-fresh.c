@@ -147,7 +147,7 @@ main (void)
   struct test_result r;
   unsigned first_a = 0, first_b = 0;
 
-  enum runner_status st = run_under (HONEST, "unit.fresh", &r);
+  enum runner_status st = run_under (HONEST, "gmp.unit-fresh", &r);
   check (st == RUNNER_OK && r.outcome == BENCH_OK, "an honest library passes (%d: %s)", st,
          r.message);
   int distinct = fresh_streams (&first_a);
@@ -155,12 +155,12 @@ main (void)
          "its copies have streams of their own, the top bit set, all different (%zu)",
          nstreams);
   check (live == 0, "every copy set up is torn down (%d left)", live);
-  run_under (HONEST, "unit.fresh", &r);
+  run_under (HONEST, "gmp.unit-fresh", &r);
   distinct = fresh_streams (&first_b);
   check (distinct && first_a != first_b, "another run draws other streams (%08x, %08x)",
          first_a, first_b);
 
-  st = run_under (CACHED, "unit.fresh", &r);
+  st = run_under (CACHED, "gmp.unit-fresh", &r);
   check (st == RUNNER_FAILED && r.outcome == BENCH_FAILED && r.stale,
          "repeated operations at a tenth of the fresh ones' cost fail as stale or cached (%d)",
          st);
@@ -169,22 +169,25 @@ main (void)
          "the message says by how much (%s)", r.message);
   check (live == 0, "and everything is torn down (%d left)", live);
 
-  st = run_under (DEAD, "unit.fresh", &r);
+  st = run_under (DEAD, "gmp.unit-fresh", &r);
   check (st == RUNNER_FAILED && !r.stale && strstr (r.message, "fresh operands") != NULL
          && strstr (r.message, "no output") != NULL,
          "a library that does nothing after its first call leaves a fresh copy empty: a "
          "wrong result (%s)", r.message);
 
-  st = run_under (TINY, "unit.fresh", &r);
+  st = run_under (TINY, "gmp.unit-fresh", &r);
   check (st == RUNNER_OK && r.outcome == BENCH_OK,
          "a 5 ns operation whose first call on a copy takes 400 ns passes (%s)", r.message);
 
-  st = run_under (LEARNT, "unit.fresh", &r);
+  st = run_under (LEARNT, "gmp.unit-fresh", &r);
   check (st == RUNNER_OK && r.outcome == BENCH_OK,
          "repeated operands twice as fast as fresh ones pass (%s)", r.message);
 
   st = run_under (CACHED, "rng.unit", &r);
   check (st == RUNNER_OK && nstreams == 1,
          "a random generator is not probed (%zu setups)", nstreams);
+  st = run_under (CACHED, "openssl.unit-fresh", &r);
+  check (st == RUNNER_OK && nstreams == 1,
+         "nor another library's program: GMP's functions are probed (%zu setups)", nstreams);
   return check_exit_status ();
 }
