@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/stats.h"
+#include "engine/syscall_clock.h"
 #include "model/test_marks.h"
 
 #define MAX_SAMPLES 4096
@@ -151,14 +152,14 @@ harness_visit (struct harness_run *h, volatile sig_atomic_t *stop)
     h->ops->run (h->state, 1);
   while (!*stop && !h->done && spent < visit_time)
     {
-      double k0 = gb_thread_kernel_seconds ();
-      double c0 = gb_thread_cpu_seconds ();
+      double k0 = thread_kernel_seconds ();
+      double c0 = thread_cpu_seconds ();
       struct counter_stamp s0, s1;
       double t0 = counter_stamp (h->cfg->clock, &s0);
       h->ops->run (h->state, h->reps);
       double t1 = counter_stamp (h->cfg->clock, &s1);
-      double c1 = gb_thread_cpu_seconds ();
-      double k1 = gb_thread_kernel_seconds ();
+      double c1 = thread_cpu_seconds ();
+      double k1 = thread_kernel_seconds ();
       h->times[h->n++] = (t1 - t0) / h->reps;
       spent += t1 - t0;
       h->wall += t1 - t0;
