@@ -252,8 +252,8 @@ store_cpu_rows (struct store *st, const char *cpu, const char *mode, const char 
   enum store_status rc = STORE_OK;
 
   if (st->drv->query (c, "SELECT DISTINCT cpu, mode, build FROM results WHERE cpu = $1 "
-                      "AND listed = 1 AND ($2 IS NULL OR mode = $2) "
-                      "AND ($3 IS NULL OR build = $3)", p, 3, adapt_cpu_row, &a) < 0)
+                      "AND listed = 1 AND (CAST ($2 AS TEXT) IS NULL OR mode = $2) "
+                      "AND (CAST ($3 AS TEXT) IS NULL OR build = $3)", p, 3, adapt_cpu_row, &a) < 0)
     rc = store_failed (st, c, "CPU rows");
   store_release (st, c);
   return rc;
