@@ -73,9 +73,9 @@ admin_usage_options (FILE *out)
   fputs ("Administration (docs/server.md), each action recorded in the audit table:\n"
          "  --actor NAME              who acts (the login name)\n"
          "  --reason TEXT             why (required by hide; recorded for any verb)\n"
-         "  --mode MODE, --build BUILD  rejudge: only the CPU's rows of that run mode,\n"
-         "                            GMP build kind\n"
-         "  -n N, --limit N           log: the newest N actions (20)\n", out);
+         "  --mode MODE               rejudge: only the CPU's rows of this run mode\n"
+         "  --build BUILD             rejudge: only the CPU's rows of this GMP build kind\n"
+         "  --limit N, -n N           log: the newest N actions (20)\n", out);
 }
 
 static int
