@@ -11,8 +11,8 @@
 #   its page says when and why, its bytes are still served, the dump
 #   gives a tombstone; unhide undoes all of it; hiding twice changes
 #   nothing;
-# - rejudge writes the flags the judge decides over a CPU row whose
-#   stored flags were tampered with;
+# - rejudge writes the flags the judge decides (each document's own, and
+#   its category's) over a CPU row whose stored flags were tampered with;
 # - ban/unban and verify/unverify reach the running server's
 #   leaderboard, and the `key` commands still work, audited;
 # - every action is one audit row (time, actor, verb, target, reason),
@@ -145,14 +145,19 @@ hiding () {
 }
 
 rejudging () {
+  set -- $peers
   $SQL <<EOF
 UPDATE results SET flags = '', flagged = 0, flag_notes = '' WHERE id = '$early';
+UPDATE results SET flags = 'brand-mismatch', flagged = 1,
+  flag_notes = 'brand-mismatch: set by hand' WHERE id = '$2';
 EOF
-  check "$ENGINE: a tampered row: the outlier's flag is gone" [ -z "$(flags_of "$early")" ]
+  check "$ENGINE: tampered rows: the outlier's flag is gone, a peer has one it never earned" \
+    [ "$(flags_of "$early") $(flags_of "$2")" = " brand-mismatch" ]
   admin rejudge "$CPU"
-  check "$ENGINE: rejudge succeeds and names the change" \
-    sh -c "[ $status = 0 ] && grep -q '6 results judged, 1 flag changed' out.txt && grep -q '$early: outlier' out.txt"
-  check "$ENGINE: ... the judge's flag is written back" [ "$(flags_of "$early")" = outlier ]
+  check "$ENGINE: rejudge succeeds and says what changed" \
+    sh -c "[ $status = 0 ] && grep -q 'own flags of 6 results judged again, 1 changed; 6 judged with their category, 1 flag changed' out.txt && grep -q '$early: outlier' out.txt && grep -q '$2: no flags' out.txt"
+  check "$ENGINE: ... the judge's flags are written back (the document's own, the category's)" \
+    [ "$(flags_of "$early") $(flags_of "$2")" = "outlier " ]
   admin rejudge "$CPU" --mode nosuchmode
   check "$ENGINE: rejudge of a mode the CPU has no row of fails" [ "$status" = 1 ]
 }

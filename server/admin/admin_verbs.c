@@ -4,8 +4,10 @@
  * the verbs that change a category (hide, unhide, rejudge) hand the
  * store the judge's own callbacks (server/judge/plausible.h), as an
  * upload or a retraction does, so the flags they write are the ones an
- * upload would have written.  What was done, or why nothing was, is
- * printed: results on standard output, failures on standard error.
+ * upload would have written; rejudge also hands it each stored
+ * document, validated again, for its own flags (plausible_own_again).
+ * What was done, or why nothing was, is printed: results on standard
+ * output, failures on standard error.
  */
 #include "server/admin/admin_internal.h"
 
@@ -14,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include "common/util.h"
+#include "model/validate.h"
 #include "server/judge/plausible.h"
 #include "server/log.h"
 #include "server/store/store.h"
@@ -124,7 +127,74 @@ take_row (void *ctx, const char *cpu, const char *mode, const char *build)
   return 0;
 }
 
-/* Judges the category ROW again, in a transaction of its own with its
+/* The best per GHz of NODE from the store CTX, for the judge (as an
+ * upload reads it). */
+static int
+read_best (void *ctx, const char *node, struct store_best *best)
+{
+  return store_best_per_ghz (ctx, node, best) == STORE_OK ? 0 : -1;
+}
+
+/* A row's re-judgement as this command follows it: the judge's reader,
+ * and the results whose flags it changed, with their flags now. */
+struct rejudging
+{
+  struct store *st;
+  struct plausible_best_reader best;
+  char *(*changed)[2];          /* id, flags; malloc'ed */
+  size_t n;
+};
+
+/* Notes that ID's flags are FLAGS now (again, when already noted). */
+static void
+note_change (struct rejudging *rg, const char *id, const char *flags)
+{
+  size_t i = 0;
+  while (i < rg->n && strcmp (rg->changed[i][0], id) != 0)
+    i++;
+  if (i == rg->n)
+    {
+      rg->changed = gb_xrealloc (rg->changed, (rg->n + 1) * sizeof *rg->changed);
+      rg->changed[rg->n][0] = gb_xstrdup (id);
+      rg->changed[rg->n++][1] = NULL;
+    }
+  free (rg->changed[i][1]);
+  rg->changed[i][1] = gb_xstrdup (flags);
+}
+
+/* The store's own judge (store_own_judge): the result's document
+ * validated again and its own flags decided by the judge an upload
+ * meets; a document that no longer validates (this server's rules
+ * moved on) keeps its flags, and says so. */
+static int
+judge_own (void *ctx, const struct store_row *row, char **flags, char **notes)
+{
+  struct rejudging *rg = ctx;
+  struct doc_summary doc;
+  struct validate_error err;
+  char f[PLAUSIBLE_FLAGS], n[PLAUSIBLE_NOTES];
+
+  if (validate_document (row->body, row->body_len, &doc, &err) < 0)
+    {
+      fprintf (stderr, "gmpbench-server admin: result %s no longer validates (%s: %s): its "
+               "own flags are kept\n", row->id, err.rule, err.message);
+      validate_error_free (&err);
+      return 1;
+    }
+  int rc = plausible_own_again (rg->st, &doc, &rg->best, row->flags ? row->flags : "",
+                                row->flag_notes ? row->flag_notes : "", f, sizeof f, n,
+                                sizeof n);
+  validate_summary_free (&doc);
+  if (rc < 0)
+    return -1;
+  if (strcmp (f, row->flags ? row->flags : "") != 0)
+    note_change (rg, row->id, f);
+  *flags = gb_xstrdup (f);
+  *notes = gb_xstrdup (n);
+  return 0;
+}
+
+/* Judges the CPU row ROW again, in a transaction of its own with its
  * audit row (the target: CPU, mode and build, spaces between), and says
  * which flags changed: 0, or -1. */
 static int
@@ -132,25 +202,32 @@ rejudge_one (struct store *st, char *const row[3], struct store_audit *a)
 {
   struct store_rejudge rj;
   struct plausible_category *cat = plausible_category_new (st, &rj);
-  const struct store_flags *changes;
-  size_t judged, n;
+  struct rejudging rg = { st, { read_best, st }, NULL, 0 };
+  struct store_own_judge own = { judge_own, &rg };
+  struct store_rejudged out;
   char *target = gb_xmalloc (strlen (row[0]) + strlen (row[1]) + strlen (row[2]) + 3);
 
   sprintf (target, "%s %s %s", row[0], row[1], row[2]);
   a->target = target;
-  enum store_status rc = store_rejudge_row (st, row[0], row[1], row[2], a, &rj, &judged,
-                                            &changes, &n);
+  enum store_status rc = store_rejudge_row (st, row[0], row[1], row[2], a, &own, &rj, &out);
+  for (size_t i = 0; rc == STORE_OK && i < out.n; i++)
+    note_change (&rg, out.changes[i].id, out.changes[i].flags);
   if (rc == STORE_OK)
+    printf ("%s: own flags of %zu results judged again, %zu changed; %zu judged with their "
+            "category, %zu flag%s changed\n", target, out.own_judged, out.own_changed,
+            out.judged, out.n, out.n == 1 ? "" : "s");
+  for (size_t i = 0; i < rg.n; i++)
     {
-      printf ("%s: %zu results judged, %zu flag%s changed\n", target, judged, n,
-              n == 1 ? "" : "s");
-      for (size_t i = 0; i < n; i++)
-        printf ("  %s: %s\n", changes[i].id, changes[i].flags[0] ? changes[i].flags
+      if (rc == STORE_OK)
+        printf ("  %s: %s\n", rg.changed[i][0], *rg.changed[i][1] ? rg.changed[i][1]
                 : "no flags");
+      free (rg.changed[i][0]);
+      free (rg.changed[i][1]);
     }
-  else if (rc != STORE_NOT_FOUND)          /* unlisted since it was read: nothing to do */
+  if (rc != STORE_OK && rc != STORE_NOT_FOUND)  /* not found: unlisted since it was read */
     fprintf (stderr, "gmpbench-server admin: rejudge %s failed: the database gave an error "
              "(logged above)\n", target);
+  free (rg.changed);
   plausible_category_free (cat);
   free (target);
   return rc == STORE_OK || rc == STORE_NOT_FOUND ? 0 : -1;
@@ -194,7 +271,9 @@ int
 admin_run (const struct admin_request *rq)
 {
   char err[512];
-  struct store *st = store_open (rq->database, 1, err, sizeof err);
+  /* Two connections: rejudge's judge reads the best per GHz while its
+   * transaction holds the writer's. */
+  struct store *st = store_open (rq->database, 2, err, sizeof err);
   struct store_audit a = {
     (int64_t) time (NULL), rq->actor, rq->verb, rq->target, rq->reason, NULL
   };

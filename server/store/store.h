@@ -268,15 +268,34 @@ enum store_status store_verified_rows (struct store *st, store_row_fn3 fn, void 
  * those of MODE and BUILD only unless NULL, in no useful order. */
 enum store_status store_cpu_rows (struct store *st, const char *cpu, const char *mode,
                                   const char *build, store_row_fn3 fn, void *ctx);
-/* Judges the category of CPU, MODE and BUILD again through RJ, in one
- * transaction with AUDIT (whose detail, when NULL, says how many results
- * were judged and how many flags changed); *JUDGED the results judged
- * and *CHANGES, *N the flags that changed (owned by RJ's context).
- * STORE_NOT_FOUND when it has no listed result. */
+/* A stored result's own flags judged again from its document (admin
+ * rejudge): FN is given the row (its body, flags and notes) and puts its
+ * flags and notes now into *FLAGS and *NOTES (malloc'ed): 0; or 1 to
+ * keep them as they are (its document cannot be judged any more), or -1
+ * to fail the re-judgement. */
+struct store_own_judge
+{
+  int (*fn) (void *ctx, const struct store_row *row, char **flags, char **notes);
+  void *ctx;
+};
+/* What a re-judgement did: the results whose own flags were judged
+ * again and how many of them changed; the results judged with their
+ * category and the flags that judgement changed (owned by RJ's context). */
+struct store_rejudged
+{
+  size_t own_judged, own_changed, judged, n;
+  const struct store_flags *changes;
+};
+/* Judges the CPU row of CPU, MODE and BUILD again in one transaction
+ * with AUDIT (whose detail, when NULL, says what changed): each listed
+ * result's own flags through OWN (unless NULL), written when they
+ * change, then the category through RJ.  STORE_NOT_FOUND when the row
+ * has no listed result. */
 enum store_status store_rejudge_row (struct store *st, const char *cpu, const char *mode,
                                      const char *build, const struct store_audit *audit,
-                                     const struct store_rejudge *rj, size_t *judged,
-                                     const struct store_flags **changes, size_t *n);
+                                     const struct store_own_judge *own,
+                                     const struct store_rejudge *rj,
+                                     struct store_rejudged *out);
 
 /* The name CPU is shown by, as the leaderboard chooses it (board.h; ""
  * when no brand fits it), and its architecture (malloc'ed);

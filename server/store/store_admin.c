@@ -259,34 +259,102 @@ store_cpu_rows (struct store *st, const char *cpu, const char *mode, const char 
   return rc;
 }
 
-/* The re-judgement of a category of COUNT listed results (and more) on
- * C, in its open transaction, with its audit row: 0, or -1. */
-static int
-rejudge_counted (struct store *st, struct db_conn *c, const char *const row[3], int64_t count,
-                 const struct store_audit *audit, const struct store_rejudge *rj,
-                 const struct store_flags **changes, size_t *n)
+/* A row's results whose own flags changed, collected while their
+ * documents are read (the query's connection is busy until it ends),
+ * written after. */
+struct own_pass
 {
-  char detail[128];
-  if (store_rejudge_in (st, c, NULL, row[0], row[1], row[2], audit->at, rj, changes, n) < 0)
+  const struct store_own_judge *own;
+  struct store_flags *changes;  /* their strings malloc'ed */
+  size_t n, judged;
+  int failed;
+};
+
+static int
+judge_own (void *ctx, const struct store_row *row)
+{
+  struct own_pass *o = ctx;
+  char *flags = NULL, *notes = NULL;
+  int rc = o->own->fn (o->own->ctx, row, &flags, &notes);
+
+  if (rc < 0)
+    {
+      o->failed = 1;
+      return 1;
+    }
+  o->judged += rc == 0;
+  if (rc == 0 && (strcmp (flags, row->flags ? row->flags : "") != 0
+                  || strcmp (notes, row->flag_notes ? row->flag_notes : "") != 0))
+    {
+      o->changes = gb_xrealloc (o->changes, (o->n + 1) * sizeof *o->changes);
+      o->changes[o->n++] = (struct store_flags) { gb_xstrdup (row->id), flags, notes };
+      return 0;
+    }
+  free (flags);
+  free (notes);
+  return 0;
+}
+
+/* The own flags of every listed result of the row judged again through
+ * OWN on C, in its open transaction, and those that changed written:
+ * 0, or -1.  A document that fails its check is left as it is. */
+static int
+rejudge_own (struct store *st, struct db_conn *c, const struct db_value *row,
+             const struct store_own_judge *own, int64_t when, struct store_rejudged *out)
+{
+  struct own_pass o = { own, NULL, 0, 0, 0 };
+  struct row_adapter a = { st, judge_own, NULL, &o, 0, 0 };
+  int rc = st->drv->query (c, "SELECT " FULL_COLUMNS " FROM results r WHERE r.cpu = $1 "
+                           "AND r.mode = $2 AND r.build = $3 AND r.listed = 1 ORDER BY r.seq",
+                           row, 3, store_adapt_row, &a);
+  if (rc == 0 && !o.failed)
+    rc = store_write_flags (st, c, o.changes, o.n, when);
+  out->own_judged = o.judged;
+  out->own_changed = o.n;
+  for (size_t i = 0; i < o.n; i++)
+    {
+      free ((char *) o.changes[i].id);
+      free ((char *) o.changes[i].flags);
+      free ((char *) o.changes[i].notes);
+    }
+  free (o.changes);
+  return rc < 0 || o.failed ? -1 : 0;
+}
+
+/* The re-judgement of the row (CPU, MODE, BUILD), with COUNT listed
+ * results among those its category's judgement reads, on C in its open
+ * transaction, with its audit row: 0, or -1. */
+static int
+rejudge_listed (struct store *st, struct db_conn *c, const struct db_value *row, int64_t count,
+                const struct store_audit *audit, const struct store_own_judge *own,
+                const struct store_rejudge *rj, struct store_rejudged *out)
+{
+  char detail[192];
+
+  out->judged = (size_t) count;
+  const char *cpu = c_text (&row[0]), *mode = c_text (&row[1]), *build = c_text (&row[2]);
+
+  if ((own && rejudge_own (st, c, row, own, audit->at, out) < 0)
+      || store_rejudge_in (st, c, NULL, cpu, mode, build, audit->at, rj, &out->changes,
+                           &out->n) < 0)
     return -1;
-  snprintf (detail, sizeof detail, "%lld results judged, %zu flag%s changed",
-            (long long) count, *n, *n == 1 ? "" : "s");
+  snprintf (detail, sizeof detail, "own flags of %zu results judged again, %zu changed; "
+            "%zu judged with their category, %zu flag%s changed", out->own_judged,
+            out->own_changed, out->judged, out->n, out->n == 1 ? "" : "s");
   return store_audit_write (st, c, audit, audit->detail ? NULL : detail);
 }
 
 enum store_status
 store_rejudge_row (struct store *st, const char *cpu, const char *mode, const char *build,
-                   const struct store_audit *audit, const struct store_rejudge *rj,
-                   size_t *judged, const struct store_flags **changes, size_t *n)
+                   const struct store_audit *audit, const struct store_own_judge *own,
+                   const struct store_rejudge *rj, struct store_rejudged *out)
 {
   struct db_conn *c = store_acquire_writer (st);
   struct db_value p[] = { p_text (cpu), p_text (mode), p_text (build), p_int (rj->limit) };
-  const char *const row[3] = { cpu, mode, build };
   int64_t count = 0;
   enum store_status rc = STORE_OK;
 
-  *changes = NULL;
-  *n = *judged = 0;
+  *out = (struct store_rejudged) { 0, 0, 0, 0, NULL };
   if (st->drv->begin (c, 1) < 0 || store_lock_category (st, c, cpu, mode, build) < 0
       || st->drv->query (c, "SELECT COUNT(*) FROM (SELECT 1 FROM results WHERE cpu = $1 "
                          "AND mode = $2 AND build = $3 AND listed = 1 LIMIT $4) q", p, 4,
@@ -297,12 +365,11 @@ store_rejudge_row (struct store *st, const char *cpu, const char *mode, const ch
       st->drv->rollback (c);
       rc = STORE_NOT_FOUND;
     }
-  else if (rejudge_counted (st, c, row, count, audit, rj, changes, n) < 0
+  else if (rejudge_listed (st, c, p, count, audit, own, rj, out) < 0
            || st->drv->commit (c) < 0)
     rc = store_failed (st, c, "re-judgement");
   store_release_writer (st, c);
-  *judged = (size_t) count;
-  for (size_t i = 0; rc == STORE_OK && i < *n; i++)
-    store_changed (st, (*changes)[i].id);
+  if (rc == STORE_OK)
+    store_changed (st, NULL);   /* the row's own flags and its category's */
   return rc;
 }

@@ -187,6 +187,11 @@ void store_changed (struct store *st, const char *id);
 int store_lock_category (struct store *st, struct db_conn *c, const char *cpu, const char *mode,
                          const char *build);
 
+/* Sets the N results' flags, decided at WHEN (store_set_flags), on C, in
+ * its open transaction, announcing each (store_judge.c): 0, or -1. */
+int store_write_flags (struct store *st, struct db_conn *c, const struct store_flags *changes,
+                       size_t n, int64_t when);
+
 /* Judges the category of CPU, MODE and BUILD again through RJ on C, in
  * its open transaction (store_judge.c): feeds it its rows, asks RJ's
  * decision (ID: the result the transaction stored, or NULL), and writes
