@@ -10,18 +10,21 @@
 
 #include "common/util.h"
 
-struct key_result
+/* A key as read: whether the database knows it (its row, or for a key
+ * change a result of it), whether it is banned, its publisher. */
+struct key_state
 {
-  int banned;
+  int known, banned;
   char *publisher;
 };
 
 static int
-take_key (void *ctx, const struct db_value *cols, int ncols)
+take_state (void *ctx, const struct db_value *cols, int ncols)
 {
-  struct key_result *k = ctx;
+  struct key_state *k = ctx;
   if (ncols >= 2)
     {
+      k->known = 1;
       k->publisher = c_text (&cols[0]) ? gb_xstrdup (c_text (&cols[0])) : NULL;
       k->banned = (int) c_int (&cols[1]);
     }
@@ -32,12 +35,12 @@ enum store_status
 store_key_status (struct store *st, const char *fingerprint, int *banned, char **publisher)
 {
   struct db_conn *c = store_acquire (st);
-  struct key_result k = { 0, NULL };
+  struct key_state k = { 0, 0, NULL };
   struct db_value p = p_text (fingerprint);
   enum store_status rc = STORE_OK;
 
   if (st->drv->query (c, "SELECT publisher, banned FROM keys WHERE fingerprint = $1",
-                      &p, 1, take_key, &k) < 0)
+                      &p, 1, take_state, &k) < 0)
     rc = store_failed (st, c, "key lookup");
   store_release (st, c);
   *banned = k.banned;
@@ -61,27 +64,6 @@ mark_row_sources (struct store *st, struct db_conn *c, const struct db_value *fi
                       fingerprint, 1, NULL, NULL) < 0)
     return -1;
   return store_prune_row_sources (st, c, NULL);
-}
-
-/* What a key change finds: whether the database knows the key (its
- * row, or a result of it), whether it is banned, its publisher. */
-struct key_state
-{
-  int known, banned;
-  char *publisher;
-};
-
-static int
-take_state (void *ctx, const struct db_value *cols, int ncols)
-{
-  struct key_state *k = ctx;
-  if (ncols >= 2)
-    {
-      k->known = 1;
-      k->publisher = c_text (&cols[0]) ? gb_xstrdup (c_text (&cols[0])) : NULL;
-      k->banned = (int) c_int (&cols[1]);
-    }
-  return 1;
 }
 
 /* A key change: its statements (KEY with the first NKEY parameters,
