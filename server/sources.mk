@@ -3,6 +3,8 @@
 # into libgbserver.a, which the unit tests link as well.
 SERVER_SRCS += server/main.c
 SERVER_LIB_SRCS += \
+	server/admin/admin.c \
+	server/admin/admin_verbs.c \
 	server/api/api_json.c \
 	server/api/api_results.c \
 	server/api/api_source.c \
@@ -32,6 +34,7 @@ SERVER_LIB_SRCS += \
 	server/http/route.c \
 	server/store/stmt_cache.c \
 	server/store/store.c \
+	server/store/store_admin.c \
 	server/store/store_backfill.c \
 	server/store/store_body.c \
 	server/store/store_dict.c \

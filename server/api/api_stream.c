@@ -76,6 +76,8 @@ dump_row (void *ctx, const struct store_row *row)
   cJSON_AddStringToObject (obj, "id", row->id);
   if (row->retracted)
     cJSON_AddBoolToObject (obj, "retracted", 1);
+  else if (row->hidden_at)
+    cJSON_AddBoolToObject (obj, "hidden", 1);
   else
     {
       log_time (row->received, when);

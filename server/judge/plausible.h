@@ -186,6 +186,16 @@ int plausible_flags (const void *scope, const struct doc_summary *doc,
                      const struct plausible_best_reader *read, char *flags, size_t fsize,
                      char *notes, size_t nsize);
 
+/* A stored result's flags judged again from its document DOC
+ * (gmpbench-server admin rejudge): its own flags and notes anew, as
+ * plausible_flags gives them, and its category's (outlier) as they were
+ * in OLD_FLAGS and OLD_NOTES, for the category's judgement to decide
+ * (store_rejudge_row).  0, or -1 when READ fails. */
+int plausible_own_again (const void *scope, const struct doc_summary *doc,
+                         const struct plausible_best_reader *read, const char *old_flags,
+                         const char *old_notes, char *flags, size_t fsize, char *notes,
+                         size_t nsize);
+
 /* Judges DOC, of GMP build kind BUILD, with the flags FLAGS and notes
  * NOTES of plausible_flags, alone against its category's statistics as
  * SCOPE's last whole judgement of it left them (a large category, until

@@ -85,11 +85,9 @@ read_category (struct store *st, struct db_conn *c, const char *cpu, const char 
   return 0;
 }
 
-/* Sets the N results' flags (store_set_flags) on C, in its open
- * transaction: 0, or -1 on an error. */
-static int
-write_flags (struct store *st, struct db_conn *c, const struct store_flags *changes, size_t n,
-             int64_t when)
+int
+store_write_flags (struct store *st, struct db_conn *c, const struct store_flags *changes,
+                   size_t n, int64_t when)
 {
   for (size_t i = 0; i < n; i++)
     {
@@ -118,7 +116,7 @@ store_set_flags (struct store *st, const struct store_flags *changes, size_t n, 
   struct db_conn *c = store_acquire_writer (st);
   enum store_status rc = STORE_OK;
 
-  if (st->drv->begin (c, 1) < 0 || write_flags (st, c, changes, n, when) < 0
+  if (st->drv->begin (c, 1) < 0 || store_write_flags (st, c, changes, n, when) < 0
       || st->drv->commit (c) < 0)
     rc = store_failed (st, c, "flags");
   store_release_writer (st, c);
@@ -176,7 +174,7 @@ store_rejudge_in (struct store *st, struct db_conn *c, const char *id, const cha
   if (read_category (st, c, cpu, mode, build, rj) < 0)
     return -1;
   rj->decide (rj->ctx, id, cpu, mode, build, changes, n);
-  return write_flags (st, c, *changes, *n, when);
+  return store_write_flags (st, c, *changes, *n, when);
 }
 
 /* The retraction of T (found) and its category's judgement on C, in its
