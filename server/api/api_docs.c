@@ -9,6 +9,7 @@
  * document once, not kept in a list of their own: a test checks that
  * document against the routing tables (tests/t0391-server-api-docs.sh),
  * so the index names every route of the API and nothing else. */
+#include "server/api/api.h"
 #include "server/api/api_handlers.h"
 
 #include <pthread.h>
@@ -22,13 +23,6 @@
 static char *index_body;
 static size_t index_len;
 static pthread_once_t index_once = PTHREAD_ONCE_INIT;
-
-/* Whether PATH (of the OpenAPI document) is the API's, not a page's. */
-static int
-api_path (const char *path)
-{
-  return strncmp (path, "/api/", 5) == 0 || strcmp (path, "/healthz") == 0;
-}
 
 /* Appends to LIST an entry point of each operation of the path item ITEM
  * at PATH. */
@@ -67,7 +61,7 @@ make_index (void)
   cJSON_AddStringToObject (body, "result_schema", "/api/v1/schema/result.json");
   cJSON *list = cJSON_AddArrayToObject (body, "endpoints");
   for (const cJSON *item = paths ? paths->child : NULL; item; item = item->next)
-    if (api_path (item->string))
+    if (api_owns (item->string))
       add_operations (list, item->string, item);
   index_body = cJSON_PrintUnformatted (body);
   index_len = index_body ? strlen (index_body) : 0;
