@@ -234,6 +234,7 @@ serve (const struct options *o)
   srv.per_ip_connections = o->per_ip_connections;
   srv.timeout = o->timeout;
   srv.aggregate_ttl = o->aggregate_ttl;
+  srv.leaderboard_data = web_leaderboard_data;
   struct http_daemon *d = NULL;
   int status = EXIT_START_FAILED;
   if (board_start (&srv) < 0)

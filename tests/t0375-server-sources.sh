@@ -63,7 +63,7 @@ check "twelve keys at +30% from one network (a /24) are one source more" \
   [ "$(field "[(r['n'], r['sources']) for r in d['cpus'] if r['cpu'] == '$SYBIL'][0]")" = "(17, 6)" ]
 check "... and move the CPU's median by less than 1% ($before -> $after)" \
   $PY -c "import sys; sys.exit(abs($after / $before - 1) >= 0.01)"
-get "/?format=json&sort=gmpbench.base" > /dev/null
+get "/api/v1/leaderboard?sort=gmpbench.base" > /dev/null
 board=$(field "[r['node'] for r in d['rows'] if r['cpu'] == '$SYBIL'][0]")
 check "... on the leaderboard too ($board)" \
   $PY -c "import sys; sys.exit(abs($board / $before - 1) >= 0.01)"
@@ -120,7 +120,7 @@ for scale in 3.8 7.4 10; do
   check "a fake $scale times as fast on another new identity is flagged impossible: the bar is the confirmed rows'" \
     sh -c "[ '$st' = 201 ] && [ '$(field "','.join(d['flags'])")' = impossible ]"
 done
-get "/?format=json" > /dev/null
+get /api/v1/leaderboard > /dev/null
 check "the leaderboard ranks every confirmed row above every unconfirmed one" \
   $PY -c "import json, sys
 rows = json.load(open('resp.json'))['rows']
