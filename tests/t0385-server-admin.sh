@@ -165,28 +165,28 @@ EOF
 keys () {
   upload daves dave --identity 'x86:AuthenticAMD:family=25:model=116:stepping=1' > /dev/null
   daves=$(field "d['id']")
-  check "$ENGINE: the leaderboard shows dave's result" shows '/?format=json' model=116
+  check "$ENGINE: the leaderboard shows dave's result" shows '/api/v1/leaderboard' model=116
   admin ban "$DAVE" --reason 'fake results'
   check "$ENGINE: ban succeeds" [ "$status" = 0 ]
-  check "$ENGINE: ... and takes it off the running server's leaderboard" hides '/?format=json' model=116
+  check "$ENGINE: ... and takes it off the running server's leaderboard" hides '/api/v1/leaderboard' model=116
   admin unban "$DAVE"
-  check "$ENGINE: unban puts it back" shows '/?format=json' model=116
+  check "$ENGINE: unban puts it back" shows '/api/v1/leaderboard' model=116
   admin unban "$DAVE"
   check "$ENGINE: unban of a key not banned changes nothing (status 1)" \
     sh -c "[ $status = 1 ] && grep -q 'not banned' err.txt"
   admin hide "$daves" --reason 'spam'
-  check "$ENGINE: hide takes a CPU's only result off the leaderboard" hides '/?format=json' model=116
+  check "$ENGINE: hide takes a CPU's only result off the leaderboard" hides '/api/v1/leaderboard' model=116
   admin unhide "$daves"
-  check "$ENGINE: unhide puts it back" shows '/?format=json' model=116
+  check "$ENGINE: unhide puts it back" shows '/api/v1/leaderboard' model=116
   admin verify "$DAVE" --name 'Dave Labs'
-  check "$ENGINE: verify reaches the verified leaderboard" shows '/?verified=1&format=json' model=116
+  check "$ENGINE: verify reaches the verified leaderboard" shows '/api/v1/leaderboard?verified=1' model=116
   admin unverify "$DAVE"
-  check "$ENGINE: unverify leaves it" hides '/?verified=1&format=json' model=116
+  check "$ENGINE: unverify leaves it" hides '/api/v1/leaderboard?verified=1' model=116
   run_status "$SERVER" key verify "$DAVE" --name 'Dave Labs' --database "$DB"
   check "$ENGINE: key verify still works" sh -c "[ $status = 0 ] && grep -q 'verified as Dave Labs' out.txt"
   run_status "$SERVER" key ban "$DAVE" --database "$DB"
   check "$ENGINE: key ban still works" sh -c "[ $status = 0 ] && grep -q banned out.txt"
-  check "$ENGINE: ... and takes the result off the leaderboard" hides '/?format=json' model=116
+  check "$ENGINE: ... and takes the result off the leaderboard" hides '/api/v1/leaderboard' model=116
 }
 
 auditing () {
