@@ -36,7 +36,7 @@ struct options
   unsigned threads, max_connections, per_ip_connections, timeout;
   double address_rate, address_burst, key_rate, key_burst, source_rate, source_burst;
   double drain, aggregate_ttl;
-  int trust_proxy;
+  struct proxy_list proxies;    /* --trust-proxy, --trusted-proxy */
 };
 
 static void
@@ -61,7 +61,10 @@ usage (FILE *out)
          "  --source-rate R           uploads per second per source: network (IPv4 /24,\n"
          "                            IPv6 /48) or verified publisher (1, 0: off)\n"
          "  --source-burst N          burst of uploads per source (60)\n"
-         "  --trust-proxy             take the client address from X-Forwarded-For\n"
+         "  --trusted-proxy ADDR      take the client address from X-Forwarded-For on\n"
+         "                            connections from ADDR, a numeric address (repeatable)\n"
+         "  --trust-proxy             ... on connections from any address: only when no\n"
+         "                            one but the proxy can reach the server\n"
          "  --drain SECONDS           on SIGTERM, wait this long for open connections (30)\n"
          "  --aggregate-ttl SECONDS   recompute /api/v1/cpus and the leaderboard at most\n"
          "                            this often (60)\n"
@@ -104,6 +107,16 @@ whole (const char *opt, const char *text, double min, double max, unsigned *out)
   return 0;
 }
 
+static int
+trusted_proxy (const char *text, struct proxy_list *proxies)
+{
+  if (proxy_list_add (proxies, text) == 0)
+    return 0;
+  fprintf (stderr, "gmpbench-server: --trusted-proxy %s: expected a numeric IPv4 or IPv6 "
+           "address\n", text);
+  return -1;
+}
+
 /* Returns optind, or -1 on a bad option, or 0 after --help/--version. */
 static int
 parse_options (int argc, char **argv, struct options *o)
@@ -122,6 +135,7 @@ parse_options (int argc, char **argv, struct options *o)
     { "source-rate", required_argument, NULL, 's' },
     { "source-burst", required_argument, NULL, 'S' },
     { "trust-proxy", no_argument, NULL, 'x' },
+    { "trusted-proxy", required_argument, NULL, 'P' },
     { "drain", required_argument, NULL, 'D' },
     { "aggregate-ttl", required_argument, NULL, 'g' },
     { "name", required_argument, NULL, 'n' },
@@ -137,7 +151,8 @@ parse_options (int argc, char **argv, struct options *o)
       case 'l': o->listen = optarg; break;
       case 'd': o->database = optarg; break;
       case 'n': o->name = optarg; break;
-      case 'x': o->trust_proxy = 1; break;
+      case 'x': o->proxies.any = 1; break;
+      case 'P': rc = trusted_proxy (optarg, &o->proxies); break;
       case 't': rc = whole ("--threads", optarg, 1, 1024, &o->threads); break;
       case 'm': rc = whole ("--max-connections", optarg, 1, 1e6, &o->max_connections); break;
       case 'p': rc = whole ("--per-ip-connections", optarg, 0, 1e6, &o->per_ip_connections); break;
@@ -154,6 +169,12 @@ parse_options (int argc, char **argv, struct options *o)
       case 'V': printf ("gmpbench-server %s\n", GB_VERSION); return 0;
       default: rc = -1; break;
       }
+  if (rc == 0 && o->proxies.any && o->proxies.n)
+    {
+      fputs ("gmpbench-server: --trust-proxy believes every peer: it goes with no "
+             "--trusted-proxy\n", stderr);
+      rc = -1;
+    }
   if (rc < 0 || c == '?')
     {
       fputs ("Try 'gmpbench-server --help'.\n", stderr);
@@ -248,7 +269,7 @@ serve (const struct options *o)
   srv.by_address = ratelimit_new (o->address_rate, o->address_burst);
   srv.by_key = ratelimit_new (o->key_rate, o->key_burst);
   srv.by_source = ratelimit_new (o->source_rate, o->source_burst);
-  srv.trust_proxy = o->trust_proxy;
+  srv.proxies = o->proxies;
   srv.threads = o->threads;
   srv.max_connections = o->max_connections;
   srv.per_ip_connections = o->per_ip_connections;
@@ -277,6 +298,7 @@ serve (const struct options *o)
   api_cpus_stop (&srv);
   board_stop (&srv);
   store_close (srv.store);
+  proxy_list_free (&srv.proxies);
   return status;
 }
 
@@ -284,7 +306,8 @@ int
 main (int argc, char **argv)
 {
   struct options o = {
-    "127.0.0.1:8080", "results.db", NULL, 8, 1024, 64, 30, 100, 200, 1, 60, 1, 60, 30, 60, 0
+    "127.0.0.1:8080", "results.db", NULL, 8, 1024, 64, 30, 100, 200, 1, 60, 1, 60, 30, 60,
+    { 0, 0, NULL }
   };
   int first = parse_options (argc, argv, &o);
 

@@ -24,6 +24,7 @@ SERVER_LIB_SRCS += \
 	server/http/http.c \
 	server/http/http_daemon.c \
 	server/http/http_request.c \
+	server/http/proxy.c \
 	server/log.c \
 	server/judge/plausible.c \
 	server/judge/plausible_clock.c \

@@ -4,46 +4,27 @@
  * frees the connection for draining (see http.h, http_internal.h). */
 #include "server/http/http_internal.h"
 
-#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
 #include "common/util.h"
+#include "server/http/proxy.h"
 #include "server/log.h"
 
 /* A refused body is read and thrown away up to this size (see admit). */
 #define DISCARD_LIMIT (16 * 1024 * 1024)
 
-/* The client address: the peer, or with --trust-proxy the last address of
- * X-Forwarded-For (the one the proxy itself appended). */
+/* The client address: the peer's, or the one a trusted proxy forwarded
+ * in X-Forwarded-For (proxy.h). */
 static void
 client_address (struct http_request *r)
 {
   const union MHD_ConnectionInfo *info =
     MHD_get_connection_info (r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-  const char *xff = r->srv->trust_proxy ? http_header (r, "X-Forwarded-For") : NULL;
-
-  snprintf (r->remote, sizeof r->remote, "unknown");
-  if (xff)
-    {
-      const char *last = strrchr (xff, ',');
-      last = last ? last + 1 : xff;
-      while (*last == ' ')
-        last++;
-      snprintf (r->remote, sizeof r->remote, "%s", last);
-    }
-  else if (info && info->client_addr)
-    {
-      const struct sockaddr *sa = info->client_addr;
-      if (sa->sa_family == AF_INET)
-        inet_ntop (AF_INET, &((const struct sockaddr_in *) sa)->sin_addr, r->remote,
-                   sizeof r->remote);
-      else if (sa->sa_family == AF_INET6)
-        inet_ntop (AF_INET6, &((const struct sockaddr_in6 *) sa)->sin6_addr, r->remote,
-                   sizeof r->remote);
-    }
+  proxy_client (&r->srv->proxies, info ? info->client_addr : NULL,
+                http_header (r, "X-Forwarded-For"), r->remote, sizeof r->remote);
 }
 
 /* The connection of a request, tracked so that draining can close the
