@@ -3,6 +3,7 @@
  *   gmpbench-server [OPTIONS]                      serve the API
  *   gmpbench-server key verify FINGERPRINT --name NAME [--database DB]
  *   gmpbench-server key ban FINGERPRINT [--database DB]
+ *   gmpbench-server backup DEST [--database DB]   copy a live SQLite database
  *
  * Serving: open the store (migrating it), start the leaderboard's
  * builder thread and the HTTP daemon, then wait for SIGTERM or SIGINT
@@ -23,6 +24,7 @@
 #include "server/api/ratelimit.h"
 #include "server/server.h"
 #include "server/store/store.h"
+#include "server/store/store_backup.h"
 #include "server/web/web.h"
 
 /* Exit statuses besides 0 (served, then drained on SIGTERM) and 2 (bad
@@ -45,8 +47,10 @@ usage (FILE *out)
   fputs ("Usage: gmpbench-server [OPTION]...\n"
          "       gmpbench-server key verify FINGERPRINT --name NAME [--database DB]\n"
          "       gmpbench-server key ban FINGERPRINT [--database DB]\n"
+         "       gmpbench-server backup DEST [--database DB]\n"
          "\n"
-         "Serve the gmpbench results API (docs/protocol.md), or mark a submitter key.\n"
+         "Serve the gmpbench results API (docs/protocol.md), mark a submitter key, or\n"
+         "copy a live SQLite database to the file DEST (PostgreSQL: use pg_dump).\n"
          "\n"
          "  --listen HOST:PORT        address to listen on (127.0.0.1:8080)\n"
          "  --database DB             SQLite file, or a postgresql:// URI (results.db)\n"
@@ -242,6 +246,33 @@ key_command (const struct options *o, int argc, char **argv)
   return 0;
 }
 
+static int
+backup_command (const struct options *o, int argc, char **argv)
+{
+  char err[1024];
+  struct store_backup_report report;
+
+  if (argc != 2 || !*argv[1])
+    {
+      fputs ("gmpbench-server: usage: backup DEST [--database DB]\n", stderr);
+      return 2;
+    }
+  if (store_is_postgresql (o->database))
+    {
+      fputs ("gmpbench-server: backup copies a SQLite database; back up PostgreSQL with "
+             "pg_dump (docs/server.md, \"Backups\")\n", stderr);
+      return 2;
+    }
+  if (store_backup (o->database, argv[1], &report, err, sizeof err) < 0)
+    {
+      fprintf (stderr, "gmpbench-server: backup of %s: %s\n", o->database, err);
+      return 1;
+    }
+  printf ("%s: %lld results, schema %d, %lld bytes, copied in %.1f s\n", argv[1],
+          (long long) report.results, report.schema, (long long) report.bytes, report.seconds);
+  return 0;
+}
+
 /* Every request: the API's paths to the API, the others to the pages. */
 static enum MHD_Result
 answer (struct http_request *r)
@@ -315,6 +346,8 @@ main (int argc, char **argv)
     return first < 0 ? 2 : 0;
   if (first < argc && strcmp (argv[first], "key") == 0)
     return key_command (&o, argc - first, argv + first);
+  if (first < argc && strcmp (argv[first], "backup") == 0)
+    return backup_command (&o, argc - first, argv + first);
   if (first < argc)
     {
       fprintf (stderr, "gmpbench-server: unexpected argument '%s'\nTry 'gmpbench-server --help'.\n",

@@ -34,6 +34,7 @@ SERVER_LIB_SRCS += \
 	server/store/stmt_cache.c \
 	server/store/store.c \
 	server/store/store_backfill.c \
+	server/store/store_backup.c \
 	server/store/store_body.c \
 	server/store/store_dict.c \
 	server/store/store_dict_keeper.c \
