@@ -34,7 +34,7 @@
 
 struct options
 {
-  const char *listen, *database, *name;
+  const char *listen, *metrics_listen, *database, *name;
   unsigned threads, max_connections, per_ip_connections, timeout;
   double address_rate, address_burst, key_rate, key_burst, source_rate, source_burst;
   double drain, aggregate_ttl;
@@ -53,6 +53,8 @@ usage (FILE *out)
          "copy a live SQLite database to the file DEST (PostgreSQL: use pg_dump).\n"
          "\n"
          "  --listen HOST:PORT        address to listen on (127.0.0.1:8080)\n"
+         "  --metrics-listen HOST:PORT\n"
+         "                            serve /metrics (Prometheus) there, and only there (off)\n"
          "  --database DB             SQLite file, or a postgresql:// URI (results.db)\n"
          "  --threads N               worker threads and database connections (8)\n"
          "  --max-connections N       open connections at most (1024)\n"
@@ -128,6 +130,7 @@ parse_options (int argc, char **argv, struct options *o)
   static const struct option longopts[] = {
     { "listen", required_argument, NULL, 'l' },
     { "database", required_argument, NULL, 'd' },
+    { "metrics-listen", required_argument, NULL, 'M' },
     { "threads", required_argument, NULL, 't' },
     { "max-connections", required_argument, NULL, 'm' },
     { "per-ip-connections", required_argument, NULL, 'p' },
@@ -154,6 +157,7 @@ parse_options (int argc, char **argv, struct options *o)
       {
       case 'l': o->listen = optarg; break;
       case 'd': o->database = optarg; break;
+      case 'M': o->metrics_listen = optarg; break;
       case 'n': o->name = optarg; break;
       case 'x': o->proxies.any = 1; break;
       case 'P': rc = trusted_proxy (optarg, &o->proxies); break;
@@ -280,13 +284,45 @@ answer (struct http_request *r)
   return api_owns (r->path) ? api_handle (r) : web_handle (r);
 }
 
+/* Serves on --listen, and /metrics on --metrics-listen, until SIGTERM or
+ * SIGINT (in STOP), then drains: the exit status. */
+static int
+serve_until_stopped (struct server *srv, const struct options *o, const sigset_t *stop)
+{
+  char err[512];
+  int sig;
+  struct http_daemon *metrics = NULL;
+  struct http_daemon *d = http_start (srv, o->listen, answer, VALIDATE_MAX_BODY, err, sizeof err);
+
+  if (d && o->metrics_listen
+      && !(metrics = http_start_side (srv, o->metrics_listen, api_metrics, err, sizeof err)))
+    {
+      http_stop (d, 0);
+      d = NULL;
+    }
+  if (!d)
+    {
+      fprintf (stderr, "gmpbench-server: %s\n", err);
+      return EXIT_START_FAILED;
+    }
+  if (metrics)
+    log_info ("metrics on %s/metrics", o->metrics_listen);
+  log_info ("gmpbench-server %s listening on %s, database %s (schema %d)", GB_VERSION,
+            o->listen, o->database, store_schema_version (srv->store));
+  sigwait (stop, &sig);
+  log_info ("%s: stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+  int status = http_stop (d, o->drain) == 0 ? 0 : EXIT_DRAIN_INCOMPLETE;
+  if (metrics)
+    http_stop (metrics, 0);
+  log_info (status ? "stopped, the drain incomplete" : "stopped, drained");
+  return status;
+}
+
 static int
 serve (const struct options *o)
 {
   struct server srv = { 0 };
   sigset_t stop;
-  int sig;
-  char err[512];
 
   sigemptyset (&stop);
   sigaddset (&stop, SIGTERM);
@@ -306,23 +342,13 @@ serve (const struct options *o)
   srv.per_ip_connections = o->per_ip_connections;
   srv.timeout = o->timeout;
   srv.aggregate_ttl = o->aggregate_ttl;
-  struct http_daemon *d = NULL;
   int status = EXIT_START_FAILED;
   if (board_start (&srv) < 0)
     fputs ("gmpbench-server: cannot start the leaderboard's thread\n", stderr);
   else if (api_cpus_start (&srv) < 0)
     fputs ("gmpbench-server: cannot start the thread of /api/v1/cpus\n", stderr);
-  else if (!(d = http_start (&srv, o->listen, answer, VALIDATE_MAX_BODY, err, sizeof err)))
-    fprintf (stderr, "gmpbench-server: %s\n", err);
   else
-    {
-      log_info ("gmpbench-server %s listening on %s, database %s (schema %d)", GB_VERSION,
-                o->listen, o->database, store_schema_version (srv.store));
-      sigwait (&stop, &sig);
-      log_info ("%s: stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
-      status = http_stop (d, o->drain) == 0 ? 0 : EXIT_DRAIN_INCOMPLETE;
-      log_info (status ? "stopped, the drain incomplete" : "stopped, drained");
-    }
+    status = serve_until_stopped (&srv, o, &stop);
   ratelimit_free (srv.by_address);
   ratelimit_free (srv.by_key);
   ratelimit_free (srv.by_source);
@@ -337,7 +363,7 @@ int
 main (int argc, char **argv)
 {
   struct options o = {
-    "127.0.0.1:8080", "results.db", NULL, 8, 1024, 64, 30, 100, 200, 1, 60, 1, 60, 30, 60,
+    "127.0.0.1:8080", NULL, "results.db", NULL, 8, 1024, 64, 30, 100, 200, 1, 60, 1, 60, 30, 60,
     { 0, 0, NULL }
   };
   int first = parse_options (argc, argv, &o);

@@ -4,6 +4,7 @@
 SERVER_SRCS += server/main.c
 SERVER_LIB_SRCS += \
 	server/api/api_json.c \
+	server/api/api_metrics.c \
 	server/api/api_results.c \
 	server/api/api_source.c \
 	server/api/api_routes.c \
@@ -26,6 +27,7 @@ SERVER_LIB_SRCS += \
 	server/http/http_request.c \
 	server/http/proxy.c \
 	server/log.c \
+	server/metrics.c \
 	server/judge/plausible.c \
 	server/judge/plausible_clock.c \
 	server/judge/plausible_peers.c \

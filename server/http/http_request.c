@@ -12,6 +12,7 @@
 #include "common/util.h"
 #include "server/http/proxy.h"
 #include "server/log.h"
+#include "server/metrics.h"
 
 /* A refused body is read and thrown away up to this size (see admit). */
 #define DISCARD_LIMIT (16 * 1024 * 1024)
@@ -310,6 +311,8 @@ http_completed (void *cls, struct MHD_Connection *conn, void **con_cls,
     r->received, (gb_wall_seconds () - r->start) * 1000
   };
   log_request (&a);
+  if (d->counted)
+    metrics_request (r->route_method, r->route_pattern, a.status, a.ms / 1000);
   pthread_mutex_lock (&d->lock);
   d->answering -= r->answering;
   r->http_conn->busy = 0;

@@ -212,3 +212,16 @@ store_ping (struct store *st)
   store_release (st, c);
   return rc;
 }
+
+enum store_status
+store_measure (struct store *st, int64_t *results, int64_t *bytes)
+{
+  struct db_conn *c = store_acquire (st);
+  enum store_status rc = STORE_OK;
+  *results = *bytes = 0;
+  if (st->drv->query (c, "SELECT count(*) FROM results", NULL, 0, store_first_int, results) < 0
+      || st->drv->query (c, st->drv->size_sql, NULL, 0, store_first_int, bytes) < 0)
+    rc = store_failed (st, c, "measure");
+  store_release (st, c);
+  return rc;
+}
