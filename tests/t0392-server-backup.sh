@@ -11,7 +11,7 @@
 need_server
 command -v sqlite3 > /dev/null || { skip "backups (the sqlite3 command is needed)"; exit 0; }
 
-N=48
+N=32
 make_key dora > /dev/null
 i=0
 while [ $i -lt $N ]; do

@@ -107,3 +107,21 @@ check "scraping is not counted among the requests" \
 run_status "$SERVER" --listen 127.0.0.1:0 --metrics-listen nowhere --database "$PWD/other.db"
 check "a --metrics-listen that is no address: exit 1, named ($(grep gmpbench-server: err.txt | head -c 200))" \
   sh -c "[ $status = 1 ] && grep -q 'nowhere' err.txt"
+
+# The store's gauges on PostgreSQL.
+stop_server
+if start_pg; then
+  trap 'stop_server; stop_pg' EXIT
+  SRV_PID=
+  for try in 1 2 3 4 5; do
+    MPORT=$(random_port)
+    start_server "$PG_URI" --metrics-listen "127.0.0.1:$MPORT" && break
+  done
+  [ -n "$SRV_PID" ] || { fail "the server starts on PostgreSQL with --metrics-listen"; exit 1; }
+  post up.json "$(sign up.json alice)" > /dev/null
+  scrape pg
+  check "PostgreSQL: the database answers, holds the result, and gives its size" \
+    sh -c "[ $(value pg gmpbench_database_up{}) = 1 ] && [ $(value pg gmpbench_results_stored{}) = 1 ] && [ $(value pg gmpbench_database_size_bytes{}) -gt 1000000 ]"
+else
+  skip "/metrics on PostgreSQL (PostgreSQL not installed or did not start)"
+fi
