@@ -123,6 +123,17 @@ trusted_proxy (const char *text, struct proxy_list *proxies)
   return -1;
 }
 
+/* --trust-proxy believes every peer: it goes with no --trusted-proxy. */
+static int
+check_proxies (const struct proxy_list *proxies)
+{
+  if (!proxies->any || !proxies->n)
+    return 0;
+  fputs ("gmpbench-server: --trust-proxy believes every peer: it goes with no "
+         "--trusted-proxy\n", stderr);
+  return -1;
+}
+
 /* Returns optind, or -1 on a bad option, or 0 after --help/--version. */
 static int
 parse_options (int argc, char **argv, struct options *o)
@@ -177,12 +188,8 @@ parse_options (int argc, char **argv, struct options *o)
       case 'V': printf ("gmpbench-server %s\n", GB_VERSION); return 0;
       default: rc = -1; break;
       }
-  if (rc == 0 && o->proxies.any && o->proxies.n)
-    {
-      fputs ("gmpbench-server: --trust-proxy believes every peer: it goes with no "
-             "--trusted-proxy\n", stderr);
-      rc = -1;
-    }
+  if (rc == 0)
+    rc = check_proxies (&o->proxies);
   if (rc < 0 || c == '?')
     {
       fputs ("Try 'gmpbench-server --help'.\n", stderr);
