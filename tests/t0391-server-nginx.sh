@@ -18,13 +18,14 @@ if [ ! -x "$NGINX" ]; then
   skip "nginx in front of the server (nginx is not installed: scripts/install-deps)"
   exit 0
 fi
-NGINX_PID=
-trap 'stop_server; [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2> /dev/null; :' EXIT
-
 # Each client address may make 5 requests (the rate refills one every
 # 100 s): the sixth is refused 429.
-start_test_server "$PWD/results.db" --trusted-proxy 127.0.0.1 --per-ip-connections 0 \
-  --address-rate 0.01 --address-burst 5
+start_server "$PWD/results.db" --trusted-proxy 127.0.0.1 --per-ip-connections 0 \
+  --address-rate 0.01 --address-burst 5 || { fail "the server starts"; exit 1; }
+NGINX_PID=
+# nginx (its master, which takes its workers along) and the server are
+# stopped when the test ends.
+trap 'stop_server; [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2> /dev/null && wait "$NGINX_PID"; :' EXIT
 SERVER_PORT=${URL##*:}
 
 ec="-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes"
