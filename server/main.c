@@ -4,6 +4,7 @@
  *   gmpbench-server key verify FINGERPRINT --name NAME [--database DB]
  *   gmpbench-server key ban FINGERPRINT [--database DB]
  *   gmpbench-server admin VERB ...                 administration (admin.h)
+ *   gmpbench-server backup DEST [--database DB]   copy a live SQLite database
  *
  * The key commands are admin's verify and ban under their older names.
  *
@@ -27,6 +28,7 @@
 #include "server/api/ratelimit.h"
 #include "server/server.h"
 #include "server/store/store.h"
+#include "server/store/store_backup.h"
 #include "server/web/web.h"
 
 /* Exit statuses besides 0 (served, then drained on SIGTERM) and 2 (bad
@@ -36,11 +38,11 @@
 
 struct options
 {
-  const char *listen, *database, *name;
+  const char *listen, *metrics_listen, *database, *name;
   unsigned threads, max_connections, per_ip_connections, timeout;
   double address_rate, address_burst, key_rate, key_burst, source_rate, source_burst;
   double drain, aggregate_ttl;
-  int trust_proxy;
+  struct proxy_list proxies;    /* --trust-proxy, --trusted-proxy */
 };
 
 static void
@@ -48,13 +50,17 @@ usage (FILE *out)
 {
   fputs ("Usage: gmpbench-server [OPTION]...\n"
          "       gmpbench-server key verify FINGERPRINT --name NAME [--database DB]\n"
-         "       gmpbench-server key ban FINGERPRINT [--database DB]\n", out);
+         "       gmpbench-server key ban FINGERPRINT [--database DB]\n"
+         "       gmpbench-server backup DEST [--database DB]\n", out);
   admin_usage_forms (out);
   fputs ("\n"
          "Serve the gmpbench results API (docs/protocol.md), mark a submitter key,\n"
-         "or administer the site's keys and results.\n"
+         "administer the site's keys and results, or copy a live SQLite database to\n"
+         "the file DEST (PostgreSQL: use pg_dump).\n"
          "\n"
          "  --listen HOST:PORT        address to listen on (127.0.0.1:8080)\n"
+         "  --metrics-listen HOST:PORT\n"
+         "                            serve /metrics (Prometheus) there, and only there (off)\n"
          "  --database DB             SQLite file, or a postgresql:// URI (results.db)\n"
          "  --threads N               worker threads and database connections (8)\n"
          "  --max-connections N       open connections at most (1024)\n"
@@ -67,7 +73,10 @@ usage (FILE *out)
          "  --source-rate R           uploads per second per source: network (IPv4 /24,\n"
          "                            IPv6 /48) or verified publisher (1, 0: off)\n"
          "  --source-burst N          burst of uploads per source (60)\n"
-         "  --trust-proxy             take the client address from X-Forwarded-For\n"
+         "  --trusted-proxy ADDR      take the client address from X-Forwarded-For on\n"
+         "                            connections from ADDR, a numeric address (repeatable)\n"
+         "  --trust-proxy             ... on connections from any address: only when no\n"
+         "                            one but the proxy can reach the server\n"
          "  --drain SECONDS           on SIGTERM, wait this long for open connections (30)\n"
          "  --aggregate-ttl SECONDS   recompute /api/v1/cpus and the leaderboard at most\n"
          "                            this often (60)\n"
@@ -112,6 +121,27 @@ whole (const char *opt, const char *text, double min, double max, unsigned *out)
   return 0;
 }
 
+static int
+trusted_proxy (const char *text, struct proxy_list *proxies)
+{
+  if (proxy_list_add (proxies, text) == 0)
+    return 0;
+  fprintf (stderr, "gmpbench-server: --trusted-proxy %s: expected a numeric IPv4 or IPv6 "
+           "address\n", text);
+  return -1;
+}
+
+/* --trust-proxy believes every peer: it goes with no --trusted-proxy. */
+static int
+check_proxies (const struct proxy_list *proxies)
+{
+  if (!proxies->any || !proxies->n)
+    return 0;
+  fputs ("gmpbench-server: --trust-proxy believes every peer: it goes with no "
+         "--trusted-proxy\n", stderr);
+  return -1;
+}
+
 /* Returns optind, or -1 on a bad option, or 0 after --help/--version. */
 static int
 parse_options (int argc, char **argv, struct options *o)
@@ -119,6 +149,7 @@ parse_options (int argc, char **argv, struct options *o)
   static const struct option longopts[] = {
     { "listen", required_argument, NULL, 'l' },
     { "database", required_argument, NULL, 'd' },
+    { "metrics-listen", required_argument, NULL, 'M' },
     { "threads", required_argument, NULL, 't' },
     { "max-connections", required_argument, NULL, 'm' },
     { "per-ip-connections", required_argument, NULL, 'p' },
@@ -130,6 +161,7 @@ parse_options (int argc, char **argv, struct options *o)
     { "source-rate", required_argument, NULL, 's' },
     { "source-burst", required_argument, NULL, 'S' },
     { "trust-proxy", no_argument, NULL, 'x' },
+    { "trusted-proxy", required_argument, NULL, 'P' },
     { "drain", required_argument, NULL, 'D' },
     { "aggregate-ttl", required_argument, NULL, 'g' },
     { "name", required_argument, NULL, 'n' },
@@ -144,8 +176,10 @@ parse_options (int argc, char **argv, struct options *o)
       {
       case 'l': o->listen = optarg; break;
       case 'd': o->database = optarg; break;
+      case 'M': o->metrics_listen = optarg; break;
       case 'n': o->name = optarg; break;
-      case 'x': o->trust_proxy = 1; break;
+      case 'x': o->proxies.any = 1; break;
+      case 'P': rc = trusted_proxy (optarg, &o->proxies); break;
       case 't': rc = whole ("--threads", optarg, 1, 1024, &o->threads); break;
       case 'm': rc = whole ("--max-connections", optarg, 1, 1e6, &o->max_connections); break;
       case 'p': rc = whole ("--per-ip-connections", optarg, 0, 1e6, &o->per_ip_connections); break;
@@ -162,6 +196,8 @@ parse_options (int argc, char **argv, struct options *o)
       case 'V': printf ("gmpbench-server %s\n", GB_VERSION); return 0;
       default: rc = -1; break;
       }
+  if (rc == 0)
+    rc = check_proxies (&o->proxies);
   if (rc < 0 || c == '?')
     {
       fputs ("Try 'gmpbench-server --help'.\n", stderr);
@@ -201,6 +237,33 @@ key_command (const struct options *o, int argc, char **argv)
   return admin_main (verify && o->name ? 7 : 5, args);
 }
 
+static int
+backup_command (const struct options *o, int argc, char **argv)
+{
+  char err[1024];
+  struct store_backup_report report;
+
+  if (argc != 2 || !*argv[1])
+    {
+      fputs ("gmpbench-server: usage: backup DEST [--database DB]\n", stderr);
+      return 2;
+    }
+  if (store_is_postgresql (o->database))
+    {
+      fputs ("gmpbench-server: backup copies a SQLite database; back up PostgreSQL with "
+             "pg_dump (docs/server.md, \"Backups\")\n", stderr);
+      return 2;
+    }
+  if (store_backup (o->database, argv[1], &report, err, sizeof err) < 0)
+    {
+      fprintf (stderr, "gmpbench-server: backup of %s: %s\n", o->database, err);
+      return 1;
+    }
+  printf ("%s: %lld results, schema %d, %lld bytes, copied in %.1f s\n", argv[1],
+          (long long) report.results, report.schema, (long long) report.bytes, report.seconds);
+  return 0;
+}
+
 /* Every request: the API's paths to the API, the others to the pages. */
 static enum MHD_Result
 answer (struct http_request *r)
@@ -208,13 +271,45 @@ answer (struct http_request *r)
   return api_owns (r->path) ? api_handle (r) : web_handle (r);
 }
 
+/* Serves on --listen, and /metrics on --metrics-listen, until SIGTERM or
+ * SIGINT (in STOP), then drains: the exit status. */
+static int
+serve_until_stopped (struct server *srv, const struct options *o, const sigset_t *stop)
+{
+  char err[512];
+  int sig;
+  struct http_daemon *metrics = NULL;
+  struct http_daemon *d = http_start (srv, o->listen, answer, VALIDATE_MAX_BODY, err, sizeof err);
+
+  if (d && o->metrics_listen
+      && !(metrics = http_start_side (srv, o->metrics_listen, api_metrics, err, sizeof err)))
+    {
+      http_stop (d, 0);
+      d = NULL;
+    }
+  if (!d)
+    {
+      fprintf (stderr, "gmpbench-server: %s\n", err);
+      return EXIT_START_FAILED;
+    }
+  if (metrics)
+    log_info ("metrics on %s/metrics", o->metrics_listen);
+  log_info ("gmpbench-server %s listening on %s, database %s (schema %d)", GB_VERSION,
+            o->listen, o->database, store_schema_version (srv->store));
+  sigwait (stop, &sig);
+  log_info ("%s: stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+  int status = http_stop (d, o->drain) == 0 ? 0 : EXIT_DRAIN_INCOMPLETE;
+  if (metrics)
+    http_stop (metrics, 0);
+  log_info (status ? "stopped, the drain incomplete" : "stopped, drained");
+  return status;
+}
+
 static int
 serve (const struct options *o)
 {
   struct server srv = { 0 };
   sigset_t stop;
-  int sig;
-  char err[512];
 
   sigemptyset (&stop);
   sigaddset (&stop, SIGTERM);
@@ -228,36 +323,27 @@ serve (const struct options *o)
   srv.by_address = ratelimit_new (o->address_rate, o->address_burst);
   srv.by_key = ratelimit_new (o->key_rate, o->key_burst);
   srv.by_source = ratelimit_new (o->source_rate, o->source_burst);
-  srv.trust_proxy = o->trust_proxy;
+  srv.proxies = o->proxies;
   srv.threads = o->threads;
   srv.max_connections = o->max_connections;
   srv.per_ip_connections = o->per_ip_connections;
   srv.timeout = o->timeout;
   srv.aggregate_ttl = o->aggregate_ttl;
   srv.leaderboard_data = web_leaderboard_data;
-  struct http_daemon *d = NULL;
   int status = EXIT_START_FAILED;
   if (board_start (&srv) < 0)
     fputs ("gmpbench-server: cannot start the leaderboard's thread\n", stderr);
   else if (api_cpus_start (&srv) < 0)
     fputs ("gmpbench-server: cannot start the thread of /api/v1/cpus\n", stderr);
-  else if (!(d = http_start (&srv, o->listen, answer, VALIDATE_MAX_BODY, err, sizeof err)))
-    fprintf (stderr, "gmpbench-server: %s\n", err);
   else
-    {
-      log_info ("gmpbench-server %s listening on %s, database %s (schema %d)", GB_VERSION,
-                o->listen, o->database, store_schema_version (srv.store));
-      sigwait (&stop, &sig);
-      log_info ("%s: stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
-      status = http_stop (d, o->drain) == 0 ? 0 : EXIT_DRAIN_INCOMPLETE;
-      log_info (status ? "stopped, the drain incomplete" : "stopped, drained");
-    }
+    status = serve_until_stopped (&srv, o, &stop);
   ratelimit_free (srv.by_address);
   ratelimit_free (srv.by_key);
   ratelimit_free (srv.by_source);
   api_cpus_stop (&srv);
   board_stop (&srv);
   store_close (srv.store);
+  proxy_list_free (&srv.proxies);
   return status;
 }
 
@@ -265,7 +351,8 @@ int
 main (int argc, char **argv)
 {
   struct options o = {
-    "127.0.0.1:8080", "results.db", NULL, 8, 1024, 64, 30, 100, 200, 1, 60, 1, 60, 30, 60, 0
+    "127.0.0.1:8080", NULL, "results.db", NULL, 8, 1024, 64, 30, 100, 200, 1, 60, 1, 60, 30, 60,
+    { 0, 0, NULL }
   };
   if (argc > 1 && strcmp (argv[1], "admin") == 0)
     return admin_main (argc - 1, argv + 1);
@@ -275,6 +362,8 @@ main (int argc, char **argv)
     return first < 0 ? 2 : 0;
   if (first < argc && strcmp (argv[first], "key") == 0)
     return key_command (&o, argc - first, argv + first);
+  if (first < argc && strcmp (argv[first], "backup") == 0)
+    return backup_command (&o, argc - first, argv + first);
   if (first < argc)
     {
       fprintf (stderr, "gmpbench-server: unexpected argument '%s'\nTry 'gmpbench-server --help'.\n",

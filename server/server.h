@@ -9,6 +9,7 @@
 
 #include <microhttpd.h>
 #include "server/api/ratelimit.h"
+#include "server/http/proxy.h"
 #include "server/store/store.h"
 
 struct http_request;
@@ -19,7 +20,7 @@ struct server
   struct ratelimit *by_address;         /* every request */
   struct ratelimit *by_key;             /* uploads and retractions */
   struct ratelimit *by_source;          /* uploads, by source (store.h) */
-  int trust_proxy;                      /* take the client from X-Forwarded-For */
+  struct proxy_list proxies;            /* whose X-Forwarded-For is believed */
   unsigned threads, max_connections, per_ip_connections, timeout;
   /* /api/v1/cpus and the leaderboard read every listed result: they are
    * read again at most (cpus) and at least (boards) every aggregate_ttl

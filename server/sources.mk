@@ -8,6 +8,7 @@ SERVER_LIB_SRCS += \
 	server/api/api_docs.c \
 	server/api/api_docs_data.c \
 	server/api/api_json.c \
+	server/api/api_metrics.c \
 	server/api/api_results.c \
 	server/api/api_source.c \
 	server/api/api_routes.c \
@@ -28,7 +29,9 @@ SERVER_LIB_SRCS += \
 	server/http/http.c \
 	server/http/http_daemon.c \
 	server/http/http_request.c \
+	server/http/proxy.c \
 	server/log.c \
+	server/metrics.c \
 	server/judge/plausible.c \
 	server/judge/plausible_clock.c \
 	server/judge/plausible_peers.c \
@@ -38,6 +41,7 @@ SERVER_LIB_SRCS += \
 	server/store/store.c \
 	server/store/store_admin.c \
 	server/store/store_backfill.c \
+	server/store/store_backup.c \
 	server/store/store_body.c \
 	server/store/store_dict.c \
 	server/store/store_dict_keeper.c \

@@ -74,3 +74,9 @@ ifeq ($(BUILD_SERVER),yes)
 CHECK_PROGRAMS += tests/unit-board tests/unit-server
 SERVER_CHECK_PROGRAMS += tests/unit-board tests/unit-server
 endif
+
+# What operators rely on (unit-ops.c): trusted proxies, metrics.
+ifeq ($(BUILD_SERVER),yes)
+CHECK_PROGRAMS += tests/unit-ops
+SERVER_CHECK_PROGRAMS += tests/unit-ops
+endif

@@ -10,6 +10,7 @@
  *   api_docs.c     the API's entry points, its OpenAPI document and the
  *                  result document's JSON Schema (docs/);
  *   api_source.c   an upload's source: its network or verified publisher;
+ *   api_metrics.c  /metrics, on the --metrics-listen address only;
  *   ratelimit.c    the token buckets by address, key and source (ratelimit.h).
  * Every handler answers exactly once through the http.h helpers. */
 #ifndef GB_SERVER_API_H
@@ -29,5 +30,9 @@ enum MHD_Result api_handle (struct http_request *r);
  * cannot start.  api_cpus_stop stops it, and lets the rows go. */
 int api_cpus_start (struct server *srv);
 void api_cpus_stop (struct server *srv);
+
+/* Answers a request to the --metrics-listen address: GET /metrics, in
+ * Prometheus's text format; 404 or 405 for anything else. */
+enum MHD_Result api_metrics (struct http_request *r);
 
 #endif

@@ -2,8 +2,8 @@
  * client address (an IPv4 /24, an IPv6 /48; an IPv4 address mapped into
  * IPv6 counts as IPv4), or the verified publisher whose key signed it,
  * hashed by the store under its secret (store_source_hash).  The address
- * is the HTTP layer's: the peer's, or under --trust-proxy the one the
- * proxy appended to X-Forwarded-For.  A /24 and a /48 are what one
+ * is the HTTP layer's: the peer's, or the one a trusted proxy forwarded
+ * in X-Forwarded-For (server/http/proxy.h).  A /24 and a /48 are what one
  * customer of a provider commonly holds, so a source costs a network, not
  * a key; every address the server cannot read is one source,
  * "unknown". */

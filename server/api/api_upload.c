@@ -38,6 +38,7 @@
 #include "model/b64.h"
 #include "server/board/board.h"
 #include "server/judge/plausible.h"
+#include "server/metrics.h"
 #include "model/sig.h"
 
 /* The Gmpbench-Signature header as 64 bytes, or -1 (already answered
@@ -96,6 +97,7 @@ answer_stored (struct http_request *r, enum store_status st, const char *id, cha
   cJSON *body = accepted_body (id, flags);
   if (st == STORE_EXISTS)
     return http_json (r, 200, body);
+  metrics_upload_flags (flags);
   char location[96];
   snprintf (location, sizeof location, "/results/%s", id);
   return http_json_header (r, 201, body, "Location", location);
@@ -206,8 +208,8 @@ store_upload (struct http_request *r, const struct doc_summary *doc, const char 
     : api_unavailable (r);
 }
 
-enum MHD_Result
-api_upload (struct http_request *r)
+static enum MHD_Result
+upload (struct http_request *r)
 {
   unsigned char sig[SIG_BYTES];
   char *signature = NULL, fingerprint[65], source[STORE_SOURCE_HEX];
@@ -238,6 +240,15 @@ api_upload (struct http_request *r)
                        unlisted && strcmp (unlisted, "1") == 0);
   validate_summary_free (&doc);
   free (signature);
+  return rc;
+}
+
+/* An upload, counted in the metrics by its answer. */
+enum MHD_Result
+api_upload (struct http_request *r)
+{
+  enum MHD_Result rc = upload (r);
+  metrics_upload (r->status, r->rule);
   return rc;
 }
 

@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "common/util.h"
 #include "server/log.h"
@@ -441,4 +442,24 @@ board_acquire (struct server *srv, int *preparing)
   struct board *b = board_ref_retain (k->current);
   pthread_mutex_unlock (&k->lock);
   return b;
+}
+
+void
+board_status (struct server *srv, struct board_status *out)
+{
+  struct board_keeper *k = srv->boards;
+  double now = gb_wall_seconds ();
+
+  memset (out, 0, sizeof *out);
+  pthread_mutex_lock (&k->lock);
+  if (k->current)
+    {
+      out->ready = 1;
+      out->results = k->current->n;
+      out->age = now - k->current->built;
+      out->full_age = now - k->current->base_built;
+      uint64_t journaled = k->first + k->njournal;
+      out->pending = journaled > k->applied ? journaled - k->applied : 0;
+    }
+  pthread_mutex_unlock (&k->lock);
 }

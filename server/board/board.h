@@ -197,4 +197,15 @@ size_t board_size (const struct board *b);
 /* How many views the snapshot keeps (for tests). */
 size_t board_views (struct board *b);
 
+/* What the metrics say of the snapshots, read without waiting for one. */
+struct board_status
+{
+  int ready;                    /* there is a snapshot: the fields below are its */
+  size_t results;               /* listed results in it */
+  double age;                   /* seconds since its build or update began */
+  double full_age;              /* seconds since the full build it descends from began */
+  uint64_t pending;             /* changes journaled and not yet in it */
+};
+void board_status (struct server *srv, struct board_status *out);
+
 #endif

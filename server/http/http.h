@@ -75,6 +75,8 @@ struct http_request
   char segment[128];            /* what a route's "*" matched (route.h) */
   enum http_cache cache;        /* set by the handler or its room */
   int cors;                     /* answers carry Access-Control-Allow-Origin: * */
+  const char *route_method;     /* the route that answers (route.h), for the metrics; */
+  const char *route_pattern;    /* NULL when none does */
   /* For the access log: */
   int status;
   const char *rule;
@@ -88,6 +90,11 @@ typedef enum MHD_Result (*http_handler_fn) (struct http_request *r);
  * bodies over MAX_BODY bytes are answered 413. */
 struct http_daemon *http_start (struct server *srv, const char *listen, http_handler_fn handler,
                                 size_t max_body, char *err, size_t errlen);
+/* A daemon of its own for LISTEN, with one thread and no request body
+ * (--metrics-listen): its requests are not counted in the metrics
+ * (server/metrics.h), which every request to http_start's daemon is. */
+struct http_daemon *http_start_side (struct server *srv, const char *listen,
+                                     http_handler_fn handler, char *err, size_t errlen);
 /* Drains and stops (docs/server.md, "Stopping"): stops accepting, closes
  * the idle connections at once and the others after their answer (which
  * says "Connection: close"), until none is left or DRAIN seconds have

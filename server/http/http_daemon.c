@@ -95,9 +95,10 @@ mhd_log (void *cls, const char *fmt, va_list ap)
   log_info ("libmicrohttpd: %s", buf);
 }
 
+/* LISTEN, the value of the option OPTION, as an address. */
 static int
-parse_listen (const char *listen, struct sockaddr_storage *addr, socklen_t *addrlen,
-              char *err, size_t errlen)
+parse_listen (const char *option, const char *listen, struct sockaddr_storage *addr,
+              socklen_t *addrlen, char *err, size_t errlen)
 {
   char host[256];
   const char *colon = strrchr (listen, ':');
@@ -105,7 +106,7 @@ parse_listen (const char *listen, struct sockaddr_storage *addr, socklen_t *addr
 
   if (!colon || colon == listen || (size_t) (colon - listen) >= sizeof host)
     {
-      snprintf (err, errlen, "--listen %s: expected HOST:PORT", listen);
+      snprintf (err, errlen, "%s %s: expected HOST:PORT", option, listen);
       return -1;
     }
   memcpy (host, listen, (size_t) (colon - listen));
@@ -120,7 +121,7 @@ parse_listen (const char *listen, struct sockaddr_storage *addr, socklen_t *addr
   int rc = getaddrinfo (host, colon + 1, &hints, &res);
   if (rc != 0)
     {
-      snprintf (err, errlen, "--listen %s: %s", listen, gai_strerror (rc));
+      snprintf (err, errlen, "%s %s: %s", option, listen, gai_strerror (rc));
       return -1;
     }
   memcpy (addr, res->ai_addr, res->ai_addrlen);
@@ -132,13 +133,13 @@ parse_listen (const char *listen, struct sockaddr_storage *addr, socklen_t *addr
 /* The listening socket, bound here rather than by libmicrohttpd, so that
  * a failure names the address and the reason. */
 static MHD_socket
-open_listener (const char *address, int *ipv6, char *err, size_t errlen)
+open_listener (const char *option, const char *address, int *ipv6, char *err, size_t errlen)
 {
   struct sockaddr_storage addr;
   socklen_t addrlen;
   int one = 1;
 
-  if (parse_listen (address, &addr, &addrlen, err, errlen) < 0)
+  if (parse_listen (option, address, &addr, &addrlen, err, errlen) < 0)
     return MHD_INVALID_SOCKET;
   *ipv6 = addr.ss_family == AF_INET6;
   int fd = socket (addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -159,13 +160,16 @@ open_listener (const char *address, int *ipv6, char *err, size_t errlen)
   return fd;
 }
 
-struct http_daemon *
-http_start (struct server *srv, const char *listen, http_handler_fn handler, size_t max_body,
-            char *err, size_t errlen)
+/* A daemon on LISTEN (the value of OPTION) with THREADS worker threads;
+ * COUNTED: its requests go into the metrics. */
+static struct http_daemon *
+start_daemon (struct server *srv, const char *option, const char *listen,
+              http_handler_fn handler, size_t max_body, unsigned threads, int counted,
+              char *err, size_t errlen)
 {
   unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG;
   int ipv6;
-  MHD_socket fd = open_listener (listen, &ipv6, err, errlen);
+  MHD_socket fd = open_listener (option, listen, &ipv6, err, errlen);
 
   if (fd == MHD_INVALID_SOCKET)
     return NULL;
@@ -175,12 +179,13 @@ http_start (struct server *srv, const char *listen, http_handler_fn handler, siz
   d->srv = srv;
   d->handler = handler;
   d->max_body = max_body;
+  d->counted = counted;
   d->listen_fd = fd;
   pthread_mutex_init (&d->lock, NULL);
   d->mhd = MHD_start_daemon (flags, 0, NULL, NULL, http_access, d,
                              MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
                              MHD_OPTION_LISTEN_SOCKET, fd,
-                             MHD_OPTION_THREAD_POOL_SIZE, srv->threads,
+                             MHD_OPTION_THREAD_POOL_SIZE, threads,
                              MHD_OPTION_CONNECTION_LIMIT, srv->max_connections,
                              MHD_OPTION_PER_IP_CONNECTION_LIMIT, srv->per_ip_connections,
                              MHD_OPTION_CONNECTION_TIMEOUT, srv->timeout,
@@ -199,6 +204,21 @@ http_start (struct server *srv, const char *listen, http_handler_fn handler, siz
       return NULL;
     }
   return d;
+}
+
+struct http_daemon *
+http_start (struct server *srv, const char *listen, http_handler_fn handler, size_t max_body,
+            char *err, size_t errlen)
+{
+  return start_daemon (srv, "--listen", listen, handler, max_body, srv->threads, 1, err,
+                       errlen);
+}
+
+struct http_daemon *
+http_start_side (struct server *srv, const char *listen, http_handler_fn handler, char *err,
+                 size_t errlen)
+{
+  return start_daemon (srv, "--metrics-listen", listen, handler, 0, 1, 0, err, errlen);
 }
 
 /* Waits while *WHAT is not 0, until UNTIL (monotonic seconds); its last

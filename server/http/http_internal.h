@@ -29,6 +29,7 @@ struct http_daemon
   struct server *srv;
   http_handler_fn handler;
   size_t max_body;
+  int counted;                  /* its requests go into the metrics */
   MHD_socket listen_fd;
   pthread_mutex_t lock;         /* guards what follows */
   struct http_conn *conns;

@@ -4,46 +4,28 @@
  * frees the connection for draining (see http.h, http_internal.h). */
 #include "server/http/http_internal.h"
 
-#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
 #include "common/util.h"
+#include "server/http/proxy.h"
 #include "server/log.h"
+#include "server/metrics.h"
 
 /* A refused body is read and thrown away up to this size (see admit). */
 #define DISCARD_LIMIT (16 * 1024 * 1024)
 
-/* The client address: the peer, or with --trust-proxy the last address of
- * X-Forwarded-For (the one the proxy itself appended). */
+/* The client address: the peer's, or the one a trusted proxy forwarded
+ * in X-Forwarded-For (proxy.h). */
 static void
 client_address (struct http_request *r)
 {
   const union MHD_ConnectionInfo *info =
     MHD_get_connection_info (r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-  const char *xff = r->srv->trust_proxy ? http_header (r, "X-Forwarded-For") : NULL;
-
-  snprintf (r->remote, sizeof r->remote, "unknown");
-  if (xff)
-    {
-      const char *last = strrchr (xff, ',');
-      last = last ? last + 1 : xff;
-      while (*last == ' ')
-        last++;
-      snprintf (r->remote, sizeof r->remote, "%s", last);
-    }
-  else if (info && info->client_addr)
-    {
-      const struct sockaddr *sa = info->client_addr;
-      if (sa->sa_family == AF_INET)
-        inet_ntop (AF_INET, &((const struct sockaddr_in *) sa)->sin_addr, r->remote,
-                   sizeof r->remote);
-      else if (sa->sa_family == AF_INET6)
-        inet_ntop (AF_INET6, &((const struct sockaddr_in6 *) sa)->sin6_addr, r->remote,
-                   sizeof r->remote);
-    }
+  proxy_client (&r->srv->proxies, info ? info->client_addr : NULL,
+                http_header (r, "X-Forwarded-For"), r->remote, sizeof r->remote);
 }
 
 /* The connection of a request, tracked so that draining can close the
@@ -329,6 +311,8 @@ http_completed (void *cls, struct MHD_Connection *conn, void **con_cls,
     r->received, (gb_wall_seconds () - r->start) * 1000
   };
   log_request (&a);
+  if (d->counted)
+    metrics_request (r->route_method, r->route_pattern, a.status, a.ms / 1000);
   pthread_mutex_lock (&d->lock);
   d->answering -= r->answering;
   r->http_conn->busy = 0;

@@ -56,6 +56,8 @@ route_find (const struct route *table, size_t n, struct http_request *r, route_f
       if (method_matches (table[i].method, r->method))
         {
           *handler = table[i].handler;
+          r->route_method = table[i].method;
+          r->route_pattern = table[i].pattern;
           return ROUTE_FOUND;
         }
       outcome = ROUTE_WRONG_METHOD;

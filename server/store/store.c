@@ -29,6 +29,7 @@
  * and store_internal.h what they share.
  */
 #include "server/store/store_internal.h"
+#include "server/store/store_backup.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -102,8 +103,8 @@ open_connections (struct store *st, const char *target, unsigned total, char *er
 struct store *
 store_open (const char *target, unsigned connections, char *err, size_t errlen)
 {
-  int pg = strncmp (target, "postgresql://", 13) == 0 || strncmp (target, "postgres://", 11) == 0;
-  const struct store_driver *drv = pg ? &store_pg_driver : &store_sqlite_driver;
+  const struct store_driver *drv =
+    store_is_postgresql (target) ? &store_pg_driver : &store_sqlite_driver;
   unsigned total = connections + (drv->single_writer ? 1 : 0) + (drv->checkpoint ? 1 : 0);
   struct store *st = new_store (drv, target, total);
 
@@ -208,6 +209,19 @@ store_ping (struct store *st)
   enum store_status rc = STORE_OK;
   if (st->drv->query (c, "SELECT 1", NULL, 0, store_first_int, &one) < 0 || one != 1)
     rc = store_failed (st, c, "ping");
+  store_release (st, c);
+  return rc;
+}
+
+enum store_status
+store_measure (struct store *st, int64_t *results, int64_t *bytes)
+{
+  struct db_conn *c = store_acquire (st);
+  enum store_status rc = STORE_OK;
+  *results = *bytes = 0;
+  if (st->drv->query (c, "SELECT count(*) FROM results", NULL, 0, store_first_int, results) < 0
+      || st->drv->query (c, st->drv->size_sql, NULL, 0, store_first_int, bytes) < 0)
+    rc = store_failed (st, c, "measure");
   store_release (st, c);
   return rc;
 }

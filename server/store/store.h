@@ -353,4 +353,10 @@ enum store_status store_by_key (struct store *st, const char *fingerprint, int l
 /* STORE_OK when the database answers. */
 enum store_status store_ping (struct store *st);
 
+/* For the metrics: the rows of the table results (listed or not,
+ * retracted ones too) and the database's size in bytes (SQLite: its
+ * pages; PostgreSQL: pg_database_size).  Counting reads an index whole:
+ * tens of milliseconds at a million results. */
+enum store_status store_measure (struct store *st, int64_t *results, int64_t *bytes);
+
 #endif

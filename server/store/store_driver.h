@@ -106,6 +106,9 @@ struct store_driver
    * notifications sent meanwhile are lost with it). */
   int (*notifications) (struct db_conn *c, int wait_ms,
                         void (*fn) (void *ctx, const char *payload), void *ctx);
+  /* A query of the database's size in bytes, for the metrics
+   * (store_measure). */
+  const char *size_sql;
 };
 
 extern const struct store_driver store_sqlite_driver;

@@ -416,4 +416,5 @@ const struct store_driver store_pg_driver = {
   "ELSE 'unknown' END WHERE seq > $1 AND seq <= $2 AND packed IS NULL",
   "SELECT seq FROM results WHERE seq > $1 AND seq <= $2 FOR UPDATE",
   pg_notifications,
+  "SELECT pg_database_size(current_database())",
 };

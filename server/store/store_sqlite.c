@@ -426,4 +426,7 @@ const struct store_driver store_sqlite_driver = {
   "IN ('distribution', 'fat', 'native') THEN json_extract(body, '$.system.build.gmp.build') "
   "ELSE 'unknown' END WHERE seq > $1 AND seq <= $2 AND packed IS NULL",
   NULL, NULL,
+  /* Its pages as of the last commit: the log's (at most about 64 MiB,
+   * see the top of the file) come on top until a checkpoint. */
+  "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
 };
