@@ -6,6 +6,7 @@ SERVER_LIB_SRCS += \
 	server/api/api_json.c \
 	server/api/api_results.c \
 	server/api/api_source.c \
+	server/api/api_standing.c \
 	server/api/api_routes.c \
 	server/api/api_stats.c \
 	server/api/api_stream.c \
@@ -20,6 +21,7 @@ SERVER_LIB_SRCS += \
 	server/board/board_memo.c \
 	server/board/board_query.c \
 	server/board/board_rows.c \
+	server/board/board_standing.c \
 	server/board/board_view.c \
 	server/http/http.c \
 	server/http/http_daemon.c \
