@@ -734,15 +734,18 @@ take_upload (void *ctx, const struct store_row *row, double score)
   web_text (u->f, row->mode);
   fputs (" run, ", u->f);
   web_text (u->f, when);
-  fputs ("</span></li>\n", u->f);
+  fputs ("</span>", u->f);
+  web_flag_mark (u->f, row->id, row->flags);
+  fputs ("</li>\n", u->f);
   cJSON_Delete (scores);
   u->count++;
   return 0;
 }
 
-/* The newest listed results, unflagged, of V's architecture and machine
- * kind, each CPU by the name B shows it by (not the brand string of the
- * upload, which its submitter chose). */
+/* The newest listed results of V's architecture and machine kind, each
+ * CPU by the name B shows it by (not the brand string of the upload,
+ * which its submitter chose); flagged ones too, marked, so that a
+ * submitter finds a new result here whatever the judge said. */
 static void
 recent_uploads (FILE *f, struct http_request *r, const struct board *b, const struct view *v)
 {
@@ -752,7 +755,6 @@ recent_uploads (FILE *f, struct http_request *r, const struct board *b, const st
 
   sf.arch = arch && *arch ? arch : NULL;
   machine_kind_parse (v->filter.value[BF_MACHINE], &sf.machine);      /* read checked it */
-  sf.unflagged_only = 1;
   sf.limit = RECENT_UPLOADS;
   fputs ("<h2 id=\"recent\">Recent uploads</h2>\n<ul class=\"recent\">\n", f);
   enum store_status st = store_list (r->srv->store, &sf, take_upload, &u);
