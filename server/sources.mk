@@ -58,6 +58,7 @@ SERVER_LIB_SRCS += \
 	server/web/web_cpu.c \
 	server/web/web_cpu_builds.c \
 	server/web/web_cpu_node.c \
+	server/web/web_favicon.c \
 	server/web/web_flags.c \
 	server/web/web_home.c \
 	server/web/web_home_data.c \

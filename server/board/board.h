@@ -170,6 +170,14 @@ size_t board_cpu_entries (const struct board *b, const struct board_filter *f,
 void board_cpu_tally (const struct board *b, const struct board_filter *f,
                       enum board_field field, size_t *counts);
 
+/* How many results there are under F (but for its FIELD and CPU) with
+ * each value of FIELD, of the CPUs KEEP (CTX, identity, name shown)
+ * keeps (all when KEEP is NULL): COUNTS[i] for board_values's value i
+ * (COUNTS has room for them all).  What the home page's tabs count. */
+typedef int (*board_keep_cpu) (void *ctx, const char *cpu, const char *name);
+void board_tally (const struct board *b, const struct board_filter *f, enum board_field field,
+                  board_keep_cpu keep, void *ctx, size_t *counts);
+
 /* The (up to) K newest results of F's CPU under F, in no useful order,
  * into OUT (room for K); how many. */
 size_t board_cpu_newest_entries (const struct board *b, const struct board_filter *f, size_t k,

@@ -219,10 +219,12 @@ page_begin (struct page *p, struct http_request *r, const char *title)
          "<title>", p->f);
   web_text (p->f, title);
   fprintf (p->f, " \u2013 GMPbench results</title>\n<link rel=\"stylesheet\" "
-           "href=\"/style.css?v=%s\">\n", web_style_version ());
-  fputs ("</head>\n<body>\n<header><nav><a class=\"brand\" href=\"/\">GMPbench results</a> "
+           "href=\"/style.css?v=%s\">\n<link rel=\"icon\" href=\"/favicon.svg\" "
+           "type=\"image/svg+xml\">\n", web_style_version ());
+  fputs ("</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to the content</a>\n"
+         "<header><nav><a class=\"brand\" href=\"/\">GMPbench results</a> "
          "<a href=\"/\">Leaderboard</a> <a href=\"/about\">About</a> "
-         "<a href=\"/api/v1/cpus\">API</a></nav></header>\n<main>\n<h1>", p->f);
+         "<a href=\"/api/v1/cpus\">API</a></nav></header>\n<main id=\"main\">\n<h1>", p->f);
   web_text (p->f, title);
   fputs ("</h1>\n", p->f);
   return 0;

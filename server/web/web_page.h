@@ -81,6 +81,9 @@ void web_build_cells (FILE *f, const char *gmp, const char *compiler, const char
  * FIRST (HTML, not escaped) over the names, then A and, for each of the
  * N - 1 other columns B, C..., its own and its ratio to A. */
 void web_compare_table_head (FILE *f, const char *first, int n);
+/* The compare page when fewer than two CPUs (CPUS set) or results were
+ * checked (N of them): what to check and where, a link back (400). */
+enum MHD_Result web_compare_unchecked (struct http_request *r, int cpus, int n);
 /* A result's mark, " virtual" as a badge, when VIRTUAL_MACHINE (its
  * document names a hypervisor); nothing on bare metal. */
 void web_virtual_badge (FILE *f, int virtual_machine);

@@ -20,6 +20,8 @@ static const char style[] =
   "body{margin:0;font:16px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:var(--fg);"
   "background:var(--bg)}\n"
   "header{background:#16324f;padding:.6em 1em}\n"
+  ".skip{position:absolute;left:-999em;padding:.4em .8em;background:var(--bg)}\n"
+  ".skip:focus{left:.5em;top:.5em;z-index:1}\n"
   "header nav a{color:#fff;margin-right:1.2em;text-decoration:none}\n"
   "header nav a.brand{font-weight:700}\n"
   "main{max-width:80em;margin:0 auto;padding:1em}\n"
