@@ -2,7 +2,8 @@
 # items 4, 5 and 8; docs/protocol.md "Standing", docs/leaderboard.md).
 #
 # A server at its default --aggregate-ttl, every upload from a network of
-# its own (--trust-proxy), gmpbench.base results (server-doc.py --base):
+# its own (--trust-proxy), results of a real run of every test
+# (fixtures/server-full.json) scaled:
 #   - the 201 answer's standing: nothing to compare with for the first
 #     result of an architecture, no CPU part for a CPU's first result,
 #     then the CPU row's sources, results, median and percentile, and the
@@ -26,6 +27,7 @@
 . "$SRCDIR/tests/server-lib.sh"
 need_server
 
+FULL="$SRCDIR/tests/fixtures/server-full.json"
 make_key vol > /dev/null
 start_test_server "$PWD/results.db" --key-rate 0 --trust-proxy
 EACH_SOURCE=1
@@ -35,12 +37,13 @@ Y='x86:AuthenticAMD:family=25:model=33:stepping=0'
 W='x86:AuthenticAMD:family=23:model=49:stepping=0'
 ODD='x86:GenuineIntel:family=6:model=143:stepping=8'
 
-# upload NAME IDENTITY SCALE [server-doc.py options]: a gmpbench.base
-# result, its answer in NAME.resp; prints the status.
+# upload NAME IDENTITY SCALE [server-doc.py options]: a result of
+# IDENTITY, its ops/s and scores times SCALE, its answer in NAME.resp;
+# prints the status.
 upload () {
   name=$1 identity=$2 scale=$3
   shift 3
-  make_doc "$name.json" vol --name "$name" --identity "$identity" --base --scale "$scale" \
+  make_doc "$name.json" vol --from "$FULL" --name "$name" --identity "$identity" --scale "$scale" \
     --set 'system.cpu.name="AMD Ryzen 9 7950X 16-Core Processor"' "$@" &&
     post "$name.json" "$(sign "$name.json" vol)"
   cp resp.json "$name.resp"
@@ -111,7 +114,7 @@ if [p for s, p in got] != want:
 EOF
 
 # ------------------------------------------------------------ a fresh machine
-make_doc w1.json vol --name w1 --identity "$W" --base --scale 1.5 \
+make_doc w1.json vol --from "$FULL" --name w1 --identity "$W" --scale 1.5 \
   --set 'system.cpu.name="AMD EPYC 7R32"'
 sig=$(sign w1.json vol)
 elapsed=$($PY - "$URL" w1.json "$sig" << 'EOF'
@@ -156,7 +159,7 @@ check "its page says what the flag means and what the volunteer can do" \
     && grep -q '<strong>What you can do:</strong> The name comes from the operating system' result.html"
 
 # ------------------------------------------------------------ tabs and filters
-make_doc dist.json vol --name dist --identity "$Y" --base --scale 0.6 \
+make_doc dist.json vol --from "$FULL" --name dist --identity "$Y" --scale 0.6 \
   --set 'system.cpu.name="AMD Ryzen 5 3600"' --set 'system.build.gmp.build="distribution"' \
   --set 'system.os.name="Arch Linux"'
 status=$(post dist.json "$(sign dist.json vol)")

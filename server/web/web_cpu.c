@@ -96,15 +96,22 @@ struct recent
 
 /* The percentage of the SCORED entries E (best first) with a lower score
  * than SCORE: those after the last that is not lower, found by a binary
- * search (the page lists 50 results of a CPU that may have 150,000). */
+ * search (the page lists 50 results of a CPU that may have 150,000).
+ * SCORE is read back from the stored scores' JSON, which keeps 15
+ * significant digits when they come within a rounding error of the
+ * double (cJSON's printer), so it may lie an ulp above the snapshot's
+ * value of the same result: lower means lower by more than a billionth
+ * (as model/score.h's score_equal), and an equal score is never "faster
+ * than", the result's own included. */
 static double
 faster_than (const struct board_entry *e, size_t scored, double score)
 {
+  double below = score - fabs (score) * 1e-9;
   size_t lo = 0, hi = scored;
   while (lo < hi)
     {
       size_t mid = lo + (hi - lo) / 2;
-      if (e[mid].score < score)
+      if (e[mid].score < below)
         hi = mid;
       else
         lo = mid + 1;
