@@ -16,8 +16,11 @@
  * table), or the score's spread and the ratios.  The page draws the rows
  * as a bar chart (median and IQR, verified publishers checked), lists
  * them in a form whose checkboxes compare CPUs, and lists the newest
- * uploads; with format=csv or format=json it answers the same rows, every
- * column, as data instead. */
+ * uploads, flagged ones marked (web_flags.c); with format=csv or
+ * format=json it answers the same rows, every column, as data instead.
+ * The tabs count what their view would show, the other filters and the
+ * search applied (board_tally), and a view with no row links the tabs
+ * that have matches. */
 #include "server/web/web_home.h"
 #include "server/web/web_handlers.h"
 
