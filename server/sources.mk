@@ -11,6 +11,7 @@ SERVER_LIB_SRCS += \
 	server/api/api_metrics.c \
 	server/api/api_results.c \
 	server/api/api_source.c \
+	server/api/api_standing.c \
 	server/api/api_routes.c \
 	server/api/api_stats.c \
 	server/api/api_stream.c \
@@ -25,6 +26,7 @@ SERVER_LIB_SRCS += \
 	server/board/board_memo.c \
 	server/board/board_query.c \
 	server/board/board_rows.c \
+	server/board/board_standing.c \
 	server/board/board_view.c \
 	server/http/http.c \
 	server/http/http_daemon.c \
@@ -65,6 +67,8 @@ SERVER_LIB_SRCS += \
 	server/web/web_cpu.c \
 	server/web/web_cpu_builds.c \
 	server/web/web_cpu_node.c \
+	server/web/web_favicon.c \
+	server/web/web_flags.c \
 	server/web/web_home.c \
 	server/web/web_home_data.c \
 	server/web/web_home_rows.c \

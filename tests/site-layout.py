@@ -30,6 +30,7 @@ import tempfile
 
 WIDTHS = ((1280, 900), (390, 844))
 TABS = 12
+MIN_TEXT_PX = 11
 
 MEASURE = r"""
 (() => {
@@ -87,6 +88,45 @@ CONTRAST = r"""
       bad.push(n.textContent.trim().slice(0, 30) + ' ' + ratio.toFixed(2) + ':1');
   }
   return JSON.stringify({checked, bad: bad.slice(0, 5)});
+})()
+"""
+
+# The smallest rendered text: each visible text's font size in CSS px,
+# for SVG text its font size in the SVG's units times the scale the SVG
+# is drawn at (its screen matrix), so a chart's 12-unit text drawn at a
+# third of its width counts as 4 px.  Text clipped away (the stacked
+# tables' header row on a phone, kept for screen readers) is not seen.
+FONTS = r"""
+(() => {
+  const clipped = el => {
+    for (; el; el = el.parentElement) {
+      const st = getComputedStyle(el);
+      if (st.clip && st.clip !== 'auto') return true;
+    }
+    return false;
+  };
+  let smallest = null, where = '', checked = 0;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.textContent.trim()) continue;
+    const el = n.parentElement;
+    if (el.closest('title, option, script, style')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const st = getComputedStyle(el);
+    if (st.visibility === 'hidden' || st.display === 'none' || clipped(el)) continue;
+    let size = parseFloat(st.fontSize);
+    if (el.closest('svg')) {
+      const m = el.getScreenCTM();
+      size *= Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+    }
+    checked++;
+    if (smallest === null || size < smallest) {
+      smallest = size;
+      where = n.textContent.trim().slice(0, 30);
+    }
+  }
+  return JSON.stringify({checked, smallest, where});
 })()
 """
 
@@ -221,14 +261,21 @@ def check_page(b, artifacts, base, name, path, width, height):
         f.write(base64.b64decode(shot['data']))
 
     m = evaluate(b, session, MEASURE)
-    report(m['docWidth'] <= m['width'],
+    # A phone's browser widens its layout to content that does not fit
+    # (innerWidth follows), so the page is held to the device's width.
+    report(m['docWidth'] <= width and m['width'] <= width,
            where + ': the page is no wider than the window',
-           'document %d px wide' % m['docWidth'])
+           'document %d px wide, laid out %d px wide' % (m['docWidth'], m['width']))
     report(not m['clipped'], where + ': all %d values lie within the window' % m['cells'],
            'beyond it: ' + ', '.join(m['clipped']))
     report(m['headline'] is not None and 0 <= m['headline'] < m['height'] * 0.75,
            where + ': the headline shows without scrolling',
            'at %s px of a %d px screen' % (m['headline'], m['height']))
+
+    t = evaluate(b, session, FONTS)
+    report(t['checked'] > 0 and t['smallest'] >= MIN_TEXT_PX - 0.05,
+           where + ': no text is smaller than %d px (smallest %.1f px)'
+           % (MIN_TEXT_PX, t['smallest'] or 0), '"%s"' % t['where'])
 
     c = evaluate(b, session, CONTRAST)
     report(c['checked'] > 0 and not c['bad'],

@@ -171,11 +171,11 @@ check "the CPU page lists both, the guest's row marked virtual" \
     && ! grep -q '$METAL.*>virtual</span>' page.html"
 page "/cpu?cpu=$OXIDE&machine=bare-metal" > /dev/null
 check "... and filters bare metal (machine=bare-metal) and says so" \
-  sh -c "grep -q '1 matching results' page.html && grep -q 'GMP builds on bare metal' page.html \
+  sh -c "grep -q '1 matching result,' page.html && grep -q 'GMP builds on bare metal' page.html \
     && grep -q '$METAL' page.html && ! grep -q '$OXIDE_GUEST' page.html"
 page "/cpu?cpu=$OXIDE&machine=virtual" > /dev/null
 check "... and virtual machines (machine=virtual)" \
-  sh -c "grep -q '1 matching results' page.html && grep -q 'in virtual machines' page.html \
+  sh -c "grep -q '1 matching result,' page.html && grep -q 'in virtual machines' page.html \
     && grep -q '$OXIDE_GUEST' page.html && ! grep -q '$METAL' page.html"
 check "... and answers 400 to any other machine" [ "$(page "/cpu?cpu=$OXIDE&machine=vm")" = 400 ]
 page "/?machine=bare-metal" > /dev/null
@@ -296,7 +296,7 @@ check "... and by default the most common mode, here custom runs, without it" \
   grep -q 'listed results: custom runs of unknown GMP builds' page.html
 page "/cpu?cpu=$EPYC&mode=quick" > /dev/null
 check "... and so does the CPU page, its medians over the quick run alone" \
-  sh -c "grep -q '1 matching results' page.html && grep -q 'Medians over the newest [0-9]* matching' page.html \
+  sh -c "grep -q '1 matching result,' page.html && grep -q 'Medians over the newest [0-9]* matching' page.html \
     && [ \$(grep -o 'href=\"/results/[0-9a-f]*\"' page.html | sort -u | wc -l) = 1 ]"
 page "/results/$QUICK" > /dev/null
 check "the quick result's page links to its CPU among quick runs" \
@@ -421,7 +421,7 @@ page / > /dev/null
 check "the leaderboard right after a 201 has the new result (no waiting out --aggregate-ttl)" \
   grep -q 'Intel Core i9-13900K' page.html
 page "/cpu?cpu=$FRESH" > /dev/null      # what the page computes is kept with the snapshot
-check "... and its CPU page" grep -q '1 matching results' page.html
+check "... and its CPU page" grep -q '1 matching result,' page.html
 upload fresh2 alice --identity "$FRESH" --base --scale 1.01 \
   --set 'system.cpu.name="Intel Core i9-13900K"' --set 'system.cpu.vendor="GenuineIntel"' > /dev/null
 FRESH2=$(field "d['id']")

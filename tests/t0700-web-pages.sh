@@ -186,7 +186,7 @@ expect_status "an unknown sort node is a 400 page" 400 "$status"
 
 status=$(page "/cpu?cpu=$AMD")
 expect_status "the CPU page answers" 200 "$status"
-check "with its distribution as inline SVG" grep -q '<svg xmlns="http://www.w3.org/2000/svg" class="chart"' page.html
+check "with its distribution as inline SVG" grep -q '<svg xmlns="http://www.w3.org/2000/svg" class="chart strip"' page.html
 check "an axis label with the unit" grep -q 'GMPbench score (higher is faster)' page.html
 check "verified results highlighted" sh -c "grep -q 'class=\"point verified\"' page.html && grep -q '<tr class=\"verified\">' page.html"
 check "the node medians as a tree, each node linking its distribution" \

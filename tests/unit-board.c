@@ -465,6 +465,86 @@ check_ranked (struct board *b, struct store *st, const struct board_filter *f, c
   free (r);
 }
 
+/* Where a result stands (board_standing): strictly lower values over
+ * all of them, the flagged left out, nothing when there is nothing
+ * else to compare with. */
+static void
+test_standing (struct board *b)
+{
+  struct board_filter f = { { NULL }, 0, 0 };
+  struct board_standing st;
+
+  f.value[BF_CPU] = CPU_A;
+  f.value[BF_ARCH] = "x86_64";
+  board_standing (b, &f, 300, 1, &st);
+  check (st.has_cpu && st.cpu_results == 5 && st.cpu_sources == 5 && near (st.cpu_median, 300)
+         && near (st.cpu_percentile, 40), "Alpha's 300: faster than 2 of its 5 (%d %zu %zu %g %g)",
+         st.has_cpu, st.cpu_results, st.cpu_sources, st.cpu_median, st.cpu_percentile);
+  check (st.has_arch && st.arch_results == 5 && near (st.arch_percentile, 40),
+         "and than 2 of x86_64's 5 unflagged (%d %zu %g)", st.has_arch, st.arch_results,
+         st.arch_percentile);
+  board_standing (b, &f, 500.0000001, 0, &st);
+  check (st.has_cpu && near (st.cpu_percentile, 100), "a result not among them, above all: 100%%");
+  f.value[BF_CPU] = CPU_C;
+  board_standing (b, &f, 9999, 0, &st);
+  check (!st.has_cpu && st.has_arch && near (st.arch_percentile, 100),
+         "a CPU with only flagged results has no row to stand in, its architecture has");
+  f.value[BF_CPU] = CPU_B;
+  f.value[BF_ARCH] = "aarch64";
+  board_standing (b, &f, 1000, 1, &st);
+  check (st.has_cpu && st.cpu_results == 5 && near (st.cpu_percentile, 0)
+         && st.has_arch && st.arch_results == 4,
+         "Zeta's slowest: faster than none; its row's 5 results, 4 with a score to compare "
+         "(%zu %zu)", st.cpu_results, st.arch_results);
+  board_standing (b, &f, NAN, 1, &st);
+  check (!st.has_cpu && !st.has_arch, "no score, no standing");
+}
+
+/* The value NAME's count in COUNTS, board_values's order of FIELD. */
+static size_t
+count_of (const struct board *b, enum board_field field, const size_t *counts, const char *name)
+{
+  const char *const *names;
+  const size_t *all;
+  size_t n = board_values (b, field, &names, &all);
+  for (size_t i = 0; i < n; i++)
+    if (strcmp (names[i], name) == 0)
+      return counts[i];
+  return 9999;
+}
+
+static int
+keep_zeta (void *ctx, const char *cpu, const char *name)
+{
+  (void) ctx;
+  (void) cpu;
+  return strcmp (name, "Zeta CPU") == 0;
+}
+
+/* The tabs' counts (board_tally): the other filters applied. */
+static void
+test_tally (struct board *b)
+{
+  struct board_filter f = { { NULL }, 0, 0 };
+  size_t counts[16];
+
+  board_tally (b, &f, BF_ARCH, NULL, NULL, counts);
+  check (count_of (b, BF_ARCH, counts, "x86_64") == 5 && count_of (b, BF_ARCH, counts, "aarch64") == 5,
+         "architectures: 5 and 5, the flagged result left out");
+  f.value[BF_OS] = "Debian";
+  f.value[BF_ARCH] = "aarch64";
+  board_tally (b, &f, BF_ARCH, NULL, NULL, counts);
+  check (count_of (b, BF_ARCH, counts, "x86_64") == 3 && count_of (b, BF_ARCH, counts, "aarch64") == 0,
+         "on Debian: x86_64 3, aarch64 none, whichever tab is shown");
+  f.value[BF_OS] = NULL;
+  f.include_flagged = 1;
+  board_tally (b, &f, BF_ARCH, NULL, NULL, counts);
+  check (count_of (b, BF_ARCH, counts, "x86_64") == 6, "flagged included: x86_64 6");
+  board_tally (b, &f, BF_ARCH, keep_zeta, NULL, counts);
+  check (count_of (b, BF_ARCH, counts, "x86_64") == 0 && count_of (b, BF_ARCH, counts, "aarch64") == 5,
+         "a search keeping Zeta only: aarch64 5, x86_64 none");
+}
+
 /* The API's listings sorted by a test (board_ranked). */
 static void
 test_ranked (struct board *b, struct store *st)
@@ -925,6 +1005,8 @@ main (void)
       test_sorting (b, st);
       test_views (b, st);
       test_ranked (b, st);
+      test_standing (b);
+      test_tally (b);
       board_release (b);
     }
   board_stop (&srv);

@@ -21,6 +21,12 @@ cJSON *api_row_summary (const struct store_row *row);
 cJSON *api_flags_array (const char *flags);
 /* The error answer of a document that failed validation. */
 enum MHD_Result api_validation_error (struct http_request *r, const struct validate_error *e);
+/* The "standing" object of an upload's answer (api_standing.c): DOC's
+ * GMPbench score within its CPU row and architecture, of its run mode
+ * and GMP build kind BUILD; COUNTED: the result is listed and unflagged,
+ * one of the values it is compared with. */
+cJSON *api_standing (struct server *srv, const struct doc_summary *doc, const char *build,
+                     int counted);
 /* 503 for a database failure. */
 enum MHD_Result api_unavailable (struct http_request *r);
 

@@ -19,7 +19,9 @@
  * between new (201) and known (200) bytes atomically, so that concurrent
  * uploads of the same document, even to different server processes,
  * store it once; and new bytes whose measurements another document holds
- * are a copy (409 duplicate-measurements), never stored.  Once committed,
+ * are a copy (409 duplicate-measurements), never stored.  A new result's
+ * answer says where it stands in its CPU row and architecture
+ * (api_standing.c).  Once committed,
  * the judge's memory learns of it (plausible_category_kept,
  * plausible_stored).  A retraction judges its
  * category through the same plausible_category, in the retraction's
@@ -88,16 +90,26 @@ copy_flags (void *ctx, const struct store_row *row)
   return 1;
 }
 
+/* The answer to an upload stored (201, with STANDING, which it takes)
+ * or found stored (200). */
 static enum MHD_Result
-answer_stored (struct http_request *r, enum store_status st, const char *id, char *flags)
+answer_stored (struct http_request *r, enum store_status st, const char *id, char *flags,
+               cJSON *standing)
 {
   snprintf (r->id, sizeof r->id, "%s", id);
   if (st == STORE_EXISTS && store_get (r->srv->store, id, copy_flags, flags) != STORE_OK)
-    return api_unavailable (r);
+    {
+      cJSON_Delete (standing);
+      return api_unavailable (r);
+    }
   cJSON *body = accepted_body (id, flags);
   if (st == STORE_EXISTS)
-    return http_json (r, 200, body);
+    {
+      cJSON_Delete (standing);
+      return http_json (r, 200, body);
+    }
   metrics_upload_flags (flags);
+  cJSON_AddItemToObject (body, "standing", standing);
   char location[96];
   snprintf (location, sizeof location, "/results/%s", id);
   return http_json_header (r, 201, body, "Location", location);
@@ -204,8 +216,11 @@ store_upload (struct http_request *r, const struct doc_summary *doc, const char 
                        "these measurements (results) were uploaded before in another "
                        "document: a copy, signed by any key or under any name, is not a new "
                        "result");
-  return st == STORE_OK || st == STORE_EXISTS ? answer_stored (r, st, id, flags)
-    : api_unavailable (r);
+  if (st != STORE_OK && st != STORE_EXISTS)
+    return api_unavailable (r);
+  cJSON *standing = st == STORE_OK ? api_standing (r->srv, doc, build, !unlisted && !flags[0])
+    : NULL;
+  return answer_stored (r, st, id, flags, standing);
 }
 
 static enum MHD_Result

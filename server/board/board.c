@@ -389,6 +389,42 @@ deadline (int seconds)
   return t;
 }
 
+/* Waits, under K's lock, until the current snapshot has the changes
+ * made before the call, when the journal has them all since it (else a
+ * full build is on its way: board_journal_add), at most FRESH_WAIT
+ * seconds. */
+static void
+wait_for_changes (struct board_keeper *k)
+{
+  unsigned long failures = k->failures;
+  uint64_t need = k->first + k->njournal;
+  struct timespec until = deadline (FRESH_WAIT);
+  while (k->applied < need && k->applied >= k->first && k->failures == failures
+         && !atomic_load (&k->abandon))
+    {
+      if (!k->updating && !k->want_update)
+        {
+          k->want_update = 1;
+          pthread_cond_signal (&k->wake);
+        }
+      if (!wait_until (k, &until))
+        break;
+    }
+}
+
+struct board *
+board_acquire_recent (struct server *srv)
+{
+  struct board_keeper *k = srv->boards;
+
+  pthread_mutex_lock (&k->lock);
+  if (k->current)
+    wait_for_changes (k);
+  struct board *b = board_ref_retain (k->current);
+  pthread_mutex_unlock (&k->lock);
+  return b;
+}
+
 struct board *
 board_acquire (struct server *srv, int *preparing)
 {
@@ -419,22 +455,7 @@ board_acquire (struct server *srv, int *preparing)
     }
   else
     {
-      /* The changes made before this page arrived, when the journal has
-       * them all since the current snapshot; else a full build is on its
-       * way (board_journal_add). */
-      uint64_t need = k->first + k->njournal;
-      struct timespec until = deadline (FRESH_WAIT);
-      while (k->applied < need && k->applied >= k->first && k->failures == failures
-             && !atomic_load (&k->abandon))
-        {
-          if (!k->updating && !k->want_update)
-            {
-              k->want_update = 1;
-              pthread_cond_signal (&k->wake);
-            }
-          if (!wait_until (k, &until))
-            break;
-        }
+      wait_for_changes (k);
       if (now - k->current->base_built >= srv->aggregate_ttl && !k->full_running
           && !k->want_full && !k->base)
         board_want_full (k);

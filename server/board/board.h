@@ -113,6 +113,12 @@ void board_stop (struct server *srv);
 struct board *board_acquire (struct server *srv, int *preparing);
 void board_release (struct board *b);
 
+/* The current snapshot, retained, once it has the changes this process
+ * made before the call (waiting for the update that brings them, as a
+ * page does, but never for a full build, whatever --aggregate-ttl
+ * says); NULL when there is no snapshot yet. */
+struct board *board_acquire_recent (struct server *srv);
+
 /* The rows for F sorted by KEY (by NODE's median for BK_NODE), best
  * first; *ROWS is malloc'ed.  -1 when loading NODE fails. */
 int board_rank (struct board *b, struct store *st, const struct board_filter *f,
@@ -164,6 +170,14 @@ size_t board_cpu_entries (const struct board *b, const struct board_filter *f,
 void board_cpu_tally (const struct board *b, const struct board_filter *f,
                       enum board_field field, size_t *counts);
 
+/* How many results there are under F (but for its FIELD and CPU) with
+ * each value of FIELD, of the CPUs KEEP (CTX, identity, name shown)
+ * keeps (all when KEEP is NULL): COUNTS[i] for board_values's value i
+ * (COUNTS has room for them all).  What the home page's tabs count. */
+typedef int (*board_keep_cpu) (void *ctx, const char *cpu, const char *name);
+void board_tally (const struct board *b, const struct board_filter *f, enum board_field field,
+                  board_keep_cpu keep, void *ctx, size_t *counts);
+
 /* The (up to) K newest results of F's CPU under F, in no useful order,
  * into OUT (room for K); how many. */
 size_t board_cpu_newest_entries (const struct board *b, const struct board_filter *f, size_t k,
@@ -190,6 +204,23 @@ void *board_cpu_memo (struct board *b, const char *cpu, const char *key, board_m
  * never one that does not fit the identity); "" when no result names it
  * fittingly, NULL for an unknown CPU. */
 const char *board_cpu_name (const struct board *b, const char *cpu);
+
+/* Where a result with the GMPbench SCORE stands (board_standing.c), F
+ * naming its CPU, architecture, run mode and GMP build kind: within its
+ * CPU row (unflagged results, each source one value when the row counts
+ * by source) and within its architecture (unflagged results of every
+ * CPU).  A percentile is the share of the values strictly below SCORE.
+ * COUNTED: the result is one of those values (listed and unflagged in
+ * B); a part with no other value to compare with is left out (HAS_*
+ * clear), as is everything for a NAN score. */
+struct board_standing
+{
+  int has_cpu, has_arch;
+  size_t cpu_sources, cpu_results, arch_results;
+  double cpu_median, cpu_percentile, arch_percentile;
+};
+void board_standing (const struct board *b, const struct board_filter *f, double score,
+                     int counted, struct board_standing *out);
 
 /* Listed results in the snapshot. */
 size_t board_size (const struct board *b);

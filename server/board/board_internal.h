@@ -19,6 +19,8 @@
  *                    CPU's entries;
  *   board_memo.c     what pages computed from a CPU's results
  *                    (board_cpu_memo);
+ *   board_standing.c where one result stands in its CPU row and
+ *                    architecture (board_standing);
  *   board_derive.c   an update: a snapshot derived from another and the
  *                    changes since.
  */
@@ -328,6 +330,8 @@ void board_summarize (struct board *b, const uint8_t *affected);
 int board_whole_group (const struct board *b, size_t c, const struct resolved *r);
 int board_group_row (const struct board *b, size_t c, const struct resolved *r,
                      struct segment *const *column, struct scratch *s, struct board_row *row);
+int board_row_values (const struct board *b, size_t c, const struct resolved *r,
+                      struct scratch *s, struct board_row *row);
 size_t board_compute_rows (const struct board *b, const struct resolved *r,
                            struct segment *const *node, struct board_row **rows);
 

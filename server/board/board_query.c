@@ -210,6 +210,49 @@ board_cpu_tally (const struct board *b, const struct board_filter *f, enum board
   free (by_index);
 }
 
+/* Adds to BY_INDEX, by their value of FIELD, the results of CPU C that R
+ * (which leaves FIELD open) matches: the count of C's summary row when
+ * they all match and share one value, else by a scan. */
+static void
+tally_cpu (const struct board *b, size_t c, const struct resolved *r, enum board_field field,
+           size_t *by_index)
+{
+  const struct block *blk = b->blocks[c];
+  int whole = board_whole_group (b, c, r);
+  uint32_t value = b->info[c].uniform[field];
+
+  if (whole < 0)
+    return;
+  if (whole > 0 && value != UINT32_MAX)
+    {
+      by_index[value] += b->info[c].rows[r->include_flagged].n;
+      return;
+    }
+  for (size_t k = 0; k < blk->n; k++)
+    if (board_matches (&blk->items[k], r))
+      by_index[blk->items[k].f[field]]++;
+}
+
+void
+board_tally (const struct board *b, const struct board_filter *f, enum board_field field,
+             board_keep_cpu keep, void *ctx, size_t *counts)
+{
+  struct board_filter open = *f;
+  struct resolved r;
+  const struct strtab *t = &b->tab[field];
+  size_t *by_index = gb_xcalloc (t->n + 1, sizeof *by_index);
+
+  open.value[field] = NULL;
+  open.value[BF_CPU] = NULL;
+  if (board_resolve (b, &open, &r) == 0)
+    for (size_t c = 0; c < b->tab[BF_CPU].n; c++)
+      if (!keep || keep (ctx, b->tab[BF_CPU].names[c], b->names.names[b->cpu_name[c]]))
+        tally_cpu (b, c, &r, field, by_index);
+  for (size_t i = 0; i < t->nsorted; i++)
+    counts[i] = by_index[board_lookup (t, t->sorted[i])];
+  free (by_index);
+}
+
 /* Moves the entry at I of the min-heap by seq H (N entries) down to its
  * place. */
 static void

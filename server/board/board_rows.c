@@ -407,6 +407,16 @@ board_group_row (const struct board *b, size_t c, const struct resolved *r,
   return rank_group (b, c, r, column ? column[c] : NULL, s, row);
 }
 
+/* The row of CPU C under R, by a scan, into ROW, and its values (the
+ * GMPbench scores, a source's reduced to their median when the row counts
+ * by source), best first, in S->score[0..S->nscore); 0 when none matches. */
+int
+board_row_values (const struct board *b, size_t c, const struct resolved *r, struct scratch *s,
+                  struct board_row *row)
+{
+  return rank_group (b, c, r, NULL, s, row);
+}
+
 /* The rows of every CPU some result of which matches R, by CPU, with the
  * median of NODE (a column, or NULL); *ROWS is malloc'ed.  A CPU whose
  * results all match (a tab, a vendor, flagged results included) takes

@@ -310,18 +310,48 @@ load (struct http_request *r, const char *const *ids, int n, struct side *s)
 }
 
 enum MHD_Result
+web_compare_unchecked (struct http_request *r, int cpus, int n)
+{
+  struct page p;
+  struct board_filter bf;
+  int first = 1;
+
+  if (page_begin (&p, r, "Nothing to compare") < 0)
+    return MHD_NO;
+  fprintf (p.f, "<p id=\"unchecked\">%s %s checked.  A comparison takes two to six: check "
+           "them in the Compare column of %s, then press <q>Compare the checked %s</q>.</p>\n",
+           n == 1 ? "Only one" : "No", cpus ? "CPU was" : "result was",
+           cpus ? "the leaderboard" : "a CPU's or a submitter's page", cpus ? "CPUs" : "results");
+  fputs ("<p><a href=\"/", p.f);
+  if (cpus && web_read_filter (r, &bf) == 0)
+    {
+      for (int k = BF_ARCH; k < BF_COUNT; k++)
+        if (bf.value[k] && *bf.value[k])
+          web_arg (p.f, &first, web_field_arg[k], bf.value[k]);
+      if (bf.verified_only)
+        web_arg (p.f, &first, "verified", "1");
+      if (bf.include_flagged)
+        web_arg (p.f, &first, "flagged", "1");
+    }
+  fputs ("\">Back to the leaderboard</a></p>\n", p.f);
+  return page_end (&p, 400);
+}
+
+enum MHD_Result
 web_compare (struct http_request *r)
 {
   const char *ids[MAX_RESULTS];
   struct side s[MAX_RESULTS];
   enum MHD_Result rc;
+  const char *what = http_arg (r, "compare");
 
-  if (http_arg (r, "cpu"))
+  if (http_arg (r, "cpu") || (what && strcmp (what, "cpus") == 0))
     return web_compare_cpus (r);
   int n = web_args (r, "id", ids, MAX_RESULTS);
-  if (n < 2)
-    return page_error (r, 400, "Compare wants two to six results: /compare?id=A&id=B "
-                       "(check them on a CPU or submitter page).");
+  if (n >= 0 && n < 2)
+    return web_compare_unchecked (r, 0, n);
+  if (n < 0)
+    return page_error (r, 400, "Compare takes two to six results: /compare?id=A&id=B.");
   memset (s, 0, sizeof s);
   int status = load (r, ids, n, s);
   rc = status == 404 ? page_error (r, 404, "One of these results does not exist.")

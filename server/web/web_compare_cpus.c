@@ -139,9 +139,10 @@ web_compare_cpus (struct http_request *r)
   enum MHD_Result rc;
   int preparing, k, failed = 0;
 
-  if (ncpus < 2)
-    return page_error (r, 400, "Compare wants two to six CPUs: /compare?cpu=A&cpu=B "
-                       "(check them on the leaderboard).");
+  if (ncpus >= 0 && ncpus < 2)
+    return web_compare_unchecked (r, 1, ncpus);
+  if (ncpus < 0)
+    return page_error (r, 400, "Compare takes two to six CPUs: /compare?cpu=A&cpu=B.");
   if (web_read_filter (r, &bf) < 0)
     return page_error (r, 400, "The machine argument is bare-metal, virtual or all.");
   struct board *b = board_acquire (r->srv, &preparing);

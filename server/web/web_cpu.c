@@ -1,13 +1,17 @@
 /* web_cpu.c: one CPU identity's page, /cpu?cpu=IDENTITY (with the home
  * page's filters): the headline (median GMPbench score, its spread, the
  * run mode and GMP build kind shown), the distribution of its GMPbench
- * scores as an inline SVG strip plot over a box plot (web_strip.c), the
+ * scores as an inline SVG strip plot over a box plot (web_strip.c), how
+ * many flagged results the figures leave out (linking the page with
+ * them), the
  * median of every node of the hierarchy as an indented tree (web_nodes.h's
  * order: the compatible score, then the extended tests, then the other
  * libraries), each node linking its own distribution (&node=, in
  * web_cpu_node.c), its results by GMP version and compiler and by GMP
  * build kind side by side (web_cpu_builds.c), and its newest
- * results with the share of this CPU's results each is faster than;
+ * results, flagged ones too (marked, each saying why in a few words),
+ * with the share of this CPU's results each is faster than (strictly:
+ * an equal score is not "faster than");
  * verified publishers' results highlighted and flagged ones marked
  * throughout, and the newest results run in a virtual machine marked
  * so.
@@ -92,15 +96,22 @@ struct recent
 
 /* The percentage of the SCORED entries E (best first) with a lower score
  * than SCORE: those after the last that is not lower, found by a binary
- * search (the page lists 50 results of a CPU that may have 150,000). */
+ * search (the page lists 50 results of a CPU that may have 150,000).
+ * SCORE is read back from the stored scores' JSON, which keeps 15
+ * significant digits when they come within a rounding error of the
+ * double (cJSON's printer), so it may lie an ulp above the snapshot's
+ * value of the same result: lower means lower by more than a billionth
+ * (as model/score.h's score_equal), and an equal score is never "faster
+ * than", the result's own included. */
 static double
 faster_than (const struct board_entry *e, size_t scored, double score)
 {
+  double below = score - fabs (score) * 1e-9;
   size_t lo = 0, hi = scored;
   while (lo < hi)
     {
       size_t mid = lo + (hi - lo) / 2;
-      if (e[mid].score < score)
+      if (e[mid].score < below)
         hi = mid;
       else
         lo = mid + 1;
@@ -141,8 +152,8 @@ take_recent (void *ctx, const struct store_row *row, double score)
     }
   else
     web_text (f, row->submitter ? row->submitter : "(no name)");
-  fputs (flagged ? " <span class=\"badge flag\">flagged</span>" : "", f);
   web_virtual_badge (f, row->virtual_machine);
+  web_flag_mark (f, row->id, row->flags);
   fputs ("</td></tr>\n", f);
   cJSON_Delete (scores);
   return 0;
@@ -153,12 +164,15 @@ take_recent (void *ctx, const struct store_row *row, double score)
 static void
 node_tree (FILE *f, const struct board_filter *given, const struct node_scores *ns)
 {
+  if (ns->results == 0)
+    return;                     /* only flagged results, listed below */
   fprintf (f, "<h2 id=\"nodes\">Scores by node</h2>\n<p class=\"note\">Medians over the newest "
-           "%d matching results: the GMPbench score (compatible with GMPbench 0.2), then the "
+           "%d matching result%s: the GMPbench score (compatible with GMPbench 0.2), then the "
            "extended tests, then the other libraries.  A node's name opens the distribution "
            "of its scores.</p>\n<div class=\"scroll\"><table class=\"stack tree\">\n<thead><tr>"
            "<th scope=\"col\">Node</th><th class=\"num\" scope=\"col\">n</th><th class=\"num\" "
-           "scope=\"col\">Median score</th></tr></thead>\n<tbody>\n", ns->results);
+           "scope=\"col\">Median score</th></tr></thead>\n<tbody>\n", ns->results,
+           web_plural ((size_t) ns->results));
   for (size_t i = 0; i < web_node_count (); i++)
     {
       int depth;
@@ -212,6 +226,7 @@ recent (FILE *f, struct http_request *r, struct board *b, const struct board_fil
 
   node_store_filter (b, bf, &rc.sf);
   rc.sf.limit = LISTED;
+  rc.sf.unflagged_only = 0;     /* listed whatever the judge said, marked */
   if (key)
     list = board_cpu_memo (b, bf->value[BF_CPU], key, list_make, &rc, free, &owned);
   free (key);
@@ -275,13 +290,37 @@ headline (FILE *f, const struct board_filter *bf, const char *name, const struct
     fputs (" \u00b7 ", f);
   fputs ("<code>", f);
   web_text (f, bf->value[BF_CPU]);
-  fprintf (f, "</code> \u00b7 %zu matching results, %zu with a GMPbench score \u00b7 ", n, scored);
+  fprintf (f, "</code> \u00b7 %zu matching result%s, %zu with a GMPbench score \u00b7 ", n,
+           web_plural (n), scored);
   web_text (f, bf->value[BF_MODE]);
   fputs (" runs of ", f);
   web_text (f, bf->value[BF_BUILD]);
   fputs (" GMP builds", f);
   web_machine_filter_text (f, bf);
   fputs (" \u00b7 <a href=\"/\">all CPUs</a></p>\n", f);
+}
+
+/* How many of BF's results the judge flagged, when BF leaves them out
+ * of the figures: said, with a link to the page with them, so that a
+ * submitter whose new result was flagged learns where it went. */
+static void
+hidden_note (FILE *f, const struct board *b, const struct board_filter *bf, size_t shown)
+{
+  struct board_filter all = *bf;
+  struct board_entry *e;
+
+  if (bf->include_flagged)
+    return;
+  all.include_flagged = 1;
+  size_t hidden = board_cpu_entries (b, &all, &e) - shown;
+  free (e);
+  if (hidden == 0)
+    return;
+  fprintf (f, "<p class=\"flagged-note\" id=\"hidden\">%zu flagged result%s of this CPU %s "
+           "left out of these figures (the newest are listed below, marked, each saying why): "
+           "<a href=\"", hidden, web_plural (hidden), hidden == 1 ? "is" : "are");
+  web_cpu_url (f, &all, NULL);
+  fputs ("\">include flagged results</a>.</p>\n", f);
 }
 
 /* What the page's body (all of it but the frame) is written from. */
@@ -314,6 +353,7 @@ write_body (FILE *f, const struct body *x)
     nrows = 0;
   headline (f, x->bf, x->name, nrows ? &rows[0] : NULL, n, scored, &machine);
   free (rows);
+  hidden_note (f, x->b, x->bf, n);
   if (scored > 0)
     web_strip_plot (f, e, scored, NULL);
   if (recent (f, x->r, x->b, x->bf, x->given, e, scored) < 0)

@@ -84,9 +84,8 @@ inner_node (const char *node)
   return 0;
 }
 
-/* A link to the CPU page of BF (with NODE, when not NULL). */
-static void
-cpu_url (FILE *f, const struct board_filter *bf, const char *node)
+void
+web_cpu_url (FILE *f, const struct board_filter *bf, const char *node)
 {
   int first = 1;
   fputs ("/cpu", f);
@@ -105,7 +104,7 @@ void
 web_cpu_node_link (FILE *f, const struct board_filter *bf, const char *node)
 {
   fputs ("<a href=\"", f);
-  cpu_url (f, bf, node);
+  web_cpu_url (f, bf, node);
   fputs ("\">", f);
   web_text (f, node);
   fputs ("</a>", f);
@@ -138,7 +137,7 @@ headline (FILE *f, const struct board_filter *bf, const char *node, const struct
   fputs (bf->include_flagged ? " GMP builds, flagged results included" : " GMP builds, "
          "flagged results left out", f);
   fputs (" \u00b7 <a href=\"", f);
-  cpu_url (f, bf, NULL);
+  web_cpu_url (f, bf, NULL);
   fputs ("\">every node of this CPU</a> \u00b7 <a href=\"/", f);
   web_arg (f, &first, "sort", node);
   fputs ("\">the leaderboard by this node</a></p>\n", f);

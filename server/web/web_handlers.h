@@ -13,4 +13,5 @@ enum MHD_Result web_compare_cpus (struct http_request *r);
 enum MHD_Result web_submitter (struct http_request *r, const char *fingerprint);
 enum MHD_Result web_about (struct http_request *r);
 enum MHD_Result web_style (struct http_request *r);
+enum MHD_Result web_favicon (struct http_request *r);
 #endif

@@ -16,9 +16,12 @@
  * table), or the score's spread and the ratios.  The page draws the rows
  * as a bar chart (median and IQR, verified publishers checked), lists
  * them in a form whose checkboxes compare CPUs, and lists the newest
- * uploads.  The same rows, every column, as data are the API's
- * (/api/v1/leaderboard and .csv, web.h): the page's format=csv and
- * format=json moved there, and redirect (web_home_data.c). */
+ * uploads, flagged ones marked (web_flags.c).  The same rows, every
+ * column, as data are the API's (/api/v1/leaderboard and .csv, web.h):
+ * the page's format=csv and format=json moved there, and redirect
+ * (web_home_data.c).  The tabs count what their view would show, the
+ * other filters and the search applied (board_tally), and a view with no
+ * row links the tabs that have matches. */
 #include "server/web/web_home.h"
 #include "server/web/web_handlers.h"
 #include "server/web/web.h"
@@ -211,7 +214,8 @@ view_url (FILE *f, const struct view *v, int field, const char *value, const cha
     web_arg (f, &first, "cols", sets[v->set - 1].arg);
 }
 
-/* A tab setting FIELD to NAME (COUNT results), marked when CURRENT. */
+/* A tab setting FIELD to NAME (COUNT results under the view's other
+ * filters), marked when CURRENT. */
 static void
 tab (FILE *f, const struct view *v, int field, const char *name, size_t count,
      const char *current)
@@ -226,8 +230,46 @@ tab (FILE *f, const struct view *v, int field, const char *name, size_t count,
   fprintf (f, " <span class=\"note\">%zu</span></a></li>\n", count);
 }
 
+/* How many results each tab's value has under the view's other filters
+ * and search (board_tally), for the architectures, run modes and GMP
+ * build kinds: BY[field][i] for board_values's value i. */
+struct tab_counts
+{
+  size_t *by[BF_COUNT];
+};
+
+static int
+keep_searched (void *query, const char *cpu, const char *name)
+{
+  return home_cpu_matches (cpu, name, query);
+}
+
 static void
-arch_tabs (FILE *f, const struct board *b, const struct view *v)
+tab_counts_make (const struct board *b, const struct view *v, struct tab_counts *tc)
+{
+  static const int fields[] = { BF_ARCH, BF_MODE, BF_BUILD };
+  const char *const *names;
+  const size_t *counts;
+
+  memset (tc, 0, sizeof *tc);
+  for (size_t i = 0; i < GB_ARRAY_SIZE (fields); i++)
+    {
+      size_t n = board_values (b, fields[i], &names, &counts);
+      tc->by[fields[i]] = gb_xcalloc (n + 1, sizeof (size_t));
+      board_tally (b, &v->shown, fields[i], v->query ? keep_searched : NULL,
+                   (void *) v->query, tc->by[fields[i]]);
+    }
+}
+
+static void
+tab_counts_free (struct tab_counts *tc)
+{
+  for (int k = 0; k < BF_COUNT; k++)
+    free (tc->by[k]);
+}
+
+static void
+arch_tabs (FILE *f, const struct board *b, const struct view *v, const struct tab_counts *tc)
 {
   const char *const *names;
   const size_t *counts;
@@ -240,14 +282,15 @@ arch_tabs (FILE *f, const struct board *b, const struct view *v)
   view_url (f, v, BF_ARCH, NULL, NULL);
   fputs ("\">All architectures</a></li>\n", f);
   for (size_t i = 0; i < n; i++)
-    tab (f, v, BF_ARCH, names[i], counts[i], current);
+    tab (f, v, BF_ARCH, names[i], tc->by[BF_ARCH][i], current);
   fputs ("</ul></nav>\n", f);
 }
 
 /* The run modes and GMP build kinds, as tabs: one of each is always
  * shown, never a pool of them (quick and full runs differ by design). */
 static void
-kind_tabs (FILE *f, const struct board *b, const struct view *v, int field, const char *label)
+kind_tabs (FILE *f, const struct board *b, const struct view *v, int field, const char *label,
+           const struct tab_counts *tc)
 {
   const char *const *names;
   const size_t *counts;
@@ -256,7 +299,7 @@ kind_tabs (FILE *f, const struct board *b, const struct view *v, int field, cons
 
   fprintf (f, "<nav aria-label=\"%s\"><ul class=\"tabs\">\n<li>%s</li>\n", label, label);
   for (size_t i = 0; i < n; i++)
-    tab (f, v, field, names[i], counts[i], current);
+    tab (f, v, field, names[i], tc->by[field][i], current);
   fputs ("</ul></nav>\n", f);
 }
 
@@ -611,10 +654,12 @@ chart (FILE *f, const struct view *v, const struct board_row *rows, size_t n,
     free (links[i]);
 }
 
-/* Hidden inputs carrying V's filters into the compare form. */
+/* Hidden inputs carrying V's filters into the compare form, and that it
+ * compares CPUs (even when none is checked). */
 static void
 compare_inputs (FILE *f, const struct view *v)
 {
+  fputs ("<input type=\"hidden\" name=\"compare\" value=\"cpus\">\n", f);
   for (int k = BF_ARCH; k < BF_COUNT; k++)
     if (v->shown.value[k] && *v->shown.value[k])
       {
@@ -661,15 +706,51 @@ data_links (FILE *f, const struct view *v)
          : "\">CSV</a>.</p>\n", f);
 }
 
+/* When V matches nothing: the other tabs that these filters match
+ * results under, linked, with their counts (TC). */
+static void
+elsewhere (FILE *f, const struct board *b, const struct view *v, const struct tab_counts *tc)
+{
+  static const struct
+  {
+    int field;
+    const char *after;
+  } tabs[] = { { BF_ARCH, "" }, { BF_MODE, " runs" }, { BF_BUILD, " GMP builds" } };
+  const char *const *names;
+  const size_t *counts;
+  int listed = 0;
+
+  for (size_t t = 0; t < GB_ARRAY_SIZE (tabs); t++)
+    {
+      int field = tabs[t].field;
+      const char *current = v->shown.value[field];
+      size_t n = board_values (b, field, &names, &counts);
+      if (!current || !*current)
+        continue;               /* every architecture is shown already */
+      for (size_t i = 0; i < n; i++)
+        if (tc->by[field][i] > 0 && strcmp (names[i], current) != 0)
+          {
+            fputs (listed++ ? ", " : " These filters match results under other tabs: ", f);
+            fputs ("<a href=\"", f);
+            view_url (f, v, field, names[i], NULL);
+            fputs ("\">", f);
+            web_text (f, *names[i] ? names[i] : "(unknown)");
+            fprintf (f, "%s</a> (%zu)", tabs[t].after, tc->by[field][i]);
+          }
+    }
+  fputs (listed ? "." : "", f);
+}
+
 static void
 leaderboard (FILE *f, const struct board *b, const struct view *v, const struct board_row *rows,
-             size_t n, size_t total, size_t hidden_flagged, const struct extra *x)
+             size_t n, size_t hidden_flagged, const struct extra *x, const struct tab_counts *tc)
 {
+  size_t total = board_size (b);
   size_t results = 0;
   for (size_t i = 0; i < n; i++)
     results += rows[i].n;
-  fprintf (f, "<p class=\"note\" id=\"summary\">%zu CPUs, %zu of %zu listed results: ",
-           n, results, total);
+  fprintf (f, "<p class=\"note\" id=\"summary\">%zu CPU%s, %zu of %zu listed result%s: ",
+           n, web_plural (n), results, total, web_plural (total));
   web_text (f, v->shown.value[BF_MODE] ? v->shown.value[BF_MODE] : "");
   fputs (" runs of ", f);
   web_text (f, v->shown.value[BF_BUILD] ? v->shown.value[BF_BUILD] : "");
@@ -681,6 +762,7 @@ leaderboard (FILE *f, const struct board *b, const struct view *v, const struct 
   if (n == 0)
     {
       fputs ("<p id=\"empty\">No results match these filters.", f);
+      elsewhere (f, b, v, tc);
       if (hidden_flagged > 0)
         {
           int first = 1;
@@ -739,15 +821,18 @@ take_upload (void *ctx, const struct store_row *row, double score)
   web_text (u->f, row->mode);
   fputs (" run, ", u->f);
   web_text (u->f, when);
-  fputs ("</span></li>\n", u->f);
+  fputs ("</span>", u->f);
+  web_flag_mark (u->f, row->id, row->flags);
+  fputs ("</li>\n", u->f);
   cJSON_Delete (scores);
   u->count++;
   return 0;
 }
 
-/* The newest listed results, unflagged, of V's architecture and machine
- * kind, each CPU by the name B shows it by (not the brand string of the
- * upload, which its submitter chose). */
+/* The newest listed results of V's architecture and machine kind, each
+ * CPU by the name B shows it by (not the brand string of the upload,
+ * which its submitter chose); flagged ones too, marked, so that a
+ * submitter finds a new result here whatever the judge said. */
 static void
 recent_uploads (FILE *f, struct http_request *r, const struct board *b, const struct view *v)
 {
@@ -757,7 +842,6 @@ recent_uploads (FILE *f, struct http_request *r, const struct board *b, const st
 
   sf.arch = arch && *arch ? arch : NULL;
   machine_kind_parse (v->filter.value[BF_MACHINE], &sf.machine);      /* read checked it */
-  sf.unflagged_only = 1;
   sf.limit = RECENT_UPLOADS;
   fputs ("<h2 id=\"recent\">Recent uploads</h2>\n<ul class=\"recent\">\n", f);
   enum store_status st = store_list (r->srv->store, &sf, take_upload, &u);
@@ -783,12 +867,17 @@ home_page (struct http_request *r, struct board *b, struct view *v, struct board
   home_count_verified (b, r->srv->store, v, rows, n, x);
   if (page_begin (&p, r, "Leaderboard") < 0)
     return MHD_NO;
-  arch_tabs (p.f, b, v);
-  kind_tabs (p.f, b, v, BF_MODE, "Runs");
-  kind_tabs (p.f, b, v, BF_BUILD, "GMP builds");
+  if (n > 0)
+    fputs ("<a class=\"skip\" href=\"#leaderboard\">Skip to the table</a>\n", p.f);
+  struct tab_counts tc;
+  tab_counts_make (b, v, &tc);
+  arch_tabs (p.f, b, v, &tc);
+  kind_tabs (p.f, b, v, BF_MODE, "Runs", &tc);
+  kind_tabs (p.f, b, v, BF_BUILD, "GMP builds", &tc);
   chart (p.f, v, rows, n, x);
   filter_form (p.f, b, v);
-  leaderboard (p.f, b, v, rows, n, board_size (b), hidden_flagged, x);
+  leaderboard (p.f, b, v, rows, n, hidden_flagged, x, &tc);
+  tab_counts_free (&tc);
   recent_uploads (p.f, r, b, v);
   return page_end (&p, 200);
 }

@@ -51,8 +51,10 @@ struct extra
 };
 
 /* web_home_rows.c.  Keeps the N ROWS whose CPU name, identity, or
- * microarchitecture and code name contain QUERY (any case); how many. */
+ * microarchitecture and code name contain QUERY (any case); how many.
+ * home_cpu_matches: whether CPU (shown by NAME) is one of them. */
 size_t home_keep_matching (struct board_row *rows, size_t n, const char *query);
+int home_cpu_matches (const char *cpu, const char *name, const char *query);
 /* The flagged results of V's rows, from the difference between V with
  * flagged results included and without: with ROWS (N of them, flagged
  * included), how many of each row's are flagged, into X; without (V

@@ -23,14 +23,20 @@ const struct home_category home_categories[HOME_CATEGORIES] = {
   { VALIDATE_ALLCORE_NODE, "All-core", "allcore" },
 };
 
+int
+home_cpu_matches (const char *cpu, const char *name, const char *query)
+{
+  char kind[96];
+  return web_contains (name, query) || web_contains (cpu, query)
+    || web_contains (web_cpu_kind (cpu, NULL, kind, sizeof kind), query);
+}
+
 size_t
 home_keep_matching (struct board_row *rows, size_t n, const char *query)
 {
   size_t kept = 0;
-  char kind[96];
   for (size_t i = 0; i < n; i++)
-    if (web_contains (rows[i].cpu_name, query) || web_contains (rows[i].cpu, query)
-        || web_contains (web_cpu_kind (rows[i].cpu, NULL, kind, sizeof kind), query))
+    if (home_cpu_matches (rows[i].cpu, rows[i].cpu_name, query))
       rows[kept++] = rows[i];
   return kept;
 }

@@ -68,6 +68,12 @@ web_number (FILE *f, double v)
     fprintf (f, "%.4g", v);
 }
 
+const char *
+web_plural (size_t n)
+{
+  return n == 1 ? "" : "s";
+}
+
 void
 web_cpu_link (FILE *f, const char *cpu, const char *name)
 {
@@ -197,26 +203,6 @@ web_machine_filter_text (FILE *out, const struct board_filter *f)
            out);
 }
 
-const char *
-web_flag_reason (const char *flag)
-{
-  static const char *const reasons[][2] = {
-    { "outlier", "a node or test lies far from the median of the other results of this "
-      "CPU in the same run mode and GMP build" },
-    { "impossible", "a node is more than twice as fast per GHz as any CPU has been" },
-    { "brand-mismatch", "the CPU's name names another maker than its identity or vendor" },
-    { "clock-implausible", "the measured clock is well above the CPU's maximum" },
-    { "previous-definitions", "measured with the previous definitions of the GMPbench tests "
-      "(a gmpbench older than GMPbench 0.2's own operands, gcdext and rsa operations and pi "
-      "algorithm): not comparable with current results, so kept out of their medians" },
-    { "interposed", "GMP's timed functions ran from another library than the libgmp named" },
-  };
-  for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
-    if (strcmp (flag, reasons[i][0]) == 0)
-      return reasons[i][1];
-  return NULL;
-}
-
 /* ------------------------------------------------------------ the frame */
 
 int
@@ -233,10 +219,12 @@ page_begin (struct page *p, struct http_request *r, const char *title)
          "<title>", p->f);
   web_text (p->f, title);
   fprintf (p->f, " \u2013 GMPbench results</title>\n<link rel=\"stylesheet\" "
-           "href=\"/style.css?v=%s\">\n", web_style_version ());
-  fputs ("</head>\n<body>\n<header><nav><a class=\"brand\" href=\"/\">GMPbench results</a> "
+           "href=\"/style.css?v=%s\">\n<link rel=\"icon\" href=\"/favicon.svg\" "
+           "type=\"image/svg+xml\">\n", web_style_version ());
+  fputs ("</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to the content</a>\n"
+         "<header><nav><a class=\"brand\" href=\"/\">GMPbench results</a> "
          "<a href=\"/\">Leaderboard</a> <a href=\"/about\">About</a> "
-         "<a href=\"/api/v1/cpus\">API</a></nav></header>\n<main>\n<h1>", p->f);
+         "<a href=\"/api/v1/cpus\">API</a></nav></header>\n<main id=\"main\">\n<h1>", p->f);
   web_text (p->f, title);
   fputs ("</h1>\n", p->f);
   return 0;

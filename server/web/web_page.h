@@ -11,6 +11,7 @@
  *   web_strip.c      the strip plot over a box plot of a distribution;
  *   web_machine.c    the machine a result ran in, and the one a CPU's agree on;
  *   web_result.c     one result: machine, hierarchy, comparisons, flags;
+ *   web_flags.c      the plausibility flags in plain words, and what to do;
  *   web_compare.c    two or more results side by side;
  *   web_compare_cpus.c  two or more CPUs side by side (medians per node);
  *   web_nodes.c      the hierarchy's nodes in tree order, a CPU's node medians;
@@ -62,6 +63,8 @@ void web_arg (FILE *f, int *first, const char *name, const char *value);
 /* A number with 4 significant digits (thousands unabbreviated), or "–"
  * for NAN. */
 void web_number (FILE *f, double v);
+/* "s" when N things are more than one (or none): "1 result", "2 results". */
+const char *web_plural (size_t n);
 /* <a href="/cpu?cpu=...">NAME</a>, <a href="/results/ID">ID</a>,
  * <a href="/submitters/FP">FP (12 digits)</a>. */
 void web_cpu_link (FILE *f, const char *cpu, const char *name);
@@ -78,6 +81,9 @@ void web_build_cells (FILE *f, const char *gmp, const char *compiler, const char
  * FIRST (HTML, not escaped) over the names, then A and, for each of the
  * N - 1 other columns B, C..., its own and its ratio to A. */
 void web_compare_table_head (FILE *f, const char *first, int n);
+/* The compare page when fewer than two CPUs (CPUS set) or results were
+ * checked (N of them): what to check and where, a link back (400). */
+enum MHD_Result web_compare_unchecked (struct http_request *r, int cpus, int n);
 /* A result's mark, " virtual" as a badge, when VIRTUAL_MACHINE (its
  * document names a hypervisor); nothing on bare metal. */
 void web_virtual_badge (FILE *f, int virtual_machine);
@@ -110,9 +116,18 @@ void web_machine_text (FILE *f, const char *model, const char *soc);
 int web_machine_agreed (struct board *b, struct store *st, const struct board_filter *f,
                         struct web_machine *m);
 
-/* What a plausibility flag means, or NULL for an unknown one. */
+/* What a plausibility flag means, and what its submitter can do about
+ * it, in plain words (web_flags.c), or NULL for an unknown one. */
 const char *web_flag_reason (const char *flag);
+const char *web_flag_remedy (const char *flag);
+/* A listed result's mark when its comma-separated FLAGS are not empty:
+ * a badge, each flag in a few words, and a link to result ID's page,
+ * which says why and what to do. */
+void web_flag_mark (FILE *f, const char *id, const char *flags);
 
+/* The URL of the CPU page of BF, every filter it sets kept (with NODE,
+ * when not NULL), escaped for an attribute (web_cpu_node.c). */
+void web_cpu_url (FILE *f, const struct board_filter *bf, const char *node);
 /* The page of one NODE of the CPU of BF (named NAME), its filters
  * complete, under the snapshot B (web_cpu_node.c); and a link to it,
  * with NODE as its text. */

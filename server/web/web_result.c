@@ -76,8 +76,10 @@ json_value (FILE *f, const cJSON *v, int depth)
     fputs ("\u2013", f);
 }
 
+/* Each of FLAGS (comma-separated) with what it means and, when WITH_REMEDY,
+ * what the submitter can do about it; "none" for none. */
 static void
-flags_list (FILE *f, const char *flags)
+flags_list (FILE *f, const char *flags, int with_remedy)
 {
   if (!flags || !*flags)
     {
@@ -90,11 +92,17 @@ flags_list (FILE *f, const char *flags)
       char name[64];
       size_t len = strcspn (flags, ",");
       snprintf (name, sizeof name, "%.*s", (int) (len < sizeof name ? len : sizeof name - 1), flags);
-      const char *why = web_flag_reason (name);
+      const char *why = web_flag_reason (name), *remedy = web_flag_remedy (name);
       fputs ("<li><span class=\"badge flag\">", f);
       web_text (f, name);
       fputs ("</span> ", f);
-      web_text (f, why ? why : "");
+      web_text (f, why ? why : "a flag this page does not know");
+      fputs (".", f);
+      if (with_remedy && remedy)
+        {
+          fputs (" <strong>What you can do:</strong> ", f);
+          web_text (f, remedy);
+        }
       fputs ("</li>", f);
       flags += len + (flags[len] == ',');
     }
@@ -192,9 +200,10 @@ headline (FILE *f, const struct store_row *row, const cJSON *doc)
   fputs (" build</p>\n", f);
   if (row->flags && *row->flags)
     {
-      fputs ("<div class=\"flagged-note\" id=\"flagged\"><p><strong>Flagged</strong>: left out "
-             "of the leaderboard's medians unless flagged results are included.</p>", f);
-      flags_list (f, row->flags);
+      fputs ("<div class=\"flagged-note\" id=\"flagged\"><p><strong>Flagged</strong>: stored "
+             "and listed with its CPU's newest results, marked, but left out of the "
+             "leaderboard's medians unless flagged results are included.</p>", f);
+      flags_list (f, row->flags, 1);
       fputs ("</div>\n", f);
     }
 }
@@ -264,7 +273,7 @@ about_result (FILE *f, const struct store_row *row, const cJSON *doc)
   fputs ("<br><code class=\"note\">", f);
   web_text (f, row->fingerprint);
   fputs ("</code></dd>\n<dt>Flags</dt><dd>", f);
-  flags_list (f, row->flags);
+  flags_list (f, row->flags, 0);
   flags_decided (f, row);
   fputs ("</dd>\n<dt>Document</dt><dd>", f);
   for (size_t i = 0; i < GB_ARRAY_SIZE (document_views); i++)

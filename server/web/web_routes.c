@@ -29,6 +29,8 @@ static const struct route routes[] = {
   { "GET", "/compare", web_compare },
   { "GET", "/results/*", result_page },
   { "GET", "/submitters/*", submitter_page },
+  { "GET", "/favicon.svg", web_favicon },
+  { "GET", "/favicon.ico", web_favicon },
 };
 
 enum MHD_Result

@@ -1,6 +1,9 @@
 /* web_strip.c: the strip plot over a box plot of web_strip.h.
  *
- * 720 units wide, in the page's width: a point's vertical place is a
+ * 720 units wide, in the page's width (its caption above it, in the
+ * page's text; on a phone, its text is drawn larger and every other tick
+ * label of many left out, so that it reads at 11 px or more at 390 px:
+ * web_style.c): a point's vertical place is a
  * hash of its result's seq (jitter that stays put from one page to the
  * next); the box spans Q1 to Q3 with the median, the whisker the whole
  * range.  Each point's <title> says its score, publisher, flags, GMP
@@ -15,14 +18,15 @@
 
 /* Plot geometry, in SVG units. */
 #define W 720
-#define H 220
+#define H 196
 #define LEFT 20
 #define RIGHT 700
-#define STRIP_TOP 40
-#define STRIP_BOTTOM 120
-#define BOX_TOP 135
-#define BOX_BOTTOM 165
-#define AXIS 175
+#define STRIP_TOP 12
+#define STRIP_BOTTOM 92
+#define BOX_TOP 107
+#define BOX_BOTTOM 137
+#define AXIS 147
+#define TICK_LABEL 20           /* below the axis, room for the phone's larger text */
 
 /* A round step for about five ticks over SPAN. */
 static double
@@ -41,15 +45,18 @@ x_of (double v, double lo, double hi)
 static void
 axis (FILE *f, double lo, double hi, const char *node)
 {
-  double step = tick_step (hi - lo);
+  double step = tick_step (hi - lo), first = ceil (lo / step) * step;
+  int ticks = (int) floor ((hi - first) / step) + 1, k = 0;
   fprintf (f, "<line class=\"frame\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
            LEFT, AXIS, RIGHT, AXIS);
-  for (double t = ceil (lo / step) * step; t <= hi; t += step)
+  for (double t = first; t <= hi; t += step, k++)
     {
       double x = x_of (t, lo, hi);
+      /* Every other label of more than five is minor: a phone shows the
+       * others only, in text large enough to read (web_style.c). */
       fprintf (f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
-               "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x, STRIP_TOP, x, AXIS + 4,
-               x, AXIS + 18);
+               "<text%s x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x, STRIP_TOP, x, AXIS + 4,
+               ticks > 5 && k % 2 ? " class=\"minor\"" : "", x, AXIS + TICK_LABEL);
       web_number (f, t);
       fputs ("</text>\n", f);
     }
@@ -102,19 +109,20 @@ web_strip_plot (FILE *f, const struct board_entry *e, size_t n, const char *node
   double q3 = web_strip_quantile (e, n, 0.75);
   size_t every = n > MAX_POINTS ? (n + MAX_POINTS - 1) / MAX_POINTS : 1;
 
-  fprintf (f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 %d %d\" "
-           "role=\"img\" aria-labelledby=\"dist-title\"><title id=\"dist-title\">Distribution "
-           "of %zu ", W, H, n);
+  fprintf (f, "<p class=\"note\" id=\"dist-caption\">%zu result%s: each point one result (green: "
+           "verified publisher, orange: flagged)%s.</p>\n", n, web_plural (n),
+           every > 1 ? ", a sample shown" : "");
+  fprintf (f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart strip\" viewBox=\"0 0 %d "
+           "%d\" role=\"img\" aria-labelledby=\"dist-title\"><title id=\"dist-title\">"
+           "Distribution of %zu ", W, H, n);
   if (node)
     {
       fputs ("scores of ", f);
       web_text (f, node);
     }
   else
-    fputs ("GMPbench scores", f);
-  fprintf (f, "</title>\n<text class=\"title\" x=\"%d\" y=\"18\" text-anchor=\"middle\">%zu "
-           "results: each point one result (green: verified publisher, orange: flagged)%s"
-           "</text>\n", W / 2, n, every > 1 ? ", a sample shown" : "");
+    fputs (n == 1 ? "GMPbench score" : "GMPbench scores", f);
+  fputs ("</title>\n", f);
   axis (f, lo, hi, node);
   for (size_t i = 0; i < n; i++)
     if (i % every == 0 || e[i].verified)

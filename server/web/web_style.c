@@ -20,6 +20,8 @@ static const char style[] =
   "body{margin:0;font:16px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:var(--fg);"
   "background:var(--bg)}\n"
   "header{background:#16324f;padding:.6em 1em}\n"
+  ".skip{position:absolute;left:-999em;padding:.4em .8em;background:var(--bg)}\n"
+  ".skip:focus{left:.5em;top:.5em;z-index:1}\n"
   "header nav a{color:#fff;margin-right:1.2em;text-decoration:none}\n"
   "header nav a.brand{font-weight:700}\n"
   "main{max-width:80em;margin:0 auto;padding:1em}\n"
@@ -66,6 +68,8 @@ static const char style[] =
   "dl.machine dt{color:var(--muted)}\n"
   "dl.machine dd{margin:0;overflow-wrap:anywhere}\n"
   "dl.machine dl.machine{margin:0}\n"
+  "pre{margin:.5em 0}\n"
+  "ul.recent li{overflow-wrap:anywhere}\n"
   ".depth1{padding-left:1.2em}.depth2{padding-left:2.4em}.depth3{padding-left:3.6em}\n"
   ".depth4{padding-left:4.8em}\n"
   "tr.node td{font-weight:600}\n"
@@ -104,7 +108,10 @@ static const char style[] =
   " table.stack tr.node td:first-child,table.stack td.test{flex:1 0 100%}\n"
   " table.stack td.unit{display:none}\n"
   " table.stack td.depth1{padding-left:1em}table.stack td.depth2{padding-left:2em}\n"
-  " table.stack td.depth3{padding-left:3em}table.stack td.depth4{padding-left:4em}}\n";
+  " table.stack td.depth3{padding-left:3em}table.stack td.depth4{padding-left:4em}\n"
+  " dl.machine{grid-template-columns:minmax(0,1fr);gap:0}\n"
+  " svg.strip text{font-size:22px}svg.strip text.minor{display:none}\n"
+  " dl.machine dd{margin:0 0 .3em .8em}}\n";
 
 /* The stylesheet's version: FNV-1a of its bytes, in hex.  Pages link
  * /style.css?v=VERSION, which may be cached for a year: a new stylesheet
