@@ -98,10 +98,6 @@
 /* The newest this many results of a category are judged together: the
  * median and MAD of a hundred are as robust as of thousands. */
 #define PLAUSIBLE_MAX_PEERS 100
-/* Of which at most this many come from any one source: its median is all
- * the judge takes of it, and a flood from one source cannot push the
- * other sources out of the window. */
-#define PLAUSIBLE_PER_SOURCE 5
 
 /* Physics. */
 #define PLAUSIBLE_BITS_PER_CYCLE 1024.0 /* two 512-bit loads a cycle */
@@ -215,8 +211,7 @@ void plausible_stored (const void *scope, const struct doc_summary *doc, const c
 
 /* A category judged whole from its rows, in the transaction that changes
  * it (an upload's or a retraction's): plausible_category_new fills *RJ
- * with its callbacks (its newest PLAUSIBLE_MAX_PEERS listed results, at
- * most PLAUSIBLE_PER_SOURCE from one source) for
+ * with its callbacks (its newest PLAUSIBLE_MAX_PEERS listed results) for
  * store_insert or store_retract.  Once that committed,
  * plausible_category_kept keeps the statistics for the uploads judged
  * alone and gives the flags of the result the transaction stored (NULL

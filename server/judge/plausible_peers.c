@@ -633,8 +633,7 @@ plausible_category_new (const void *scope, struct store_rejudge *rj)
   cat->scope = scope;
   cat->rv.nslots = 1024;
   cat->rv.slots = gb_xcalloc (cat->rv.nslots, sizeof *cat->rv.slots);
-  *rj = (struct store_rejudge) { PLAUSIBLE_MAX_PEERS, PLAUSIBLE_PER_SOURCE, take_result, take_value,
-                                  decide, cat };
+  *rj = (struct store_rejudge) { PLAUSIBLE_MAX_PEERS, take_result, take_value, decide, cat };
   return cat;
 }
 
