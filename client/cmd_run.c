@@ -22,6 +22,7 @@
 #include "client/report.h"
 #include "client/upload_options.h"
 #include "submit/config.h"
+#include "submit/consent.h"
 #include "submit/document.h"
 #include "submit/identity.h"
 #include "submit/submit.h"
@@ -49,7 +50,9 @@ static const char run_usage[] =
 
 static const char run_epilogue[] =
   "\n"
-  "Exit status: 0 success, 1 not saved or rejected, 2 usage error, 3 a test\n"
+  "Exit status: 0 success, 1 not saved or rejected, 2 usage error (with\n"
+  "--submit also: no server set, or no consent to the first upload to it,\n"
+  "see --yes; nothing is run), 3 a test\n"
   "computed a wrong result or its outputs were stale or cached, 4 the system\n"
   "clock disagrees with the CPU's counter (nothing is written), 75 --submit\n"
   "queued the result for later, 130 (SIGINT) or 143 (SIGTERM) interrupted\n"
@@ -196,6 +199,7 @@ parse_options (int argc, char **argv, struct run_options *o)
               "the options below need it"),
     UPLOAD_UNLISTED_OPTION (&o->so, "submit"),
     UPLOAD_OPTIONS (&o->so, "submit"),
+    UPLOAD_CONSENT_OPTION (&o->so, "submit"),
     OPT_END
   };
   const struct option_table table = { "run", run_usage, run_epilogue, options, 0, NULL };
@@ -347,20 +351,29 @@ upload (const struct run_options *o, const char *output, const char *bytes, size
 }
 
 /* Fail early, before minutes of benchmarking, on a server URL that
- * --submit could not use. */
+ * --submit could not use, or none set; with the signing identity loaded
+ * (CONSENT), also on a first upload to it that is not consented to
+ * (asked here, before the run, when there is a terminal). */
 static int
-check_server (const struct run_options *o)
+check_server (const struct run_options *o, int consent)
 {
   char err[512];
   const char *origin;
   char *url = config_server (o->so.server, &origin, err, sizeof err);
+  int rc = 0;
   if (!url)
     {
       gb_error ("run", "%s; nothing was run", err);
       return -1;
     }
+  if (consent && !o->so.dry_run
+      && consent_obtain ("run", url, o->id.public_b64, o->so.yes) != 0)
+    {
+      gb_error ("run", "nothing was run (without --submit nothing is uploaded)");
+      rc = -1;
+    }
   free (url);
-  return 0;
+  return rc;
 }
 
 /* Prints DOC (serialised as BYTES, saved in OUTPUT when SAVED) on stdout
@@ -540,10 +553,12 @@ run_builds (struct run_options *o, int argc, char **argv)
       if (check_writable (outputs[k]) != 0)
         status = EXIT_USAGE;
     }
-  if (status == 0 && o->submit && check_server (o) != 0)
+  if (status == 0 && o->submit && check_server (o, 0) != 0)
     status = EXIT_USAGE;
   if (status == 0 && load_identity (o) != 0)
     status = 1;
+  if (status == 0 && o->submit && check_server (o, 1) != 0)
+    status = EXIT_USAGE;
   if (status == 0)
     {
       struct gmp_side side = { argc, argv, paths, n, &o->sel, o->quiet, o->verbose };
@@ -643,12 +658,16 @@ cmd_run (int argc, char **argv)
     {
       if (status == 0 && o.output && check_writable (o.output) != 0)
         status = -1;
-      if (status == 0 && o.submit && check_server (&o) != 0)
+      if (status == 0 && o.submit && check_server (&o, 0) != 0)
         status = -1;
-      if (status == 0)
-        status = load_identity (&o) == 0 ? run_one (&o) : 1;
-      else
+      if (status != 0)
         status = status > 0 ? 0 : EXIT_USAGE;
+      else if (load_identity (&o) != 0)
+        status = 1;
+      else if (o.submit && check_server (&o, 1) != 0)
+        status = EXIT_USAGE;
+      else
+        status = run_one (&o);
     }
   free (o.gmp.names);
   selection_free (&o.sel);

@@ -2,6 +2,7 @@
 # client commands built on them are client/cmd_*.c).
 SUBMIT_SRCS += \
 	submit/config.c \
+	submit/consent.c \
 	submit/document.c \
 	submit/identity.c \
 	submit/result_file.c \

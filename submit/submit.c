@@ -11,8 +11,10 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "common/util.h"
+#include "model/doc_schema.h"
 #include "model/protocol.h"
 #include "submit/config.h"
+#include "submit/consent.h"
 #include "submit/document.h"
 #include "submit/spool.h"
 #include "submit/upload.h"
@@ -226,6 +228,21 @@ redirect_advice (const struct upload_reply *r)
   return advice;
 }
 
+/* Whether uploads to SERVER are consented to (consent.h), asking first if
+ * need be about the key that signed the document BYTES.  0, or -1 with the
+ * message printed. */
+static int
+consented (const struct submit_options *opt, const char *server, const char *bytes, size_t len)
+{
+  cJSON *doc = cJSON_ParseWithLength (bytes, len);
+  const cJSON *submitter = cJSON_GetObjectItemCaseSensitive (doc, DOC_SUBMITTER);
+  const char *key = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive
+                                          (submitter, DOC_SUBMITTER_PUBLIC_KEY));
+  int rc = consent_obtain (opt->cmd, server, key, opt->yes);
+  cJSON_Delete (doc);
+  return rc;
+}
+
 int
 submit_document (const char *bytes, size_t len, const char *sig_b64,
                  const struct submit_options *opt)
@@ -247,6 +264,16 @@ submit_document (const char *bytes, size_t len, const char *sig_b64,
       free (url);
       free (server);
       return 0;
+    }
+  if (consented (opt, server, bytes, len) != 0)
+    {
+      if (opt->local_copy)
+        say (opt, "the result stays in %s", opt->local_copy);
+      else
+        submit_rescue (opt, "not uploaded", bytes, len, sig_b64);
+      free (url);
+      free (server);
+      return SUBMIT_NO_CONSENT;
     }
   upload_options_from (opt, &uo);
   switch (upload_post (url, bytes, len, sig_b64, &uo, &reply))
@@ -309,6 +336,12 @@ pending_one (const char *path, const char *server_override, const struct submit_
   upload_options_from (opt, &uo);
   if (opt->dry_run)
     upload_print_request (stdout, url, e.bytes, e.len, e.signature);
+  else if (consented (opt, server, e.bytes, e.len) != 0)
+    {
+      status = SUBMIT_NO_CONSENT;
+      *go_on = 0;
+      memset (&reply, 0, sizeof reply);
+    }
   else
     switch (upload_post (url, e.bytes, e.len, e.signature, &uo, &reply))
       {
@@ -368,7 +401,8 @@ submit_pending (const struct submit_options *opt)
   for (; done < n; done++)
     {
       int go_on, st = pending_one (paths[done], override, opt, &go_on);
-      if (st == 1 || (st == SUBMIT_QUEUED && status == 0))
+      if (st == SUBMIT_NO_CONSENT || (st == 1 && status != SUBMIT_NO_CONSENT)
+          || (st == SUBMIT_QUEUED && status == 0))
         status = st;
       if (!go_on)
         {

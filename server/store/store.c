@@ -27,6 +27,10 @@
  *                        them, and which stand behind each CPU row;
  *
  * and store_internal.h what they share.
+ *
+ * A server built --without-postgresql has no PostgreSQL driver (store_pg.c
+ * is not compiled, GB_HAVE_POSTGRESQL of build_config.h is 0) and refuses
+ * a postgresql:// database with a message saying so.
  */
 #include "server/store/store_internal.h"
 
@@ -35,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "build_config.h"
 #include "common/util.h"
 #include "server/log.h"
 #include "server/store/store_dict.h"
@@ -103,7 +108,18 @@ struct store *
 store_open (const char *target, unsigned connections, char *err, size_t errlen)
 {
   int pg = strncmp (target, "postgresql://", 13) == 0 || strncmp (target, "postgres://", 11) == 0;
+#if GB_HAVE_POSTGRESQL
   const struct store_driver *drv = pg ? &store_pg_driver : &store_sqlite_driver;
+#else
+  const struct store_driver *drv = &store_sqlite_driver;
+  if (pg)
+    {
+      snprintf (err, errlen, "this gmpbench-server was built without PostgreSQL "
+                "(./configure --without-postgresql): give a SQLite file, or build it "
+                "again with libpq");
+      return NULL;
+    }
+#endif
   unsigned total = connections + (drv->single_writer ? 1 : 0) + (drv->checkpoint ? 1 : 0);
   struct store *st = new_store (drv, target, total);
 
