@@ -1,8 +1,9 @@
 /* unit-submit.c: unit tests of the submit modules that need no network:
  * base64 strictness, signing and verification, the identity's refusals
  * (permissions, corrupt keys, missing directories), the config file and
- * the server precedence, spool entries, damaged ones included, and the
- * retry delays (their bounds and their cap).
+ * the server precedence (and no server when none is set), XDG directories
+ * created when missing, consent and its memory, spool entries, damaged
+ * ones included, and the retry delays (their bounds and their cap).
  * Works in $TEST_TMP, with HOME and the XDG directories pointed there. */
 #include <errno.h>
 #include <stdio.h>
@@ -10,8 +11,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "build_config.h"
 #include "common/util.h"
 #include "submit/config.h"
+#include "submit/consent.h"
 #include "submit/identity.h"
 #include "submit/sign.h"
 #include "submit/spool.h"
@@ -28,6 +31,14 @@ path (const char *rel)
   i = (i + 1) % 8;
   snprintf (buf[i], sizeof buf[i], "%s/%s", tmp, rel);
   return buf[i];
+}
+
+/* The permission bits of P, or -1. */
+static int
+mode_of (const char *p)
+{
+  struct stat st;
+  return stat (p, &st) == 0 ? (int) (st.st_mode & 07777) : -1;
 }
 
 static void
@@ -126,13 +137,20 @@ test_config (void)
 
   unsetenv ("GMPBENCH_SERVER");
   url = config_server (NULL, &origin, err, sizeof err);
-  check (url && strcmp (url, CONFIG_DEFAULT_SERVER) == 0 && strcmp (origin, "built-in default") == 0,
-         "with nothing configured the server is the built-in default");
+  if (*GB_DEFAULT_SERVER)
+    check (url && strcmp (url, GB_DEFAULT_SERVER) == 0 && strcmp (origin, CONFIG_ORIGIN_BUILD) == 0,
+           "with nothing configured the server is the build's default");
+  else
+    check (!url && !origin && strstr (err, "no results server is set")
+           && strstr (err, "--server") && strstr (err, "GMPBENCH_SERVER")
+           && strstr (err, "config/gmpbench/config"),
+           "with nothing configured there is no server, and the message says how to set "
+           "one (%s)", err);
   free (url);
   mkdir (path ("config/gmpbench"), 0700);
   write_file (path ("config/gmpbench/config"), "# comment\nother = kept\nserver = http://conf.example/ \n", 0644);
   url = config_server (NULL, &origin, err, sizeof err);
-  check (url && strcmp (url, "http://conf.example") == 0 && strcmp (origin, "config file") == 0,
+  check (url && strcmp (url, "http://conf.example") == 0 && strcmp (origin, CONFIG_ORIGIN_FILE) == 0,
          "the config file's server is used, trailing slash dropped");
   free (url);
   setenv ("GMPBENCH_SERVER", "https://env.example", 1);
@@ -194,11 +212,48 @@ test_spool (void)
          "a dead writer's temporary file is cleaned up");
   free (entry);
 
-  setenv ("XDG_DATA_HOME", path ("missing"), 1);
-  check (spool_add ("http://x", 0, sig, doc, strlen (doc), NULL, err, sizeof err) != 0
-         && strstr (err, "does not exist"),
-         "a missing XDG_DATA_HOME is an error, not created (%s)", err);
+  setenv ("XDG_DATA_HOME", path ("missing/data"), 1);
+  check (spool_add ("http://x", 0, sig, doc, strlen (doc), NULL, err, sizeof err) == 0
+         && mode_of (path ("missing")) == 0700 && mode_of (path ("missing/data")) == 0700,
+         "a missing XDG_DATA_HOME is created with its parents, mode 0700 (%s)", err);
   setenv ("XDG_DATA_HOME", path ("data"), 1);
+}
+
+/* Consent: none at first, the config file's yes or no, a remembered
+ * answer in a state directory made when missing, and no question without
+ * a terminal (standard error is the test's log here). */
+static void
+test_consent (void)
+{
+  char err[512], when[32], line[256];
+  enum consent_state state;
+  FILE *f;
+
+  setenv ("XDG_STATE_HOME", path ("state/deep"), 1);
+  check (consent_check ("http://a.example", &state, when, sizeof when, err, sizeof err) == 0
+         && state == CONSENT_NONE, "no consent is given at first");
+  check (consent_obtain ("test", "http://a.example", NULL, 0) != 0,
+         "without consent and without a terminal the upload may not go on");
+  check (consent_obtain ("test", "http://a.example", NULL, 1) == 0
+         && consent_check ("http://a.example", &state, when, sizeof when, err, sizeof err) == 0
+         && state == CONSENT_REMEMBERED && strlen (when) == 20,
+         "--yes is remembered per server, with its time (%s)", when);
+  check (mode_of (path ("state")) == 0700 && mode_of (path ("state/deep/gmpbench")) == 0700,
+         "the missing XDG_STATE_HOME is created with its parents, mode 0700");
+  f = fopen (path ("state/deep/gmpbench/consent"), "r");
+  check (f && fgets (line, sizeof line, f) && strncmp (line, "http://a.example\t", 17) == 0,
+         "the state file holds the server and a tab (%s)", f ? line : "missing");
+  if (f)
+    fclose (f);
+  check (consent_check ("http://a.example:8080", &state, when, sizeof when, err, sizeof err) == 0
+         && state == CONSENT_NONE, "consent to one server is not consent to another");
+  check (config_set ("consent", "yes", err, sizeof err) == 0
+         && consent_check ("http://b.example", &state, when, sizeof when, err, sizeof err) == 0
+         && state == CONSENT_CONFIG, "the config file's consent = yes covers every server");
+  check (config_set ("consent", "perhaps", err, sizeof err) == 0
+         && consent_check ("http://b.example", &state, when, sizeof when, err, sizeof err) != 0
+         && strstr (err, "perhaps"), "another consent value is an error naming it (%s)", err);
+  config_set ("consent", "", err, sizeof err);
 }
 
 /* Every retry's delay lies in [D/2, D], D doubling from the base up to
@@ -250,6 +305,7 @@ main (void)
   test_identity ();
   test_config ();
   test_spool ();
+  test_consent ();
   test_backoff ();
   return check_exit_status ();
 }
