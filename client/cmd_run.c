@@ -25,6 +25,7 @@
 #include "submit/consent.h"
 #include "submit/document.h"
 #include "submit/identity.h"
+#include "submit/redact.h"
 #include "submit/submit.h"
 #include "client/compare.h"
 #include "client/gmp_side.h"
@@ -77,6 +78,7 @@ struct run_options
   unsigned threads;             /* 0: single-threaded only */
   double cpu_ghz;               /* 0: use the measured clock */
   const char *key_file;
+  unsigned redact;              /* --redact: REDACT_* of submit/redact.h */
   int submit;
   struct submit_options so;
   struct gb_identity id;
@@ -151,6 +153,18 @@ cpu_ghz_option (const struct gb_option *opt, const char *cmd, const char *arg)
 }
 
 static enum option_result
+redact_option (const struct gb_option *opt, const char *cmd, const char *arg)
+{
+  char err[256];
+  if (redact_parse (arg, opt->value, err, sizeof err) != 0)
+    {
+      gb_error (cmd, "%s", err);
+      return OPTIONS_BAD;
+    }
+  return OPTIONS_OK;
+}
+
+static enum option_result
 gmp_option (const struct gb_option *opt, const char *cmd, const char *arg)
 {
   struct gmp_list *g = opt->value;
@@ -190,6 +204,10 @@ parse_options (int argc, char **argv, struct run_options *o)
                 "signature to FILE.sig (none for a device or FIFO)"),
     OPT_STRING (0, "key", "FILE", &o->key_file,
                 "sign with this key instead of your identity"),
+    OPT_CALLBACK (0, "redact", "WHAT", &o->redact, redact_option,
+                  "leave out of the result (comma-separated): machine,\n"
+                  "the board or system model; kernel, the kernel's\n"
+                  "build string (its version stays)"),
     OPT_FLAG ('q', "quiet", &o->quiet, "no progress bar, no notes on stderr"),
     OPT_FLAG ('v', "verbose", &o->verbose,
               "a line on stderr for each finished test under the\n"
@@ -397,13 +415,14 @@ print_report (const struct run_options *o, const cJSON *doc, const char *bytes,
   report_close (&r);
 }
 
-/* Signs DOC, writes it to OUTPUT (unless NULL), prints its report when
- * REPORT, and uploads it with --submit. */
+/* Redacts DOC as --redact asks, signs it, writes it to OUTPUT (unless
+ * NULL), prints its report when REPORT, and uploads it with --submit. */
 static int
 emit (struct run_options *o, cJSON *doc, const char *output, int report)
 {
   char sig[SIGN_B64_LEN + 1], err[512];
   size_t len;
+  redact_apply (doc, o->redact);
   char *bytes = identity_sign_document (&o->id, doc, &len, sig);
   int status = 0, saved = 0;
   /* Nothing goes next to a device or FIFO (-o /dev/null, /dev/stdout). */

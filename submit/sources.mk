@@ -5,8 +5,10 @@ SUBMIT_SRCS += \
 	submit/consent.c \
 	submit/document.c \
 	submit/identity.c \
+	submit/redact.c \
 	submit/result_file.c \
 	submit/sign.c \
 	submit/spool.c \
+	submit/standing.c \
 	submit/submit.c \
 	submit/upload.c

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "submit/consent.h"
 #include "submit/document.h"
 #include "submit/spool.h"
+#include "submit/standing.h"
 #include "submit/upload.h"
 
 #define LOST_BEGIN "-----BEGIN GMPBENCH RESULT-----"
@@ -76,9 +78,34 @@ upload_options_from (const struct submit_options *opt, struct upload_options *u)
   u->quiet = opt->quiet;
 }
 
-/* Prints the permalink from the server's answer to an upload. */
+/* The GMPbench score of the document BYTES (the root node's), or NAN. */
+static double
+document_score (const char *bytes, size_t len)
+{
+  cJSON *doc = cJSON_ParseWithLength (bytes, len);
+  const cJSON *scores = cJSON_GetObjectItemCaseSensitive (doc, DOC_SCORES);
+  const cJSON *root = cJSON_GetObjectItemCaseSensitive (scores, "gmpbench");
+  double score = cJSON_IsNumber (root) ? root->valuedouble : NAN;
+  cJSON_Delete (doc);
+  return score;
+}
+
+/* Prints the line of the answer J's `standing` (standing.h) for the
+ * uploaded document BYTES, if it has one. */
 static void
-print_uploaded (const char *server, const struct upload_reply *r)
+print_standing (const cJSON *j, const char *bytes, size_t len)
+{
+  const cJSON *standing = cJSON_GetObjectItemCaseSensitive (j, "standing");
+  char line[512];
+  if (standing && standing_line (standing, document_score (bytes, len), line, sizeof line))
+    printf ("%s\n", line);
+}
+
+/* Prints the permalink from the server's answer to an upload of BYTES,
+ * and for a new result (201) where it stands, when the answer says. */
+static void
+print_uploaded (const char *server, const struct upload_reply *r, const char *bytes,
+                size_t len)
 {
   cJSON *j = r->body ? cJSON_ParseWithLength (r->body, r->len) : NULL;
   const char *url = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (j, "url"));
@@ -101,6 +128,8 @@ print_uploaded (const char *server, const struct upload_reply *r)
     }
   if (url)
     putchar ('\n');
+  if (r->status == 201)
+    print_standing (j, bytes, len);
   fflush (stdout);
   cJSON_Delete (j);
 }
@@ -279,7 +308,7 @@ submit_document (const char *bytes, size_t len, const char *sig_b64,
   switch (upload_post (url, bytes, len, sig_b64, &uo, &reply))
     {
     case UPLOAD_OK:
-      print_uploaded (server, &reply);
+      print_uploaded (server, &reply, bytes, len);
       status = 0;
       break;
     case UPLOAD_REJECTED:
@@ -346,7 +375,7 @@ pending_one (const char *path, const char *server_override, const struct submit_
     switch (upload_post (url, e.bytes, e.len, e.signature, &uo, &reply))
       {
       case UPLOAD_OK:
-        print_uploaded (server, &reply);
+        print_uploaded (server, &reply, e.bytes, e.len);
         if (spool_remove (&e) != 0 && errno != ENOENT)
           say (opt, "uploaded, but cannot remove %s: %s", path, strerror (errno));
         break;
