@@ -149,7 +149,8 @@ print_text (FILE *f, const char *server, const char *file, const cJSON *doc, con
   fputs (" runs, GMP ", f);
   escape_text (f, report_str (row, "build"));
   if (report_num (row, "sources") > 0)
-    fprintf (f, ", %.0f sources", report_num (row, "sources"));
+    fprintf (f, ", %.0f source%s", report_num (row, "sources"),
+             report_num (row, "sources") == 1 ? "" : "s");
   fputs ("\nratio = the result's score / the median of the server's results of this CPU\n"
          "(above 1: faster); ~ = the score lies within their quartiles (the middle half)\n\n",
          f);
@@ -175,11 +176,13 @@ print_json (FILE *f, const char *server, const char *file, const cJSON *doc, con
 {
   const cJSON *scores = cJSON_GetObjectItemCaseSensitive (doc, DOC_SCORES), *stats;
   cJSON *out = cJSON_CreateObject (), *nodes = cJSON_CreateArray ();
+  cJSON *summary = cJSON_Duplicate (row, 1);
   struct node_cmp c;
 
+  cJSON_DeleteItemFromObjectCaseSensitive (summary, "scores");
   cJSON_AddStringToObject (out, "result", file);
   cJSON_AddStringToObject (out, "server", server);
-  cJSON_AddItemToObject (out, "row", cJSON_Duplicate (row, 0));
+  cJSON_AddItemToObject (out, "row", summary);
   cJSON_ArrayForEach (stats, cJSON_GetObjectItemCaseSensitive (row, "scores"))
     if (node_compare (stats, scores, &c) == 0)
       {

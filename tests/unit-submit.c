@@ -2,8 +2,9 @@
  * base64 strictness, signing and verification, the identity's refusals
  * (permissions, corrupt keys, missing directories), the config file and
  * the server precedence (and no server when none is set), XDG directories
- * created when missing, consent and its memory, spool entries, damaged
- * ones included, and the retry delays (their bounds and their cap).
+ * created when missing, consent and its memory, the standing line after
+ * an upload, --redact's words and the kernel's version, spool entries,
+ * damaged ones included, and the retry delays (their bounds and cap).
  * Works in $TEST_TMP, with HOME and the XDG directories pointed there. */
 #include <errno.h>
 #include <stdio.h>
@@ -16,8 +17,10 @@
 #include "submit/config.h"
 #include "submit/consent.h"
 #include "submit/identity.h"
+#include "submit/redact.h"
 #include "submit/sign.h"
 #include "submit/spool.h"
+#include "submit/standing.h"
 #include "submit/upload.h"
 #include "tests/check.h"
 
@@ -256,6 +259,58 @@ test_consent (void)
   config_set ("consent", "", err, sizeof err);
 }
 
+/* The standing line from a 201's member, whole, in parts, and broken. */
+static void
+test_standing (void)
+{
+  char line[512];
+  cJSON *j = cJSON_Parse ("{\"cpu\": {\"sources\": 9, \"results\": 14, \"median\": 5764, "
+                          "\"percentile\": 60}, \"arch\": {\"name\": \"x86_64\", \"mode\": "
+                          "\"quick\", \"results\": 120, \"percentile\": 63}}");
+  check (standing_line (j, 5879, line, sizeof line)
+         && strcmp (line, "5879: 2% above the median of 14 results (9 sources) of this CPU; "
+                    "faster than 63% of 120 x86_64 quick runs") == 0,
+         "the whole standing in one line (%s)", line);
+  cJSON_DeleteItemFromObject (j, "arch");
+  check (standing_line (j, 5000, line, sizeof line)
+         && strcmp (line, "5000: 13% below the median of 14 results (9 sources) of this CPU") == 0,
+         "without arch, the CPU's part alone (%s)", line);
+  cJSON_Delete (j);
+  j = cJSON_Parse ("{\"arch\": {\"name\": \"aarch64\", \"mode\": \"full\", \"results\": 1, "
+                   "\"percentile\": 100}, \"cpu\": {\"results\": 1, \"median\": 700}}");
+  check (standing_line (j, 700, line, sizeof line)
+         && strcmp (line, "700: at the median of 1 result of this CPU; faster than 100% of 1 "
+                    "aarch64 full run") == 0, "one result: singular words (%s)", line);
+  cJSON_Delete (j);
+  j = cJSON_Parse ("{\"cpu\": {\"results\": -1, \"median\": \"x\"}, \"arch\": "
+                   "{\"name\": \"x\\u001b[31m\", \"percentile\": 500}}");
+  check (!standing_line (j, 700, line, sizeof line) && line[0] == '\0',
+         "malformed members say nothing");
+  cJSON_Delete (j);
+  check (!standing_line (NULL, 700, line, sizeof line), "no standing (an older server): nothing");
+}
+
+/* --redact's words and the kernel's version. */
+static void
+test_redact (void)
+{
+  char err[256], v[64];
+  unsigned what = 0;
+  check (redact_parse ("machine,kernel", &what, err, sizeof err) == 0
+         && what == (REDACT_MACHINE | REDACT_KERNEL), "--redact machine,kernel");
+  what = 0;
+  check (redact_parse ("kernel,dmi", &what, err, sizeof err) != 0 && strstr (err, "'dmi'"),
+         "an unknown word is named (%s)", err);
+  redact_kernel_version ("6.1.0-18-amd64", v, sizeof v);
+  check (strcmp (v, "6.1.0") == 0, "6.1.0-18-amd64 keeps 6.1.0 (%s)", v);
+  redact_kernel_version ("14.0-RELEASE-p3", v, sizeof v);
+  check (strcmp (v, "14.0") == 0, "FreeBSD's 14.0-RELEASE-p3 keeps 14.0 (%s)", v);
+  redact_kernel_version ("Windows NT 10.0 build 22631", v, sizeof v);
+  check (strcmp (v, "Windows NT 10.0") == 0, "Windows keeps its NT version (%s)", v);
+  redact_kernel_version ("custom", v, sizeof v);
+  check (v[0] == '\0', "a release without a digit keeps nothing");
+}
+
 /* Every retry's delay lies in [D/2, D], D doubling from the base up to
  * the cap, whatever the random draw. */
 static void
@@ -306,6 +361,8 @@ main (void)
   test_config ();
   test_spool ();
   test_consent ();
+  test_standing ();
+  test_redact ();
   test_backoff ();
   return check_exit_status ();
 }
