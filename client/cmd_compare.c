@@ -54,6 +54,10 @@ static const char compare_epilogue[] =
   "Exit status: 0 success, 1 a file or the server cannot be read (or has no\n"
   "results of this CPU), 2 usage error.\n";
 
+/* Attempts after the first to read a server's rows: a comparison is
+ * asked for at a terminal, where a long wait helps nobody. */
+#define COMPARE_RETRIES 1
+
 /* The command line: the format, and --server's. */
 struct compare_cmd
 {
@@ -538,7 +542,7 @@ int
 cmd_compare (int argc, char **argv)
 {
   struct compare_cmd c = { REPORT_TEXT, NULL,
-                           { "compare", NULL, UPLOAD_DEFAULT_TIMEOUT, UPLOAD_DEFAULT_RETRIES, 1 } };
+                           { "compare", NULL, UPLOAD_DEFAULT_TIMEOUT, COMPARE_RETRIES, 1 } };
   char err[512];
   int files, status = parse_options (argc, argv, &c, &files);
   enum report_format format = c.format;
