@@ -52,14 +52,14 @@ static const char run_usage[] =
 static const char run_epilogue[] =
   "\n"
   "Exit status: 0 success, 1 not saved or rejected, 2 usage error (with\n"
-  "--submit also: no server set, or no consent to the first upload to it,\n"
-  "see --yes; nothing is run), 3 a test\n"
-  "computed a wrong result or its outputs were stale or cached, 4 the system\n"
-  "clock disagrees with the CPU's counter (nothing is written), 75 --submit\n"
-  "queued the result for later, 130 (SIGINT) or 143 (SIGTERM) interrupted\n"
-  "(nothing is written).  A progress bar is drawn on stderr when it is a\n"
-  "terminal, a plain line per finished test otherwise; colour is used on a\n"
-  "terminal unless NO_COLOR is set.\n";
+  "--submit also no server set, or no consent to the first upload to it,\n"
+  "see --yes: nothing is run), 3 a test computed a wrong result or its\n"
+  "outputs were stale or cached, 4 the system clock disagrees with the CPU's\n"
+  "counter (nothing is written), 75 --submit queued the result for later,\n"
+  "130 (SIGINT) or 143 (SIGTERM) interrupted (nothing is written).  A\n"
+  "progress bar is drawn on stderr when it is a terminal, a plain line per\n"
+  "finished test otherwise; colour is used on a terminal unless NO_COLOR is\n"
+  "set.\n";
 
 /* The values of --gmp, as given. */
 struct gmp_list
