@@ -15,6 +15,7 @@
 #endif
 #include "engine/guard.h"
 #include "engine/prefault.h"
+#include "engine/syscall_clock.h"
 #include "engine/verify.h"
 
 int
@@ -153,7 +154,8 @@ time_copies (struct fresh_probe *p, const struct harness_config *cfg, void **cop
 }
 
 /* The process's CPU seconds and this thread's voluntary context switches
- * (it waited for something), where Linux tells them. */
+ * (it waited for something), where Linux tells them, asked by system
+ * calls no preloaded library rewrites (syscall_clock.h). */
 struct cpu_mark
 {
   int known;
@@ -164,12 +166,10 @@ struct cpu_mark
 static void
 cpu_mark (struct cpu_mark *m)
 {
-#if defined(__linux__) && defined(RUSAGE_THREAD) && defined(CLOCK_PROCESS_CPUTIME_ID)
-  struct timespec ts;
+#if defined(__linux__) && defined(RUSAGE_THREAD)
   struct rusage u;
-  m->known = clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) == 0
-    && getrusage (RUSAGE_THREAD, &u) == 0;
-  m->cpu = m->known ? (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9 : 0;
+  m->known = process_cpu_seconds (&m->cpu) == 0 && thread_rusage (&u) == 0;
+  m->cpu = m->known ? m->cpu : 0;
   m->waits = m->known ? u.ru_nvcsw : 0;
 #else
   m->known = 0;

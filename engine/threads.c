@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "engine/guard.h"
 #include "engine/stats.h"
+#include "engine/syscall_clock.h"
 #include "engine/verify.h"
 #include "model/test_marks.h"
 #ifdef _WIN32
@@ -176,13 +177,13 @@ worker_main (void *arg)
       pthread_barrier_wait (&sh->barrier);
       if (sh->done)
         break;
-      double c0 = gb_thread_cpu_seconds ();
+      double c0 = thread_cpu_seconds ();
       struct counter_stamp s0, s1;
       w->start = counter_stamp (sh->cfg->clock, &s0);
       sh->ops->run (w->state, w->reps);
       w->finish = counter_stamp (sh->cfg->clock, &s1);
       counter_span_add (&w->counter, &s0, &s1, w->finish - w->start);
-      w->cpu += gb_thread_cpu_seconds () - c0;
+      w->cpu += thread_cpu_seconds () - c0;
       pthread_barrier_wait (&sh->barrier);
     }
   return NULL;

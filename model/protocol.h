@@ -18,6 +18,11 @@
  * PATH/ID/retract. */
 #define PROTOCOL_RESULTS_PATH "/api/v1/results"
 
+/* The leaderboard's view as data (JSON, CSV): the API's addresses of what
+ * the home page's format=json and format=csv were. */
+#define PROTOCOL_LEADERBOARD_PATH "/api/v1/leaderboard"
+#define PROTOCOL_LEADERBOARD_CSV_PATH "/api/v1/leaderboard.csv"
+
 /* Raw Ed25519 public keys and signatures (RFC 8032). */
 #define PROTOCOL_KEY_BYTES 32
 #define PROTOCOL_SIGNATURE_BYTES 64

@@ -3,6 +3,9 @@
  *   gmpbench-server [OPTIONS]                      serve the API
  *   gmpbench-server key verify FINGERPRINT --name NAME [--database DB]
  *   gmpbench-server key ban FINGERPRINT [--database DB]
+ *   gmpbench-server admin VERB ...                 administration (admin.h)
+ *
+ * The key commands are admin's verify and ban under their older names.
  *
  * Serving: open the store (migrating it), start the leaderboard's
  * builder thread and the HTTP daemon, then wait for SIGTERM or SIGINT
@@ -16,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 #include "build_config.h"
+#include "server/admin/admin.h"
 #include "server/api/api.h"
 #include "server/board/board.h"
 #include "server/http/http.h"
@@ -44,9 +48,11 @@ usage (FILE *out)
 {
   fputs ("Usage: gmpbench-server [OPTION]...\n"
          "       gmpbench-server key verify FINGERPRINT --name NAME [--database DB]\n"
-         "       gmpbench-server key ban FINGERPRINT [--database DB]\n"
-         "\n"
-         "Serve the gmpbench results API (docs/protocol.md), or mark a submitter key.\n"
+         "       gmpbench-server key ban FINGERPRINT [--database DB]\n", out);
+  admin_usage_forms (out);
+  fputs ("\n"
+         "Serve the gmpbench results API (docs/protocol.md), mark a submitter key,\n"
+         "or administer the site's keys and results.\n"
          "\n"
          "  --listen HOST:PORT        address to listen on (127.0.0.1:8080)\n"
          "  --database DB             SQLite file, or a postgresql:// URI (results.db)\n"
@@ -68,7 +74,9 @@ usage (FILE *out)
          "  --name NAME               the publisher name, for `key verify`\n"
          "  --help                    show this help and exit\n"
          "  --version                 show the version and exit\n"
-         "\n"
+         "\n", out);
+  admin_usage_options (out);
+  fputs ("\n"
          "Logs are JSON lines on standard error, one per request.  On SIGTERM the\n"
          "server drains and exits 0, or 3 when connections were still open at the\n"
          "end of --drain; 1 when it could not start.\n", out);
@@ -172,17 +180,8 @@ open_store (const struct options *o, unsigned connections)
   return st;
 }
 
-static int
-valid_fingerprint (const char *fp)
-{
-  if (strlen (fp) != 64)
-    return 0;
-  for (const char *p = fp; *p; p++)
-    if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
-      return 0;
-  return 1;
-}
-
+/* `key verify` and `key ban`: admin's verify and ban (admin.h), which
+ * check the fingerprint and the name. */
 static int
 key_command (const struct options *o, int argc, char **argv)
 {
@@ -195,30 +194,11 @@ key_command (const struct options *o, int argc, char **argv)
              stderr);
       return 2;
     }
-  if (!valid_fingerprint (argv[2]))
-    {
-      fprintf (stderr, "gmpbench-server: %s: a fingerprint is 64 lower-case hex digits "
-               "(SHA-256 of the raw public key)\n", argv[2]);
-      return 2;
-    }
-  if (verify && (!o->name || !*o->name || strlen (o->name) > 100))
-    {
-      fputs ("gmpbench-server: key verify needs --name NAME (1 to 100 bytes)\n", stderr);
-      return 2;
-    }
-  struct store *st = open_store (o, 1);
-  if (!st)
-    return 1;
-  enum store_status rc = verify ? store_key_verify (st, argv[2], o->name, (int64_t) time (NULL))
-    : store_key_ban (st, argv[2], (int64_t) time (NULL));
-  store_close (st);
-  if (rc != STORE_OK)
-    return 1;
-  if (verify)
-    printf ("%s verified as %s\n", argv[2], o->name);
-  else
-    printf ("%s banned\n", argv[2]);
-  return 0;
+  char *args[] = {
+    "admin", argv[1], argv[2], "--database", (char *) o->database,
+    verify && o->name ? "--name" : NULL, (char *) o->name, NULL
+  };
+  return admin_main (verify && o->name ? 7 : 5, args);
 }
 
 /* Every request: the API's paths to the API, the others to the pages. */
@@ -254,6 +234,7 @@ serve (const struct options *o)
   srv.per_ip_connections = o->per_ip_connections;
   srv.timeout = o->timeout;
   srv.aggregate_ttl = o->aggregate_ttl;
+  srv.leaderboard_data = web_leaderboard_data;
   struct http_daemon *d = NULL;
   int status = EXIT_START_FAILED;
   if (board_start (&srv) < 0)
@@ -286,6 +267,8 @@ main (int argc, char **argv)
   struct options o = {
     "127.0.0.1:8080", "results.db", NULL, 8, 1024, 64, 30, 100, 200, 1, 60, 1, 60, 30, 60, 0
   };
+  if (argc > 1 && strcmp (argv[1], "admin") == 0)
+    return admin_main (argc - 1, argv + 1);
   int first = parse_options (argc, argv, &o);
 
   if (first <= 0)

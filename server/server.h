@@ -7,8 +7,11 @@
 #ifndef GB_SERVER_SERVER_H
 #define GB_SERVER_SERVER_H
 
+#include <microhttpd.h>
 #include "server/api/ratelimit.h"
 #include "server/store/store.h"
+
+struct http_request;
 
 struct server
 {
@@ -28,6 +31,11 @@ struct server
   /* The leaderboard pages' snapshots, kept up to date with this
    * process's changes (server/board/board.h). */
   struct board_keeper *boards;
+  /* The leaderboard's view as data, which the pages' room draws
+   * (web_leaderboard_data, web.h) and the API serves
+   * (/api/v1/leaderboard): lent by main.c, since the API does not use the
+   * pages' room. */
+  enum MHD_Result (*leaderboard_data) (struct http_request *r, const char *format);
 };
 
 #endif

@@ -7,7 +7,11 @@
  * SLOW_CLOCK_RATE (default 0.5) of its real pace: clock_gettime of every
  * clock id, gettimeofday, getrusage, times and clock.  With
  * SLOW_CLOCK_COUNT_FILE it writes there, at exit, how many calls of
- * clock_gettime the process made (a run to find the middle of another).  Each clock keeps its reading
+ * clock_gettime the process made (a run to find the middle of another).
+ * With SLOW_CLOCK_CPU_ONLY=1 only the CPU-time clocks slow down (the CPU
+ * clock ids, getrusage, the user and system times of times, and clock),
+ * while every wall clock keeps its pace, as a cheat would that counts on
+ * a score computed from CPU time.  Each clock keeps its reading
  * at the moment it is first read slowed (its anchor), so every clock stays
  * continuous and monotonic; the thread CPU clocks have one anchor per
  * thread.  Nothing else changes: the program computes what it would.
@@ -50,6 +54,7 @@ static int (*real_dladdr) (const void *, Dl_info *);
 static int64_t start_ns;
 static double after = 1, rate = 0.5;
 static long after_reads = -1;   /* -1: the time AFTER decides */
+static int cpu_only;            /* SLOW_CLOCK_CPU_ONLY: wall clocks untouched */
 static long reads;              /* calls of clock_gettime so far */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -83,6 +88,7 @@ init (void)
     after = atof (getenv ("SLOW_CLOCK_AFTER"));
   if (getenv ("SLOW_CLOCK_RATE"))
     rate = atof (getenv ("SLOW_CLOCK_RATE"));
+  cpu_only = getenv ("SLOW_CLOCK_CPU_ONLY") && atoi (getenv ("SLOW_CLOCK_CPU_ONLY"));
   if (getenv ("SLOW_CLOCK_AFTER_READS"))
     after_reads = atol (getenv ("SLOW_CLOCK_AFTER_READS"));
   start_ns = monotonic_ns ();
@@ -141,7 +147,8 @@ clock_gettime (clockid_t id, struct timespec *ts)
 {
   int r = real_clock_gettime (id, ts);
   __atomic_add_fetch (&reads, 1, __ATOMIC_RELAXED);
-  if (r == 0)
+  int cpu_clock = id < 0 || id == CLOCK_PROCESS_CPUTIME_ID || id == CLOCK_THREAD_CPUTIME_ID;
+  if (r == 0 && (cpu_clock || !cpu_only))
     {
       int64_t v = slow (anchor_of (id), ts->tv_sec * NS + ts->tv_nsec);
       ts->tv_sec = v / NS;
@@ -162,7 +169,7 @@ int
 gettimeofday (struct timeval *tv, void *tz)
 {
   int r = real_gettimeofday (tv, tz);
-  if (r == 0)
+  if (r == 0 && !cpu_only)
     slow_timeval (&realtime_us, tv);
   return r;
 }
@@ -193,7 +200,7 @@ times (struct tms *t)
       t->tms_cutime = (clock_t) slow (&times_cuser, t->tms_cutime);
       t->tms_cstime = (clock_t) slow (&times_csystem, t->tms_cstime);
     }
-  return r == (clock_t) -1 ? r : (clock_t) slow (&times_elapsed, r);
+  return r == (clock_t) -1 || cpu_only ? r : (clock_t) slow (&times_elapsed, r);
 }
 
 clock_t

@@ -7,6 +7,8 @@
 # on, from the start, from the middle of the run (where the check of the
 # counter's rate after the run may be the one to catch it), at 90% speed,
 # for the same library also wrapping dladdr, for --threads and for --gmp;
+# with the CPU-time clocks alone slowed, the run reads CPU time by its own
+# system calls and reports what the processor gave;
 # an honest run exits 0 with the check's record in run.counter, which a
 # real gmpbench-server accepts.
 . "$SRCDIR/tests/lib.sh"
@@ -92,6 +94,20 @@ SLOW_CLOCK_RATE=0.9 slowed_run "clocks at 90% speed" "$slow" 0 $tiny
 slowed_run "clocks at half speed, --threads 2" "$slow" 0 $tiny --threads 2
 slowed_run "clocks at half speed, --gmp system" "$slow" 0 $tiny --gmp system
 check "... where the worker's message reaches the user" grep -q "ended with status 4" err.txt
+
+# The CPU-time clocks alone at 1% of their pace from the start, every
+# wall clock at its own: the counter has nothing to catch, but the
+# harness reads the thread's and the process's CPU time by system calls
+# of its own (engine/syscall_clock.h), so the CPU time the run reports,
+# and the GMPbench-compatible score computed from it, stay what the
+# processor gave.  Read through the C library they would be 1% of the
+# wall time (a score 100 times too high); a busy machine leaves far more.
+SLOW_CLOCK_CPU_ONLY=1 SLOW_CLOCK_RATE=0.01 SLOW_CLOCK_AFTER=0 LD_PRELOAD=$slow \
+  run_status "$GMPBENCH" run -q $quick -o cpu-slowed.json
+given=$(json_get cpu-slowed.json "sum(r['cpu_seconds'] for r in d['results'])
+>= 0.05 * sum(r['wall_seconds'] for r in d['results'])")
+check "CPU clocks alone at 1% of their pace: the run reports the CPU time it was given" \
+  sh -c "[ $status -eq 0 ] && [ '$given' = True ]"
 
 # Nothing is uploaded or queued: with a real server, and with none.
 if start_server; then

@@ -45,6 +45,9 @@ EOF
 }
 
 DOWNGRADE="$(rows_back)
+DROP TABLE audit;
+ALTER TABLE results DROP COLUMN hidden_at;
+ALTER TABLE results DROP COLUMN hidden_reason;
 DROP TABLE measurements;
 ALTER TABLE results DROP COLUMN virtual_machine;
 DELETE FROM backfill WHERE name = 'virtual';

@@ -63,13 +63,41 @@ check "twelve keys at +30% from one network (a /24) are one source more" \
   [ "$(field "[(r['n'], r['sources']) for r in d['cpus'] if r['cpu'] == '$SYBIL'][0]")" = "(17, 6)" ]
 check "... and move the CPU's median by less than 1% ($before -> $after)" \
   $PY -c "import sys; sys.exit(abs($after / $before - 1) >= 0.01)"
-get "/?format=json&sort=gmpbench.base" > /dev/null
+get "/api/v1/leaderboard?sort=gmpbench.base" > /dev/null
 board=$(field "[r['node'] for r in d['rows'] if r['cpu'] == '$SYBIL'][0]")
 check "... on the leaderboard too ($board)" \
   $PY -c "import sys; sys.exit(abs($board / $before - 1) >= 0.01)"
 get "/api/v1/results?cpu=$SYBIL&limit=100" > /dev/null
 flagged=$(field "sum(1 for r in d['results'] if 'outlier' in r['flags'])")
 check "... and each of the twelve is flagged outlier against the six sources' medians" [ "$flagged" = 12 ]
+# A flood from that network, 100 results more by one key: the judge's
+# window (the category's newest 100) takes at most 5 of any one source,
+# so the five honest networks stay in it and the flood is still judged,
+# and flagged, against six sources, at every judgement of the whole
+# category as at every upload judged alone between them.
+make_key flood > /dev/null
+k=0
+while [ $k -lt 100 ]; do
+  k=$((k + 1))
+  FROM="198.51.100.200"
+  make_doc flood.json flood --name flood --identity "$SYBIL" --base --scale "1.30$(printf %03d $k)" &&
+    post flood.json "$(sign flood.json flood)" > /dev/null
+done
+get "/api/v1/results?cpu=$SYBIL&limit=200" > /dev/null
+flood=$(field "[sum(1 for r in d['results'] if r['submitter'] == 'flood'),
+ sum(1 for r in d['results'] if r['submitter'] == 'flood' and r['flags'] == ['outlier'])]")
+check "after 100 more from that network, each is judged against six sources, outlier ($flood)" \
+  [ "$flood" = "[100, 100]" ]
+# A server started afresh keeps no statistics: the next upload judges
+# the whole window, which must still hold the honest networks.
+stop_server
+start_test_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 0 --trust-proxy
+st=$(upload second "203.0.113.77" --identity "$SYBIL" --base --scale 1.3)
+check "... and a fake from a second network, judged with the whole window after a restart, is outlier" \
+  sh -c "[ '$st' = 201 ] && [ '$(field "','.join(d['flags'])")' = outlier ]"
+after=$(cpu_row "$SYBIL" "r['scores']['gmpbench.base']['median']")
+check "... and the median still moves less than 1% ($before -> $after)" \
+  $PY -c "import sys; sys.exit(abs($after / $before - 1) >= 0.01)"
 
 SPREAD='x86:AuthenticAMD:family=25:model=17:stepping=2'
 honest_five spread 2001:db8:200 "$SPREAD"
@@ -92,7 +120,7 @@ for scale in 3.8 7.4 10; do
   check "a fake $scale times as fast on another new identity is flagged impossible: the bar is the confirmed rows'" \
     sh -c "[ '$st' = 201 ] && [ '$(field "','.join(d['flags'])")' = impossible ]"
 done
-get "/?format=json" > /dev/null
+get /api/v1/leaderboard > /dev/null
 check "the leaderboard ranks every confirmed row above every unconfirmed one" \
   $PY -c "import json, sys
 rows = json.load(open('resp.json'))['rows']

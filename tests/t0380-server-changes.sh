@@ -116,15 +116,15 @@ retraction () {
 keys () {
   db=$1 label=$2 base=$3
   upload daves dave --identity 'x86:AuthenticAMD:family=25:model=116:stepping=1' > /dev/null
-  check "$label: the leaderboard shows a new result" shows "$base" '/?format=json' model=116
+  check "$label: the leaderboard shows a new result" shows "$base" '/api/v1/leaderboard' model=116
   check "$label: ... not among verified publishers'" \
-    hides "$base" '/?verified=1&format=json' model=116
+    hides "$base" '/api/v1/leaderboard?verified=1' model=116
   "$SERVER" key verify "$(fingerprint dave)" --name 'Dave Labs' --database "$db" > /dev/null 2>> server.log
   check "$label: key verify, another process, reaches the running server's leaderboard" \
-    shows "$base" '/?verified=1&format=json' model=116
+    shows "$base" '/api/v1/leaderboard?verified=1' model=116
   "$SERVER" key ban "$(fingerprint dave)" --database "$db" > /dev/null 2>> server.log
   check "$label: key ban, another process, takes the result off the running server's leaderboard" \
-    hides "$base" '/?format=json' model=116
+    hides "$base" '/api/v1/leaderboard' model=116
 }
 
 start_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 3600 --trust-proxy \
@@ -154,9 +154,9 @@ retraction "$PG_URI" postgresql
 upload other mallory --identity 'x86:AuthenticAMD:family=26:model=68:stepping=0' > /dev/null
 other=$(field "d['id']")
 check "postgresql: an upload to one server reaches the other's leaderboard" \
-  shows "$URL2" '/?format=json' model=68
+  shows "$URL2" '/api/v1/leaderboard' model=68
 retract "$other" mallory > /dev/null
-check "postgresql: ... and so does its retraction" hides "$URL2" '/?format=json' model=68
+check "postgresql: ... and so does its retraction" hides "$URL2" '/api/v1/leaderboard' model=68
 keys "$PG_URI" postgresql "$URL2"
 stop_server "$PID1"
 stop_server "$PID2"

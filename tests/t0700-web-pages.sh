@@ -262,7 +262,7 @@ check "which the search box finds too" test "$(rows page.html)" = "$AMD"
 page '/?q=neoverse' > /dev/null
 check "the search box finds a CPU by part of its name, any case" test "$(rows page.html)" = "$ARM"
 check "and keeps the search in the sort links" grep -q 'href="/?q=neoverse&amp;sort=gmpbench.app"' page.html
-curl -s "$URL/?arch=x86_64&sort=cpu&format=csv" > view.csv
+curl -s "$URL/api/v1/leaderboard.csv?arch=x86_64&sort=cpu" > view.csv
 check "the CSV of a view holds exactly its rows, in its order, with its columns" $PY -c "
 import csv
 rows = list(csv.DictReader(open('view.csv')))
@@ -298,7 +298,7 @@ check "without filters, every listed result" \
   test "$(export_ids '')" = "$(sorted_ids $ID_amd1 $ID_amd2 $ID_arm $ID_evil $ID_odd)"
 status=$(curl -s -o export.err -w '%{http_code}' "$URL/api/v1/export.csv?verified=yes")
 check "a bad verified= is a 400 in JSON" sh -c "test $status = 400 && grep -q '\"rule\"' export.err"
-curl -s "$URL/?arch=aarch64&format=json" > view.json
+curl -s "$URL/api/v1/leaderboard?arch=aarch64" > view.json
 check "and the JSON" $PY -c "
 import json
 d = json.load(open('view.json'))

@@ -63,7 +63,7 @@ if [ -x "$BUILDDIR/gmpbench-server" ]; then
   check "every option in gmpbench-server.8 is in 'gmpbench-server --help'${missing:+, missing:$missing}" \
     [ -z "$missing" ]
   missing=
-  for sub in $(sed -n 's/^ *\(Usage:\)\{0,1\} *gmpbench-server \(key [a-z]*\).*/\2/p' help-server.txt | tr ' ' '_'); do
+  for sub in $(sed -n 's/^ *\(Usage:\)\{0,1\} *gmpbench-server \(\(key\|admin\) [a-z|]*\).*/\2/p' help-server.txt | tr ' ' '_'); do
     grep -q "gmpbench-server $(echo $sub | tr '_' ' ')" man-server.txt || missing="$missing $sub"
   done
   check "every form of 'gmpbench-server --help' is in gmpbench-server.8${missing:+, missing:$missing}" \

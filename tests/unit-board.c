@@ -139,7 +139,8 @@ fill (struct store *st)
   hidden.unlisted = 0;
   hidden.fingerprint = BANNED_KEY;
   add (&hidden);
-  check (store_key_ban (st, BANNED_KEY, 1700000100) == STORE_OK, "a key is banned");
+  struct store_audit ban = { 1700000100, "unit-board", "ban", BANNED_KEY, NULL, NULL };
+  check (store_key_ban (st, BANNED_KEY, &ban) == STORE_OK, "a key is banned");
 }
 
 static int

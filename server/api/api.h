@@ -7,6 +7,8 @@
  *   api_results.c  one result (parsed, raw, signature) and listings;
  *   api_stats.c    aggregates per CPU, health;
  *   api_stream.c   the NDJSON dump and the CSV export, streamed;
+ *   api_docs.c     the API's entry points, its OpenAPI document and the
+ *                  result document's JSON Schema (docs/);
  *   api_source.c   an upload's source: its network or verified publisher;
  *   ratelimit.c    the token buckets by address, key and source (ratelimit.h).
  * Every handler answers exactly once through the http.h helpers. */

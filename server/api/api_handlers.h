@@ -14,5 +14,10 @@ enum MHD_Result api_cpus (struct http_request *r);
 enum MHD_Result api_health (struct http_request *r);
 enum MHD_Result api_dump (struct http_request *r);
 enum MHD_Result api_export (struct http_request *r);
+/* The API describing itself (api_docs.c): its entry points, its OpenAPI
+ * document, the result document's JSON Schema. */
+enum MHD_Result api_index (struct http_request *r);
+enum MHD_Result api_openapi (struct http_request *r);
+enum MHD_Result api_result_schema (struct http_request *r);
 
 #endif

@@ -14,7 +14,11 @@
  * by the GMPbench score, each entry's own: the store's index by score
  * would be walked past every result the filters leave out (43,000 of
  * them for a filter of 2,000 slow CPUs' results, at a million).  Only
- * the rows shown are then read from the store, each by its seq. */
+ * the rows shown are then read from the store, each by its seq.
+ *
+ * A result the operators hid is still served by id, its bytes and
+ * signature too (kept for audit), the parsed answer saying when and
+ * why; listings leave it out (it is not listed). */
 #include "server/api/api_handlers.h"
 #include "server/api/api_json.h"
 
@@ -26,6 +30,7 @@
 #include <string.h>
 #include "model/registry.h"
 #include "model/validate.h"
+#include "server/log.h"
 #include "server/board/board.h"
 
 #define DEFAULT_LIMIT 50
@@ -47,6 +52,14 @@ parsed_result (struct http_request *r, const struct store_row *row)
 
   snprintf (api, sizeof api, PROTOCOL_RESULTS_PATH "/%s", row->id);
   cJSON_AddStringToObject (obj, "api", api);
+  if (row->hidden_at)
+    {
+      char when[21];
+      cJSON *hidden = cJSON_AddObjectToObject (obj, "hidden");
+      log_time (row->hidden_at, when);
+      cJSON_AddStringToObject (hidden, "at", when);
+      cJSON_AddStringToObject (hidden, "reason", row->hidden_reason ? row->hidden_reason : "");
+    }
   cJSON_AddItemToObject (obj, "document", doc ? doc : cJSON_CreateNull ());
   return http_json (r, 200, obj);
 }

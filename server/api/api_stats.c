@@ -904,6 +904,7 @@ api_cpus (struct http_request *r)
 enum MHD_Result
 api_health (struct http_request *r)
 {
+  r->cache = HTTP_CACHE_NONE;   /* what a monitor asks is now, never a cache's copy */
   if (store_ping (r->srv->store) != STORE_OK)
     return api_unavailable (r);
   cJSON *body = cJSON_CreateObject ();

@@ -3,7 +3,12 @@
  *
  * Both walk the results in upload order a page at a time (PAGE rows per
  * database round trip, no connection held between pages), so a response
- * of any size needs constant memory and never blocks uploads for long. */
+ * of any size needs constant memory and never blocks uploads for long.
+ * The dump starts after the seq its `after` names (0: from the first),
+ * so a mirror that keeps the last seq it read asks for the rest only.
+ * Neither is cached: their bodies are not known before they are sent, so
+ * they have no ETag, and a copy of a whole dump is not worth a cache's
+ * space (docs/server.md, "Caching"). */
 #include "server/api/api_handlers.h"
 #include "server/api/api_json.h"
 
@@ -76,6 +81,8 @@ dump_row (void *ctx, const struct store_row *row)
   cJSON_AddStringToObject (obj, "id", row->id);
   if (row->retracted)
     cJSON_AddBoolToObject (obj, "retracted", 1);
+  else if (row->hidden_at)
+    cJSON_AddBoolToObject (obj, "hidden", 1);
   else
     {
       log_time (row->received, when);
@@ -114,10 +121,32 @@ new_walk (struct http_request *r)
   return w;
 }
 
+/* The `after` of the dump's query, a seq (decimal, 0 or more), into
+ * *AFTER (0 without one): 0, or -1 when it is not one. */
+static int
+parse_after (struct http_request *r, int64_t *after)
+{
+  const char *text = http_arg (r, "after");
+  *after = 0;
+  if (!text)
+    return 0;
+  if (!*text || strspn (text, "0123456789") != strlen (text) || strlen (text) > 18)
+    return -1;
+  *after = strtoll (text, NULL, 10);
+  return 0;
+}
+
 enum MHD_Result
 api_dump (struct http_request *r)
 {
-  return http_stream (r, "application/x-ndjson", fill_dump, free, new_walk (r));
+  int64_t after;
+  r->cache = HTTP_CACHE_NONE;
+  if (parse_after (r, &after) < 0)
+    return http_error (r, 400, "query", "after", "after must be a result's seq: a whole "
+                       "number, 0 or more, of at most 18 digits");
+  struct walk *w = new_walk (r);
+  w->after = after;
+  return http_stream (r, "application/x-ndjson", fill_dump, free, w);
 }
 
 /* ------------------------------------------------------------ CSV */
@@ -221,6 +250,7 @@ enum MHD_Result
 api_export (struct http_request *r)
 {
   const char *bad = NULL;
+  r->cache = HTTP_CACHE_NONE;
   struct walk *w = new_walk (r);
   if (api_filter (r, &w->filter, &bad) < 0)
     {

@@ -1,5 +1,6 @@
 /* http.c: the answers handlers give: JSON, bytes, errors, streams, and
- * the headers every answer gets (see http.h). */
+ * the headers every answer gets: caching, validators and CORS (see
+ * http.h). */
 #include "server/http/http.h"
 
 #include <stdarg.h>
@@ -8,6 +9,16 @@
 #include <string.h>
 #include "common/util.h"
 #include "server/http/http_internal.h"
+
+/* The Cache-Control of each policy's 200 and 304 answers (the reasons are
+ * in docs/server.md, "Caching"): pages and listings may be served by a
+ * cache for a second, and a second more while it asks again, so that a
+ * new result shows within two; what never changes, for a year. */
+static const char *const cache_controls[] = {
+  [HTTP_CACHE_NONE] = "no-store",
+  [HTTP_CACHE_SHORT] = "public, max-age=1, stale-while-revalidate=1",
+  [HTTP_CACHE_IMMUTABLE] = "public, max-age=31536000, immutable",
+};
 
 const char *
 http_arg (struct http_request *r, const char *name)
@@ -28,13 +39,57 @@ http_queue (struct http_request *r, int status, struct MHD_Response *resp)
     return MHD_NO;
   MHD_add_response_header (resp, "X-Content-Type-Options", "nosniff");
   if (!MHD_get_response_header (resp, "Cache-Control"))
-    MHD_add_response_header (resp, "Cache-Control", "no-store");
+    MHD_add_response_header (resp, "Cache-Control",
+                             status == 200 || status == 304 ? cache_controls[r->cache]
+                             : cache_controls[HTTP_CACHE_NONE]);
+  if (r->cors)
+    {
+      MHD_add_response_header (resp, "Access-Control-Allow-Origin", "*");
+      MHD_add_response_header (resp, "Access-Control-Expose-Headers", "ETag, Retry-After");
+    }
   if (r->close || http_draining (r->daemon))
     MHD_add_response_header (resp, MHD_HTTP_HEADER_CONNECTION, "close");
   r->status = status;
   enum MHD_Result rc = MHD_queue_response (r->conn, (unsigned) status, resp);
   MHD_destroy_response (resp);
   return rc;
+}
+
+/* Whether the If-None-Match list VALUE names ETAG (weak comparison, RFC
+ * 9110 section 13.1.2: a W/ prefix is ignored), or is "*". */
+static int
+etag_listed (const char *value, const char *etag)
+{
+  size_t etag_len = strlen (etag);
+  while (*value)
+    {
+      value += strspn (value, " \t,");
+      if (*value == '*')
+        return 1;
+      if (strncmp (value, "W/", 2) == 0)
+        value += 2;
+      size_t len = *value == '"' ? strcspn (value + 1, "\"") + 2 : strcspn (value, " \t,");
+      if (len == etag_len && strncmp (value, etag, len) == 0)
+        return 1;
+      value += strnlen (value, len);
+    }
+  return 0;
+}
+
+enum MHD_Result
+http_queue_body (struct http_request *r, int status, struct MHD_Response *resp, const char *data,
+                 size_t len)
+{
+  char hex[65], etag[36];
+  if (!resp || status != 200 || r->cache == HTTP_CACHE_NONE)
+    return http_queue (r, status, resp);
+  gb_sha256_hex (data, len, hex);
+  snprintf (etag, sizeof etag, "\"%.32s\"", hex);
+  MHD_add_response_header (resp, "ETag", etag);
+  /* A 304 is the same response: libmicrohttpd sends no body with it,
+   * and a Content-Length of the body's (RFC 9110 section 8.6). */
+  const char *asked = http_header (r, "If-None-Match");
+  return http_queue (r, asked && etag_listed (asked, etag) ? 304 : status, resp);
 }
 
 static struct MHD_Response *
@@ -49,17 +104,19 @@ text_response (const char *type, char *data, size_t len)
   return resp;
 }
 
+/* BODY as text, a newline after it, into *TEXT and *LEN; NULL when out
+ * of memory.  Takes ownership of BODY. */
 static struct MHD_Response *
-json_response (cJSON *body)
+json_response (cJSON *body, char **text, size_t *len)
 {
-  char *text = cJSON_PrintUnformatted (body);
+  *text = cJSON_PrintUnformatted (body);
   cJSON_Delete (body);
-  if (!text)
+  if (!*text)
     return NULL;
-  size_t len = strlen (text);
-  text = gb_xrealloc (text, len + 2);
-  text[len] = '\n';
-  return text_response ("application/json", text, len + 1);
+  *len = strlen (*text);
+  *text = gb_xrealloc (*text, *len + 2);
+  (*text)[(*len)++] = '\n';
+  return text_response ("application/json", *text, *len);
 }
 
 enum MHD_Result
@@ -72,10 +129,12 @@ enum MHD_Result
 http_json_header (struct http_request *r, int status, cJSON *body, const char *name,
                   const char *value)
 {
-  struct MHD_Response *resp = json_response (body);
+  char *text = NULL;
+  size_t len = 0;
+  struct MHD_Response *resp = json_response (body, &text, &len);
   if (resp && name)
     MHD_add_response_header (resp, name, value);
-  return http_queue (r, status, resp);
+  return http_queue_body (r, status, resp, text, len);
 }
 
 enum MHD_Result
@@ -83,13 +142,13 @@ http_bytes (struct http_request *r, int status, const char *type, const char *da
 {
   char *copy = gb_xmalloc (len ? len : 1);
   memcpy (copy, data, len);
-  return http_queue (r, status, text_response (type, copy, len));
+  return http_queue_body (r, status, text_response (type, copy, len), copy, len);
 }
 
 enum MHD_Result
 http_bytes_owned (struct http_request *r, int status, const char *type, char *data, size_t len)
 {
-  return http_queue (r, status, text_response (type, data, len));
+  return http_queue_body (r, status, text_response (type, data, len), data, len);
 }
 
 cJSON *

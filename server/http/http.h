@@ -17,6 +17,14 @@
  * answer.
  *
  * http_stop() drains (below).
+ *
+ * Caching: an answer is "Cache-Control: no-store" unless its handler (or
+ * the room that routed it) set the request's cache policy; then its 200
+ * answers carry that policy and, when their body is known in advance, an
+ * ETag (a hash of the body), and a GET whose If-None-Match names that
+ * ETag is answered 304 without the body (docs/server.md, "Caching").
+ * CORS: a request marked cors gets "Access-Control-Allow-Origin: *" on
+ * every answer.
  */
 #ifndef GB_SERVER_HTTP_H
 #define GB_SERVER_HTTP_H
@@ -38,6 +46,14 @@ enum http_refusal
   REFUSE_FRAMING                /* Content-Length with Transfer-Encoding: 400 */
 };
 
+/* How the 200 answers of a request may be kept by caches. */
+enum http_cache
+{
+  HTTP_CACHE_NONE,              /* no-store: the default */
+  HTTP_CACHE_SHORT,             /* public for a second or two, with an ETag */
+  HTTP_CACHE_IMMUTABLE          /* public for a year, immutable, with an ETag */
+};
+
 struct http_request
 {
   struct http_daemon *daemon;
@@ -57,6 +73,8 @@ struct http_request
   int answering;                /* counted in the daemon's answering */
   double start;
   char segment[128];            /* what a route's "*" matched (route.h) */
+  enum http_cache cache;        /* set by the handler or its room */
+  int cors;                     /* answers carry Access-Control-Allow-Origin: * */
   /* For the access log: */
   int status;
   const char *rule;
@@ -101,9 +119,14 @@ enum MHD_Result http_error (struct http_request *r, int status, const char *rule
 cJSON *http_error_body (const char *rule, const char *field, const char *message);
 /* 429 with Retry-After: WAIT seconds. */
 enum MHD_Result http_too_many (struct http_request *r, int wait, const char *what);
-/* Queues RESP (adding the common headers, and Cache-Control: no-store
- * unless RESP has a Cache-Control of its own) and releases it. */
+/* Queues RESP (adding the common headers, and a Cache-Control from
+ * R->cache and STATUS unless RESP has one of its own) and releases it. */
 enum MHD_Result http_queue (struct http_request *r, int status, struct MHD_Response *resp);
+/* The same for a response whose body is DATA (LEN bytes, alive until RESP
+ * is released): a cacheable 200 gets an ETag from DATA, and becomes a 304
+ * without body when the request's If-None-Match names it. */
+enum MHD_Result http_queue_body (struct http_request *r, int status, struct MHD_Response *resp,
+                                 const char *data, size_t len);
 
 /* Streams a body of unknown length: FILL appends the next part to *BUF
  * (growing it, *LEN bytes used) and returns 1 while there is more, 0 at

@@ -98,6 +98,10 @@
 /* The newest this many results of a category are judged together: the
  * median and MAD of a hundred are as robust as of thousands. */
 #define PLAUSIBLE_MAX_PEERS 100
+/* Of which at most this many come from any one source: its median is all
+ * the judge takes of it, and a flood from one source cannot push the
+ * other sources out of the window. */
+#define PLAUSIBLE_PER_SOURCE 5
 
 /* Physics. */
 #define PLAUSIBLE_BITS_PER_CYCLE 1024.0 /* two 512-bit loads a cycle */
@@ -182,6 +186,16 @@ int plausible_flags (const void *scope, const struct doc_summary *doc,
                      const struct plausible_best_reader *read, char *flags, size_t fsize,
                      char *notes, size_t nsize);
 
+/* A stored result's flags judged again from its document DOC
+ * (gmpbench-server admin rejudge): its own flags and notes anew, as
+ * plausible_flags gives them, and its category's (outlier) as they were
+ * in OLD_FLAGS and OLD_NOTES, for the category's judgement to decide
+ * (store_rejudge_row).  0, or -1 when READ fails. */
+int plausible_own_again (const void *scope, const struct doc_summary *doc,
+                         const struct plausible_best_reader *read, const char *old_flags,
+                         const char *old_notes, char *flags, size_t fsize, char *notes,
+                         size_t nsize);
+
 /* Judges DOC, of GMP build kind BUILD, with the flags FLAGS and notes
  * NOTES of plausible_flags, alone against its category's statistics as
  * SCOPE's last whole judgement of it left them (a large category, until
@@ -201,7 +215,8 @@ void plausible_stored (const void *scope, const struct doc_summary *doc, const c
 
 /* A category judged whole from its rows, in the transaction that changes
  * it (an upload's or a retraction's): plausible_category_new fills *RJ
- * with its callbacks (its newest PLAUSIBLE_MAX_PEERS listed results) for
+ * with its callbacks (its newest PLAUSIBLE_MAX_PEERS listed results, at
+ * most PLAUSIBLE_PER_SOURCE from one source) for
  * store_insert or store_retract.  Once that committed,
  * plausible_category_kept keeps the statistics for the uploads judged
  * alone and gives the flags of the result the transaction stored (NULL

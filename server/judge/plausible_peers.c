@@ -11,7 +11,9 @@
  * grew by a quarter, the uploads between alone against its last
  * statistics, kept in memory), so that an early outlier is flagged once
  * peers arrive and a flag falls when the population shows it was honest;
- * a retraction judges its category the same way.  A node above key
+ * a retraction judges its category the same way.  A stored result's
+ * flags judged again (plausible_own_again) keep its outlier flag for the
+ * category's next judgement to decide.  A node above key
  * generation is judged by its score without it (plausible_steady.h).
  * Nothing here calls the store: rows and values come in, verdicts go
  * out. */
@@ -364,6 +366,27 @@ judged_flags (const struct judged *j, char *flags, size_t fsize, char *notes, si
     }
 }
 
+int
+plausible_own_again (const void *scope, const struct doc_summary *doc,
+                     const struct plausible_best_reader *read, const char *old_flags,
+                     const char *old_notes, char *flags, size_t fsize, char *notes,
+                     size_t nsize)
+{
+  if (plausible_flags (scope, doc, read, flags, fsize, notes, nsize) < 0)
+    return -1;
+  char *copy = gb_xstrdup (old_flags);
+  for (char *save, *f = strtok_r (copy, ",", &save); f; f = strtok_r (NULL, ",", &save))
+    if (strcmp (f, "outlier") == 0)
+      plausible_add_flag (flags, fsize, f);
+  free (copy);
+  copy = gb_xstrdup (old_notes);
+  for (char *save, *l = strtok_r (copy, "\n", &save); l; l = strtok_r (NULL, "\n", &save))
+    if (strncmp (l, "outlier:", 8) == 0)
+      plausible_add_note (notes, nsize, "%s", l);
+  free (copy);
+  return 0;
+}
+
 static void
 review_free (struct review *rv)
 {
@@ -610,7 +633,8 @@ plausible_category_new (const void *scope, struct store_rejudge *rj)
   cat->scope = scope;
   cat->rv.nslots = 1024;
   cat->rv.slots = gb_xcalloc (cat->rv.nslots, sizeof *cat->rv.slots);
-  *rj = (struct store_rejudge) { PLAUSIBLE_MAX_PEERS, take_result, take_value, decide, cat };
+  *rj = (struct store_rejudge) { PLAUSIBLE_MAX_PEERS, PLAUSIBLE_PER_SOURCE, take_result, take_value,
+                                  decide, cat };
   return cat;
 }
 

@@ -37,9 +37,11 @@ enum store_status
                                  * already, in other bytes */
   STORE_NOT_FOUND,
   STORE_ERROR,                  /* the database failed; logged */
-  STORE_CORRUPT                 /* a stored document is damaged (it does not
+  STORE_CORRUPT,                /* a stored document is damaged (it does not
                                  * decompress, or its SHA-256 differs), so it
                                  * is not given out; logged */
+  STORE_UNCHANGED               /* an operator's action found its target
+                                 * already so: nothing written */
 };
 
 /* NULL with a message in ERR when the database cannot be opened or
@@ -151,6 +153,8 @@ struct store_row
   int64_t flags_at;             /* when the flags were last decided (Unix time) */
   const char *flag_notes;       /* why each flag was set, one line each */
   int virtual_machine;          /* its document names a hypervisor */
+  int64_t hidden_at;            /* when the operators hid it (Unix time), 0: not hidden */
+  const char *hidden_reason;    /* why, or NULL */
   /* Only from store_get and store_page's dump: the document as it was
    * uploaded (checked), NUL-terminated after BODY_LEN bytes. */
   const char *body, *signature, *public_key;
@@ -165,14 +169,51 @@ typedef int (*store_row_fn) (void *ctx, const struct store_row *row);
 enum store_status store_get (struct store *st, const char *id, store_row_fn fn, void *ctx);
 
 
+/* An operator's action (gmpbench-server admin), as the append-only
+ * table audit keeps it, written in the action's own transaction: when
+ * (Unix time), who, the verb, its target (a key's fingerprint, a
+ * result's id, a CPU row), why (NULL: no reason given) and what it
+ * changed, in words. */
+struct store_audit
+{
+  int64_t at;
+  const char *actor, *verb, *target, *reason, *detail;
+};
+
 /* Keys the operator marked.  *PUBLISHER is malloc'ed or NULL. */
 enum store_status store_key_status (struct store *st, const char *fingerprint,
                                     int *banned, char **publisher);
+/* Each marks the key FINGERPRINT at AUDIT->at in one transaction that
+ * writes AUDIT too: verify (as PUBLISHER), unverify, ban, unban.  Verify
+ * and ban take a key the database has not met yet; unverify and unban
+ * answer STORE_NOT_FOUND for one.  STORE_UNCHANGED (nothing written)
+ * when the key is already so (verified as PUBLISHER, ...). */
 enum store_status store_key_verify (struct store *st, const char *fingerprint,
-                                    const char *publisher, int64_t when);
-enum store_status store_key_ban (struct store *st, const char *fingerprint, int64_t when);
+                                    const char *publisher, const struct store_audit *audit);
+enum store_status store_key_unverify (struct store *st, const char *fingerprint,
+                                      const struct store_audit *audit);
+enum store_status store_key_ban (struct store *st, const char *fingerprint,
+                                 const struct store_audit *audit);
+enum store_status store_key_unban (struct store *st, const char *fingerprint,
+                                   const struct store_audit *audit);
 
-/* A page of the listing (listed, unretracted, not banned). */
+/* Hides the result ID from listings, aggregates and the dump (its
+ * bytes stay, and its page says why: REASON) or shows it again, with
+ * AUDIT, in one transaction which, when the result leaves or joins its
+ * category, judges that again through RJ (as a retraction does).
+ * STORE_NOT_FOUND for an unknown id, STORE_UNCHANGED when it is already
+ * hidden (unhide: not hidden). */
+enum store_status store_hide (struct store *st, const char *id, const char *reason,
+                              const struct store_audit *audit, const struct store_rejudge *rj);
+enum store_status store_unhide (struct store *st, const char *id,
+                                const struct store_audit *audit,
+                                const struct store_rejudge *rj);
+
+/* The newest LIMIT actions of the audit table, newest first. */
+typedef int (*store_audit_fn) (void *ctx, int64_t seq, const struct store_audit *action);
+enum store_status store_audit_log (struct store *st, int limit, store_audit_fn fn, void *ctx);
+
+/* A page of the listing (listed: unretracted, not banned, not hidden). */
 struct store_filter
 {
   const char *arch, *cpu, *vendor, *os, *gmp, *compiler;        /* NULL: any */
@@ -223,6 +264,39 @@ enum store_status store_kinds (struct store *st, store_kind_fn fn, void *ctx);
 typedef int (*store_row_fn3) (void *ctx, const char *cpu, const char *mode, const char *build);
 enum store_status store_verified_rows (struct store *st, store_row_fn3 fn, void *ctx);
 
+/* The CPU rows (run mode, GMP build kind) of listed results of CPU,
+ * those of MODE and BUILD only unless NULL, in no useful order. */
+enum store_status store_cpu_rows (struct store *st, const char *cpu, const char *mode,
+                                  const char *build, store_row_fn3 fn, void *ctx);
+/* A stored result's own flags judged again from its document (admin
+ * rejudge): FN is given the row (its body, flags and notes) and puts its
+ * flags and notes now into *FLAGS and *NOTES (malloc'ed): 0; or 1 to
+ * keep them as they are (its document cannot be judged any more), or -1
+ * to fail the re-judgement. */
+struct store_own_judge
+{
+  int (*fn) (void *ctx, const struct store_row *row, char **flags, char **notes);
+  void *ctx;
+};
+/* What a re-judgement did: the results whose own flags were judged
+ * again and how many of them changed; the results judged with their
+ * category and the flags that judgement changed (owned by RJ's context). */
+struct store_rejudged
+{
+  size_t own_judged, own_changed, judged, n;
+  const struct store_flags *changes;
+};
+/* Judges the CPU row of CPU, MODE and BUILD again in one transaction
+ * with AUDIT (whose detail, when NULL, says what changed): each listed
+ * result's own flags through OWN (unless NULL), written when they
+ * change, then the category through RJ.  STORE_NOT_FOUND when the row
+ * has no listed result. */
+enum store_status store_rejudge_row (struct store *st, const char *cpu, const char *mode,
+                                     const char *build, const struct store_audit *audit,
+                                     const struct store_own_judge *own,
+                                     const struct store_rejudge *rj,
+                                     struct store_rejudged *out);
+
 /* The name CPU is shown by, as the leaderboard chooses it (board.h; ""
  * when no brand fits it), and its architecture (malloc'ed);
  * STORE_NOT_FOUND when no listed result gives it a brand. */
@@ -238,7 +312,7 @@ struct store_board_row
   double mhz;                   /* 0: unknown */
   int cores;                    /* 0: unknown */
   const char *mode, *build;     /* run.mode, the GMP build kind */
-  int listed;                   /* 0: retracted, unlisted or banned since */
+  int listed;                   /* 0: retracted, unlisted, banned or hidden since */
   const char *source;           /* hex ("Sources"), or NULL when stored before them */
   int virtual_machine;          /* its document names a hypervisor */
 };

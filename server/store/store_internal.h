@@ -187,6 +187,11 @@ void store_changed (struct store *st, const char *id);
 int store_lock_category (struct store *st, struct db_conn *c, const char *cpu, const char *mode,
                          const char *build);
 
+/* Sets the N results' flags, decided at WHEN (store_set_flags), on C, in
+ * its open transaction, announcing each (store_judge.c): 0, or -1. */
+int store_write_flags (struct store *st, struct db_conn *c, const struct store_flags *changes,
+                       size_t n, int64_t when);
+
 /* Judges the category of CPU, MODE and BUILD again through RJ on C, in
  * its open transaction (store_judge.c): feeds it its rows, asks RJ's
  * decision (ID: the result the transaction stored, or NULL), and writes
@@ -216,6 +221,11 @@ _Static_assert (STORE_CONFIRMING_SOURCES == 3, "CONFIRMING says STORE_CONFIRMING
 int store_add_row_source (struct store *st, struct db_conn *c, const struct store_upload *up);
 int store_prune_row_sources (struct store *st, struct db_conn *c, const char *cpu);
 
+/* The operator's action A written into the audit table on C, in its
+ * open transaction, with DETAIL (NULL: A's) (store_admin.c): 0, or -1. */
+int store_audit_write (struct store *st, struct db_conn *c, const struct store_audit *a,
+                       const char *detail);
+
 /* Applies the migrations the database lacks on C (store_migrate.c): 0,
  * or -1 with a message in ERR. */
 int store_migrate (struct store *st, struct db_conn *c, char *err, size_t errlen);
@@ -236,8 +246,9 @@ void *store_dict_keeper (void *arg);
  * results: */
 #define ROW_COLUMNS "r.seq, r.received, r.id, r.fingerprint, r.publisher, r.submitter, " \
   "r.arch, r.cpu, r.cpu_name, r.os, r.gmp, r.compiler, r.created, r.scores, r.flags, " \
-  "r.unlisted, r.retracted, r.mode, r.build, r.flags_at, r.flag_notes, r.virtual_machine"
-#define ROW_NCOLS 22
+  "r.unlisted, r.retracted, r.mode, r.build, r.flags_at, r.flag_notes, r.virtual_machine, " \
+  "r.hidden_at, r.hidden_reason"
+#define ROW_NCOLS 24
 /* With the document, stored as plain text (body) or compressed (packed),
  * and its SHA-256. */
 #define FULL_COLUMNS ROW_COLUMNS ", r.signature, r.public_key, r.body, r.packed, r.sha256"

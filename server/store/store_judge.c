@@ -41,6 +41,16 @@ adapt_category_value (void *ctx, const struct db_value *cols, int ncols)
   return a->value_fn (a->ctx, c_int (&cols[0]), c_text_or_empty (&cols[1]), c_real (&cols[2]));
 }
 
+/* The seqs of a category's window (store_verdict.h): its newest $4
+ * listed results, each source's newest $5 at most.  The partition reads
+ * every listed result of the category from the results_row_source index
+ * (a few thousand at most for the busiest CPU row). */
+#define CATEGORY_WINDOW                                                  \
+  "SELECT seq FROM (SELECT seq, ROW_NUMBER() OVER (PARTITION BY "        \
+  "COALESCE(source, 'result ' || id) ORDER BY seq DESC) AS k FROM results " \
+  "WHERE cpu = $1 AND mode = $2 AND build = $3 AND listed = 1) w "       \
+  "WHERE k <= $5 ORDER BY seq DESC LIMIT $4"
+
 /* Reads the category of CPU, MODE and BUILD (store_verdict.h) on C, in
  * its open transaction: 0, or -1 on an error.  The CROSS JOINs make
  * SQLite read the category's few results first and look up their rows:
@@ -50,18 +60,18 @@ adapt_category_value (void *ctx, const struct db_value *cols, int ncols)
  * spelling alike. */
 static int
 read_category (struct store *st, struct db_conn *c, const char *cpu, const char *mode,
-               const char *build, int limit, store_flags_fn result_fn, store_value_fn value_fn,
-               void *ctx)
+               const char *build, const struct store_rejudge *rj)
 {
-  struct category_adapter a = { result_fn, value_fn, ctx };
-  struct db_value p[] = { p_text (cpu), p_text (mode), p_text (build), p_int (limit) };
+  struct category_adapter a = { rj->result_fn, rj->value_fn, rj->ctx };
+  struct db_value p[] = {
+    p_text (cpu), p_text (mode), p_text (build), p_int (rj->limit), p_int (rj->per_source),
+  };
 
-  if (st->drv->query (c, "SELECT seq, id, COALESCE(source, 'result ' || id), flags, "
-                      "flag_notes FROM results WHERE cpu = $1 "
-                      "AND mode = $2 AND build = $3 AND listed = 1 ORDER BY seq DESC "
-                      "LIMIT $4", p, 4, adapt_category_result, &a) < 0
-      || st->drv->query (c, "WITH c AS (SELECT seq FROM results WHERE cpu = $1 AND mode = $2 "
-                         "AND build = $3 AND listed = 1 ORDER BY seq DESC LIMIT $4) "
+  if (st->drv->query (c, "WITH c AS (" CATEGORY_WINDOW ") SELECT r.seq, r.id, "
+                      "COALESCE(r.source, 'result ' || r.id), r.flags, r.flag_notes "
+                      "FROM c CROSS JOIN results r WHERE r.seq = c.seq ORDER BY r.seq DESC",
+                      p, 5, adapt_category_result, &a) < 0
+      || st->drv->query (c, "WITH c AS (" CATEGORY_WINDOW ") "
                          "SELECT s.seq, n.name, s.score FROM c CROSS JOIN ranks s "
                          "CROSS JOIN names n WHERE s.seq = c.seq AND n.id = s.node UNION ALL "
                          "SELECT o.seq, o.node, o.score FROM c CROSS JOIN scores o "
@@ -69,17 +79,15 @@ read_category (struct store *st, struct db_conn *c, const char *cpu, const char 
                          "FROM c CROSS JOIN tests t CROSS JOIN names n "
                          "WHERE t.seq = c.seq AND n.id = t.node UNION ALL "
                          "SELECT o.seq, o.node, o.score FROM c CROSS JOIN test_scores o "
-                         "WHERE o.seq = c.seq", p, 4,
+                         "WHERE o.seq = c.seq", p, 5,
                          adapt_category_value, &a) < 0)
     return -1;
   return 0;
 }
 
-/* Sets the N results' flags (store_set_flags) on C, in its open
- * transaction: 0, or -1 on an error. */
-static int
-write_flags (struct store *st, struct db_conn *c, const struct store_flags *changes, size_t n,
-             int64_t when)
+int
+store_write_flags (struct store *st, struct db_conn *c, const struct store_flags *changes,
+                   size_t n, int64_t when)
 {
   for (size_t i = 0; i < n; i++)
     {
@@ -108,7 +116,7 @@ store_set_flags (struct store *st, const struct store_flags *changes, size_t n, 
   struct db_conn *c = store_acquire_writer (st);
   enum store_status rc = STORE_OK;
 
-  if (st->drv->begin (c, 1) < 0 || write_flags (st, c, changes, n, when) < 0
+  if (st->drv->begin (c, 1) < 0 || store_write_flags (st, c, changes, n, when) < 0
       || st->drv->commit (c) < 0)
     rc = store_failed (st, c, "flags");
   store_release_writer (st, c);
@@ -163,11 +171,10 @@ store_rejudge_in (struct store *st, struct db_conn *c, const char *id, const cha
 {
   *changes = NULL;
   *n = 0;
-  if (read_category (st, c, cpu, mode, build, rj->limit, rj->result_fn, rj->value_fn,
-                     rj->ctx) < 0)
+  if (read_category (st, c, cpu, mode, build, rj) < 0)
     return -1;
   rj->decide (rj->ctx, id, cpu, mode, build, changes, n);
-  return write_flags (st, c, *changes, *n, when);
+  return store_write_flags (st, c, *changes, *n, when);
 }
 
 /* The retraction of T (found) and its category's judgement on C, in its

@@ -169,4 +169,21 @@
   "ALTER TABLE results ADD COLUMN virtual_machine INTEGER NOT NULL DEFAULT 0;\n" \
   "INSERT INTO backfill (name, next) VALUES ('virtual', 0);\n"
 
+/* 19: the operators' actions (gmpbench-server admin, server/admin/), one
+ * row each, with when, who, what on which target, why and what it
+ * changed: append-only, each engine adding the triggers that refuse to
+ * update or delete a row; and a result hidden by the operators, when and
+ * why (a hidden result is not listed: store_admin.c) */
+#define STORE_MIGRATION_19 \
+  "CREATE TABLE audit (\n" \
+  "  seq " STORE_SQL_SERIAL ",\n" \
+  "  at " STORE_SQL_INT64 " NOT NULL,\n" \
+  "  actor TEXT NOT NULL,\n" \
+  "  verb TEXT NOT NULL,\n" \
+  "  target TEXT NOT NULL,\n" \
+  "  reason TEXT,\n" \
+  "  detail TEXT NOT NULL);\n" \
+  "ALTER TABLE results ADD COLUMN hidden_at " STORE_SQL_INT64 ";\n" \
+  "ALTER TABLE results ADD COLUMN hidden_reason TEXT;\n"
+
 #endif

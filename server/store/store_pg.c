@@ -145,6 +145,11 @@ static const char *const migrations[] = {
   "CREATE TABLE measurements (\n"
   "  fingerprint TEXT PRIMARY KEY,\n"
   "  sha256 TEXT NOT NULL);\n",
+  STORE_MIGRATION_19          /* store_migrations.h */
+  "CREATE OR REPLACE FUNCTION audit_append_only() RETURNS trigger LANGUAGE plpgsql AS "
+  "$$BEGIN RAISE EXCEPTION 'the audit table is append-only'; END$$;\n"
+  "CREATE TRIGGER audit_no_change BEFORE UPDATE OR DELETE OR TRUNCATE ON audit "
+  "FOR EACH STATEMENT EXECUTE FUNCTION audit_append_only();\n",
 };
 
 static void

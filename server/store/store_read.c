@@ -38,6 +38,8 @@ decode_row (const struct db_value *c, int ncols, struct store_row *r)
   r->flags_at = c_int (&c[19]);
   r->flag_notes = c_text (&c[20]);
   r->virtual_machine = c_int (&c[21]) != 0;
+  r->hidden_at = c_int (&c[22]);              /* NULL reads 0 */
+  r->hidden_reason = c_text (&c[23]);
   if (ncols >= FULL_NCOLS)
     {
       r->signature = c_text (&c[ROW_NCOLS]);

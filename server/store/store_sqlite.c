@@ -157,6 +157,11 @@ static const char *const migrations[] = {
   "CREATE TABLE measurements (\n"
   "  fingerprint TEXT PRIMARY KEY,\n"
   "  sha256 TEXT NOT NULL) WITHOUT ROWID;\n",
+  STORE_MIGRATION_19          /* store_migrations.h */
+  "CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit "
+  "BEGIN SELECT RAISE(ABORT, 'the audit table is append-only'); END;\n"
+  "CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit "
+  "BEGIN SELECT RAISE(ABORT, 'the audit table is append-only'); END;\n",
 };
 
 static void

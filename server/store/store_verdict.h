@@ -28,15 +28,17 @@ struct store_flags
 
 /* How a category is judged again inside the transaction that changed it
  * (store_insert, store_retract): RESULT_FN and VALUE_FN get its newest
- * LIMIT listed results, newest first, then every score of them in no
- * useful order, read in that transaction; then DECIDE judges the
+ * LIMIT listed results, at most PER_SOURCE of them from any one source
+ * (so that one source's flood cannot push the others out), newest
+ * first, then every score of them in no useful order, read in that
+ * transaction; then DECIDE judges the
  * category (CPU, MODE, BUILD), ID being the result the transaction
  * stored (NULL for a retraction), and returns the flags that change in
  * *CHANGES (owned by CTX, kept until the store's function returns),
  * which the store writes before it commits. */
 struct store_rejudge
 {
-  int limit;
+  int limit, per_source;
   store_flags_fn result_fn;
   store_value_fn value_fn;
   void (*decide) (void *ctx, const char *id, const char *cpu, const char *mode,

@@ -16,10 +16,12 @@
  * table), or the score's spread and the ratios.  The page draws the rows
  * as a bar chart (median and IQR, verified publishers checked), lists
  * them in a form whose checkboxes compare CPUs, and lists the newest
- * uploads; with format=csv or format=json it answers the same rows, every
- * column, as data instead. */
+ * uploads.  The same rows, every column, as data are the API's
+ * (/api/v1/leaderboard and .csv, web.h): the page's format=csv and
+ * format=json moved there, and redirect (web_home_data.c). */
 #include "server/web/web_home.h"
 #include "server/web/web_handlers.h"
+#include "server/web/web.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,6 +29,7 @@
 #include <string.h>
 #include "common/util.h"
 #include "model/machine_kind.h"
+#include "model/protocol.h"
 #include "model/registry.h"
 #include "model/validate.h"
 #include "server/log.h"
@@ -625,22 +628,24 @@ compare_inputs (FILE *f, const struct view *v)
     fputs ("<input type=\"hidden\" name=\"flagged\" value=\"1\">\n", f);
 }
 
-/* Links to this view as data, and to its results as the API exports
- * them (/api/v1/export.csv has the filters, not the search). */
+/* Links to this view as data (the API's, web.h), and to its results as
+ * the API exports them (/api/v1/export.csv has the filters, not the
+ * search). */
 static void
 data_links (FILE *f, const struct view *v)
 {
-  static const char *const formats[] = { "csv", "json" };
+  static const char *const addresses[] = {
+    PROTOCOL_LEADERBOARD_CSV_PATH, PROTOCOL_LEADERBOARD_PATH
+  };
   int first = 1;
   fputs ("<p class=\"note\" id=\"data\">This view as ", f);
-  for (size_t i = 0; i < GB_ARRAY_SIZE (formats); i++)
+  for (size_t i = 0; i < GB_ARRAY_SIZE (addresses); i++)
     {
       first = 1;
-      fputs (i ? " or <a href=\"/" : "<a href=\"/", f);
+      fprintf (f, "%s<a href=\"%s", i ? " or " : "", addresses[i]);
       filter_args (f, &first, v, -1);
       if (v->sort)
         web_arg (f, &first, "sort", v->sort);
-      web_arg (f, &first, "format", formats[i]);
       fprintf (f, "\">%s</a>", i ? "JSON" : "CSV");
     }
   fputs (" (the same rows, filters and order, every column); its results one per line: "
@@ -788,31 +793,30 @@ home_page (struct http_request *r, struct board *b, struct view *v, struct board
   return page_end (&p, 200);
 }
 
-enum MHD_Result
-web_home (struct http_request *r)
+/* The view R asks for, as the page (FORMAT NULL) or as data, FORMAT
+ * "csv" or "json" (web.h: /api/v1/leaderboard answers errors in JSON). */
+static enum MHD_Result
+home_answer (struct http_request *r, const char *format)
 {
   struct view v;
   struct board_row *rows;
   size_t n;
-  const char *format = http_arg (r, "format");
 
   if (parse_view (r, &v) < 0)
-    return page_error (r, 400, "The sort argument names no column and no node of the "
+    return home_error (r, format, 400, "The sort argument names no column and no node of the "
                        "hierarchy, the CPU name searched for is too long, or the machine "
                        "argument is not bare-metal, virtual or all.");
-  if (format && strcmp (format, "csv") != 0 && strcmp (format, "json") != 0)
-    return page_error (r, 400, "The format argument is csv or json.");
   int preparing;
   struct board *b = board_acquire (r->srv, &preparing);
   if (!b)
-    return page_no_board (r, preparing);
+    return format ? home_no_board (r, preparing) : page_no_board (r, preparing);
   v.shown = v.filter;
   board_default_kinds (b, NULL, &v.shown);
   if (board_rank (b, r->srv->store, &v.shown, v.key, v.sort, &rows, &n) < 0)
     {
       free (rows);
       board_release (b);
-      return page_error (r, 503, "The database is unavailable; try again later.");
+      return home_error (r, format, 503, "The database is unavailable; try again later.");
     }
   if (v.query)
     n = home_keep_matching (rows, n, v.query);
@@ -832,4 +836,18 @@ web_home (struct http_request *r)
   free (rows);
   board_release (b);
   return rc;
+}
+
+/* The page; the view as data moved to the API (home_moved). */
+enum MHD_Result
+web_home (struct http_request *r)
+{
+  const char *format = http_arg (r, "format");
+  return format ? home_moved (r, format) : home_answer (r, NULL);
+}
+
+enum MHD_Result
+web_leaderboard_data (struct http_request *r, const char *format)
+{
+  return home_answer (r, format);
 }

@@ -2,7 +2,9 @@
  *   web_home.c       the page: tabs, chart, filters, table, newest uploads;
  *   web_home_rows.c  what a row shows besides the board's row (flagged and
  *                    verified counts, category medians), and the search;
- *   web_home_data.c  the view's rows as CSV or JSON (format=).
+ *   web_home_data.c  the view's rows as CSV or JSON (the API's
+ *                    /api/v1/leaderboard, web.h), and the redirect of the
+ *                    page's old format= there.
  * The view is the page's URL parsed. */
 #ifndef GB_SERVER_WEB_HOME_H
 #define GB_SERVER_WEB_HOME_H
@@ -69,5 +71,16 @@ void home_category_medians (struct board *b, struct store *st, const struct view
 enum MHD_Result home_export (struct http_request *r, const struct board *b, const struct view *v,
                              const struct board_row *rows, size_t n, const struct extra *x,
                              const char *format);
+/* The answer to the home page asked for FORMAT (its old format=csv and
+ * format=json): 301 to the API's address of the same view as data, or a
+ * 400 page for another format. */
+enum MHD_Result home_moved (struct http_request *r, const char *format);
+/* An error of the view as data (FORMAT set: JSON, rule "query" for a 400,
+ * "unavailable" otherwise) or of the page (FORMAT NULL). */
+enum MHD_Result home_error (struct http_request *r, const char *format, int status,
+                            const char *message);
+/* The 503 of the view as data when there is no snapshot (page_no_board's
+ * JSON: Retry-After 5 s while the first is PREPARING, else 30 s). */
+enum MHD_Result home_no_board (struct http_request *r, int preparing);
 
 #endif

@@ -1,6 +1,9 @@
-/* web_home_data.c: the rows of a leaderboard view as data (format=csv
- * or format=json, docs/leaderboard.md): the same rows in the same order,
- * with every column of both sets, the GMP version and compiler by name. */
+/* web_home_data.c: the rows of a leaderboard view as data (the API's
+ * /api/v1/leaderboard and /api/v1/leaderboard.csv, docs/protocol.md):
+ * the same rows in the same order as the page, with every column of both
+ * sets, the GMP version and compiler by name; and the page's old
+ * format=json and format=csv, which redirect there with the rest of
+ * their query unchanged. */
 #include "server/web/web_home.h"
 
 #include <math.h>
@@ -8,6 +11,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "common/util.h"
+#include "model/protocol.h"
 
 static void
 csv_field (FILE *f, const char *s)
@@ -151,4 +155,90 @@ home_export (struct http_request *r, const struct board *b, const struct view *v
 {
   return strcmp (format, "csv") == 0 ? export_csv (r, b, v, rows, n, x)
     : export_json (r, b, v, rows, n, x);
+}
+
+/* ------------------------------------------------------------ moved */
+
+/* S percent-encoded but for RFC 3986's unreserved characters. */
+static void
+url_encode (FILE *f, const char *s)
+{
+  for (const unsigned char *c = (const unsigned char *) s; *c; c++)
+    if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')
+        || strchr ("-._~", *c))
+      fputc (*c, f);
+    else
+      fprintf (f, "%%%02X", *c);
+}
+
+struct query_copy
+{
+  FILE *f;
+  int first;
+};
+
+/* One argument of the query, copied unless it is format. */
+static enum MHD_Result
+copy_arg (void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+  struct query_copy *q = cls;
+  (void) kind;
+  if (strcmp (key, "format") == 0)
+    return MHD_YES;
+  fputc (q->first ? '?' : '&', q->f);
+  q->first = 0;
+  url_encode (q->f, key);
+  if (value)
+    {
+      fputc ('=', q->f);
+      url_encode (q->f, value);
+    }
+  return MHD_YES;
+}
+
+enum MHD_Result
+home_moved (struct http_request *r, const char *format)
+{
+  char *location = NULL;
+  size_t len = 0;
+  int json = strcmp (format, "json") == 0;
+
+  if (!json && strcmp (format, "csv") != 0)
+    return page_error (r, 400, "The format argument is csv or json.");
+  FILE *f = open_memstream (&location, &len);
+  if (!f)
+    return MHD_NO;
+  struct query_copy q = { f, 1 };
+  fputs (json ? PROTOCOL_LEADERBOARD_PATH : PROTOCOL_LEADERBOARD_CSV_PATH, f);
+  MHD_get_connection_values (r->conn, MHD_GET_ARGUMENT_KIND, copy_arg, &q);
+  if (fclose (f) != 0)
+    {
+      free (location);
+      return MHD_NO;
+    }
+  cJSON *body = cJSON_CreateObject ();
+  cJSON_AddStringToObject (body, "location", location);
+  enum MHD_Result rc = http_json_header (r, 301, body, "Location", location);
+  free (location);
+  return rc;
+}
+
+enum MHD_Result
+home_error (struct http_request *r, const char *format, int status, const char *message)
+{
+  if (!format)
+    return page_error (r, status, message);
+  return http_error (r, status, status == 400 ? "query" : "unavailable", NULL, "%s", message);
+}
+
+enum MHD_Result
+home_no_board (struct http_request *r, int preparing)
+{
+  r->rule = "unavailable";
+  return http_json_header (r, 503, http_error_body ("unavailable", NULL, preparing
+                                                    ? "the leaderboard is being prepared; "
+                                                    "try again in a few seconds"
+                                                    : "the database is unavailable; "
+                                                    "try again later"),
+                           "Retry-After", preparing ? "5" : "30");
 }

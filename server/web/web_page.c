@@ -257,7 +257,7 @@ send_html (struct http_request *r, int status, char *buf, size_t len, const char
   MHD_add_response_header (resp, "Referrer-Policy", "no-referrer");
   if (retry_after)
     MHD_add_response_header (resp, "Retry-After", retry_after);
-  return http_queue (r, status, resp);
+  return http_queue_body (r, status, resp, buf, len);
 }
 
 /* Closes the page and sends it, with Retry-After when RETRY_AFTER is not

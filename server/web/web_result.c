@@ -8,7 +8,8 @@
  * and every test's ops/s and spread (its test flags explained under it),
  * the GMP-vs-other-libraries table, and the whole machine description.
  * Tables stack on a phone (the stylesheet's table.stack), so every value
- * shows at 390 px.
+ * shows at 390 px.  A result the operators hid is shown with when and
+ * why, first.
  *
  * The document is parsed from the stored bytes; everything in it is
  * untrusted and escaped.  The `system` object has members no schema
@@ -442,6 +443,23 @@ skipped (FILE *f, const cJSON *doc)
   fputs ("</ul>\n", f);
 }
 
+/* A hidden result's notice: when and why the operators hid it (it
+ * stays readable here, its bytes kept for audit). */
+static void
+hidden_notice (FILE *f, const struct store_row *row)
+{
+  char day[16];
+  time_t at = (time_t) row->hidden_at;
+  struct tm tm;
+
+  strftime (day, sizeof day, "%Y-%m-%d", gmtime_r (&at, &tm));
+  fprintf (f, "<p class=\"flagged-note\" id=\"hidden\">This result was hidden by the site's "
+           "operators on %s: ", day);
+  web_text (f, row->hidden_reason ? row->hidden_reason : "");
+  fputs ("<br>It is left out of listings, the leaderboard and its medians; its document "
+         "is kept for audit.</p>\n", f);
+}
+
 static enum MHD_Result
 render (struct http_request *r, const struct store_row *row)
 {
@@ -455,6 +473,8 @@ render (struct http_request *r, const struct store_row *row)
       cJSON_Delete (doc);
       return MHD_NO;
     }
+  if (row->hidden_at)
+    hidden_notice (p.f, row);
   headline (p.f, row, doc);
   about_result (p.f, row, doc);
   hierarchy (p.f, doc);

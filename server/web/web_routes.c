@@ -1,6 +1,7 @@
 /* web_routes.c: the routing table of the public pages
  * (docs/leaderboard.md): which handler (web_handlers.h) answers each
- * path, and the 404 and 405 pages of those no route takes. */
+ * path, and the 404 and 405 pages of those no route takes.  Every page
+ * may be cached for a second or two (HTTP_CACHE_SHORT, http.h). */
 #include "server/web/web.h"
 
 #include <string.h>
@@ -38,7 +39,10 @@ web_handle (struct http_request *r)
 
   if (route_find (routes, sizeof routes / sizeof routes[0], r, &handler, allow, sizeof allow)
       == ROUTE_FOUND)
-    return handler (r);
+    {
+      r->cache = HTTP_CACHE_SHORT;      /* the pages' 200s: http.h, docs/server.md */
+      return handler (r);
+    }
   if (strcmp (r->method, "GET") != 0 && strcmp (r->method, "HEAD") != 0)
     return page_error (r, 405, "Pages are read with GET.");
   return page_error (r, 404, "There is no page here.");

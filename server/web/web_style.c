@@ -141,5 +141,5 @@ web_style (struct http_request *r)
     MHD_add_response_header (resp, "Cache-Control", "public, max-age=31536000, immutable");
   else
     MHD_add_response_header (resp, "Cache-Control", "no-cache");
-  return http_queue (r, 200, resp);
+  return http_queue_body (r, 200, resp, style, strlen (style));
 }
