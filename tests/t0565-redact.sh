@@ -2,9 +2,11 @@
 # or system model and the kernel's build string out of the signed result
 # (the kernel's version stays), says so in the document (`redacted`, and
 # each member's source), and a real gmpbench-server on 127.0.0.1 accepts
-# it; a document naming an unknown redaction is refused (422).
+# it, as does docs/result.schema.json; a document naming an unknown
+# redaction is refused (422) by both.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/server-lib.sh"
+. "$SRCDIR/tests/api-lib.sh"
 need_server
 
 tiny="--only gmpbench.base.multiply.128 --time-per-test 0.05 -q"
@@ -42,6 +44,14 @@ check "a document naming an unknown redaction is refused (422, field $where)" \
 make_doc twice.json alice --set 'redacted=["kernel", "kernel"]' --name twice
 code=$(post twice.json "$(sign twice.json alice)")
 check "a redaction named twice is refused (422)" [ "$code" = 422 ]
+if [ -n "$SCHEMA_PY" ]; then
+  verdict=$("$SCHEMA_PY" "$SRCDIR/tests/schema-check.py" "$SRCDIR/docs/result.schema.json" red.json)
+  check "docs/result.schema.json accepts the redacted document ($verdict)" [ "${verdict%% *}" = valid ]
+  verdict=$("$SCHEMA_PY" "$SRCDIR/tests/schema-check.py" "$SRCDIR/docs/result.schema.json" odd.json)
+  check "and refuses an unknown redaction" [ "${verdict%% *}" != valid ]
+else
+  skip "redacted against docs/result.schema.json (the Python jsonschema package is not installed)"
+fi
 run_status "$GMPBENCH" run --redact kernel,
 check "--redact with an empty word is a usage error naming it" \
   sh -c "[ $status -eq 2 ] && grep -q 'ends with a comma' err.txt"
