@@ -20,7 +20,9 @@
  * or with another budget per test, or on another CPU, than BASE.
  *
  * The lines are built here and rendered here, but for HTML
- * (compare_html.c, which shares struct comparison through compare_runs.h). */
+ * (compare_html.c, which shares struct comparison through compare_runs.h).
+ * `--server URL RESULT.json` compares with a server's medians instead
+ * (compare_server.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,22 +31,40 @@
 #include "model/si_format.h"
 #include "client/gmpbench.h"
 #include "client/compare_runs.h"
+#include "client/compare_server.h"
 #include "client/output.h"
 #include "client/tree.h"
 #include "common/util.h"
 #include "model/doc_schema.h"
+#include "submit/config.h"
 
 static const char compare_usage[] =
   "usage: gmpbench compare [options] BASE.json OTHER.json...\n"
+  "       gmpbench compare --server URL [options] RESULT.json\n"
   "\n"
   "Compare saved results with a baseline: for each test the ratio of its\n"
   "ops/s in OTHER to BASE (above 1: OTHER is faster), for each node the\n"
   "geometric mean of its tests' ratios; ~ marks a difference within the\n"
-  "reported spreads, which is noise, not a result.\n";
+  "reported spreads, which is noise, not a result.  With --server, compare\n"
+  "a result with the medians of its CPU on that results server, node by node\n"
+  "(~: within their quartiles).\n";
 
 static const char compare_epilogue[] =
   "\n"
-  "Exit status: 0 success, 1 a file cannot be read, 2 usage error.\n";
+  "Exit status: 0 success, 1 a file or the server cannot be read (or has no\n"
+  "results of this CPU), 2 usage error.\n";
+
+/* Attempts after the first to read a server's rows: a comparison is
+ * asked for at a terminal, where a long wait helps nobody. */
+#define COMPARE_RETRIES 1
+
+/* The command line: the format, and --server's. */
+struct compare_cmd
+{
+  enum report_format format;
+  const char *server;
+  struct upload_options uo;
+};
 
 /* The row of the test NAME in R, or NULL. */
 static const struct report_row *
@@ -331,26 +351,67 @@ print_markdown (FILE *f, const struct comparison *c)
   fputc ('\n', f);
 }
 
-/* OPTIONS_OK with *FILES the index of BASE.json, else the exit:
- * OPTIONS_DONE after --help, OPTIONS_BAD on a usage error. */
+/* OPTIONS_OK with *FILES the index of BASE.json (RESULT.json), else the
+ * exit: OPTIONS_DONE after --help, OPTIONS_BAD on a usage error. */
 static enum option_result
-parse_options (int argc, char **argv, enum report_format *format, int *files)
+parse_options (int argc, char **argv, struct compare_cmd *c, int *files)
 {
   const struct gb_option options[] = {
-    OPT_CALLBACK (0, "format", "FORMAT", format, report_format_option,
+    OPT_CALLBACK (0, "format", "FORMAT", &c->format, report_format_option,
                   "text (default), json, html (a self-contained page with\n"
-                  "every run's scores side by side), csv or markdown"),
+                  "every run's scores side by side), csv or markdown;\n"
+                  "with --server text or json"),
+    OPT_STRING (0, "server", "URL", &c->server,
+                "compare RESULT.json with its CPU's medians on the\n"
+                "results server URL"),
+    OPT_STRING (0, "cacert", "FILE", &c->uo.cacert,
+                "trust the certificate authorities in FILE (PEM) instead\n"
+                "of the system's, for a private server", .needs = "server"),
+    OPT_SECONDS (0, "timeout", &c->uo.timeout,
+                 "give up an attempt after SECS (default 60)", .needs = "server"),
     OPT_END
   };
   const struct option_table table = { "compare", compare_usage, compare_epilogue, options,
                                       OPERANDS_ANY, NULL };
   enum option_result rc = options_parse (&table, argc, argv, files);
-  if (rc == OPTIONS_OK && argc - *files < 2)
+  if (rc == OPTIONS_OK && c->server && argc - *files != 1)
+    {
+      gb_error ("compare", "--server compares one result; see 'gmpbench compare --help'");
+      return OPTIONS_BAD;
+    }
+  if (rc == OPTIONS_OK && !c->server && argc - *files < 2)
     {
       gb_error ("compare", "give a base result and at least one other; see 'gmpbench compare --help'");
       return OPTIONS_BAD;
     }
   return rc;
+}
+
+/* gmpbench compare --server URL FILE. */
+static int
+compare_with_server (const struct compare_cmd *c, const char *file)
+{
+  char err[512];
+  const char *origin;
+  cJSON *doc = NULL;
+  char *url = config_server (c->server, &origin, err, sizeof err);
+  int status;
+
+  if (!url)
+    {
+      gb_error ("compare", "%s", err);
+      return EXIT_USAGE;
+    }
+  if (report_load_file (file, &doc, NULL, err, sizeof err) != 0)
+    {
+      gb_error ("compare", "%s", err);
+      status = 1;
+    }
+  else
+    status = compare_server (stdout, url, file, doc, c->format, &c->uo);
+  cJSON_Delete (doc);
+  free (url);
+  return status;
 }
 
 /* Starts a note on stderr about run K. */
@@ -480,11 +541,15 @@ compare_print (FILE *f, const char *cmd, const char *const *names, const cJSON *
 int
 cmd_compare (int argc, char **argv)
 {
-  enum report_format format = REPORT_TEXT;
+  struct compare_cmd c = { REPORT_TEXT, NULL,
+                           { "compare", NULL, UPLOAD_DEFAULT_TIMEOUT, COMPARE_RETRIES, 1 } };
   char err[512];
-  int files, status = parse_options (argc, argv, &format, &files);
+  int files, status = parse_options (argc, argv, &c, &files);
+  enum report_format format = c.format;
   if (status != OPTIONS_OK)
     return status == OPTIONS_DONE ? 0 : EXIT_USAGE;
+  if (c.server)
+    return compare_with_server (&c, argv[files]);
 
   size_t n = (size_t) (argc - files);
   cJSON **docs = gb_xcalloc (n, sizeof *docs);

@@ -22,8 +22,10 @@
 #include "client/report.h"
 #include "client/upload_options.h"
 #include "submit/config.h"
+#include "submit/consent.h"
 #include "submit/document.h"
 #include "submit/identity.h"
+#include "submit/redact.h"
 #include "submit/submit.h"
 #include "client/compare.h"
 #include "client/gmp_side.h"
@@ -49,13 +51,15 @@ static const char run_usage[] =
 
 static const char run_epilogue[] =
   "\n"
-  "Exit status: 0 success, 1 not saved or rejected, 2 usage error, 3 a test\n"
-  "computed a wrong result or its outputs were stale or cached, 4 the system\n"
-  "clock disagrees with the CPU's counter (nothing is written), 75 --submit\n"
-  "queued the result for later, 130 (SIGINT) or 143 (SIGTERM) interrupted\n"
-  "(nothing is written).  A progress bar is drawn on stderr when it is a\n"
-  "terminal, a plain line per finished test otherwise; colour is used on a\n"
-  "terminal unless NO_COLOR is set.\n";
+  "Exit status: 0 success, 1 not saved or rejected, 2 usage error (with\n"
+  "--submit also no server set, or no consent to the first upload to it,\n"
+  "see --yes: nothing is run), 3 a test computed a wrong result or its\n"
+  "outputs were stale or cached, 4 the system clock disagrees with the CPU's\n"
+  "counter (nothing is written), 75 --submit queued the result for later,\n"
+  "130 (SIGINT) or 143 (SIGTERM) interrupted (nothing is written).  A\n"
+  "progress bar is drawn on stderr when it is a terminal, a plain line per\n"
+  "finished test otherwise; colour is used on a terminal unless NO_COLOR is\n"
+  "set.\n";
 
 /* The values of --gmp, as given. */
 struct gmp_list
@@ -74,6 +78,7 @@ struct run_options
   unsigned threads;             /* 0: single-threaded only */
   double cpu_ghz;               /* 0: use the measured clock */
   const char *key_file;
+  unsigned redact;              /* --redact: REDACT_* of submit/redact.h */
   int submit;
   struct submit_options so;
   struct gb_identity id;
@@ -148,6 +153,18 @@ cpu_ghz_option (const struct gb_option *opt, const char *cmd, const char *arg)
 }
 
 static enum option_result
+redact_option (const struct gb_option *opt, const char *cmd, const char *arg)
+{
+  char err[256];
+  if (redact_parse (arg, opt->value, err, sizeof err) != 0)
+    {
+      gb_error (cmd, "%s", err);
+      return OPTIONS_BAD;
+    }
+  return OPTIONS_OK;
+}
+
+static enum option_result
 gmp_option (const struct gb_option *opt, const char *cmd, const char *arg)
 {
   struct gmp_list *g = opt->value;
@@ -187,6 +204,10 @@ parse_options (int argc, char **argv, struct run_options *o)
                 "signature to FILE.sig (none for a device or FIFO)"),
     OPT_STRING (0, "key", "FILE", &o->key_file,
                 "sign with this key instead of your identity"),
+    OPT_CALLBACK (0, "redact", "WHAT", &o->redact, redact_option,
+                  "leave out of the result (comma-separated): machine,\n"
+                  "the board or system model; kernel, the kernel's\n"
+                  "build string (its version stays)"),
     OPT_FLAG ('q', "quiet", &o->quiet, "no progress bar, no notes on stderr"),
     OPT_FLAG ('v', "verbose", &o->verbose,
               "a line on stderr for each finished test under the\n"
@@ -196,6 +217,7 @@ parse_options (int argc, char **argv, struct run_options *o)
               "the options below need it"),
     UPLOAD_UNLISTED_OPTION (&o->so, "submit"),
     UPLOAD_OPTIONS (&o->so, "submit"),
+    UPLOAD_CONSENT_OPTION (&o->so, "submit"),
     OPT_END
   };
   const struct option_table table = { "run", run_usage, run_epilogue, options, 0, NULL };
@@ -347,20 +369,29 @@ upload (const struct run_options *o, const char *output, const char *bytes, size
 }
 
 /* Fail early, before minutes of benchmarking, on a server URL that
- * --submit could not use. */
+ * --submit could not use, or none set; with the signing identity loaded
+ * (CONSENT), also on a first upload to it that is not consented to
+ * (asked here, before the run, when there is a terminal). */
 static int
-check_server (const struct run_options *o)
+check_server (const struct run_options *o, int consent)
 {
   char err[512];
   const char *origin;
   char *url = config_server (o->so.server, &origin, err, sizeof err);
+  int rc = 0;
   if (!url)
     {
       gb_error ("run", "%s; nothing was run", err);
       return -1;
     }
+  if (consent && !o->so.dry_run
+      && consent_obtain ("run", url, o->id.public_b64, o->so.yes) != 0)
+    {
+      gb_error ("run", "nothing was run (without --submit nothing is uploaded)");
+      rc = -1;
+    }
   free (url);
-  return 0;
+  return rc;
 }
 
 /* Prints DOC (serialised as BYTES, saved in OUTPUT when SAVED) on stdout
@@ -384,13 +415,14 @@ print_report (const struct run_options *o, const cJSON *doc, const char *bytes,
   report_close (&r);
 }
 
-/* Signs DOC, writes it to OUTPUT (unless NULL), prints its report when
- * REPORT, and uploads it with --submit. */
+/* Redacts DOC as --redact asks, signs it, writes it to OUTPUT (unless
+ * NULL), prints its report when REPORT, and uploads it with --submit. */
 static int
 emit (struct run_options *o, cJSON *doc, const char *output, int report)
 {
   char sig[SIGN_B64_LEN + 1], err[512];
   size_t len;
+  redact_apply (doc, o->redact);
   char *bytes = identity_sign_document (&o->id, doc, &len, sig);
   int status = 0, saved = 0;
   /* Nothing goes next to a device or FIFO (-o /dev/null, /dev/stdout). */
@@ -540,10 +572,12 @@ run_builds (struct run_options *o, int argc, char **argv)
       if (check_writable (outputs[k]) != 0)
         status = EXIT_USAGE;
     }
-  if (status == 0 && o->submit && check_server (o) != 0)
+  if (status == 0 && o->submit && check_server (o, 0) != 0)
     status = EXIT_USAGE;
   if (status == 0 && load_identity (o) != 0)
     status = 1;
+  if (status == 0 && o->submit && check_server (o, 1) != 0)
+    status = EXIT_USAGE;
   if (status == 0)
     {
       struct gmp_side side = { argc, argv, paths, n, &o->sel, o->quiet, o->verbose };
@@ -643,12 +677,16 @@ cmd_run (int argc, char **argv)
     {
       if (status == 0 && o.output && check_writable (o.output) != 0)
         status = -1;
-      if (status == 0 && o.submit && check_server (&o) != 0)
+      if (status == 0 && o.submit && check_server (&o, 0) != 0)
         status = -1;
-      if (status == 0)
-        status = load_identity (&o) == 0 ? run_one (&o) : 1;
-      else
+      if (status != 0)
         status = status > 0 ? 0 : EXIT_USAGE;
+      else if (load_identity (&o) != 0)
+        status = 1;
+      else if (o.submit && check_server (&o, 1) != 0)
+        status = EXIT_USAGE;
+      else
+        status = run_one (&o);
     }
   free (o.gmp.names);
   selection_free (&o.sel);

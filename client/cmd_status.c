@@ -1,6 +1,7 @@
 /* cmd_status.c: `gmpbench status`, what the client would use and what it
- * holds: the signing identity, the server with where that choice came
- * from, and the queue of results waiting for upload.  It only looks: it
+ * holds: the signing identity, the config file, the server with where that
+ * choice came from (or that none is set) and whether uploads to it are
+ * consented to, and the queue of results waiting for upload.  It only looks: it
  * creates no key and contacts no server. */
 #include <errno.h>
 #include <stdio.h>
@@ -10,13 +11,15 @@
 #include "client/gmpbench.h"
 #include "client/options.h"
 #include "submit/config.h"
+#include "submit/consent.h"
 #include "submit/identity.h"
 #include "submit/spool.h"
 
 static const char status_usage[] =
   "usage: gmpbench status [options]\n"
   "\n"
-  "Show the signing identity, the results server and the queued results.\n";
+  "Show the signing identity, the config file, the results server (and which\n"
+  "setting chose it), consent to uploads there, and the queued results.\n";
 
 static const char status_epilogue[] =
   "\n"
@@ -49,21 +52,53 @@ show_identity (const char *key_file)
   return 0;
 }
 
+/* The consent line for uploads to URL (submit/consent.h). */
+static int
+show_consent (const char *url)
+{
+  char err[512], when[32];
+  enum consent_state state;
+  if (consent_check (url, &state, when, sizeof when, err, sizeof err) != 0)
+    {
+      printf ("consent      unusable\n");
+      gb_error ("status", "%s", err);
+      return 1;
+    }
+  if (state == CONSENT_CONFIG)
+    printf ("consent      given for every server (the config file's 'consent = yes')\n");
+  else if (state == CONSENT_REMEMBERED)
+    printf ("consent      given on %s\n", when);
+  else
+    printf ("consent      not yet: the first upload asks (or give --yes)\n");
+  return 0;
+}
+
 static int
 show_server (const char *cli)
 {
   char err[512];
   const char *origin;
   char *url = config_server (cli, &origin, err, sizeof err);
-  if (!url)
+  char *config = config_file_path (err, sizeof err);
+  int rc = 0;
+  printf ("config file  %s\n", config ? config : "none (no HOME)");
+  free (config);
+  if (url)
+    {
+      printf ("server       %s (from %s)\n", url, origin);
+      rc = show_consent (url);
+    }
+  else if (!origin)
+    printf ("server       none set: uploads need --server URL, GMPBENCH_SERVER=URL, or\n"
+            "             'server = URL' in the config file\n");
+  else
     {
       printf ("server       unusable\n");
       gb_error ("status", "%s", err);
-      return 1;
+      rc = 1;
     }
-  printf ("server       %s (%s)\n", url, origin);
   free (url);
-  return 0;
+  return rc;
 }
 
 /* Lists the entries with SUFFIX under the heading WHAT. */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "client/gmpbench.h"
 #include "client/upload_options.h"
+#include "submit/config.h"
 #include "submit/identity.h"
 #include "submit/result_file.h"
 #include "submit/submit.h"
@@ -29,7 +30,8 @@ static const char submit_epilogue[] =
   "Proxies are taken from https_proxy, http_proxy and no_proxy.  A result that\n"
   "cannot be uploaded now is queued (see 'gmpbench status').\n"
   "Exit status: 0 all uploaded, 1 a file was rejected or unusable, 2 usage\n"
-  "error, 75 some result is queued for later.\n";
+  "error, no server set, or no consent to the first upload to the server\n"
+  "(see --yes), 75 some result is queued for later.\n";
 
 struct submit_cmd
 {
@@ -49,6 +51,7 @@ parse_options (int argc, char **argv, struct submit_cmd *c, int *files)
               "was queued for (unless --server is given)"),
     UPLOAD_UNLISTED_OPTION (&c->opt, NULL),
     UPLOAD_OPTIONS (&c->opt, NULL),
+    UPLOAD_CONSENT_OPTION (&c->opt, NULL),
     OPT_STRING (0, "key", "FILE", &c->key_file,
                 "the signing key for files not signed yet\n"
                 "(default: the identity of 'gmpbench key')"),
@@ -126,6 +129,20 @@ submit_file (const char *path, struct submit_cmd *c)
   return status;
 }
 
+/* Whether a server is set (and its URL usable), said when not. */
+static int
+server_set (const struct submit_options *opt)
+{
+  char err[512];
+  const char *origin;
+  char *url = config_server (opt->server, &origin, err, sizeof err);
+  int set = url != NULL;
+  if (!set)
+    gb_error (opt->cmd, "%s; nothing was uploaded", err);
+  free (url);
+  return set;
+}
+
 int
 cmd_submit (int argc, char **argv)
 {
@@ -139,9 +156,13 @@ cmd_submit (int argc, char **argv)
     return rc == OPTIONS_DONE ? 0 : EXIT_USAGE;
   if (c.pending)
     return submit_pending (&c.opt);
+  if (!server_set (&c.opt))
+    return EXIT_USAGE;
   for (int i = files; i < argc; i++)
     {
       int st = submit_file (argv[i], &c);
+      if (st == SUBMIT_NO_CONSENT)
+        return st;
       if (st == 1 || (st == SUBMIT_QUEUED && status == 0))
         status = st;
     }

@@ -12,8 +12,9 @@
  * NEED not NULL, each is an error without the option NEED. */
 #define UPLOAD_OPTIONS(so, need) \
   OPT_STRING (0, "server", "URL", &(so)->server, \
-              "the results server (default: $GMPBENCH_SERVER, the\n" \
-              "config file's 'server', then https://gmpbench.org)", .needs = need), \
+              "the results server (default: $GMPBENCH_SERVER, then\n" \
+              "the config file's 'server'; 'gmpbench status' shows it)", \
+              .needs = need), \
   OPT_STRING (0, "cacert", "FILE", &(so)->cacert, \
               "trust the certificate authorities in FILE (PEM)\n" \
               "instead of the system's, for a private server", .needs = need), \
@@ -29,5 +30,13 @@
 #define UPLOAD_UNLISTED_OPTION(so, need) \
   OPT_FLAG (0, "unlisted", &(so)->unlisted, \
             "reachable by its link only, never in listings", .needs = need)
+
+/* --yes into SO, for uploads: consent to the server without being asked
+ * (submit/consent.h). */
+#define UPLOAD_CONSENT_OPTION(so, need) \
+  OPT_FLAG (0, "yes", &(so)->yes, \
+            "consent to making the result public on this server\n" \
+            "without the question asked before the first upload\n" \
+            "(remembered, as a \"y\" is)", .needs = need)
 
 #endif

@@ -23,6 +23,7 @@ static const struct schema_member top_schema[] = {
   M (DOC_COMPARISONS, SK_ARRAY, 0, 0, 4096),
   M (DOC_THREADS, SK_OBJECT, 0, 0, 0),
   M (DOC_SUBMITTER, SK_OBJECT, SCHEMA_REQUIRED, 0, 0),
+  M (DOC_REDACTED, SK_ARRAY, 0, 1, 2),
 };
 
 static const struct schema_member client_schema[] = {
@@ -153,6 +154,7 @@ const struct schema_member doc_threaded_result_element = {
 const struct schema_member doc_skipped_element = { "", ELEMENTS (skipped_schema) };
 const struct schema_member doc_flag_element = M ("", SK_STRING, SCHEMA_REQUIRED, 1, 32);
 const struct schema_member doc_only_element = M ("", SK_STRING, SCHEMA_REQUIRED, 1, 256);
+const struct schema_member doc_redacted_element = M ("", SK_STRING, SCHEMA_REQUIRED, 1, 16);
 const struct schema_member doc_score_value =
   M ("", SK_NUMBER, SCHEMA_REQUIRED | SCHEMA_POSITIVE, 0, BIG);
 
@@ -169,3 +171,5 @@ const char *const doc_run_modes[] = { DOC_MODE_FULL, DOC_MODE_QUICK, DOC_MODE_CU
 const size_t doc_nrun_modes = GB_ARRAY_SIZE (doc_run_modes);
 const char *const doc_result_flags[] = { DOC_FLAG_NOISY, DOC_FLAG_CPU_DIVERGED };
 const size_t doc_nresult_flags = GB_ARRAY_SIZE (doc_result_flags);
+const char *const doc_redactions[] = { DOC_REDACT_MACHINE, DOC_REDACT_KERNEL };
+const size_t doc_nredactions = GB_ARRAY_SIZE (doc_redactions);

@@ -29,6 +29,9 @@
 #define DOC_COMPARISONS "comparisons"
 #define DOC_THREADS "threads"
 #define DOC_SUBMITTER "submitter"
+/* What `gmpbench run --redact` left out of system (optional: absent when
+ * nothing was): an array of the names below, each at most once. */
+#define DOC_REDACTED "redacted"
 
 /* client */
 #define DOC_CLIENT_NAME "name"
@@ -102,6 +105,10 @@
 #define DOC_SKIPPED_NAME "name"
 #define DOC_SKIPPED_REASON "reason"
 
+/* redacted[]: machine.model set to null; os.kernel cut to its version */
+#define DOC_REDACT_MACHINE "machine"
+#define DOC_REDACT_KERNEL "kernel"
+
 /* submitter */
 #define DOC_SUBMITTER_PUBLIC_KEY "public_key"
 #define DOC_SUBMITTER_NAME "name"
@@ -117,12 +124,16 @@ extern const struct doc_object doc_top, doc_client, doc_run, doc_system, doc_thr
   doc_submitter, doc_run_counter;
 /* Elements of arrays and values of the scores objects. */
 extern const struct schema_member doc_result_element, doc_threaded_result_element,
-  doc_skipped_element, doc_flag_element, doc_only_element, doc_score_value;
+  doc_skipped_element, doc_flag_element, doc_only_element, doc_score_value,
+  doc_redacted_element;
 
 /* The values run.mode and results[].flags[] may take. */
 extern const char *const doc_run_modes[];
 extern const size_t doc_nrun_modes;
 extern const char *const doc_result_flags[];
 extern const size_t doc_nresult_flags;
+/* The values redacted[] may hold. */
+extern const char *const doc_redactions[];
+extern const size_t doc_nredactions;
 
 #endif

@@ -171,11 +171,41 @@ check_result_forms (const cJSON *results, const char *path, struct validate_erro
   return 0;
 }
 
+/* redacted[]: known names, each once. */
+static int
+check_redacted (const cJSON *redacted, struct validate_error *err)
+{
+  char field[64];
+  int k = 0;
+
+  if (!redacted)
+    return 0;
+  if (schema_check_elements (redacted, DOC_REDACTED, &doc_redacted_element, err) < 0)
+    return -1;
+  for (const cJSON *r = redacted->child; r; r = r->next, k++)
+    {
+      int again = 0;
+      for (const cJSON *e = redacted->child; e != r; e = e->next)
+        again |= strcmp (e->valuestring, r->valuestring) == 0;
+      if (!one_of (r->valuestring, doc_redactions, doc_nredactions) || again)
+        {
+          snprintf (field, sizeof field, DOC_REDACTED "[%d]", k);
+          validate_fail (err, 422, "format", field, again ? "\"%s\" is redacted twice"
+                         : "unknown redaction \"%s\" (machine or kernel)", r->valuestring);
+          return -1;
+        }
+    }
+  return 0;
+}
+
 /* The members whose values have a fixed form. */
 static int
 check_forms (const cJSON *doc, struct validate_error *err)
 {
   const cJSON *threads = schema_get (doc, DOC_THREADS);
+
+  if (check_redacted (schema_get (doc, DOC_REDACTED), err) < 0)
+    return -1;
 
   if (strcmp (text (doc, DOC_FORMAT), FORMAT_NAME) != 0)
     {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "build_config.h"
 #include "common/util.h"
 #include "submit/document.h"
 
@@ -49,13 +50,21 @@ absolute (const char *path)
   return path[0] == '/';
 }
 
+/* The XDG variable of the configuration ('c'), data ('d') or state ('s')
+ * directory. */
+static const char *
+xdg_variable (int which)
+{
+  return which == 'c' ? "XDG_CONFIG_HOME" : which == 'd' ? "XDG_DATA_HOME" : "XDG_STATE_HOME";
+}
+
 /* The directory that holds ours, and in *VAR the variable naming it: the
  * XDG variable when it is absolute, else %APPDATA% on Windows, else HOME.
  * NULL when that variable is unset. */
 static const char *
 base_dir (int which, const char **var)
 {
-  const char *xdg_var = which == 'c' ? "XDG_CONFIG_HOME" : "XDG_DATA_HOME";
+  const char *xdg_var = xdg_variable (which);
   const char *xdg = getenv (xdg_var);
 
   if (absolute (xdg))
@@ -71,6 +80,20 @@ base_dir (int which, const char **var)
   return getenv (*var);
 }
 
+/* Our directory under HOME: the XDG spec's defaults, or macOS's one
+ * directory for all three. */
+static const char *
+home_subdir (int which)
+{
+#ifdef __APPLE__
+  (void) which;
+  return "Library/Application Support/gmpbench";
+#else
+  return which == 'c' ? ".config/gmpbench" : which == 'd' ? ".local/share/gmpbench"
+    : ".local/state/gmpbench";
+#endif
+}
+
 char *
 config_dir (int which, char *err, size_t errlen)
 {
@@ -80,17 +103,13 @@ config_dir (int which, char *err, size_t errlen)
   if (!absolute (base))
     {
       snprintf (err, errlen, "cannot find the %s directory: set %s or %s",
-                which == 'c' ? "configuration" : "data", var,
-                which == 'c' ? "XDG_CONFIG_HOME" : "XDG_DATA_HOME");
+                which == 'c' ? "configuration" : which == 'd' ? "data" : "state", var,
+                xdg_variable (which));
       return NULL;
     }
 #ifndef _WIN32
   if (strcmp (var, "HOME") == 0)
-#ifdef __APPLE__
-    sub = "Library/Application Support/gmpbench";
-#else
-    sub = which == 'c' ? ".config/gmpbench" : ".local/share/gmpbench";
-#endif
+    sub = home_subdir (which);
 #endif
   return join (base, sub);
 }
@@ -139,7 +158,9 @@ config_make_dir (int which, char *err, size_t errlen)
 
   if (!dir)
     return NULL;
-  if (stat (base, &st) != 0 || !S_ISDIR (st.st_mode))
+  /* An XDG variable's directory is made with ours; a home is not. */
+  if (strcmp (var, xdg_variable (which)) != 0
+      && (stat (base, &st) != 0 || !S_ISDIR (st.st_mode)))
     snprintf (err, errlen, "the directory %s (%s) does not exist", base, var);
   else if (mkdirs (dir) != 0)
     snprintf (err, errlen, "cannot create %s: %s", dir, strerror (errno));
@@ -149,8 +170,8 @@ config_make_dir (int which, char *err, size_t errlen)
   return NULL;
 }
 
-static char *
-config_path (char *err, size_t errlen)
+char *
+config_file_path (char *err, size_t errlen)
 {
   char *dir = config_dir ('c', err, errlen);
   char *path = dir ? join (dir, CONFIG_FILE_NAME) : NULL;
@@ -158,10 +179,8 @@ config_path (char *err, size_t errlen)
   return path;
 }
 
-/* The whole file, malloc'ed and NUL-terminated; "" when it does not
- * exist; NULL with a message when it cannot be read. */
-static char *
-read_config (const char *path, char *err, size_t errlen)
+char *
+config_read_text (const char *path, char *err, size_t errlen)
 {
   FILE *f = fopen (path, "r");
   char *buf = NULL;
@@ -223,8 +242,8 @@ match_line (const char *line, const char *eol, const char *name, const char **va
 int
 config_get (const char *name, char **value, char *err, size_t errlen)
 {
-  char *path = config_path (err, errlen);
-  char *text = path ? read_config (path, err, errlen) : NULL;
+  char *path = config_file_path (err, errlen);
+  char *text = path ? config_read_text (path, err, errlen) : NULL;
   free (path);
   if (!text)
     return -1;
@@ -254,7 +273,7 @@ config_set (const char *name, const char *value, char *err, size_t errlen)
 {
   char *dir = config_make_dir ('c', err, errlen);
   char *path = dir ? join (dir, CONFIG_FILE_NAME) : NULL;
-  char *text = path ? read_config (path, err, errlen) : NULL;
+  char *text = path ? config_read_text (path, err, errlen) : NULL;
   int rc = -1;
 
   if (text)
@@ -287,30 +306,48 @@ config_set (const char *name, const char *value, char *err, size_t errlen)
   return rc;
 }
 
+/* The message for a client with no server set. */
+static void
+no_server (char *err, size_t errlen)
+{
+  char ignored[256];
+  char *path = config_file_path (ignored, sizeof ignored);
+  snprintf (err, errlen, "no results server is set: give --server URL, set the environment "
+            "variable GMPBENCH_SERVER=URL, or write 'server = URL' in %s",
+            path ? path : "the config file");
+  free (path);
+}
+
 char *
 config_server (const char *cli, const char **origin, char *err, size_t errlen)
 {
   const char *env = getenv ("GMPBENCH_SERVER");
   char *url = NULL;
 
+  *origin = NULL;
   if (cli)
     {
       url = gb_xstrdup (cli);
-      *origin = "--server";
+      *origin = CONFIG_ORIGIN_CLI;
     }
   else if (env && *env)
     {
       url = gb_xstrdup (env);
-      *origin = "GMPBENCH_SERVER";
+      *origin = CONFIG_ORIGIN_ENV;
     }
   else if (config_get ("server", &url, err, errlen) != 0)
     return NULL;
   else if (url)
-    *origin = "config file";
+    *origin = CONFIG_ORIGIN_FILE;
+  else if (*GB_DEFAULT_SERVER)
+    {
+      url = gb_xstrdup (GB_DEFAULT_SERVER);
+      *origin = CONFIG_ORIGIN_BUILD;
+    }
   else
     {
-      url = gb_xstrdup (CONFIG_DEFAULT_SERVER);
-      *origin = "built-in default";
+      no_server (err, errlen);
+      return NULL;
     }
   if ((strncmp (url, "http://", 7) != 0 && strncmp (url, "https://", 8) != 0)
       || strpbrk (url, " \t\r\n\"<>\\^`{|}"))

@@ -5,16 +5,20 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "common/util.h"
+#include "model/doc_schema.h"
 #include "model/protocol.h"
 #include "submit/config.h"
+#include "submit/consent.h"
 #include "submit/document.h"
 #include "submit/spool.h"
+#include "submit/standing.h"
 #include "submit/upload.h"
 
 #define LOST_BEGIN "-----BEGIN GMPBENCH RESULT-----"
@@ -74,9 +78,34 @@ upload_options_from (const struct submit_options *opt, struct upload_options *u)
   u->quiet = opt->quiet;
 }
 
-/* Prints the permalink from the server's answer to an upload. */
+/* The GMPbench score of the document BYTES (the root node's), or NAN. */
+static double
+document_score (const char *bytes, size_t len)
+{
+  cJSON *doc = cJSON_ParseWithLength (bytes, len);
+  const cJSON *scores = cJSON_GetObjectItemCaseSensitive (doc, DOC_SCORES);
+  const cJSON *root = cJSON_GetObjectItemCaseSensitive (scores, "gmpbench");
+  double score = cJSON_IsNumber (root) ? root->valuedouble : NAN;
+  cJSON_Delete (doc);
+  return score;
+}
+
+/* Prints the line of the answer J's `standing` (standing.h) for the
+ * uploaded document BYTES, if it has one. */
 static void
-print_uploaded (const char *server, const struct upload_reply *r)
+print_standing (const cJSON *j, const char *bytes, size_t len)
+{
+  const cJSON *standing = cJSON_GetObjectItemCaseSensitive (j, "standing");
+  char line[512];
+  if (standing && standing_line (standing, document_score (bytes, len), line, sizeof line))
+    printf ("%s\n", line);
+}
+
+/* Prints the permalink from the server's answer to an upload of BYTES,
+ * and for a new result (201) where it stands, when the answer says. */
+static void
+print_uploaded (const char *server, const struct upload_reply *r, const char *bytes,
+                size_t len)
 {
   cJSON *j = r->body ? cJSON_ParseWithLength (r->body, r->len) : NULL;
   const char *url = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (j, "url"));
@@ -99,6 +128,8 @@ print_uploaded (const char *server, const struct upload_reply *r)
     }
   if (url)
     putchar ('\n');
+  if (r->status == 201)
+    print_standing (j, bytes, len);
   fflush (stdout);
   cJSON_Delete (j);
 }
@@ -226,6 +257,21 @@ redirect_advice (const struct upload_reply *r)
   return advice;
 }
 
+/* Whether uploads to SERVER are consented to (consent.h), asking first if
+ * need be about the key that signed the document BYTES.  0, or -1 with the
+ * message printed. */
+static int
+consented (const struct submit_options *opt, const char *server, const char *bytes, size_t len)
+{
+  cJSON *doc = cJSON_ParseWithLength (bytes, len);
+  const cJSON *submitter = cJSON_GetObjectItemCaseSensitive (doc, DOC_SUBMITTER);
+  const char *key = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive
+                                          (submitter, DOC_SUBMITTER_PUBLIC_KEY));
+  int rc = consent_obtain (opt->cmd, server, key, opt->yes);
+  cJSON_Delete (doc);
+  return rc;
+}
+
 int
 submit_document (const char *bytes, size_t len, const char *sig_b64,
                  const struct submit_options *opt)
@@ -248,11 +294,21 @@ submit_document (const char *bytes, size_t len, const char *sig_b64,
       free (server);
       return 0;
     }
+  if (consented (opt, server, bytes, len) != 0)
+    {
+      if (opt->local_copy)
+        say (opt, "the result stays in %s", opt->local_copy);
+      else
+        submit_rescue (opt, "not uploaded", bytes, len, sig_b64);
+      free (url);
+      free (server);
+      return SUBMIT_NO_CONSENT;
+    }
   upload_options_from (opt, &uo);
   switch (upload_post (url, bytes, len, sig_b64, &uo, &reply))
     {
     case UPLOAD_OK:
-      print_uploaded (server, &reply);
+      print_uploaded (server, &reply, bytes, len);
       status = 0;
       break;
     case UPLOAD_REJECTED:
@@ -309,11 +365,17 @@ pending_one (const char *path, const char *server_override, const struct submit_
   upload_options_from (opt, &uo);
   if (opt->dry_run)
     upload_print_request (stdout, url, e.bytes, e.len, e.signature);
+  else if (consented (opt, server, e.bytes, e.len) != 0)
+    {
+      status = SUBMIT_NO_CONSENT;
+      *go_on = 0;
+      memset (&reply, 0, sizeof reply);
+    }
   else
     switch (upload_post (url, e.bytes, e.len, e.signature, &uo, &reply))
       {
       case UPLOAD_OK:
-        print_uploaded (server, &reply);
+        print_uploaded (server, &reply, e.bytes, e.len);
         if (spool_remove (&e) != 0 && errno != ENOENT)
           say (opt, "uploaded, but cannot remove %s: %s", path, strerror (errno));
         break;
@@ -368,7 +430,8 @@ submit_pending (const struct submit_options *opt)
   for (; done < n; done++)
     {
       int go_on, st = pending_one (paths[done], override, opt, &go_on);
-      if (st == 1 || (st == SUBMIT_QUEUED && status == 0))
+      if (st == SUBMIT_NO_CONSENT || (st == 1 && status != SUBMIT_NO_CONSENT)
+          || (st == SUBMIT_QUEUED && status == 0))
         status = st;
       if (!go_on)
         {

@@ -7,6 +7,8 @@
  * and returns the exit status for the command:
  *   0             uploaded (201), or already there (200), or a dry run;
  *   1             rejected by the server, or not saved anywhere;
+ *   SUBMIT_NO_CONSENT  not uploaded: the first upload to the server was not
+ *                 consented to (consent.h), or no server is set;
  *   SUBMIT_QUEUED not uploaded now but kept in the spool for
  *                 `gmpbench submit --pending`. */
 #ifndef GB_SUBMIT_SUBMIT_H
@@ -16,6 +18,7 @@
 #include "submit/identity.h"
 
 #define SUBMIT_QUEUED 75        /* EX_TEMPFAIL of sysexits.h */
+#define SUBMIT_NO_CONSENT 2     /* the usage error's status */
 
 struct submit_options
 {
@@ -23,6 +26,7 @@ struct submit_options
   const char *server;           /* --server, or NULL for config_server's choice */
   const char *cacert;           /* --cacert or NULL */
   int unlisted;                 /* --unlisted */
+  int yes;                      /* --yes: consent to the server (consent.h) */
   int dry_run;                  /* print the request instead of sending it */
   int quiet;                    /* no progress, no retry notices */
   int retries;                  /* attempts after the first */

@@ -1,4 +1,5 @@
-/* upload.c: the libcurl side of uploads (see upload.h).  One easy handle
+/* upload.c: the libcurl side of uploads, and of the reads of the API
+ * (upload_get), see upload.h.  One easy handle
  * per attempt keeps attempts independent; the answer's body is collected
  * in memory (the API's answers are small) and, for errors, condensed into
  * one readable line from the protocol's {"error", "rule", "field",
@@ -27,6 +28,7 @@ struct transfer
 {
   struct upload_reply *reply;
   const struct upload_options *opt;
+  int get;                      /* a GET (upload_get), not a POST */
   int progress_shown;
 };
 
@@ -147,9 +149,12 @@ make_handle (const char *url, const char *body, size_t len, struct curl_slist *h
   if (!h)
     return NULL;
   curl_easy_setopt (h, CURLOPT_URL, url);
-  curl_easy_setopt (h, CURLOPT_POST, 1L);
-  curl_easy_setopt (h, CURLOPT_POSTFIELDS, body ? body : "");
-  curl_easy_setopt (h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) len);
+  if (!a->get)
+    {
+      curl_easy_setopt (h, CURLOPT_POST, 1L);
+      curl_easy_setopt (h, CURLOPT_POSTFIELDS, body ? body : "");
+      curl_easy_setopt (h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) len);
+    }
   curl_easy_setopt (h, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt (h, CURLOPT_USERAGENT, USER_AGENT);
   curl_easy_setopt (h, CURLOPT_SSL_VERIFYPEER, 1L);
@@ -164,7 +169,7 @@ make_handle (const char *url, const char *body, size_t len, struct curl_slist *h
   curl_easy_setopt (h, CURLOPT_WRITEFUNCTION, collect);
   curl_easy_setopt (h, CURLOPT_WRITEDATA, a->reply);
   curl_easy_setopt (h, CURLOPT_ERRORBUFFER, errbuf);
-  if (!opt->quiet && isatty (STDERR_FILENO))
+  if (!opt->quiet && !a->get && isatty (STDERR_FILENO))
     {
       curl_easy_setopt (h, CURLOPT_XFERINFOFUNCTION, show_progress);
       curl_easy_setopt (h, CURLOPT_XFERINFODATA, a);
@@ -184,12 +189,12 @@ permanent_curl_error (CURLcode c)
 /* One attempt.  Returns its outcome; *RETRYABLE and *RETRY_AFTER (seconds,
  * -1 when absent) say whether and when another attempt makes sense. */
 static enum upload_outcome
-attempt (const char *url, const char *body, size_t len, struct curl_slist *headers,
+attempt (const char *url, const char *body, size_t len, struct curl_slist *headers, int get,
          const struct upload_options *opt, struct upload_reply *reply,
          int *retryable, long *retry_after)
 {
   char errbuf[CURL_ERROR_SIZE] = "";
-  struct transfer a = { reply, opt, 0 };
+  struct transfer a = { reply, opt, get, 0 };
   CURL *h;
   CURLcode rc;
   curl_off_t ra = -1;
@@ -297,33 +302,18 @@ request_headers (const char *sig_b64, int json)
   return list;
 }
 
-enum upload_outcome
-upload_post (const char *url, const char *body, size_t len, const char *sig_b64,
-             const struct upload_options *opt, struct upload_reply *reply)
+/* The attempts of one request (a GET when GET), retried as upload.h says. */
+static enum upload_outcome
+request (const char *url, const char *body, size_t len, struct curl_slist *headers, int get,
+         const struct upload_options *opt, struct upload_reply *reply)
 {
-  static int initialised;
-  struct curl_slist *headers;
   enum upload_outcome out = UPLOAD_FAILED;
-
-  memset (reply, 0, sizeof *reply);
-  if (!initialised && curl_global_init (CURL_GLOBAL_DEFAULT) != CURLE_OK)
-    {
-      snprintf (reply->problem, sizeof reply->problem, "libcurl could not be initialised");
-      return UPLOAD_FAILED;
-    }
-  initialised = 1;
-  headers = request_headers (sig_b64, len > 0);
-  if (!headers)
-    {
-      snprintf (reply->problem, sizeof reply->problem, "out of memory for the request headers");
-      return UPLOAD_FAILED;
-    }
   for (int n = 0;; n++)
     {
       int retryable;
       long retry_after;
       double delay;
-      out = attempt (url, body, len, headers, opt, reply, &retryable, &retry_after);
+      out = attempt (url, body, len, headers, get, opt, reply, &retryable, &retry_after);
       if (out != UPLOAD_FAILED || !retryable || n >= opt->retries)
         break;
       if (retry_after > UPLOAD_MAX_RETRY_AFTER)
@@ -337,8 +327,50 @@ upload_post (const char *url, const char *body, size_t len, const char *sig_b64,
               n + 1, opt->retries);
       pause_for (delay);
     }
+  return out;
+}
+
+/* Initialises libcurl once; 0, or -1 with REPLY->problem set. */
+static int
+start_curl (struct upload_reply *reply)
+{
+  static int initialised;
+  memset (reply, 0, sizeof *reply);
+  if (!initialised && curl_global_init (CURL_GLOBAL_DEFAULT) != CURLE_OK)
+    {
+      snprintf (reply->problem, sizeof reply->problem, "libcurl could not be initialised");
+      return -1;
+    }
+  initialised = 1;
+  return 0;
+}
+
+enum upload_outcome
+upload_post (const char *url, const char *body, size_t len, const char *sig_b64,
+             const struct upload_options *opt, struct upload_reply *reply)
+{
+  struct curl_slist *headers;
+  enum upload_outcome out;
+
+  if (start_curl (reply) != 0)
+    return UPLOAD_FAILED;
+  headers = request_headers (sig_b64, len > 0);
+  if (!headers)
+    {
+      snprintf (reply->problem, sizeof reply->problem, "out of memory for the request headers");
+      return UPLOAD_FAILED;
+    }
+  out = request (url, body, len, headers, 0, opt, reply);
   curl_slist_free_all (headers);
   return out;
+}
+
+enum upload_outcome
+upload_get (const char *url, const struct upload_options *opt, struct upload_reply *reply)
+{
+  if (start_curl (reply) != 0)
+    return UPLOAD_FAILED;
+  return request (url, NULL, 0, NULL, 1, opt, reply);
 }
 
 void

@@ -1,4 +1,5 @@
-/* upload.h: one signed POST to the results server, with retries (libcurl).
+/* upload.h: one signed POST to the results server, with retries (libcurl),
+ * and the plain GET that reads its API.
  *
  * TLS peer and host verification are always on; a private CA is given with
  * a CA file (--cacert).  Proxies come from the standard environment
@@ -58,6 +59,11 @@ struct upload_reply
 enum upload_outcome upload_post (const char *url, const char *body, size_t len,
                                  const char *sig_b64, const struct upload_options *opt,
                                  struct upload_reply *reply);
+
+/* GETs URL (an API read, such as /api/v1/cpus), with the same TLS
+ * checks, timeouts and retries; UPLOAD_OK for a 200 or 201. */
+enum upload_outcome upload_get (const char *url, const struct upload_options *opt,
+                                struct upload_reply *reply);
 
 void upload_reply_free (struct upload_reply *reply);
 

@@ -11,6 +11,9 @@
  *   stall             read the request and never answer (the connection
  *                     stays open until the helper is killed)
  *   close             read the request and close without answering
+ *   201=FILE, 200=FILE...  that status, with the contents of FILE (JSON,
+ *                     at most 4000 bytes) as the body: a 201 with members
+ *                     a newer server adds, a GET's answer
  * One line per request is appended to LOGFILE: "N METHOD TARGET LENGTH
  * SIGNATURE" (SIGNATURE "-" when the header is missing), so a test can
  * count attempts and compare what was sent.  One connection at a time;
@@ -71,12 +74,29 @@ header (const char *req, const char *name, char *out, size_t outlen)
   snprintf (out, outlen, "%.*s", (int) (e ? e - h : 0), h);
 }
 
+/* The body of a STATUS=FILE answer into JSON: 0, or -1 when FILE cannot
+ * be read whole. */
+static int
+file_body (const char *file, char *json, size_t size)
+{
+  FILE *f = fopen (file, "r");
+  size_t n = f ? fread (json, 1, size - 1, f) : 0;
+  int whole = f && feof (f) && !ferror (f);
+  if (f)
+    fclose (f);
+  json[n] = '\0';
+  if (!whole)
+    fprintf (stderr, "helper-httpd: cannot read %s whole\n", file);
+  return whole ? 0 : -1;
+}
+
 static void
 answer (int fd, const char *spec, const char *body, long len)
 {
-  char id[65], resp[1024], json[512];
+  char id[65], resp[8192], json[4096];
   int status = atoi (spec);
   const char *colon = strchr (spec, ':');
+  const char *file = spec[strspn (spec, "0123456789")] == '=' ? strchr (spec, '=') + 1 : NULL;
   const char *reason = status == 201 ? "Created" : status == 200 ? "OK"
     : status == 429 ? "Too Many Requests" : status >= 500 ? "Service Unavailable"
     : status >= 300 && status < 400 ? "Redirect" : "Error";
@@ -85,7 +105,13 @@ answer (int fd, const char *spec, const char *body, long len)
 
   gb_sha256_hex (body, (size_t) len, id);
   id[16] = '\0';
-  if (status == 200 || status == 201)
+  if (file)
+    {
+      if (file_body (file, json, sizeof json) != 0)
+        return;
+      colon = NULL;
+    }
+  else if (status == 200 || status == 201)
     snprintf (json, sizeof json, "{\"id\": \"%s\", \"url\": \"/results/%s\", "
               "\"api\": \"/api/v1/results/%s\", \"flags\": []}", id, id, id);
   else

@@ -13,12 +13,12 @@
 # are shown.  The last line is "N passed, N failed, N skipped".
 #
 # Environment given to every test: SRCDIR and BUILDDIR (absolute paths),
-# BUILD_SERVER, HAVE_GCRYPT, HAVE_NETTLE, and TEST_TMP, a fresh scratch
+# BUILD_SERVER, HAVE_POSTGRESQL, HAVE_GCRYPT, HAVE_NETTLE, and TEST_TMP, a fresh scratch
 # directory removed afterwards.  HOME and the XDG directories point into
 # TEST_TMP, so no test reads or writes the user's keys, config or spool.
 
 : "${SRCDIR:?}" "${BUILDDIR:?}"
-export SRCDIR BUILDDIR BUILD_SERVER HAVE_GCRYPT HAVE_NETTLE
+export SRCDIR BUILDDIR BUILD_SERVER HAVE_POSTGRESQL HAVE_GCRYPT HAVE_NETTLE
 
 out="$BUILDDIR/tests/out"
 mkdir -p "$out"

@@ -197,8 +197,10 @@ expect_rule () {
 
 # start_pg: a private PostgreSQL in a temporary directory (as the user
 # postgres when running as root: initdb refuses root), on a free loopback
-# port; sets PG_URI.  Returns 1 when PostgreSQL is not installed.
+# port; sets PG_URI.  Returns 1 when PostgreSQL is not installed, or the
+# server was built without it (./configure --without-postgresql).
 start_pg () {
+  [ "${HAVE_POSTGRESQL:-yes}" = yes ] || return 1
   PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -n 1)
   [ -n "$PGBIN" ] || PGBIN=$(pg_config --bindir 2> /dev/null)
   [ -x "$PGBIN/initdb" ] && [ -x "$PGBIN/pg_ctl" ] || return 1
@@ -240,6 +242,6 @@ on_both_engines () {
     trap stop_pg EXIT
     "$1" postgresql "$PG_URI" $RUNAS "$PGBIN/psql" -X -q -t -v ON_ERROR_STOP=1 "$PG_URI"
   else
-    skip "$2 (PostgreSQL not installed or did not start)"
+    skip "$2 (built --without-postgresql, PostgreSQL not installed, or it did not start)"
   fi
 }

@@ -8,7 +8,10 @@ HOME="$TEST_TMP/home"
 XDG_CONFIG_HOME="$TEST_TMP/config"
 XDG_DATA_HOME="$TEST_TMP/data"
 export HOME XDG_CONFIG_HOME XDG_DATA_HOME
-mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME"
+mkdir -p "$HOME" "$XDG_CONFIG_HOME/gmpbench" "$XDG_DATA_HOME"
+# Uploads here are scripted: consent is given in the config file, as a
+# volunteer's scripts would (t0560 tests the question itself).
+echo 'consent = yes' > "$XDG_CONFIG_HOME/gmpbench/config"
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 GMPBENCH_SERVER=http://127.0.0.1:9
 NO_PROXY=127.0.0.1 no_proxy=127.0.0.1

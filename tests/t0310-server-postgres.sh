@@ -11,7 +11,7 @@
 need_server
 
 if ! start_pg; then
-  skip "PostgreSQL tests (initdb/pg_ctl not found or PostgreSQL did not start)"
+  skip "PostgreSQL tests (built --without-postgresql, initdb/pg_ctl not found, or PostgreSQL did not start)"
   stop_pg
   exit 0
 fi

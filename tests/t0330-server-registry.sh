@@ -123,12 +123,12 @@ run_status "$GMPBENCH" run --only gmpbench.base.multiply.128 --time-per-test 0.0
 written=$(field "d['registry']" r.json)
 check "gmpbench run writes the registry of this build" \
   sh -c "[ $status -eq 0 ] && [ '$written' = '$registry' ]"
-run_status "$GMPBENCH" submit r.json --server "$URL" -q
+run_status "$GMPBENCH" submit r.json --server "$URL" -q --yes
 check "... and the server accepts it (status $status$(head -c 400 err.txt | tr '\n' ' '))" \
   sh -c "[ $status -eq 0 ]"
 sed "s/$registry/0123456789abcdef/" r.json > other.json
 rm -f other.json.sig
-run_status "$GMPBENCH" submit other.json --server "$URL" -q
+run_status "$GMPBENCH" submit other.json --server "$URL" -q --yes
 check "a client with another registry: submit fails and says why in one line" \
   sh -c "[ $status -ne 0 ] && grep -c 'different test registries' err.txt | grep -qx 1 \
     && [ \$(grep -c 'registr' err.txt) -eq 1 ]"

@@ -135,7 +135,7 @@ keys "$PWD/results.db" sqlite "$URL"
 stop_server
 
 if ! start_pg; then
-  skip "PostgreSQL (initdb/pg_ctl not found or PostgreSQL did not start)"
+  skip "PostgreSQL (built --without-postgresql, initdb/pg_ctl not found, or PostgreSQL did not start)"
   stop_pg
   exit 0
 fi

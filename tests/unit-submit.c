@@ -1,8 +1,10 @@
 /* unit-submit.c: unit tests of the submit modules that need no network:
  * base64 strictness, signing and verification, the identity's refusals
  * (permissions, corrupt keys, missing directories), the config file and
- * the server precedence, spool entries, damaged ones included, and the
- * retry delays (their bounds and their cap).
+ * the server precedence (and no server when none is set), XDG directories
+ * created when missing, consent and its memory, the standing line after
+ * an upload, --redact's words and the kernel's version, spool entries,
+ * damaged ones included, and the retry delays (their bounds and cap).
  * Works in $TEST_TMP, with HOME and the XDG directories pointed there. */
 #include <errno.h>
 #include <stdio.h>
@@ -10,11 +12,15 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "build_config.h"
 #include "common/util.h"
 #include "submit/config.h"
+#include "submit/consent.h"
 #include "submit/identity.h"
+#include "submit/redact.h"
 #include "submit/sign.h"
 #include "submit/spool.h"
+#include "submit/standing.h"
 #include "submit/upload.h"
 #include "tests/check.h"
 
@@ -28,6 +34,14 @@ path (const char *rel)
   i = (i + 1) % 8;
   snprintf (buf[i], sizeof buf[i], "%s/%s", tmp, rel);
   return buf[i];
+}
+
+/* The permission bits of P, or -1. */
+static int
+mode_of (const char *p)
+{
+  struct stat st;
+  return stat (p, &st) == 0 ? (int) (st.st_mode & 07777) : -1;
 }
 
 static void
@@ -126,13 +140,20 @@ test_config (void)
 
   unsetenv ("GMPBENCH_SERVER");
   url = config_server (NULL, &origin, err, sizeof err);
-  check (url && strcmp (url, CONFIG_DEFAULT_SERVER) == 0 && strcmp (origin, "built-in default") == 0,
-         "with nothing configured the server is the built-in default");
+  if (*GB_DEFAULT_SERVER)
+    check (url && strcmp (url, GB_DEFAULT_SERVER) == 0 && strcmp (origin, CONFIG_ORIGIN_BUILD) == 0,
+           "with nothing configured the server is the build's default");
+  else
+    check (!url && !origin && strstr (err, "no results server is set")
+           && strstr (err, "--server") && strstr (err, "GMPBENCH_SERVER")
+           && strstr (err, "config/gmpbench/config"),
+           "with nothing configured there is no server, and the message says how to set "
+           "one (%s)", err);
   free (url);
   mkdir (path ("config/gmpbench"), 0700);
   write_file (path ("config/gmpbench/config"), "# comment\nother = kept\nserver = http://conf.example/ \n", 0644);
   url = config_server (NULL, &origin, err, sizeof err);
-  check (url && strcmp (url, "http://conf.example") == 0 && strcmp (origin, "config file") == 0,
+  check (url && strcmp (url, "http://conf.example") == 0 && strcmp (origin, CONFIG_ORIGIN_FILE) == 0,
          "the config file's server is used, trailing slash dropped");
   free (url);
   setenv ("GMPBENCH_SERVER", "https://env.example", 1);
@@ -194,11 +215,100 @@ test_spool (void)
          "a dead writer's temporary file is cleaned up");
   free (entry);
 
-  setenv ("XDG_DATA_HOME", path ("missing"), 1);
-  check (spool_add ("http://x", 0, sig, doc, strlen (doc), NULL, err, sizeof err) != 0
-         && strstr (err, "does not exist"),
-         "a missing XDG_DATA_HOME is an error, not created (%s)", err);
+  setenv ("XDG_DATA_HOME", path ("missing/data"), 1);
+  check (spool_add ("http://x", 0, sig, doc, strlen (doc), NULL, err, sizeof err) == 0
+         && mode_of (path ("missing")) == 0700 && mode_of (path ("missing/data")) == 0700,
+         "a missing XDG_DATA_HOME is created with its parents, mode 0700 (%s)", err);
   setenv ("XDG_DATA_HOME", path ("data"), 1);
+}
+
+/* Consent: none at first, the config file's yes or no, a remembered
+ * answer in a state directory made when missing, and no question without
+ * a terminal (standard error is the test's log here). */
+static void
+test_consent (void)
+{
+  char err[512], when[32], line[256];
+  enum consent_state state;
+  FILE *f;
+
+  setenv ("XDG_STATE_HOME", path ("state/deep"), 1);
+  check (consent_check ("http://a.example", &state, when, sizeof when, err, sizeof err) == 0
+         && state == CONSENT_NONE, "no consent is given at first");
+  check (consent_obtain ("test", "http://a.example", NULL, 0) != 0,
+         "without consent and without a terminal the upload may not go on");
+  check (consent_obtain ("test", "http://a.example", NULL, 1) == 0
+         && consent_check ("http://a.example", &state, when, sizeof when, err, sizeof err) == 0
+         && state == CONSENT_REMEMBERED && strlen (when) == 20,
+         "--yes is remembered per server, with its time (%s)", when);
+  check (mode_of (path ("state")) == 0700 && mode_of (path ("state/deep/gmpbench")) == 0700,
+         "the missing XDG_STATE_HOME is created with its parents, mode 0700");
+  f = fopen (path ("state/deep/gmpbench/consent"), "r");
+  check (f && fgets (line, sizeof line, f) && strncmp (line, "http://a.example\t", 17) == 0,
+         "the state file holds the server and a tab (%s)", f ? line : "missing");
+  if (f)
+    fclose (f);
+  check (consent_check ("http://a.example:8080", &state, when, sizeof when, err, sizeof err) == 0
+         && state == CONSENT_NONE, "consent to one server is not consent to another");
+  check (config_set ("consent", "yes", err, sizeof err) == 0
+         && consent_check ("http://b.example", &state, when, sizeof when, err, sizeof err) == 0
+         && state == CONSENT_CONFIG, "the config file's consent = yes covers every server");
+  check (config_set ("consent", "perhaps", err, sizeof err) == 0
+         && consent_check ("http://b.example", &state, when, sizeof when, err, sizeof err) != 0
+         && strstr (err, "perhaps"), "another consent value is an error naming it (%s)", err);
+  config_set ("consent", "", err, sizeof err);
+}
+
+/* The standing line from a 201's member, whole, in parts, and broken. */
+static void
+test_standing (void)
+{
+  char line[512];
+  cJSON *j = cJSON_Parse ("{\"cpu\": {\"sources\": 9, \"results\": 14, \"median\": 5764, "
+                          "\"percentile\": 60}, \"arch\": {\"name\": \"x86_64\", \"mode\": "
+                          "\"quick\", \"results\": 120, \"percentile\": 63}}");
+  check (standing_line (j, 5879, line, sizeof line)
+         && strcmp (line, "5879: 2% above the median of 14 results (9 sources) of this CPU; "
+                    "faster than 63% of 120 x86_64 quick runs") == 0,
+         "the whole standing in one line (%s)", line);
+  cJSON_DeleteItemFromObject (j, "arch");
+  check (standing_line (j, 5000, line, sizeof line)
+         && strcmp (line, "5000: 13% below the median of 14 results (9 sources) of this CPU") == 0,
+         "without arch, the CPU's part alone (%s)", line);
+  cJSON_Delete (j);
+  j = cJSON_Parse ("{\"arch\": {\"name\": \"aarch64\", \"mode\": \"full\", \"results\": 1, "
+                   "\"percentile\": 100}, \"cpu\": {\"results\": 1, \"median\": 700}}");
+  check (standing_line (j, 700, line, sizeof line)
+         && strcmp (line, "700: at the median of 1 result of this CPU; faster than 100% of 1 "
+                    "aarch64 full run") == 0, "one result: singular words (%s)", line);
+  cJSON_Delete (j);
+  j = cJSON_Parse ("{\"cpu\": {\"results\": -1, \"median\": \"x\"}, \"arch\": "
+                   "{\"name\": \"x\\u001b[31m\", \"percentile\": 500}}");
+  check (!standing_line (j, 700, line, sizeof line) && line[0] == '\0',
+         "malformed members say nothing");
+  cJSON_Delete (j);
+  check (!standing_line (NULL, 700, line, sizeof line), "no standing (an older server): nothing");
+}
+
+/* --redact's words and the kernel's version. */
+static void
+test_redact (void)
+{
+  char err[256], v[64];
+  unsigned what = 0;
+  check (redact_parse ("machine,kernel", &what, err, sizeof err) == 0
+         && what == (REDACT_MACHINE | REDACT_KERNEL), "--redact machine,kernel");
+  what = 0;
+  check (redact_parse ("kernel,dmi", &what, err, sizeof err) != 0 && strstr (err, "'dmi'"),
+         "an unknown word is named (%s)", err);
+  redact_kernel_version ("6.1.0-18-amd64", v, sizeof v);
+  check (strcmp (v, "6.1.0") == 0, "6.1.0-18-amd64 keeps 6.1.0 (%s)", v);
+  redact_kernel_version ("14.0-RELEASE-p3", v, sizeof v);
+  check (strcmp (v, "14.0") == 0, "FreeBSD's 14.0-RELEASE-p3 keeps 14.0 (%s)", v);
+  redact_kernel_version ("Windows NT 10.0 build 22631", v, sizeof v);
+  check (strcmp (v, "Windows NT 10.0") == 0, "Windows keeps its NT version (%s)", v);
+  redact_kernel_version ("custom", v, sizeof v);
+  check (v[0] == '\0', "a release without a digit keeps nothing");
 }
 
 /* Every retry's delay lies in [D/2, D], D doubling from the base up to
@@ -250,6 +360,9 @@ main (void)
   test_identity ();
   test_config ();
   test_spool ();
+  test_consent ();
+  test_standing ();
+  test_redact ();
   test_backoff ();
   return check_exit_status ();
 }

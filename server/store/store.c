@@ -27,6 +27,10 @@
  *                        them, and which stand behind each CPU row;
  *
  * and store_internal.h what they share.
+ *
+ * A server built --without-postgresql has no PostgreSQL driver (store_pg.c
+ * is not compiled, GB_HAVE_POSTGRESQL of build_config.h is 0) and refuses
+ * a postgresql:// database with a message saying so.
  */
 #include "server/store/store_internal.h"
 #include "server/store/store_backup.h"
@@ -36,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "build_config.h"
 #include "common/util.h"
 #include "server/log.h"
 #include "server/store/store_dict.h"
@@ -103,8 +108,19 @@ open_connections (struct store *st, const char *target, unsigned total, char *er
 struct store *
 store_open (const char *target, unsigned connections, char *err, size_t errlen)
 {
-  const struct store_driver *drv =
-    store_is_postgresql (target) ? &store_pg_driver : &store_sqlite_driver;
+  int pg = store_is_postgresql (target);
+#if GB_HAVE_POSTGRESQL
+  const struct store_driver *drv = pg ? &store_pg_driver : &store_sqlite_driver;
+#else
+  const struct store_driver *drv = &store_sqlite_driver;
+  if (pg)
+    {
+      snprintf (err, errlen, "this gmpbench-server was built without PostgreSQL "
+                "(./configure --without-postgresql): give a SQLite file, or build it "
+                "again with libpq");
+      return NULL;
+    }
+#endif
   unsigned total = connections + (drv->single_writer ? 1 : 0) + (drv->checkpoint ? 1 : 0);
   struct store *st = new_store (drv, target, total);
 

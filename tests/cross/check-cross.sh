@@ -409,7 +409,7 @@ win_linux_quick () {
 win_submit () {
   url=$1
   shift
-  wine_gb submit --server "$url" --retries 0 "$@" > submit.out 2>> submit.err
+  wine_gb submit --server "$url" --retries 0 --yes "$@" > submit.out 2>> submit.err
 }
 
 # win_upload: a gmpbench-server of the build tree on 127.0.0.1 takes the
@@ -433,12 +433,12 @@ win_upload () {
   win_submit "$url" quick.json
   verdict $? "gmpbench.exe submit to gmpbench-server on 127.0.0.1: accepted (see $dir/submit.err, $dir/server.log)"
   wine_gb run --only gmpbench.base.multiply.128 --time-per-test 0.05 -q -o tiny.json \
-    --submit --server http://127.0.0.1:9 --retries 0 > tiny.out 2> tiny.err
+    --submit --yes --server http://127.0.0.1:9 --retries 0 > tiny.out 2> tiny.err
   rc=$?
   spooled=$(ls "$appdata/gmpbench/spool" 2> /dev/null | grep -c '\.spool$')
   [ $rc -eq 75 ] && [ "$spooled" -ge 1 ]
   verdict $? "gmpbench.exe run --submit, server down: exit 75, queued in %APPDATA%\\gmpbench\\spool ($spooled file; see $dir/tiny.err)"
-  wine_gb submit --pending --server "$url" --retries 0 > pending.out 2> pending.err
+  wine_gb submit --pending --yes --server "$url" --retries 0 > pending.out 2> pending.err
   rc=$?
   [ $rc -eq 0 ] && [ "$(ls "$appdata/gmpbench/spool" 2> /dev/null | grep -c '\.spool$')" -eq 0 ]
   verdict $? "gmpbench.exe submit --pending delivers the queue and empties it (see $dir/pending.err)"
