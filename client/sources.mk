@@ -14,6 +14,7 @@ CLIENT_SRCS += \
 	client/color.c \
 	client/compare.c \
 	client/compare_html.c \
+	client/gmp_pin.c \
 	client/gmp_proto.c \
 	client/gmp_side.c \
 	client/gmp_worker.c \
