@@ -24,9 +24,10 @@
 # messages, not all 1024.
 #
 # Prints per test gmpbench's and GMPbench's instructions per repetition
-# and their ratio; fails (exit 1) when a test is beyond LIMIT (1%) and is
-# not one docs/scoring.md explains (its instruction-count table, the
-# tests whose row says "explained").  How long it took is printed last.
+# and their ratio; fails (exit 1) when a test is beyond 1% and is not one
+# docs/scoring.md explains for this linkage (the rows of its
+# instruction-count table that say "explained for shared" or "explained
+# for static").  How long it took is printed last.
 #
 # The official programs are built with runbench's compiler and flags (CC,
 # CFLAGS; gcc -O3 -fomit-frame-pointer) but linked with the shared libgmp
@@ -114,9 +115,14 @@ for cat in base app; do
 done
 [ -s "$tmp/tests" ] || { echo "no test matches $only" >&2; exit 1; }
 
-# The tests docs/scoring.md explains: rows of its instruction-count table
-# (| test | ... |) that say "explained".
-sed -n 's/^| \(gmpbench\.[^ ]*\) |.*explained.*/\1/p' "$explained_doc" > "$tmp/explained"
+# The tests docs/scoring.md explains for this linkage: rows of its
+# instruction-count table (| test | ... |) that say "explained for static"
+# or "explained for shared".
+case " $LIBS " in
+  *" -static "*) linkage=static ;;
+  *) linkage=shared ;;
+esac
+sed -n "s/^| \(gmpbench\.[^ ]*\) |.*explained for $linkage.*/\1/p" "$explained_doc" > "$tmp/explained"
 
 collected () {  # OUTFILE -> the instructions callgrind counted
   sed -n 's/^summary: //p' "$1"
@@ -137,7 +143,7 @@ theirs () {  # PROGRAM ARGS OPS -> instructions counted
   collected "$tmp/theirs.out"
 }
 
-echo "$(wc -l < "$tmp/tests") tests; about $budget instructions counted a test; limit +-1%"
+echo "$(wc -l < "$tmp/tests") tests; about $budget instructions counted a test; limit +-1%; GMPbench's libgmp $linkage"
 printf '%-36s %8s %16s %16s %9s\n' test reps gmpbench GMPbench ratio
 : > "$tmp/rows"
 failed=0
