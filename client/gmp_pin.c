@@ -74,6 +74,7 @@ gmp_pin_run (struct gmp_pin *p)
 #endif
 }
 
+#ifndef _WIN32
 void
 gmp_pin_child (const struct gmp_pin *p)
 {
@@ -91,6 +92,7 @@ gmp_pin_child (const struct gmp_pin *p)
   snprintf (value, sizeof value, "%d", p->cpu);
   setenv (GMP_PIN_ENV, value, 1);
 }
+#endif
 
 /* The CPU named by TEXT, a decimal number; -1 when it is not one. */
 static int

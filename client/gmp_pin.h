@@ -41,9 +41,12 @@ struct gmp_pin
  * pinned. */
 int gmp_pin_run (struct gmp_pin *p);
 
-/* In a worker's process between fork and exec: gives back the CPUs the
- * run had (P->allowed) and sets GMP_PIN_ENV for the worker. */
+#ifndef _WIN32
+/* In a worker's process between fork and exec (which Windows has not):
+ * gives back the CPUs the run had (P->allowed) and sets GMP_PIN_ENV for
+ * the worker. */
 void gmp_pin_child (const struct gmp_pin *p);
+#endif
 
 /* The worker's side, after its machine is described and before its
  * tests are set up: pins the calling process to the CPU GMP_PIN_ENV
