@@ -5,10 +5,14 @@
 # part of this repository), builds its programs as its runbench does
 # ($CC $CFLAGS prog.c -o prog $LIBS, with runbench's defaults gcc,
 # "-O3 -fomit-frame-pointer" and "-static -lgmp", or CC, CFLAGS and LIBS
-# from the environment), then measures each of the 39 compatible tests
-# ours and theirs alternately (who goes first alternates from round to
-# round), ROUNDS times.  The test list and the weights are read from its
-# runbench.
+# from the environment; their cputime () reading getrusage's user time
+# even in a copy that reads clock (), lib.sh's official_build), then
+# measures each of the 39 compatible tests ours and theirs alternately
+# (who goes first alternates from round to round), ROUNDS times, both on
+# one CPU (taskset -c; the first this script may use unless -c says
+# otherwise): a VM's vCPUs differ by several percent (issue 36), and a
+# process stays on the one it lands on.  The test list and the weights
+# are read from its runbench.
 #
 # Prints, per test, the ratio ours/theirs of the figure our scores use
 # (ops_per_sec: GMPbench's estimator, docs/scoring.md), the median over
@@ -24,19 +28,21 @@
 # itself on this machine.
 #
 # usage: bench/fidelity.sh [-r ROUNDS] [-g GMPBENCH] [-o FILE] [-t PATTERN]
-#                          OFFICIAL_DIR [-- RUN-OPTIONS...]
+#                          [-c CPU] OFFICIAL_DIR [-- RUN-OPTIONS...]
 #   -o FILE     also keep every measurement, one line each, in FILE
 #   -t PATTERN  only the tests whose name matches the shell PATTERN
+#   -c CPU      the CPU both run on (default: first), or none: unpinned
 
 . "$(dirname "$0")/lib.sh"
-rounds=3 gb=./gmpbench keep= only='*'
-options 'r:rounds g:gb o:keep t:only' "$@"
+rounds=3 gb=./gmpbench keep='' only='*' cpu=first
+options 'r:rounds g:gb o:keep t:only c:cpu' "$@"
 shift $((OPTIND - 1))
 [ $# -ge 1 ] || usage
 official=$1
 shift
 [ "${1:-}" = -- ] && shift
 gb=$(executable "$gb" -g) || exit 1
+pin=$(pin_prefix "$cpu") || exit 1
 for f in runbench timing.h multiply.c divide.c gcd.c gcdext.c rsa.c pi.c; do
   [ -f "$official/$f" ] || { echo "$official: no $f here; give the directory of an unpacked GMPbench 0.2" >&2; exit 1; }
 done
@@ -45,18 +51,8 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir -p "$tmp/config" "$tmp/bin"
 
-# Build as runbench does.
-CC=${CC:-gcc}
-CFLAGS=${CFLAGS:--O3 -fomit-frame-pointer}
-LIBS=${LIBS:--static -lgmp}
-echo "building GMPbench's programs: $CC $CFLAGS prog.c -o prog $LIBS"
-cp "$official"/*.c "$official"/timing.h "$tmp/bin/" || exit 1
-for p in multiply divide gcd gcdext rsa pi; do
-  extra=
-  [ $p = pi ] && extra=-lm
-  # shellcheck disable=SC2086
-  (cd "$tmp/bin" && $CC $CFLAGS $p.c -o $p $LIBS $extra) || { echo "building $p failed" >&2; exit 1; }
-done
+official_build "$official" "$tmp/bin" || exit 1
+echo "both run ${pin:-unpinned (-c none)}"
 
 # runbench's test lists and weights: its variable assignments only.
 grep -E '^[a-z]+_(args|weight|tests)=' "$official/runbench" > "$tmp/lists" || exit 1
@@ -81,7 +77,8 @@ echo "$(wc -l < "$tmp/tests") tests, $rounds rounds; load average: $(cut -d' ' -
 ours () {  # NAME [RUN-OPTIONS...] -> "OPS_PER_SEC FAST_OPS_PER_SEC"
   name=$1
   shift
-  XDG_CONFIG_HOME="$tmp/config" "$gb" run --only "$name" -q --format json \
+  # shellcheck disable=SC2086
+  XDG_CONFIG_HOME="$tmp/config" $pin "$gb" run --only "$name" -q --format json \
     -o "$tmp/ours.json" "$@" > /dev/null 2> "$tmp/ours.err" || { cat "$tmp/ours.err" >&2; return 1; }
   python3 - "$tmp/ours.json" <<'EOP'
 import json, sys
@@ -91,7 +88,8 @@ EOP
 }
 
 theirs () {  # PROGRAM ARGS -> ops/s
-  (cd "$tmp/bin" && ./"$1" $(echo "$2" | tr , ' ')) | sed -n 's/^RESULT: \([0-9.]*\).*/\1/p'
+  # shellcheck disable=SC2086
+  (cd "$tmp/bin" && $pin ./"$1" $(echo "$2" | tr , ' ')) | sed -n 's/^RESULT: \([0-9.]*\).*/\1/p'
 }
 
 : > "$tmp/results"

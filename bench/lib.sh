@@ -54,3 +54,59 @@ built_server () {
   [ -x "$1/gmpbench-server" ] || { echo "$1/gmpbench-server: not built (make gmpbench-server)" >&2; return 1; }
   echo "$(cd "$1" && pwd)/gmpbench-server"
 }
+
+# official_build OFFICIAL_DIR BINDIR [PROGRAM...]: builds GMPbench 0.2's
+# programs (all six by default) from the unpacked OFFICIAL_DIR into BINDIR
+# as its runbench does, $CC $CFLAGS prog.c -o prog $LIBS (runbench's
+# defaults gcc, "-O3 -fomit-frame-pointer", "-static -lgmp"; -lm for
+# all), with their cputime () reading getrusage's user time as released:
+# a copy whose cputime reads clock () instead (the process's user and
+# system time; the Windows port's does) gets clock () mapped to the user
+# time by a header of ours given with -include, which changes nothing in
+# a copy that does not call clock ().  Prints the command line; a message
+# and failure when a program does not build.
+official_build () {
+  ob_src=$1 ob_bin=$2
+  shift 2
+  [ $# -gt 0 ] || set -- multiply divide gcd gcdext rsa pi
+  CC=${CC:-gcc}
+  CFLAGS=${CFLAGS:--O3 -fomit-frame-pointer}
+  LIBS=${LIBS:--static -lgmp}
+  mkdir -p "$ob_bin" || return 1
+  cat > "$ob_bin/gb_user_time.h" << 'EOH'
+/* gb_user_time.h (bench/lib.sh): clock () as user CPU time in
+   CLOCKS_PER_SEC units, from getrusage, GMPbench's own cputime source. */
+#include <time.h>
+#include <sys/resource.h>
+static __attribute__ ((unused)) clock_t
+gb_user_clock (void)
+{
+  struct rusage ru;
+  getrusage (RUSAGE_SELF, &ru);
+  return (clock_t) ((double) ru.ru_utime.tv_sec * CLOCKS_PER_SEC
+                    + (double) ru.ru_utime.tv_usec * CLOCKS_PER_SEC / 1e6);
+}
+#define clock() gb_user_clock ()
+EOH
+  echo "building GMPbench's programs: $CC $CFLAGS prog.c -o prog $LIBS -lm (cputime: getrusage user time)"
+  cp "$ob_src"/*.c "$ob_src"/timing.h "$ob_bin/" || return 1
+  for ob_p in "$@"; do
+    # shellcheck disable=SC2086
+    (cd "$ob_bin" && $CC $CFLAGS -include gb_user_time.h $ob_p.c -o $ob_p $LIBS -lm) \
+      || { echo "building $ob_p failed" >&2; return 1; }
+  done
+}
+
+# pin_prefix CPU: the command prefix that runs a command on CPU alone
+# (taskset -c CPU), nothing for CPU "none", the first CPU this process may
+# use for CPU "first"; a message and failure when taskset is missing or
+# CPU is no CPU this process may use.
+pin_prefix () {
+  case $1 in
+    none) return 0 ;;
+    first) set -- "$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')" || return 1 ;;
+  esac
+  command -v taskset > /dev/null || { echo "taskset is not installed (util-linux); use -c none" >&2; return 1; }
+  taskset -c "$1" true 2> /dev/null || { echo "CPU $1: not a CPU this process may use" >&2; return 1; }
+  echo "taskset -c $1"
+}

@@ -28,6 +28,7 @@
 #include "submit/redact.h"
 #include "submit/submit.h"
 #include "client/compare.h"
+#include "client/gmp_pin.h"
 #include "client/gmp_side.h"
 #include "model/doc_schema.h"
 #include "model/score.h"
@@ -613,10 +614,13 @@ run_builds (struct run_options *o, int argc, char **argv)
   return status;
 }
 
-/* A worker's document, unsigned, handed to its run (gmp_worker.c). */
+/* A worker's document, unsigned, with its CPU (gmp_pin.h), handed to its
+ * run (gmp_worker.c). */
 static int
 hand_over (cJSON *doc)
 {
+  cJSON_AddItemToObject (cJSON_GetObjectItemCaseSensitive (doc, DOC_RUN), DOC_RUN_PINNING,
+                         gmp_pin_member ());
   char *json = cJSON_PrintUnformatted (doc);
   int status = gmp_worker_send_document (json);
   free (json);

@@ -36,6 +36,7 @@ gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **doc
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "client/gmp_pin.h"
 #include "client/gmp_proto.h"
 #include "client/gmpbench.h"
 #include "client/interrupt.h"
@@ -151,9 +152,10 @@ move_fd (int fd, int target)
     dup2 (fd, target);
 }
 
-/* In the child: the worker's environment, pipes and program. */
+/* In the child: the worker's environment, CPUs, pipes and program. */
 static void
-exec_worker (const struct gmp_side *s, const char *path, int cmd, int rep)
+exec_worker (const struct gmp_side *s, const struct gmp_pin *pin, const char *path, int cmd,
+             int rep)
 {
   char **argv = gb_xcalloc ((size_t) s->argc + 2, sizeof *argv);
   const char *preload = getenv ("LD_PRELOAD");
@@ -166,6 +168,7 @@ exec_worker (const struct gmp_side *s, const char *path, int cmd, int rep)
             preload ? preload : "");
   setenv ("LD_PRELOAD", value, 1);
   setenv (GMP_PROTO_ENV, path, 1);
+  gmp_pin_child (pin);
 #if defined(__SANITIZE_ADDRESS__)
   /* The preload comes before the sanitizer's runtime, which it tolerates. */
   const char *asan = getenv ("ASAN_OPTIONS");
@@ -192,7 +195,7 @@ exec_worker (const struct gmp_side *s, const char *path, int cmd, int rep)
 }
 
 static int
-spawn (const struct gmp_side *s, struct worker *w)
+spawn (const struct gmp_side *s, const struct gmp_pin *pin, struct worker *w)
 {
   int cmd[2], rep[2];
   if (pipe2 (cmd, O_CLOEXEC) != 0)
@@ -206,7 +209,7 @@ spawn (const struct gmp_side *s, struct worker *w)
   fflush (NULL);
   w->pid = fork ();
   if (w->pid == 0)
-    exec_worker (s, w->path, cmd[0], rep[1]);
+    exec_worker (s, pin, w->path, cmd[0], rep[1]);
   close (cmd[0]);
   close (rep[1]);
   w->to = cmd[1];
@@ -323,16 +326,16 @@ check_provenance (const cJSON *doc, const char *path)
 }
 
 /* Starts every worker, one after the other: each sets up and calibrates
- * its tests alone on the machine.  0, or the run's status. */
+ * its tests alone on the machine, on PIN's CPU.  0, or the run's status. */
 static int
-start_all (const struct gmp_side *s, struct worker *ws, struct progress *prog,
-           volatile sig_atomic_t *stop)
+start_all (const struct gmp_side *s, const struct gmp_pin *pin, struct worker *ws,
+           struct progress *prog, volatile sig_atomic_t *stop)
 {
   for (size_t k = 0; k < s->n; k++)
     {
       struct gmp_proto_msg m;
       progress_preparing (prog, k + 1, s->n, ws[k].path);
-      if (spawn (s, &ws[k]) != 0)
+      if (spawn (s, pin, &ws[k]) != 0)
         {
           gb_error ("run", "cannot start a worker: %s", strerror (errno));
           return fail (ws, s->n, NULL, stop);
@@ -436,8 +439,12 @@ gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **doc
 {
   struct worker *ws = gb_xcalloc (s->n, sizeof *ws);
   struct progress prog;
+  struct gmp_pin pin;
   int status;
   signal (SIGPIPE, SIG_IGN);
+  if (gmp_pin_run (&pin) != 0)
+    gb_error ("run", "the builds run where the system puts them, not on one CPU: %s",
+              pin.why_not);
   for (size_t k = 0; k < s->n; k++)
     {
       ws[k].path = s->paths[k];
@@ -447,7 +454,7 @@ gmp_side_run (const struct gmp_side *s, volatile sig_atomic_t *stop, cJSON **doc
     }
   progress_init (&prog, !s->quiet && isatty (STDERR_FILENO),
                  !s->quiet && (s->verbose || !isatty (STDERR_FILENO)), s->n * s->sel->ntests);
-  status = start_all (s, ws, &prog, stop);
+  status = start_all (s, &pin, ws, &prog, stop);
   if (status == 0)
     status = interleave (s, ws, &prog, stop);
   progress_clear (&prog);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "client/gmp_pin.h"
 #include "client/gmp_proto.h"
 #include "client/gmpbench.h"
 #if defined(__linux__) || defined(__FreeBSD__)
@@ -104,6 +105,7 @@ gmp_worker_measure (const struct bench_test *const *tests, const struct bench_op
   struct runner_batch b;
   struct gmp_proto_msg m = { .kind = GMP_PROTO_READY };
   struct harness_config visits = short_visits (cfg);
+  gmp_pin_worker ();
   enum runner_status st = runner_batch_start (&b, tests, ops, n, &visits, r, failed, stop,
                                               &hooks);
   if (st != RUNNER_OK)

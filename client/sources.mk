@@ -15,6 +15,7 @@ CLIENT_SRCS += \
 	client/compare.c \
 	client/compare_html.c \
 	client/compare_server.c \
+	client/gmp_pin.c \
 	client/gmp_proto.c \
 	client/gmp_side.c \
 	client/gmp_worker.c \

@@ -42,6 +42,7 @@ static const struct schema_member run_schema[] = {
   M (DOC_RUN_CYCLES_GHZ, SK_NUMBER, SCHEMA_POSITIVE, 0, 100),
   M (DOC_RUN_CYCLES_CLOCK, SK_STRING, 0, 5, 8),
   M (DOC_RUN_COUNTER, SK_OBJECT, 0, 0, 0),
+  M (DOC_RUN_PINNING, SK_OBJECT, 0, 0, 0),
 };
 
 /* run.counter: the source is null, with the reason, where there is no
@@ -56,6 +57,12 @@ static const struct schema_member run_counter_schema[] = {
   M (DOC_COUNTER_TESTS, SK_INTEGER, 0, 0, 1e6),
   M (DOC_COUNTER_DEVIATION_MIN, SK_NUMBER, 0, -1, 1e6),
   M (DOC_COUNTER_DEVIATION_MAX, SK_NUMBER, 0, -1, 1e6),
+};
+
+/* run.pinning: the CPU, or null with the reason. */
+static const struct schema_member run_pinning_schema[] = {
+  M (DOC_PINNING_CPU, SK_INTEGER, SCHEMA_REQUIRED | SCHEMA_NULLABLE, 0, 65535),
+  M (DOC_PINNING_SKIPPED, SK_STRING, 0, 1, 256),
 };
 
 /* `system` is open: only the members docs/sysinfo.md marks required are
@@ -166,6 +173,7 @@ const struct doc_object doc_system = OBJECT (system_schema);
 const struct doc_object doc_threads = OBJECT (threads_schema);
 const struct doc_object doc_submitter = OBJECT (submitter_schema);
 const struct doc_object doc_run_counter = OBJECT (run_counter_schema);
+const struct doc_object doc_run_pinning = OBJECT (run_pinning_schema);
 
 const char *const doc_run_modes[] = { DOC_MODE_FULL, DOC_MODE_QUICK, DOC_MODE_CUSTOM };
 const size_t doc_nrun_modes = GB_ARRAY_SIZE (doc_run_modes);

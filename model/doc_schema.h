@@ -59,6 +59,13 @@
 #define DOC_COUNTER_TESTS "tests"
 #define DOC_COUNTER_DEVIATION_MIN "deviation_min"
 #define DOC_COUNTER_DEVIATION_MAX "deviation_max"
+/* run.pinning: the CPU a worker of a side-by-side run (`run --gmp A --gmp
+ * B`) ran on, pinned, with the run and the other workers
+ * (client/gmp_pin.h); the CPU null, and why, where it was not pinned.
+ * Optional: only those workers' documents have it. */
+#define DOC_RUN_PINNING "pinning"
+#define DOC_PINNING_CPU "cpu"
+#define DOC_PINNING_SKIPPED "skipped"
 /* run.counter.rate_clock */
 #define DOC_RATE_CLOCK_SYSCALL "syscall"
 #define DOC_RATE_CLOCK_LIBC "libc"
@@ -121,7 +128,7 @@ struct doc_object
 };
 
 extern const struct doc_object doc_top, doc_client, doc_run, doc_system, doc_threads,
-  doc_submitter, doc_run_counter;
+  doc_submitter, doc_run_counter, doc_run_pinning;
 /* Elements of arrays and values of the scores objects. */
 extern const struct schema_member doc_result_element, doc_threaded_result_element,
   doc_skipped_element, doc_flag_element, doc_only_element, doc_score_value,

@@ -103,7 +103,7 @@ check_score_values (const cJSON *scores, const char *path, struct validate_error
 static int
 check_structure (const cJSON *doc, struct validate_error *err)
 {
-  const cJSON *threads, *counter;
+  const cJSON *threads, *counter, *pinning;
 
   if (schema_check_object (doc, "", doc_top.members, doc_top.n, 0, err) < 0
       || schema_check_object (schema_get (doc, DOC_CLIENT), DOC_CLIENT, doc_client.members,
@@ -126,6 +126,10 @@ check_structure (const cJSON *doc, struct validate_error *err)
   counter = schema_get (doc, DOC_RUN "." DOC_RUN_COUNTER);
   if (counter && schema_check_object (counter, DOC_RUN "." DOC_RUN_COUNTER,
                                       doc_run_counter.members, doc_run_counter.n, 0, err) < 0)
+    return -1;
+  pinning = schema_get (doc, DOC_RUN "." DOC_RUN_PINNING);
+  if (pinning && schema_check_object (pinning, DOC_RUN "." DOC_RUN_PINNING,
+                                      doc_run_pinning.members, doc_run_pinning.n, 0, err) < 0)
     return -1;
   threads = schema_get (doc, DOC_THREADS);
   if (threads

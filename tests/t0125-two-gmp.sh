@@ -5,7 +5,10 @@
 # ratios printed.  A bad --gmp (no such file, not a library) is an error
 # naming it; the fault library (tests/wrong-gmp.c) as one build fails the
 # run with status 3 and no result at all; SIGTERM ends the run and its
-# workers, writing nothing.
+# workers, writing nothing.  On Linux the run and its workers all run on
+# one CPU, the one the run started on or the first it may use, and each
+# document says which (run.pinning) while describing the CPUs the user
+# allowed.
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/submit-lib.sh"
 
@@ -39,6 +42,31 @@ for k in 1 2; do
     [ "$(json_get r.gmp$k.json "(d['system']['build']['gmp']['library']['sha256'], d['system']['build']['gmp']['entry_points']['interposed'], len(d['results']))")" \
       = "('$(sha256sum "$system" | cut -c1-64)', False, 2)" ]
 done
+
+allowed=$(json_get /dev/stdin "d['cores']['affinity']" <<EOF
+$("$GMPBENCH" sysinfo --format json)
+EOF
+)
+if [ "$(uname -s)" = Linux ]; then
+  check "each build ran pinned, both to the same CPU, one the run may use" \
+    python3 -c "
+import json, os
+cpus = [json.load(open(f))['run']['pinning'] for f in ('r.gmp1.json', 'r.gmp2.json')]
+assert cpus[0] == cpus[1] and set(cpus[0]) == {'cpu'} and cpus[0]['cpu'] in os.sched_getaffinity(0), cpus
+"
+  check "the documents still describe the CPUs the run was allowed ($allowed), not the one pinned to" \
+    [ "$(json_get r.gmp1.json "d['system']['cores']['affinity']") $(json_get r.gmp2.json "d['system']['cores']['affinity']")" = "$allowed $allowed" ]
+  last=$(python3 -c "import os; print(max(os.sched_getaffinity(0)))")
+  if command -v taskset > /dev/null && [ "$allowed" -ge 2 ]; then
+    run_status taskset -c "$last" "$GMPBENCH" run $tiny --gmp system --gmp system -o t.json
+    check "under taskset -c $last the builds run on CPU $last, and the documents say one CPU was allowed" \
+      [ "$status $(json_get t.gmp1.json "(d['run']['pinning']['cpu'], d['system']['cores']['affinity'])") $(json_get t.gmp2.json "d['run']['pinning']['cpu']")" = "0 ($last, 1) $last" ]
+  else
+    skip "pinning within a narrower set of CPUs (no taskset, or one CPU)"
+  fi
+else
+  skip "pinning the builds to one CPU (Linux only)"
+fi
 
 # The same library twice, two tests: the ratios from paired visits in
 # JSON (pairs counted, a spread, the node's over both tests), and the
@@ -131,6 +159,12 @@ fi
 pid=$!
 wait_catching $pid 15
 sleep 2
+if [ "$(uname -s)" = Linux ]; then
+  cpus=$(for p in $pid $(pgrep -P $pid); do sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$p/status; done)
+  check "while it measures, the run and its two workers are pinned to one CPU, the same: $(echo $cpus)" \
+    sh -c "[ \$(echo '$cpus' | wc -l) -eq 3 ] && [ \$(echo '$cpus' | sort -u | wc -l) -eq 1 ] \
+           && echo '$cpus' | grep -qx '[0-9]*'"
+fi
 signal_status $pid TERM 50
 sleep 0.5
 check "SIGTERM ends a --gmp run with status 143, writing nothing" \

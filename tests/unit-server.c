@@ -222,6 +222,27 @@ static void short_key (cJSON *d)
   cJSON_ReplaceItemInObject (cJSON_GetObjectItem (d, "submitter"), "public_key",
                              cJSON_CreateString ("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=="));
 }
+/* run.pinning, as a worker of a side-by-side run writes it (pinned, or
+ * not with the reason), and wrong. */
+static cJSON *
+add_pinning (cJSON *d)
+{
+  return cJSON_AddObjectToObject (cJSON_GetObjectItem (d, "run"), "pinning");
+}
+static void pinned (cJSON *d) { cJSON_AddNumberToObject (add_pinning (d), "cpu", 1); }
+static void not_pinned (cJSON *d)
+{
+  cJSON *p = add_pinning (d);
+  cJSON_AddNullToObject (p, "cpu");
+  cJSON_AddStringToObject (p, "skipped", "sched_setaffinity (CPU 1): Invalid argument");
+}
+static void pinned_string (cJSON *d) { cJSON_AddStringToObject (add_pinning (d), "cpu", "1"); }
+static void pinned_extra (cJSON *d)
+{
+  cJSON *p = add_pinning (d);
+  cJSON_AddNumberToObject (p, "cpu", 1);
+  cJSON_AddNumberToObject (p, "cpus", 2);
+}
 
 static void
 test_validate (void)
@@ -262,6 +283,14 @@ test_validate (void)
   check (strcmp (rule_of (result_missing, field, sizeof field), "missing") == 0
          && strcmp (field, "results[0].digest") == 0,
          "validate: a missing member of an array element is named with its index");
+  check (strcmp (rule_of (pinned, NULL, 0), "ok") == 0
+         && strcmp (rule_of (not_pinned, NULL, 0), "ok") == 0,
+         "validate: run.pinning, a CPU or null with the reason, is accepted");
+  check (strcmp (rule_of (pinned_string, field, sizeof field), "ok") != 0
+         && strcmp (field, "run.pinning.cpu") == 0, "validate: run.pinning.cpu must be a number");
+  check (strcmp (rule_of (pinned_extra, field, sizeof field), "unknown-member") == 0
+         && strcmp (field, "run.pinning.cpus") == 0,
+         "validate: an unknown member of run.pinning is named");
   check (strcmp (rule_of (string_threads, field, sizeof field), "type") == 0
          && strcmp (field, "run.threads") == 0, "validate: a wrong type is named");
   check (strcmp (rule_of (bad_spread, field, sizeof field), "range") == 0
