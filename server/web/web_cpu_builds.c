@@ -46,7 +46,7 @@ kinds_of (const struct board *b, const struct board_filter *bf, struct kind *k)
   board_cpu_tally (b, bf, BF_BUILD, of_cpu);
   for (size_t i = 0; i < nnames && nk < MAX_KINDS; i++)
     {
-      struct kind x = { *bf, of_cpu[i], { NULL, NULL, 0 } };
+      struct kind x = { *bf, of_cpu[i], { NULL, NULL, 0, NULL } };
       x.bf.value[BF_BUILD] = names[i];
       if (x.n == 0)
         continue;
