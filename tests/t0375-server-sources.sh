@@ -49,8 +49,22 @@ honest_five () {
 
 # ------------------------------------------------------------ Sybils
 
+# node_table CPU OUT: the node table of CPU's page, flagged results
+# included, as "node sources results median" lines in OUT.
+node_table () {
+  get "/cpu?cpu=$1&flagged=1" > /dev/null
+  $PY -c "import re, sys
+html = open('resp.json').read()
+rows = re.findall(r'<td class=\"test depth\d\"><a [^>]*>([^<]+)</a></td><td class=\"num\" '
+                  r'data-label=\"Sources\">(\d+)</td><td class=\"num\" data-label=\"Results\">'
+                  r'(\d+)</td><td class=\"num\" data-label=\"Median\">([^<]+)</td>', html)
+for r in rows:
+    print(*r)" > "$2"
+}
+
 SYBIL='x86:AuthenticAMD:family=25:model=17:stepping=1'
 honest_five honest 2001:db8:100 "$SYBIL"
+node_table "$SYBIL" nodes-before.txt
 before=$(cpu_row "$SYBIL" "r['scores']['gmpbench.base']['median']")
 check "five honest results from five networks: five sources, confirmed" \
   [ "$(cpu_row "$SYBIL" "(r['sources'], r['confirmed'])")" = "(5, True)" ]
@@ -67,9 +81,44 @@ get "/api/v1/leaderboard?sort=gmpbench.base" > /dev/null
 board=$(field "[r['node'] for r in d['rows'] if r['cpu'] == '$SYBIL'][0]")
 check "... on the leaderboard too ($board)" \
   $PY -c "import sys; sys.exit(abs($board / $before - 1) >= 0.01)"
+node_table "$SYBIL" nodes-after.txt
+check "the CPU page's node table, flagged results included, counts 6 sources of 17 results" \
+  $PY -c "import sys
+rows = [l.split() for l in open('nodes-after.txt')]
+sys.exit(not rows or any(r[1:3] != ['6', '17'] for r in rows))"
+check "... and its medians, each source counted once, move by less than 1%" \
+  $PY -c "import sys
+before = {l.split()[0]: float(l.split()[3]) for l in open('nodes-before.txt')}
+after = {l.split()[0]: float(l.split()[3]) for l in open('nodes-after.txt')}
+moved = {k: after[k] / before[k] - 1 for k in before}
+print(max(moved.values(), key=abs))
+sys.exit(not before or before.keys() != after.keys() or any(abs(m) >= 0.01 for m in moved.values()))"
+get "/cpu?cpu=$SYBIL&flagged=1&node=gmpbench.base" > /dev/null
+check "... and the node's own page counts the sources too" \
+  grep -q '17 of the newest 200 matching results have it, from 6 independent sources' resp.json
+check "... and its strip plot's box is by the sources' medians: 17 results from 6 sources" \
+  sh -c "grep -q '>17 results from 6 sources: each point one result' resp.json \
+    && grep -q 'id=\"box-by-source\"' resp.json"
 get "/api/v1/results?cpu=$SYBIL&limit=100" > /dev/null
 flagged=$(field "sum(1 for r in d['results'] if 'outlier' in r['flags'])")
 check "... and each of the twelve is flagged outlier against the six sources' medians" [ "$flagged" = 12 ]
+# A server started afresh has parsed nothing: the node medians read the
+# newest results from the
+# store at once, their sources from the snapshot.
+stop_server
+start_test_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 0 --trust-proxy
+node_table "$SYBIL" nodes-restart.txt
+check "after the restart, the node table read from the store still counts 6 sources of 17 results" \
+  $PY -c "import sys
+rows = [l.split() for l in open('nodes-restart.txt')]
+sys.exit(not rows or any(r[1:3] != ['6', '17'] for r in rows))"
+check "... and its medians still move by less than 1%" \
+  $PY -c "import sys
+before = {l.split()[0]: float(l.split()[3]) for l in open('nodes-before.txt')}
+after = {l.split()[0]: float(l.split()[3]) for l in open('nodes-restart.txt')}
+moved = {k: after[k] / before[k] - 1 for k in before}
+print(max(moved.values(), key=abs))
+sys.exit(not before or before.keys() != after.keys() or any(abs(m) >= 0.01 for m in moved.values()))"
 
 SPREAD='x86:AuthenticAMD:family=25:model=17:stepping=2'
 honest_five spread 2001:db8:200 "$SPREAD"

@@ -189,8 +189,8 @@ expect_status "the CPU page answers" 200 "$status"
 check "with its distribution as inline SVG" grep -q '<svg xmlns="http://www.w3.org/2000/svg" class="chart strip"' page.html
 check "an axis label with the unit" grep -q 'GMPbench score (higher is faster)' page.html
 check "verified results highlighted" sh -c "grep -q 'class=\"point verified\"' page.html && grep -q '<tr class=\"verified\">' page.html"
-check "the node medians as a tree, each node linking its distribution" \
-  grep -q "<td class=\"test depth2\"><a href=\"/cpu?cpu=$AMD_ARG&amp;node=gmpbench.app.rsa\">gmpbench.app.rsa</a></td><td class=\"num\" data-label=\"n\">2</td>" page.html
+check "the node medians as a tree, each node linking its distribution, with its sources and results" \
+  grep -Eq "<td class=\"test depth2\"><a href=\"/cpu\\?cpu=$AMD_ARG&amp;node=gmpbench.app.rsa\">gmpbench.app.rsa</a></td><td class=\"num\" data-label=\"Sources\">[12]</td><td class=\"num\" data-label=\"Results\">2</td>" page.html
 check "the headline score comes first, before the distribution" $PY -c "
 d = open('page.html').read()
 assert d.index('id=\"headline\">Median GMPbench score <strong>6963</strong>') < d.index('<svg'), 'order'

@@ -208,7 +208,7 @@ check "every page links the icon and has a skip link to its content" \
 check "the leaderboard also skips to its table" grep -q '<a class="skip" href="#leaderboard">Skip to the table</a>' all.html
 curl -sS -o w.html "$URL/cpu?cpu=$W"
 check "one result is \"1 result\": no page says \"1 results\" or \"1 CPUs\"" \
-  sh -c "grep -q '1 matching result,' w.html && grep -q '1 result: each point' w.html \
+  sh -c "grep -q '1 matching result,' w.html && grep -q '1 result from 1 source: each point' w.html \
     && ! grep -q '\\b1 results\\|\\b1 CPUs\\|\\b1 scores' w.html odd.html all.html search.html arch.html"
 
 # ------------------------------------------------------------ Chromium

@@ -97,6 +97,8 @@ struct board_entry
   const char *gmp, *compiler;   /* interned: equal strings, equal pointers */
   int verified, flagged;
   double score;                 /* NAN without a GMPbench score */
+  uint64_t source;              /* tells its source's results from others' (store.h,
+                                 * "Sources"): opaque, never served or printed */
 };
 
 /* Starts the threads that make SRV's snapshots (SRV->store and

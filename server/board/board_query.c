@@ -188,7 +188,7 @@ entry_of (const struct board *b, const struct item *it)
 {
   struct board_entry e = {
     it->seq, b->tab[BF_GMP].names[it->f[BF_GMP]], b->tab[BF_COMPILER].names[it->f[BF_COMPILER]],
-    it->verified, it->flagged, it->score
+    it->verified, it->flagged, it->score, it->source
   };
   return e;
 }

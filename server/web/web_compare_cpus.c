@@ -54,8 +54,8 @@ legend (FILE *f, const struct column *c, int n, const struct board_filter *bf)
   fputs (" runs of ", f);
   web_text (f, bf->value[BF_BUILD]);
   fprintf (f, " GMP builds; each column is the median over the CPU's newest %d matching "
-           "results; ratios are the other CPU's median over A's (above 1: faster than A)."
-           "</p>\n", NODE_RESULTS);
+           "results, each source counted once by the median of its results; ratios are the other "
+           "CPU's median over A's (above 1: faster than A).</p>\n", NODE_RESULTS);
 }
 
 static void

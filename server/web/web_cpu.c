@@ -167,12 +167,13 @@ node_tree (FILE *f, const struct board_filter *given, const struct node_scores *
   if (ns->results == 0)
     return;                     /* only flagged results, listed below */
   fprintf (f, "<h2 id=\"nodes\">Scores by node</h2>\n<p class=\"note\">Medians over the newest "
-           "%d matching result%s: the GMPbench score (compatible with GMPbench 0.2), then the "
-           "extended tests, then the other libraries.  A node's name opens the distribution "
-           "of its scores.</p>\n<div class=\"scroll\"><table class=\"stack tree\">\n<thead><tr>"
-           "<th scope=\"col\">Node</th><th class=\"num\" scope=\"col\">n</th><th class=\"num\" "
-           "scope=\"col\">Median score</th></tr></thead>\n<tbody>\n", ns->results,
-           web_plural ((size_t) ns->results));
+           "%d matching result%s, each source (a network or a verified publisher) counted once "
+           "by the median of its results: the GMPbench score (compatible with GMPbench 0.2), "
+           "then the extended tests, then the other libraries.  A node's name opens the "
+           "distribution of its scores.</p>\n<div class=\"scroll\"><table class=\"stack tree\">"
+           "\n<thead><tr><th scope=\"col\">Node</th><th class=\"num\" scope=\"col\">Sources</th>"
+           "<th class=\"num\" scope=\"col\">Results</th><th class=\"num\" scope=\"col\">Median "
+           "score</th></tr></thead>\n<tbody>\n", ns->results, web_plural ((size_t) ns->results));
   for (size_t i = 0; i < web_node_count (); i++)
     {
       int depth;
@@ -184,8 +185,9 @@ node_tree (FILE *f, const struct board_filter *given, const struct node_scores *
       fprintf (f, "<tr%s><td class=\"test depth%d\">", depth == 0 ? " class=\"node\"" : "",
                depth > 4 ? 4 : depth);
       web_cpu_node_link (f, given, node);
-      fprintf (f, "</td><td class=\"num\" data-label=\"n\">%zu</td><td class=\"num\" "
-               "data-label=\"Median\">", n);
+      fprintf (f, "</td><td class=\"num\" data-label=\"Sources\">%zu</td><td class=\"num\" "
+               "data-label=\"Results\">%zu</td><td class=\"num\" data-label=\"Median\">",
+               node_scores_sources (ns, node), n);
       web_number (f, median);
       fputs ("</td></tr>\n", f);
     }
@@ -220,7 +222,7 @@ recent (FILE *f, struct http_request *r, struct board *b, const struct board_fil
         const struct board_filter *given, const struct board_entry *e, size_t scored)
 {
   struct recent rc = { r->srv->store, { 0 }, NULL, e, scored };
-  struct node_scores ns = { NULL, NULL, 0 };
+  struct node_scores ns = { NULL, NULL, 0, NULL };
   char *key = node_memo_key ("newest", bf), *list = NULL;
   int owned = 1, loaded = -1;
 

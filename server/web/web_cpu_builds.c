@@ -46,7 +46,7 @@ kinds_of (const struct board *b, const struct board_filter *bf, struct kind *k)
   board_cpu_tally (b, bf, BF_BUILD, of_cpu);
   for (size_t i = 0; i < nnames && nk < MAX_KINDS; i++)
     {
-      struct kind x = { *bf, of_cpu[i], { NULL, NULL, 0 } };
+      struct kind x = { *bf, of_cpu[i], { NULL, NULL, 0, NULL } };
       x.bf.value[BF_BUILD] = names[i];
       if (x.n == 0)
         continue;
@@ -77,7 +77,8 @@ table (FILE *f, const struct kind *k, size_t nk)
 {
   fputs ("<h2 id=\"by-build-kind\">By GMP build kind</h2>\n<p class=\"note\">The median score "
          "of every node over each build kind's newest results on this CPU (under the other "
-         "filters), and each kind's ratio to the ", f);
+         "filters), each source counted once by the median of its results, and each kind's ratio "
+         "to the ", f);
   web_text (f, k[0].bf.value[BF_BUILD]);
   fputs (" build's median (above 1: faster).  Different machines and sittings: <code>gmpbench "
          "run --gmp A --gmp B</code> measures two builds on one machine.</p>\n<div "

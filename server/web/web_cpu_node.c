@@ -2,8 +2,10 @@
  * /cpu?cpu=IDENTITY&node=NODE (with the CPU page's filters: its run mode
  * and GMP build kind, unflagged results unless flagged=1), linked from
  * each node of the CPU page's tree: the node's median and spread over
- * the newest NODE_RESULTS matching results, and their strip plot over a
- * box plot (web_strip.h).  The page is asked for one node at a time, so
+ * the newest NODE_RESULTS matching results, each source's results
+ * reduced to their median first (store.h, "Sources"; the sources as the
+ * snapshot has them, node_known), and their strip plot over a box plot
+ * (web_strip.h).  The page is asked for one node at a time, so
  * the CPU page carries no plot it was not asked for. */
 #include "server/web/web_page.h"
 
@@ -16,12 +18,15 @@
 #include "server/web/web_strip.h"
 
 /* The node's scores as they load: one entry per result that has it, its
- * strings copied (a row's live only during the call). */
+ * strings copied (a row's live only during the call), its source the
+ * snapshot's (KNOWN: node_known's). */
 struct node_load
 {
   const char *node;
   struct board_entry *e;
   size_t n, cap;
+  const struct board_entry *known;
+  size_t nknown;
 };
 
 static int
@@ -42,7 +47,8 @@ take_score (void *ctx, const struct store_row *row, double score)
       l->e[l->n++] = (struct board_entry) {
         row->seq, gb_xstrdup (row->gmp ? row->gmp : ""),
         gb_xstrdup (row->compiler ? row->compiler : ""), row->publisher != NULL,
-        row->flags && *row->flags, v->valuedouble
+        row->flags && *row->flags, v->valuedouble,
+        node_source (l->known, l->nknown, row->seq)
       };
     }
   cJSON_Delete (scores);
@@ -110,27 +116,34 @@ web_cpu_node_link (FILE *f, const struct board_filter *bf, const char *node)
   fputs ("</a>", f);
 }
 
+/* The median and spread of the sources' medians (each source counted
+ * once), then what they cover. */
 static void
 headline (FILE *f, const struct board_filter *bf, const char *node, const struct node_load *l)
 {
   int first = 1;
+  double *medians = gb_xmalloc ((l->n ? l->n : 1) * sizeof *medians);
+  size_t sources = web_strip_source_medians (l->e, l->n, medians);
   fputs ("<p class=\"headline\" id=\"headline\">Median score of ", f);
   web_text (f, node);
   fputs (" <strong>", f);
-  web_number (f, l->n ? web_strip_quantile (l->e, l->n, 0.5) : NAN);
+  web_number (f, sources ? web_strip_value_quantile (medians, sources, 0.5) : NAN);
   fputs ("</strong>", f);
-  if (l->n)
+  if (sources)
     {
       fputs (" <span class=\"note\">IQR ", f);
-      web_number (f, web_strip_quantile (l->e, l->n, 0.25));
+      web_number (f, web_strip_value_quantile (medians, sources, 0.25));
       fputs ("\u2013", f);
-      web_number (f, web_strip_quantile (l->e, l->n, 0.75));
+      web_number (f, web_strip_value_quantile (medians, sources, 0.75));
       fputs (", best ", f);
-      web_number (f, l->e[0].score);
+      web_number (f, medians[0]);
       fputs ("</span>", f);
     }
-  fprintf (f, "</p>\n<p class=\"note\">%zu of the newest %d matching results have it \u00b7 ", l->n,
-           NODE_RESULTS);
+  free (medians);
+  fprintf (f, "</p>\n<p class=\"note\" id=\"sources\">%zu of the newest %d matching results "
+           "have it, from %zu independent source%s (a network or a verified publisher), each "
+           "counted once by the median of its results \u00b7 ", l->n, NODE_RESULTS, sources,
+           sources == 1 ? "" : "s");
   web_text (f, bf->value[BF_MODE]);
   fputs (" runs of ", f);
   web_text (f, bf->value[BF_BUILD]);
@@ -148,13 +161,15 @@ web_cpu_node (struct http_request *r, const struct board *b, const struct board_
               const char *name, const char *node)
 {
   struct store_filter sf;
-  struct node_load l = { node, NULL, 0, 0 };
+  struct board_entry known[NODE_RESULTS];
+  struct node_load l = { node, NULL, 0, 0, known, 0 };
   struct page p;
   char title[512];
 
   if (strlen (node) > 256 || !inner_node (node))
     return page_error (r, 400, "The node argument names no inner node of the hierarchy.");
   node_store_filter (b, bf, &sf);
+  l.nknown = node_known (b, bf, known);
   if (store_list (r->srv->store, &sf, take_score, &l) != STORE_OK)
     {
       free_load (&l);

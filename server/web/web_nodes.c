@@ -7,8 +7,9 @@
  * ext.rsa sizes come after the others' verify tests), with an index by
  * name.  The scores come from the `scores` column of the newest results
  * in the store (one JSON object per result), collected into an array per
- * node (each score finds its node by a binary search), and their
- * medians are kept with the snapshot's entries of the CPU
+ * node (each score finds its node by a binary search) with its result's
+ * source as the snapshot has it, and their medians, each source's
+ * scores reduced to their median first (store.h, "Sources"), are kept with the snapshot's entries of the CPU
  * (board_cpu_memo) until one of its results changes: reading and parsing
  * the newest 200 results' scores took most of the CPU page's time, 0.6 s
  * at 100,000 whole runs on a busy machine, for every view.  Each
@@ -141,14 +142,24 @@ web_node (size_t i, int *depth)
   return nodes[i].name;
 }
 
+/* A node score of one result, and that result's source. */
+struct sourced_score
+{
+  uint64_t source;
+  double value;
+};
+
 /* The node scores of the newest results, collected: for the node at
  * place i of the tree order, COUNT[i] scores from VALUES[i * NODE_RESULTS]. */
 struct load
 {
-  double *values;
+  struct sourced_score *values;
   size_t *count;
   int results;
   double *row;                  /* one result's, by place (NAN: none) */
+  uint64_t row_source;          /* the source of the result in ROW */
+  const struct board_entry *known;      /* node_known's, for the sources of the store's rows */
+  size_t nknown;
 };
 
 /* The node scores of results already parsed, by seq, in tree order (NAN:
@@ -211,14 +222,39 @@ parsed_scores (int64_t seq, const char *text, double *out)
   pthread_mutex_unlock (&parsed_lock);
 }
 
-/* Adds the scores in L's ROW to its values. */
+/* Adds the scores in L's ROW, of the source L->ROW_SOURCE, to its values. */
 static void
 load_row (struct load *l)
 {
   for (size_t i = 0; i < nnodes; i++)
     if (!isnan (l->row[i]) && l->count[i] < NODE_RESULTS)
-      l->values[i * NODE_RESULTS + l->count[i]++] = l->row[i];
+      l->values[i * NODE_RESULTS + l->count[i]++] = (struct sourced_score) {
+        l->row_source, l->row[i]
+      };
   l->results++;
+}
+
+static int
+by_seq (const void *pa, const void *pb)
+{
+  const struct board_entry *a = pa, *b = pb;
+  return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+size_t
+node_known (const struct board *b, const struct board_filter *f, struct board_entry *out)
+{
+  size_t n = f->value[BF_CPU] ? board_cpu_newest_entries (b, f, NODE_RESULTS, out) : 0;
+  qsort (out, n, sizeof *out, by_seq);
+  return n;
+}
+
+uint64_t
+node_source (const struct board_entry *known, size_t n, int64_t seq)
+{
+  struct board_entry key = { .seq = seq };
+  const struct board_entry *e = n ? bsearch (&key, known, n, sizeof *known, by_seq) : NULL;
+  return e ? e->source : ~(uint64_t) seq;
 }
 
 static int
@@ -227,6 +263,7 @@ take_row (void *ctx, const struct store_row *row, double score)
   struct load *l = ctx;
   (void) score;
   parsed_scores (row->seq, row->scores, l->row);
+  l->row_source = node_source (l->known, l->nknown, row->seq);
   load_row (l);
   return 0;
 }
@@ -281,10 +318,49 @@ node_memo_key (const char *what, const struct board_filter *f)
 }
 
 static int
-by_value (const void *a, const void *b)
+by_value (const void *pa, const void *pb)
 {
-  double x = *(const double *) a, y = *(const double *) b;
+  double x = ((const struct sourced_score *) pa)->value;
+  double y = ((const struct sourced_score *) pb)->value;
   return x < y ? -1 : x > y;
+}
+
+static int
+by_source_value (const void *pa, const void *pb)
+{
+  const struct sourced_score *a = pa, *b = pb;
+  if (a->source != b->source)
+    return a->source < b->source ? -1 : 1;
+  return by_value (pa, pb);
+}
+
+/* The median of the M values V, sorted by value (M > 0). */
+static double
+sorted_median (const struct sourced_score *v, size_t m)
+{
+  return m % 2 ? v[m / 2].value : (v[m / 2 - 1].value + v[m / 2].value) / 2;
+}
+
+/* The median of one node's M scores V, each source's scores reduced to
+ * their median first, so that a source counts once however many results
+ * it sent (store.h, "Sources"); NAN when M is 0.  *SOURCES: how many
+ * sources.  V is reordered and overwritten. */
+static double
+median_by_source (struct sourced_score *v, size_t m, size_t *sources)
+{
+  size_t k = 0;
+
+  qsort (v, m, sizeof *v, by_source_value);
+  for (size_t i = 0, j; i < m; i = j)
+    {
+      for (j = i; j < m && v[j].source == v[i].source; j++)
+        ;
+      double median = sorted_median (v + i, j - i);
+      v[k++].value = median;    /* k <= i: a source's scores are read before */
+    }
+  *sources = k;
+  qsort (v, k, sizeof *v, by_value);
+  return k ? sorted_median (v, k) : NAN;
 }
 
 /* Where medians_make reads: the snapshot B's results of F's CPU, and
@@ -321,15 +397,15 @@ take_one (void *ctx, const struct store_row *row)
 }
 
 /* The scores of the newest NODE_RESULTS results of FROM's CPU into L,
- * as the snapshot has them (so the store reads only the scores not
- * parsed before: after a change to the CPU's results, the new ones).  1
- * when too many were never parsed (the caller reads the newest from the
- * store at once), 0, or -1 when the store fails. */
+ * as the snapshot has them (L->KNOWN; so the store reads only the scores
+ * not parsed before: after a change to the CPU's results, the new ones).
+ * 1 when too many were never parsed (the caller reads the newest from
+ * the store at once), 0, or -1 when the store fails. */
 static int
 load_from_board (const struct medians_source *from, struct load *l)
 {
-  struct board_entry e[NODE_RESULTS];
-  size_t n = board_cpu_newest_entries (from->b, from->f, NODE_RESULTS, e), unparsed = 0;
+  const struct board_entry *e = l->known;
+  size_t n = l->nknown, unparsed = 0;
   struct store_filter any = { 0 };
   int rc = 0;
 
@@ -343,6 +419,7 @@ load_from_board (const struct medians_source *from, struct load *l)
           rc = -1;
           break;
         }
+      l->row_source = e[i].source;
       if (o.found)              /* else retracted since the snapshot */
         load_row (l);
     }
@@ -357,16 +434,20 @@ medians_drop (void *value)
 }
 
 /* The medians of the newest results of the store filter CTX, malloc'ed
- * (*BYTES: their size); NULL when the store fails. */
+ * (*BYTES: their size); NULL when the store fails.  The sources of the
+ * results read from the store are the snapshot's (node_known); a result
+ * it does not have counts as a source of its own. */
 static void *
 medians_make (void *ctx, size_t *bytes)
 {
+  struct board_entry known[NODE_RESULTS];
+  const struct medians_source *from = ctx;
   struct load l = {
     gb_xmalloc ((nnodes ? nnodes : 1) * NODE_RESULTS * sizeof *l.values),
     gb_xcalloc (nnodes ? nnodes : 1, sizeof *l.count), 0,
-    gb_xmalloc ((nnodes ? nnodes : 1) * sizeof *l.row)
+    gb_xmalloc ((nnodes ? nnodes : 1) * sizeof *l.row), 0, known,
+    from->f ? node_known (from->b, from->f, known) : 0
   };
-  const struct medians_source *from = ctx;
   struct node_scores *s = NULL;
   int rc = from->f && from->f->value[BF_CPU] ? load_from_board (from, &l) : 1;
   if (rc > 0)
@@ -375,17 +456,14 @@ medians_make (void *ctx, size_t *bytes)
     {
       s = gb_xmalloc (sizeof *s);
       s->median = gb_xmalloc ((nnodes ? nnodes : 1) * sizeof *s->median);
+      s->sources = gb_xcalloc (nnodes ? nnodes : 1, sizeof *s->sources);
       s->count = l.count;
       s->results = l.results;
-      *bytes = sizeof *s + nnodes * (sizeof *s->median + sizeof *s->count);
+      *bytes = sizeof *s + nnodes * (sizeof *s->median + 2 * sizeof *s->count);
       l.count = NULL;
       for (size_t i = 0; i < nnodes; i++)
-        {
-          double *v = l.values + i * NODE_RESULTS;
-          size_t m = s->count[i];
-          qsort (v, m, sizeof *v, by_value);
-          s->median[i] = m == 0 ? NAN : m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
-        }
+        s->median[i] = median_by_source (l.values + i * NODE_RESULTS, s->count[i],
+                                         &s->sources[i]);
     }
   free (l.values);
   free (l.count);
@@ -415,10 +493,12 @@ node_scores_load (struct board *b, struct store *st, const struct board_filter *
   s->results = kept ? kept->results : 0;
   s->median = gb_xmalloc ((nnodes ? nnodes : 1) * sizeof *s->median);
   s->count = gb_xcalloc (nnodes ? nnodes : 1, sizeof *s->count);
+  s->sources = gb_xcalloc (nnodes ? nnodes : 1, sizeof *s->sources);
   if (kept)
     {
       memcpy (s->median, kept->median, nnodes * sizeof *s->median);
       memcpy (s->count, kept->count, nnodes * sizeof *s->count);
+      memcpy (s->sources, kept->sources, nnodes * sizeof *s->sources);
     }
   if (kept && owned)
     medians_drop (kept);
@@ -433,11 +513,20 @@ node_scores_median (const struct node_scores *s, const char *node, size_t *n)
   return *n ? s->median[i] : NAN;
 }
 
+size_t
+node_scores_sources (const struct node_scores *s, const char *node)
+{
+  long i = place (node);
+  return i >= 0 ? s->sources[i] : 0;
+}
+
 void
 node_scores_free (struct node_scores *s)
 {
   free (s->median);
   free (s->count);
+  free (s->sources);
   s->median = NULL;
   s->count = NULL;
+  s->sources = NULL;
 }

@@ -5,13 +5,18 @@
  * label of many left out, so that it reads at 11 px or more at 390 px:
  * web_style.c): a point's vertical place is a
  * hash of its result's seq (jitter that stays put from one page to the
- * next); the box spans Q1 to Q3 with the median, the whisker the whole
- * range.  Each point's <title> says its score, publisher, flags, GMP
- * version and compiler. */
+ * next).  The points are the results, one each, so that one source's
+ * many results show as the cluster they are; the box spans Q1 to Q3
+ * with the median of the sources' medians (each source's results reduced
+ * to their median first, as the headline's median is: store.h,
+ * "Sources"), the whisker the whole range of the results.  Each point's
+ * <title> says its score, publisher, flags, GMP version and compiler. */
 #include "server/web/web_strip.h"
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include "common/util.h"
 #include "server/web/web_page.h"
 
 #define MAX_POINTS 400
@@ -81,6 +86,59 @@ web_strip_quantile (const struct board_entry *e, size_t n, double q)
   return i + 1 < n ? e[i].score * (1 - frac) + e[i + 1].score * frac : e[i].score;
 }
 
+double
+web_strip_value_quantile (const double *v, size_t n, double q)
+{
+  double pos = (1 - q) * (double) (n - 1);
+  size_t i = (size_t) pos;
+  double frac = pos - (double) i;
+  return i + 1 < n ? v[i] * (1 - frac) + v[i + 1] * frac : v[i];
+}
+
+/* A result's score and source, sorted by source, then best first. */
+struct sourced
+{
+  uint64_t source;
+  double score;
+};
+
+static int
+by_source (const void *pa, const void *pb)
+{
+  const struct sourced *a = pa, *b = pb;
+  if (a->source != b->source)
+    return a->source < b->source ? -1 : 1;
+  return (a->score < b->score) - (a->score > b->score);
+}
+
+static int
+best_first (const void *pa, const void *pb)
+{
+  double a = *(const double *) pa, b = *(const double *) pb;
+  return (a < b) - (a > b);
+}
+
+size_t
+web_strip_source_medians (const struct board_entry *e, size_t n, double *medians)
+{
+  struct sourced *s = gb_xmalloc ((n ? n : 1) * sizeof *s);
+  size_t k = 0;
+
+  for (size_t i = 0; i < n; i++)
+    s[i] = (struct sourced) { e[i].source, e[i].score };
+  qsort (s, n, sizeof *s, by_source);
+  for (size_t i = 0, j; i < n; i = j)
+    {
+      for (j = i; j < n && s[j].source == s[i].source; j++)
+        ;
+      size_t m = j - i;
+      medians[k++] = m % 2 ? s[i + m / 2].score : (s[i + m / 2 - 1].score + s[i + m / 2].score) / 2;
+    }
+  free (s);
+  qsort (medians, k, sizeof *medians, best_first);
+  return k;
+}
+
 static void
 point (FILE *f, const struct board_entry *e, double lo, double hi)
 {
@@ -105,13 +163,19 @@ web_strip_plot (FILE *f, const struct board_entry *e, size_t n, const char *node
   double best = e[0].score, worst = e[n - 1].score;
   double pad = best > worst ? (best - worst) * 0.05 : fabs (best) * 0.1 + 1;
   double lo = worst - pad, hi = best + pad;
-  double q1 = web_strip_quantile (e, n, 0.25), med = web_strip_quantile (e, n, 0.5);
-  double q3 = web_strip_quantile (e, n, 0.75);
+  double *medians = gb_xmalloc (n * sizeof *medians);
+  size_t sources = web_strip_source_medians (e, n, medians);
+  double q1 = web_strip_value_quantile (medians, sources, 0.25);
+  double med = web_strip_value_quantile (medians, sources, 0.5);
+  double q3 = web_strip_value_quantile (medians, sources, 0.75);
   size_t every = n > MAX_POINTS ? (n + MAX_POINTS - 1) / MAX_POINTS : 1;
 
-  fprintf (f, "<p class=\"note\" id=\"dist-caption\">%zu result%s: each point one result (green: "
-           "verified publisher, orange: flagged)%s.</p>\n", n, web_plural (n),
-           every > 1 ? ", a sample shown" : "");
+  free (medians);
+  fprintf (f, "<p class=\"note\" id=\"dist-caption\">%zu result%s from %zu source%s: each point "
+           "one result (green: verified publisher, orange: flagged)%s.  <span id=\"box-by-source\">"
+           "The box: the quartiles and median of the sources' medians (each source counted "
+           "once); the whisker: every result.</span></p>\n", n, web_plural (n), sources,
+           web_plural (sources), every > 1 ? ", a sample shown" : "");
   fprintf (f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart strip\" viewBox=\"0 0 %d "
            "%d\" role=\"img\" aria-labelledby=\"dist-title\"><title id=\"dist-title\">"
            "Distribution of %zu ", W, H, n);
@@ -128,8 +192,8 @@ web_strip_plot (FILE *f, const struct board_entry *e, size_t n, const char *node
     if (i % every == 0 || e[i].verified)
       point (f, &e[i], lo, hi);
   fprintf (f, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n"
-           "<rect class=\"box\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"><title>Q1 %g, "
-           "median %g, Q3 %g</title></rect>\n"
+           "<rect class=\"box\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"><title>The "
+           "sources' medians: Q1 %g, median %g, Q3 %g</title></rect>\n"
            "<line class=\"median\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n</svg>\n",
            x_of (worst, lo, hi), (BOX_TOP + BOX_BOTTOM) / 2, x_of (best, lo, hi),
            (BOX_TOP + BOX_BOTTOM) / 2, x_of (q1, lo, hi), BOX_TOP,
