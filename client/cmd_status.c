@@ -76,10 +76,10 @@ show_consent (const char *url)
 static int
 show_server (const char *cli)
 {
-  char err[512];
+  char err[512], path_err[512];
   const char *origin;
   char *url = config_server (cli, &origin, err, sizeof err);
-  char *config = config_file_path (err, sizeof err);
+  char *config = config_file_path (path_err, sizeof path_err);
   int rc = 0;
   printf ("config file  %s\n", config ? config : "none (no HOME)");
   free (config);

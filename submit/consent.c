@@ -139,7 +139,10 @@ remember (const char *server, char *err, size_t errlen)
   return rc;
 }
 
-void
+/* Writes the explanation shown before the question to F: what an upload
+ * to SERVER makes public, the key's FINGERPRINT and what it links, and
+ * what retraction does. */
+static void
 consent_explain (FILE *f, const char *server, const char *fingerprint)
 {
   fprintf (f,

@@ -19,7 +19,6 @@
 #define GB_SUBMIT_CONSENT_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #define CONSENT_FILE_NAME "consent"
 
@@ -48,10 +47,5 @@ int consent_check (const char *server, enum consent_state *state, char *when,
  * command then exits 2.  A remembered answer that cannot be written is
  * a warning, not a refusal. */
 int consent_obtain (const char *cmd, const char *server, const char *public_key_b64, int yes);
-
-/* Writes the explanation shown before the question to F: what an upload
- * to SERVER makes public, the key's FINGERPRINT and what it links, and
- * what retraction does. */
-void consent_explain (FILE *f, const char *server, const char *fingerprint);
 
 #endif
