@@ -180,6 +180,42 @@ field () {
   $PY -c "import json,sys; d=json.load(open(sys.argv[1])); print($1)" "${2:-resp.json}"
 }
 
+# upload_doc NAME KEY [server-doc.py options]: NAME.json, a document
+# named NAME signed by KEY, uploaded to $URL (post); prints the status
+# (the answer in resp.json).
+upload_doc () {
+  name=$1 key=$2
+  shift 2
+  make_doc "$name.json" "$key" --name "$name" "$@" && post "$name.json" "$(sign "$name.json" "$key")"
+}
+
+# flags_of ID: the flags of the result ID, comma-separated.
+flags_of () {
+  get "/api/v1/results/$1" > /dev/null
+  field "','.join(d['flags'])"
+}
+
+# shows_soon URL TEXT: whether the page at URL has TEXT within 30
+# seconds (for what an announcement, not a periodic rebuild, must bring);
+# hides_soon URL TEXT: whether it lacks TEXT within 30 seconds.
+shows_soon () {
+  page_has_soon 1 "$@"
+}
+hides_soon () {
+  page_has_soon 0 "$@"
+}
+
+# page_has_soon WANT URL TEXT: whether, within 30 seconds, the page at URL
+# has TEXT (WANT 1) or lacks it (WANT 0).
+page_has_soon () {
+  for try in $(seq 300); do
+    if curl -s "$2" | grep -q "$3"; then has=1; else has=0; fi
+    [ "$has" = "$1" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
 # expect_status DESCRIPTION WANT GOT
 expect_status () {
   if [ "$3" = "$2" ]; then pass "$1"; else fail "$1 (status $3, wanted $2: $(head -c 300 resp.json))"; fi
