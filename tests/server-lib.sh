@@ -137,6 +137,20 @@ next_source () {
   FROM=$(printf '2001:db8:%x::1' "$used")
 }
 
+# signed_docs KEY NAME [server-doc.py options]: the documents cJ.json
+# for J below $N, named "NAME J", signed by KEY (signatures in cJ.sig),
+# for upload_all and upload_twice.
+signed_docs () {
+  signer=$1 prefix=$2
+  shift 2
+  i=0
+  while [ $i -lt $N ]; do
+    make_doc "c$i.json" "$signer" --name "$prefix $i" "$@"
+    sign "c$i.json" "$signer" > "c$i.sig"
+    i=$((i + 1))
+  done
+}
+
 # upload_all URL FIRST STEP: uploads the signed documents cFIRST.json,
 # cFIRST+STEP.json, ... below c$N.json (signatures in cJ.sig) to URL,
 # printing each status code on a line.
