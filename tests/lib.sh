@@ -97,3 +97,14 @@ stop_process () {
   kill "$1" 2> /dev/null
   wait "$1" 2> /dev/null
 }
+
+# find_chromium: sets CHROMIUM to the Chromium on the PATH
+# (chromium, chromium-browser or google-chrome) and ARTIFACTS to the
+# directory its screenshots are kept in ($BUILDDIR/tests/artifacts, made);
+# returns 1 when there is none.
+find_chromium () {
+  CHROMIUM=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
+  [ -n "$CHROMIUM" ] || return 1
+  ARTIFACTS="$BUILDDIR/tests/artifacts"
+  mkdir -p "$ARTIFACTS"
+}
