@@ -43,16 +43,7 @@ grant_here (const char *server)
 static char *
 consent_path (int make, char *err, size_t errlen)
 {
-  char *dir = make ? config_make_dir ('s', err, errlen) : config_dir ('s', err, errlen);
-  char *path = NULL;
-  if (dir)
-    {
-      size_t n = strlen (dir) + sizeof CONSENT_FILE_NAME + 1;
-      path = gb_xmalloc (n);
-      snprintf (path, n, "%s/%s", dir, CONSENT_FILE_NAME);
-    }
-  free (dir);
-  return path;
+  return config_path_in ('s', make, CONSENT_FILE_NAME, err, errlen);
 }
 
 /* The line of SERVER in TEXT (the state file): 1 with its time in WHEN,
