@@ -300,9 +300,7 @@ config_set (const char *name, const char *value, char *err, size_t errlen)
         }
       if (value && *value)
         o += sprintf (o, "%s = %s\n", name, value);
-      rc = document_write_atomic (path, out, (size_t) (o - out));
-      if (rc != 0)
-        snprintf (err, errlen, "cannot write %s: %s", path, strerror (errno));
+      rc = document_save (path, out, (size_t) (o - out), err, errlen);
       free (out);
     }
   free (text);

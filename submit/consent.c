@@ -4,7 +4,6 @@
 #include "submit/consent.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,9 +119,7 @@ remember (const char *server, char *err, size_t errlen)
       out = gb_xmalloc (len + strlen (server) + sizeof when + 4);
       len = (size_t) sprintf (out, "%s%s%s\t%s\n", text,
                               len && text[len - 1] != '\n' ? "\n" : "", server, when);
-      rc = document_write_atomic (path, out, len);
-      if (rc != 0)
-        snprintf (err, errlen, "cannot write %s: %s", path, strerror (errno));
+      rc = document_save (path, out, len, err, errlen);
       free (out);
     }
   free (text);
