@@ -108,3 +108,22 @@ find_chromium () {
   ARTIFACTS="$BUILDDIR/tests/artifacts"
   mkdir -p "$ARTIFACTS"
 }
+
+# start_fake ANSWER...: the scripted responder (tests/helper-httpd.c);
+# sets FAKE_PID and FAKE_URL; requests are logged in fake.log.
+start_fake () {
+  rm -f fake.port fake.log
+  "$BUILDDIR/tests/helper-httpd" fake.port fake.log "$@" &
+  FAKE_PID=$!
+  for i in $(seq 100); do
+    [ -s fake.port ] && break
+    sleep 0.05
+  done
+  FAKE_URL="http://127.0.0.1:$(cat fake.port)"
+}
+
+# stop_fake: stops it.
+stop_fake () {
+  stop_process "$FAKE_PID"
+  FAKE_PID=
+}
