@@ -8,9 +8,9 @@
  * before its timed loop), then once with REPS repetitions from inside
  * count_ops_counted, the one function whose instructions the counter is
  * told to collect (--toggle-collect=count_ops_counted), and the result is
- * checked as a run checks it: a wrong answer exits 1.  The count a
- * repetition costs is then the collected count over REPS; what the call
- * itself costs (a few instructions) is spread over the REPS.
+ * checked as a run checks it (one-test.c): a wrong answer exits 1.  The
+ * count a repetition costs is then the collected count over REPS; what the
+ * call itself costs (a few instructions) is spread over the REPS.
  *
  * Build and run: make bench/count-ops &&
  *   valgrind --tool=callgrind --collect-atstart=no \
@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "bench/one-test.h"
 #include "engine/bench.h"
 #include "model/registry.h"
 #include "suites/programs.h"
@@ -70,25 +71,10 @@ main (int argc, char **argv)
       fprintf (stderr, "count-ops: %s: REPS must be a positive whole number\n", argv[2]);
       return 2;
     }
-  struct bench_error err = { BENCH_OK, "" };
-  void *state = ops->setup (t, 0, &err);
+  void *state = one_test_setup ("count-ops", t, ops);
   if (state == NULL)
-    {
-      fprintf (stderr, "count-ops: %s: setup failed: %s\n", argv[1], err.message);
-      return 1;
-    }
+    return 1;
   ops->run (state, 1);
   count_ops_counted (ops, state, reps);
-  struct gb_sha256 digest;
-  gb_sha256_init (&digest);
-  int rc = ops->check (state, &digest, &err);
-  unsigned char sum[32];
-  gb_sha256_final (&digest, sum);
-  ops->teardown (state);
-  if (rc != 0)
-    {
-      fprintf (stderr, "count-ops: %s: wrong result: %s\n", argv[1], err.message);
-      return 1;
-    }
-  return 0;
+  return one_test_check ("count-ops", t, ops, state);
 }

@@ -98,22 +98,8 @@ for p in multiply divide gcd gcdext rsa pi; do
     || { cat "$tmp/build.err" >&2; echo "building $p failed" >&2; exit 1; }
 done
 
-# runbench's test lists: its variable assignments only.
-grep -E '^[a-z]+_(args|tests)=' "$official/runbench" > "$tmp/lists" || exit 1
-. "$tmp/lists"
-: > "$tmp/tests"
-for cat in base app; do
-  eval progs=\$${cat}_tests
-  for p in $progs; do
-    eval args=\$${p}_args
-    for a in $args; do
-      case "gmpbench.$cat.$p.$a" in
-        $only) echo "$cat $p $a" >> "$tmp/tests" ;;
-      esac
-    done
-  done
-done
-[ -s "$tmp/tests" ] || { echo "no test matches $only" >&2; exit 1; }
+# One line per test of runbench: CATEGORY PROGRAM WEIGHT ARGS
+runbench_tests "$official" "$only" "$tmp/tests" || exit 1
 
 # The tests docs/scoring.md explains for this linkage: rows of its
 # instruction-count table (| test | ... |) that say "explained for static"
@@ -147,7 +133,7 @@ echo "$(wc -l < "$tmp/tests") tests; about $budget instructions counted a test; 
 printf '%-36s %8s %16s %16s %9s\n' test reps gmpbench GMPbench ratio
 : > "$tmp/rows"
 failed=0
-while read -r cat p a; do
+while read -r cat p _ a; do
   name="gmpbench.$cat.$p.$a"
   probe=$(ours "$name" 1) || exit 1
   reps=$(awk -v b="$budget" -v c="$probe" 'BEGIN { n = int (b / c + 0.999); if (n < 1) n = 1; if (n > 1000000) n = 1000000; print n }')

@@ -54,24 +54,8 @@ mkdir -p "$tmp/config" "$tmp/bin"
 official_build "$official" "$tmp/bin" || exit 1
 echo "both run ${pin:-unpinned (-c none)}"
 
-# runbench's test lists and weights: its variable assignments only.
-grep -E '^[a-z]+_(args|weight|tests)=' "$official/runbench" > "$tmp/lists" || exit 1
-. "$tmp/lists"
-
-# One line per test: CATEGORY PROGRAM WEIGHT ARGS
-: > "$tmp/tests"
-for cat in base app; do
-  eval progs=\$${cat}_tests
-  for p in $progs; do
-    eval args=\$${p}_args weight=\$${p}_weight
-    for a in $args; do
-      case "gmpbench.$cat.$p.$a" in
-        $only) echo "$cat $p $weight $a" >> "$tmp/tests" ;;
-      esac
-    done
-  done
-done
-[ -s "$tmp/tests" ] || { echo "no test matches $only" >&2; exit 1; }
+# One line per test of runbench: CATEGORY PROGRAM WEIGHT ARGS
+runbench_tests "$official" "$only" "$tmp/tests" || exit 1
 echo "$(wc -l < "$tmp/tests") tests, $rounds rounds; load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 
 ours () {  # NAME [RUN-OPTIONS...] -> "OPS_PER_SEC FAST_OPS_PER_SEC"

@@ -110,3 +110,28 @@ pin_prefix () {
   taskset -c "$1" true 2> /dev/null || { echo "CPU $1: not a CPU this process may use" >&2; return 1; }
   echo "taskset -c $1"
 }
+
+# runbench_tests OFFICIAL PATTERN OUT: the tests of the runbench of the
+# unpacked GMPbench 0.2 at OFFICIAL whose names (gmpbench.CATEGORY.
+# PROGRAM.ARGS) match the shell PATTERN, one line a test in OUT:
+# CATEGORY PROGRAM WEIGHT ARGS.  Of runbench it reads (and sets in this
+# shell) its variable assignments of test lists and weights only, copied
+# to OUT.lists.  Returns 1 when runbench has none or no test matches
+# (said).
+runbench_tests () {
+  grep -E '^[a-z]+_(args|weight|tests)=' "$1/runbench" > "$3.lists" || return 1
+  . "$3.lists"
+  : > "$3"
+  for rt_cat in base app; do
+    eval rt_progs=\$${rt_cat}_tests
+    for rt_p in $rt_progs; do
+      eval rt_args=\$${rt_p}_args rt_weight=\$${rt_p}_weight
+      for rt_a in $rt_args; do
+        case "gmpbench.$rt_cat.$rt_p.$rt_a" in
+          $2) echo "$rt_cat $rt_p $rt_weight $rt_a" >> "$3" ;;
+        esac
+      done
+    done
+  done
+  [ -s "$3" ] || { echo "no test matches $2" >&2; return 1; }
+}

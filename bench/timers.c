@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
+#include "bench/one-test.h"
 #include "common/util.h"
 #include "engine/bench.h"
 #include "engine/harness.h"
@@ -145,13 +146,9 @@ main (int argc, char **argv)
       return 2;
     }
   unsigned rounds = (unsigned) rounds_arg;
-  struct bench_error err = { BENCH_OK, "" };
-  void *state = ops->setup (t, 0, &err);
+  void *state = one_test_setup ("timers", t, ops);
   if (state == NULL)
-    {
-      fprintf (stderr, "timers: %s: setup failed: %s\n", argv[1], err.message);
-      return 1;
-    }
+    return 1;
   struct harness_config cfg;
   harness_default_config (&cfg, 2.0);
   unsigned long reps = calibrate (ops, state, cfg.sample_time);
@@ -183,16 +180,5 @@ main (int argc, char **argv)
   stats_sort (ratio, rounds);
   printf ("median ratio gmpbench-style / GMPbench-style: %.4f (range %.4f to %.4f)\n",
           stats_median_sorted (ratio, rounds), ratio[0], ratio[rounds - 1]);
-  struct gb_sha256 digest;
-  gb_sha256_init (&digest);
-  int rc = ops->check (state, &digest, &err);
-  unsigned char sum[32];
-  gb_sha256_final (&digest, sum);
-  ops->teardown (state);
-  if (rc != 0)
-    {
-      fprintf (stderr, "timers: %s: wrong result: %s\n", argv[1], err.message);
-      return 1;
-    }
-  return 0;
+  return one_test_check ("timers", t, ops, state);
 }

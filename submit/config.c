@@ -171,12 +171,18 @@ config_make_dir (int which, char *err, size_t errlen)
 }
 
 char *
-config_file_path (char *err, size_t errlen)
+config_path_in (int which, int make, const char *name, char *err, size_t errlen)
 {
-  char *dir = config_dir ('c', err, errlen);
-  char *path = dir ? join (dir, CONFIG_FILE_NAME) : NULL;
+  char *dir = make ? config_make_dir (which, err, errlen) : config_dir (which, err, errlen);
+  char *path = dir ? join (dir, name) : NULL;
   free (dir);
   return path;
+}
+
+char *
+config_file_path (char *err, size_t errlen)
+{
+  return config_path_in ('c', 0, CONFIG_FILE_NAME, err, errlen);
 }
 
 char *
@@ -271,8 +277,7 @@ config_get (const char *name, char **value, char *err, size_t errlen)
 int
 config_set (const char *name, const char *value, char *err, size_t errlen)
 {
-  char *dir = config_make_dir ('c', err, errlen);
-  char *path = dir ? join (dir, CONFIG_FILE_NAME) : NULL;
+  char *path = config_path_in ('c', 1, CONFIG_FILE_NAME, err, errlen);
   char *text = path ? config_read_text (path, err, errlen) : NULL;
   int rc = -1;
 
@@ -295,14 +300,11 @@ config_set (const char *name, const char *value, char *err, size_t errlen)
         }
       if (value && *value)
         o += sprintf (o, "%s = %s\n", name, value);
-      rc = document_write_atomic (path, out, (size_t) (o - out));
-      if (rc != 0)
-        snprintf (err, errlen, "cannot write %s: %s", path, strerror (errno));
+      rc = document_save (path, out, (size_t) (o - out), err, errlen);
       free (out);
     }
   free (text);
   free (path);
-  free (dir);
   return rc;
 }
 

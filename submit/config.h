@@ -48,6 +48,10 @@ char *config_dir (int which, char *err, size_t errlen);
  * directory that does not exist is an error, not something to invent. */
 char *config_make_dir (int which, char *err, size_t errlen);
 
+/* malloc'ed "DIR/NAME", DIR the directory WHICH of config_dir (of
+ * config_make_dir when MAKE), or NULL with a message in ERR. */
+char *config_path_in (int which, int make, const char *name, char *err, size_t errlen);
+
 /* malloc'ed path of the config file (which need not exist), or NULL with
  * a message in ERR. */
 char *config_file_path (char *err, size_t errlen);

@@ -4,7 +4,6 @@
 #include "submit/consent.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,16 +42,7 @@ grant_here (const char *server)
 static char *
 consent_path (int make, char *err, size_t errlen)
 {
-  char *dir = make ? config_make_dir ('s', err, errlen) : config_dir ('s', err, errlen);
-  char *path = NULL;
-  if (dir)
-    {
-      size_t n = strlen (dir) + sizeof CONSENT_FILE_NAME + 1;
-      path = gb_xmalloc (n);
-      snprintf (path, n, "%s/%s", dir, CONSENT_FILE_NAME);
-    }
-  free (dir);
-  return path;
+  return config_path_in ('s', make, CONSENT_FILE_NAME, err, errlen);
 }
 
 /* The line of SERVER in TEXT (the state file): 1 with its time in WHEN,
@@ -129,9 +119,7 @@ remember (const char *server, char *err, size_t errlen)
       out = gb_xmalloc (len + strlen (server) + sizeof when + 4);
       len = (size_t) sprintf (out, "%s%s%s\t%s\n", text,
                               len && text[len - 1] != '\n' ? "\n" : "", server, when);
-      rc = document_write_atomic (path, out, len);
-      if (rc != 0)
-        snprintf (err, errlen, "cannot write %s: %s", path, strerror (errno));
+      rc = document_save (path, out, len, err, errlen);
       free (out);
     }
   free (text);

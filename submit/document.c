@@ -337,3 +337,12 @@ document_write_atomic (const char *path, const void *data, size_t len)
   errno = saved;
   return rc;
 }
+
+int
+document_save (const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+  if (document_write_atomic (path, data, len) == 0)
+    return 0;
+  snprintf (err, errlen, "cannot write %s: %s", path, strerror (errno));
+  return -1;
+}

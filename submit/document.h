@@ -52,6 +52,10 @@ char *document_serialize (const cJSON *doc);
  * set and leaves PATH as it was. */
 int document_write_atomic (const char *path, const void *data, size_t len);
 
+/* document_write_atomic, its failure said in ERR ("cannot write PATH:
+ * the reason"): 0, or -1. */
+int document_save (const char *path, const void *data, size_t len, char *err, size_t errlen);
+
 /* Whether PATH exists and is not a regular file (a device, a FIFO):
  * nothing can be written next to such a path. */
 int document_special_path (const char *path);

@@ -25,16 +25,7 @@
 char *
 identity_default_path (char *err, size_t errlen)
 {
-  char *dir = config_dir ('c', err, errlen);
-  char *path = NULL;
-  if (dir)
-    {
-      size_t n = strlen (dir) + sizeof IDENTITY_KEY_FILE_NAME + 1;
-      path = gb_xmalloc (n);
-      snprintf (path, n, "%s/%s", dir, IDENTITY_KEY_FILE_NAME);
-    }
-  free (dir);
-  return path;
+  return config_path_in ('c', 0, IDENTITY_KEY_FILE_NAME, err, errlen);
 }
 
 /* A passphrase callback that refuses: an encrypted key is reported as

@@ -124,9 +124,7 @@ sign_write_file (const char *file, const char *sig_b64, char *err, size_t errlen
 
   memcpy (line, sig_b64, n);
   line[n] = '\n';
-  rc = document_write_atomic (path, line, n + 1);
-  if (rc != 0)
-    snprintf (err, errlen, "cannot write %s: %s", path, strerror (errno));
+  rc = document_save (path, line, n + 1, err, errlen);
   free (line);
   free (path);
   return rc;

@@ -42,19 +42,14 @@ join (const char *dir, const char *name, const char *suffix)
 char *
 spool_dir (char *err, size_t errlen)
 {
-  char *data = config_dir ('d', err, errlen);
-  char *dir = data ? join (data, "spool", "") : NULL;
-  free (data);
-  return dir;
+  return config_path_in ('d', 0, "spool", err, errlen);
 }
 
 /* The spool directory, created if missing. */
 static char *
 make_spool_dir (char *err, size_t errlen)
 {
-  char *data = config_make_dir ('d', err, errlen);
-  char *dir = data ? join (data, "spool", "") : NULL;
-  free (data);
+  char *dir = config_path_in ('d', 1, "spool", err, errlen);
   if (dir && spool_mkdir (dir) != 0 && errno != EEXIST)
     {
       snprintf (err, errlen, "cannot create the spool directory %s: %s", dir, strerror (errno));

@@ -148,9 +148,8 @@ save_copy (const char *dir, const char *bytes, size_t len, const char *sig_b64,
   id[16] = '\0';
   name = dir ? format ("%s/gmpbench-result-%s.json", dir, id)
     : format ("gmpbench-result-%s.json", id);
-  if (document_write_atomic (name, bytes, len) != 0)
-    snprintf (err, errlen, "cannot write %s: %s", name, strerror (errno));
-  else if (sign_write_file (name, sig_b64, err, errlen) == 0)
+  if (document_save (name, bytes, len, err, errlen) == 0
+      && sign_write_file (name, sig_b64, err, errlen) == 0)
     {
       *path = name;
       return 0;

@@ -97,3 +97,33 @@ stop_process () {
   kill "$1" 2> /dev/null
   wait "$1" 2> /dev/null
 }
+
+# find_chromium: sets CHROMIUM to the Chromium on the PATH
+# (chromium, chromium-browser or google-chrome) and ARTIFACTS to the
+# directory its screenshots are kept in ($BUILDDIR/tests/artifacts, made);
+# returns 1 when there is none.
+find_chromium () {
+  CHROMIUM=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
+  [ -n "$CHROMIUM" ] || return 1
+  ARTIFACTS="$BUILDDIR/tests/artifacts"
+  mkdir -p "$ARTIFACTS"
+}
+
+# start_fake ANSWER...: the scripted responder (tests/helper-httpd.c);
+# sets FAKE_PID and FAKE_URL; requests are logged in fake.log.
+start_fake () {
+  rm -f fake.port fake.log
+  "$BUILDDIR/tests/helper-httpd" fake.port fake.log "$@" &
+  FAKE_PID=$!
+  for i in $(seq 100); do
+    [ -s fake.port ] && break
+    sleep 0.05
+  done
+  FAKE_URL="http://127.0.0.1:$(cat fake.port)"
+}
+
+# stop_fake: stops it.
+stop_fake () {
+  stop_process "$FAKE_PID"
+  FAKE_PID=
+}

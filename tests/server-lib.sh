@@ -137,6 +137,20 @@ next_source () {
   FROM=$(printf '2001:db8:%x::1' "$used")
 }
 
+# signed_docs KEY NAME [server-doc.py options]: the documents cJ.json
+# for J below $N, named "NAME J", signed by KEY (signatures in cJ.sig),
+# for upload_all and upload_twice.
+signed_docs () {
+  signer=$1 prefix=$2
+  shift 2
+  i=0
+  while [ $i -lt $N ]; do
+    make_doc "c$i.json" "$signer" --name "$prefix $i" "$@"
+    sign "c$i.json" "$signer" > "c$i.sig"
+    i=$((i + 1))
+  done
+}
+
 # upload_all URL FIRST STEP: uploads the signed documents cFIRST.json,
 # cFIRST+STEP.json, ... below c$N.json (signatures in cJ.sig) to URL,
 # printing each status code on a line.
@@ -178,6 +192,42 @@ get () {
 # (bound to d).
 field () {
   $PY -c "import json,sys; d=json.load(open(sys.argv[1])); print($1)" "${2:-resp.json}"
+}
+
+# upload_doc NAME KEY [server-doc.py options]: NAME.json, a document
+# named NAME signed by KEY, uploaded to $URL (post); prints the status
+# (the answer in resp.json).
+upload_doc () {
+  name=$1 key=$2
+  shift 2
+  make_doc "$name.json" "$key" --name "$name" "$@" && post "$name.json" "$(sign "$name.json" "$key")"
+}
+
+# flags_of ID: the flags of the result ID, comma-separated.
+flags_of () {
+  get "/api/v1/results/$1" > /dev/null
+  field "','.join(d['flags'])"
+}
+
+# shows_soon URL TEXT: whether the page at URL has TEXT within 30
+# seconds (for what an announcement, not a periodic rebuild, must bring);
+# hides_soon URL TEXT: whether it lacks TEXT within 30 seconds.
+shows_soon () {
+  page_has_soon 1 "$@"
+}
+hides_soon () {
+  page_has_soon 0 "$@"
+}
+
+# page_has_soon WANT URL TEXT: whether, within 30 seconds, the page at URL
+# has TEXT (WANT 1) or lacks it (WANT 0).
+page_has_soon () {
+  for try in $(seq 300); do
+    if curl -s "$2" | grep -q "$3"; then has=1; else has=0; fi
+    [ "$has" = "$1" ] && return 0
+    sleep 0.1
+  done
+  return 1
 }
 
 # expect_status DESCRIPTION WANT GOT

@@ -50,8 +50,28 @@ MEASURE = r"""
 })()
 """
 
+# A JavaScript function, eachText(fn), for CONTRAST and FONTS: calls
+# fn(node, its element, the element's computed style) for each text node
+# of the page that holds text, is not in a title, option, script or style,
+# and is laid out with a size and not hidden.
+EACH_TEXT = r"""
+  const eachText = fn => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.textContent.trim()) continue;
+      const el = n.parentElement;
+      if (el.closest('title, option, script, style')) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      const st = getComputedStyle(el);
+      if (st.visibility === 'hidden' || st.display === 'none') continue;
+      fn(n, el, st);
+    }
+  };
+"""
+
 CONTRAST = r"""
-(() => {
+(() => {""" + EACH_TEXT + r"""
   const lum = c => {
     const m = c.match(/rgba?\(([^)]*)\)/);
     if (!m) return null;
@@ -69,24 +89,16 @@ CONTRAST = r"""
   };
   const bad = [];
   let checked = 0;
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    if (!n.textContent.trim()) continue;
-    const el = n.parentElement;
-    if (el.closest('title, option, script, style')) continue;
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) continue;
-    const st = getComputedStyle(el);
-    if (st.visibility === 'hidden' || st.display === 'none') continue;
+  eachText((n, el, st) => {
     const svg = el.closest('svg');
     const fg = lum(svg ? st.fill : st.color);
-    if (fg === null) continue;
+    if (fg === null) return;
     const bg = svg ? background(svg) : background(el);
     const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
     checked++;
     if (ratio < 4.5)
       bad.push(n.textContent.trim().slice(0, 30) + ' ' + ratio.toFixed(2) + ':1');
-  }
+  });
   return JSON.stringify({checked, bad: bad.slice(0, 5)});
 })()
 """
@@ -97,7 +109,7 @@ CONTRAST = r"""
 # third of its width counts as 4 px.  Text clipped away (the stacked
 # tables' header row on a phone, kept for screen readers) is not seen.
 FONTS = r"""
-(() => {
+(() => {""" + EACH_TEXT + r"""
   const clipped = el => {
     for (; el; el = el.parentElement) {
       const st = getComputedStyle(el);
@@ -106,15 +118,8 @@ FONTS = r"""
     return false;
   };
   let smallest = null, where = '', checked = 0;
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    if (!n.textContent.trim()) continue;
-    const el = n.parentElement;
-    if (el.closest('title, option, script, style')) continue;
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) continue;
-    const st = getComputedStyle(el);
-    if (st.visibility === 'hidden' || st.display === 'none' || clipped(el)) continue;
+  eachText((n, el, st) => {
+    if (clipped(el)) return;
     let size = parseFloat(st.fontSize);
     if (el.closest('svg')) {
       const m = el.getScreenCTM();
@@ -125,7 +130,7 @@ FONTS = r"""
       smallest = size;
       where = n.textContent.trim().slice(0, 30);
     }
-  }
+  });
   return JSON.stringify({checked, smallest, where});
 })()
 """

@@ -76,24 +76,6 @@ stop_server () {
   SERVER_PID=
 }
 
-# start_fake ANSWER...: the scripted responder (tests/helper-httpd.c);
-# sets FAKE_PID and FAKE_URL; requests are logged in fake.log.
-start_fake () {
-  rm -f fake.port fake.log
-  "$HELPERS/helper-httpd" fake.port fake.log "$@" &
-  FAKE_PID=$!
-  for i in $(seq 100); do
-    [ -s fake.port ] && break
-    sleep 0.05
-  done
-  FAKE_URL="http://127.0.0.1:$(cat fake.port)"
-}
-
-stop_fake () {
-  stop_process "$FAKE_PID"
-  FAKE_PID=
-}
-
 # attempts: how many requests the scripted responder saw.
 attempts () {
   if [ -f fake.log ]; then wc -l < fake.log; else echo 0; fi

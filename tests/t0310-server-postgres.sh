@@ -24,12 +24,7 @@ run_core "$PG_URI" postgresql
 # Two servers, one database.
 N=30
 make_key carol > /dev/null
-i=0
-while [ $i -lt $N ]; do
-  make_doc "c$i.json" carol --name "concurrent $i"
-  sign "c$i.json" carol > "c$i.sig"
-  i=$((i + 1))
-done
+signed_docs carol concurrent
 start_server "$PG_URI" --address-rate 0 --key-rate 0 || fail "the first server starts"
 URL1=$URL PID1=$SRV_PID
 start_server "$PG_URI" --address-rate 0 --key-rate 0 || fail "the second server starts"

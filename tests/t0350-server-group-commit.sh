@@ -12,12 +12,7 @@ command -v sqlite3 > /dev/null || { skip "group commit (the sqlite3 command is n
 
 N=40
 make_key carol > /dev/null
-i=0
-while [ $i -lt $N ]; do
-  make_doc "c$i.json" carol --name "grouped $i" --multiply
-  sign "c$i.json" carol > "c$i.sig"
-  i=$((i + 1))
-done
+signed_docs carol grouped --multiply
 
 # Sixteen clients, each document sent by two of them at once.
 start_server "$PWD/results.db" --threads 8 --address-rate 0 --key-rate 0 \

@@ -22,22 +22,9 @@ make_key bob > /dev/null
 make_key carol > /dev/null
 make_key mallory > /dev/null
 start_test_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 0 --trust-proxy
-
-# upload NAME KEY [server-doc.py options]: a signed document, from a
-# network of its own (the sources of uploads: t0375); prints the status
-# (the answer in resp.json).
-upload () {
-  name=$1 key=$2
-  shift 2
-  next_source
-  make_doc "$name.json" "$key" --name "$name" "$@" && post "$name.json" "$(sign "$name.json" "$key")"
-}
-
-# flags_of ID: the result's flags, comma-separated.
-flags_of () {
-  get "/api/v1/results/$1" > /dev/null
-  field "','.join(d['flags'])"
-}
+# Every upload (upload_doc) from a network of its own (the sources of
+# uploads: t0375).
+EACH_SOURCE=1
 
 # page PATH: the page in page.html; prints the status.
 page () {
@@ -48,9 +35,9 @@ page () {
 
 RYZEN='x86:AuthenticAMD:family=25:model=33:stepping=0'
 for n in 1 2; do
-  upload "ryzen$n" alice --identity "$RYZEN" --base --set 'system.cpu.name="AMD Ryzen 9 5950X"' > /dev/null
+  upload_doc "ryzen$n" alice --identity "$RYZEN" --base --set 'system.cpu.name="AMD Ryzen 9 5950X"' > /dev/null
 done
-st=$(upload spam mallory --identity "$RYZEN" --base \
+st=$(upload_doc spam mallory --identity "$RYZEN" --base \
   --set 'system.cpu.name="AMD EPYC 9999 - visit spam.example"')
 SPAM=$(field "d['id']")
 expect_status "a renaming upload (another brand string, signed again) is accepted" 201 "$st"
@@ -64,7 +51,7 @@ page "/results/$SPAM" > /dev/null
 check "... while the upload's own page shows the brand it gave" grep -q 'spam.example' page.html
 
 for n in 1 2 3; do
-  upload "maker$n" mallory --identity "$RYZEN" --base --set 'system.cpu.name="Intel Xeon Platinum"' \
+  upload_doc "maker$n" mallory --identity "$RYZEN" --base --set 'system.cpu.name="Intel Xeon Platinum"' \
     > /dev/null
 done
 check "a brand naming another maker than the identity is flagged brand-mismatch" \
@@ -80,7 +67,7 @@ check "... in the API's CPU list too" \
 # has, given by every key: the CPU is shown by its identity.
 ADVERT='x86:AuthenticAMD:family=25:model=116:stepping=1'
 for key in mallory alice bob; do
-  st=$(upload "advert-$key" $key --identity "$ADVERT" --base \
+  st=$(upload_doc "advert-$key" $key --identity "$ADVERT" --base \
     --set 'system.cpu.name="AMD EPYC 9999 - visit spam.example"')
 done
 ADVERT_ID=$(field "d['id']")
@@ -99,13 +86,13 @@ page "/results/$ADVERT_ID" > /dev/null
 check "... while the upload's own page shows the brand it gave" \
   grep -q 'AMD EPYC 9999 - visit spam.example' page.html
 NEOVERSE='arm:0x41:0xd0c:r3p1'
-upload mail1 mallory --identity "$NEOVERSE" --base --set 'system.cpu.arch="aarch64"' \
+upload_doc mail1 mallory --identity "$NEOVERSE" --base --set 'system.cpu.arch="aarch64"' \
   --set 'system.cpu.vendor="ARM"' --set 'system.cpu.name="Neoverse-N1 <mail@spam.example>"' \
   > /dev/null
 page "/cpu?cpu=$NEOVERSE" > /dev/null
 check "an e-mail address in an Arm CPU's brand (no maker to name) names no CPU either" \
   sh -c "grep -q '<title>[^<]*0xd0c' page.html && ! grep -q spam.example page.html"
-upload mail2 alice --identity "$NEOVERSE" --base --set 'system.cpu.arch="aarch64"' \
+upload_doc mail2 alice --identity "$NEOVERSE" --base --set 'system.cpu.arch="aarch64"' \
   --set 'system.cpu.vendor="ARM"' --set 'system.cpu.name="Neoverse-N1"' > /dev/null
 page "/cpu?cpu=$NEOVERSE" > /dev/null
 check "... which the next honest brand names, outvoted by nothing" \
@@ -119,7 +106,7 @@ check "... which the next honest brand names, outvoted by nothing" \
 n=0
 while IFS='|' read -r identity vendor brand; do
   n=$((n + 1))
-  st=$(upload "guest$n" alice --identity "$identity" --base --set "system.cpu.vendor=\"$vendor\"" \
+  st=$(upload_doc "guest$n" alice --identity "$identity" --base --set "system.cpu.vendor=\"$vendor\"" \
     --set "system.cpu.name=\"$brand\"" --set "system.cpu.brand=\"$brand\"" \
     --set 'system.cpu.hypervisor="KVM"')
   id=$(field "d['id']")
@@ -145,7 +132,7 @@ check "... the API's CPU list gives it no name, and its architecture" \
     = "('', 'x86_64')" ]
 page / > /dev/null
 check "... and the leaderboard lists it" grep -q 'family=26' page.html
-st=$(upload guest-intel mallory --identity "$OXIDE" --set 'system.cpu.name="Intel Xeon Platinum"')
+st=$(upload_doc guest-intel mallory --identity "$OXIDE" --set 'system.cpu.name="Intel Xeon Platinum"')
 check "a brand naming Intel on that AMD guest is still flagged brand-mismatch" \
   sh -c "[ $st = 201 ] && [ '$(field "','.join(d['flags'])")' = brand-mismatch ]"
 
@@ -156,7 +143,7 @@ check "a brand naming Intel on that AMD guest is still flagged brand-mismatch" \
 # their CPU identity (the guest on the Oxide identity, its first above).
 OXIDE_GUEST=$(curl -sS "$URL/api/v1/results?cpu=$OXIDE&flagged=0" | $PY -c \
   "import json,sys; print(json.load(sys.stdin)['results'][0]['id'])")
-st=$(upload metal alice --identity "$OXIDE" --base --set 'system.cpu.hypervisor=null')
+st=$(upload_doc metal alice --identity "$OXIDE" --base --set 'system.cpu.hypervisor=null')
 METAL=$(field "d['id']")
 get "/api/v1/results/$METAL" > /dev/null
 check "a result naming no hypervisor is accepted unflagged, marked bare metal" \
@@ -228,13 +215,13 @@ check "the CSV export filters by machine too" \
     = "$METAL" ]
 
 TIED='x86:AuthenticAMD:family=25:model=80:stepping=0'
-upload tie1 alice --identity "$TIED" --set 'system.cpu.name="AMD Ryzen 7 5800U"' > /dev/null
-upload tie2 mallory --identity "$TIED" --set 'system.cpu.name="AMD Ryzen 7 5800U for sale"' > /dev/null
+upload_doc tie1 alice --identity "$TIED" --set 'system.cpu.name="AMD Ryzen 7 5800U"' > /dev/null
+upload_doc tie2 mallory --identity "$TIED" --set 'system.cpu.name="AMD Ryzen 7 5800U for sale"' > /dev/null
 page "/cpu?cpu=$TIED" > /dev/null
 check "between two names as common, the oldest names the CPU" \
   grep -q '<title>AMD Ryzen 7 5800U –' page.html
 "$SERVER" key verify "$(fingerprint bob)" --name 'AMD' --database results.db 2>> server.log
-upload tie3 bob --identity "$TIED" --set 'system.cpu.name="AMD Ryzen 7 5800U with Radeon Graphics"' \
+upload_doc tie3 bob --identity "$TIED" --set 'system.cpu.name="AMD Ryzen 7 5800U with Radeon Graphics"' \
   > /dev/null
 page "/cpu?cpu=$TIED" > /dev/null
 check "a verified publisher's name for the CPU comes first" \
@@ -243,34 +230,34 @@ check "a verified publisher's name for the CPU comes first" \
 # ------------------------------------------------------------ refusals
 
 LONE='x86:AuthenticAMD:family=25:model=97:stepping=2'
-st=$(upload fast1000 mallory --identity "$LONE" --multiply --scale 1000)
+st=$(upload_doc fast1000 mallory --identity "$LONE" --multiply --scale 1000)
 expect_rule "multiply 1000 times faster, alone on its CPU, is refused" 422 impossible "$st"
 check "... naming a multiply test" \
   sh -c "[ '$(field "d['tests'][0].rsplit('.', 1)[0]")' = gmpbench.base.multiply ]"
-st=$(upload square4ns mallory --identity "$LONE" --multiply \
+st=$(upload_doc square4ns mallory --identity "$LONE" --multiply \
   --scale-test gmpbench.base.multiply.2097152=81920)
 expect_rule "a 2,097,152-bit squaring in 4 ns is refused" 422 impossible "$st"
 check "... naming that test" [ "$(field "','.join(d['tests'])")" = gmpbench.base.multiply.2097152 ]
-st=$(upload contradict mallory --identity "$LONE" --multiply --set 'results.0.seconds_per_op=3e-7')
+st=$(upload_doc contradict mallory --identity "$LONE" --multiply --set 'results.0.seconds_per_op=3e-7')
 expect_rule "seconds_per_op three times 1 / ops_per_sec is refused" 422 inconsistent-test "$st"
 check "... naming the test" [ "$(field "','.join(d['tests'])")" = gmpbench.base.multiply.128 ]
-st=$(upload median mallory --identity "$LONE" --multiply \
+st=$(upload_doc median mallory --identity "$LONE" --multiply \
   --set 'results.1.median_ops_per_sec=1e9')
 expect_rule "a median faster than the estimate is refused" 422 inconsistent-test "$st"
-st=$(upload unnoisy mallory --identity "$LONE" --multiply --set 'results.0.spread=0.2' \
+st=$(upload_doc unnoisy mallory --identity "$LONE" --multiply --set 'results.0.spread=0.2' \
   --set 'results.0.flags=[]')
 expect_rule "a wide spread without the noisy flag is refused" 422 inconsistent-test "$st"
 
 # ------------------------------------------------------------ peers
 
 EPYC='x86:AuthenticAMD:family=25:model=1:stepping=1'
-st=$(upload early mallory --identity "$EPYC" --base --scale 1.2)
+st=$(upload_doc early mallory --identity "$EPYC" --base --scale 1.2)
 EARLY=$(field "d['id']")
 check "a result 20% fast, first of its CPU, has no peers to be judged against" \
   sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ]"
 PEERS=
 for scale in 1 1.01 0.99 1.02 0.98; do
-  upload "peer$scale" carol --identity "$EPYC" --base --scale $scale > /dev/null
+  upload_doc "peer$scale" carol --identity "$EPYC" --base --scale $scale > /dev/null
   PEERS="$PEERS $(field "d['id']")"
 done
 check "once five peers arrive, the early result is flagged outlier" \
@@ -283,7 +270,7 @@ get /api/v1/cpus > /dev/null
 check "... and the CPU's aggregates count the five peers only" \
   [ "$(field "[c['scores']['gmpbench.base']['n'] for c in d['cpus'] if c['cpu'] == '$EPYC'][0]")" = 5 ]
 
-st=$(upload quick mallory --identity "$EPYC" --base --scale 1.25 --set 'run.mode="quick"')
+st=$(upload_doc quick mallory --identity "$EPYC" --base --scale 1.25 --set 'run.mode="quick"')
 check "a quick run is judged among quick runs only (alone, not flagged)" \
   sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ]"
 QUICK=$(field "d['id']")
@@ -301,7 +288,7 @@ check "... and so does the CPU page, its medians over the quick run alone" \
 page "/results/$QUICK" > /dev/null
 check "the quick result's page links to its CPU among quick runs" \
   grep -q 'href="/cpu?cpu=[^"]*&amp;mode=quick&amp;build=unknown"' page.html
-st=$(upload later carol --identity "$EPYC" --base --scale 1.005)
+st=$(upload_doc later carol --identity "$EPYC" --base --scale 1.005)
 check "a sixth honest peer is not flagged" \
   sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ]"
 honest=0
@@ -315,7 +302,7 @@ check "the result's JSON says why it is flagged and when that was decided" \
   sh -c "[ '$(field "d['flag_notes'][0].startswith('outlier: gmpbench')")' = True ] \
     && [ -n '$(field "d['flags_decided'] if d['flags_decided'].endswith('Z') else ''")' ]"
 
-st=$(upload native mallory --identity "$EPYC" --base --scale 1.3 \
+st=$(upload_doc native mallory --identity "$EPYC" --base --scale 1.3 \
   --set 'system.build.gmp.build="native"')
 NATIVE=$(field "d['id']")
 check "a GMP built for the CPU (system.build.gmp.build native) is judged among such builds only" \
@@ -352,7 +339,7 @@ check "a retraction judges the category again: with 4 peers left, the early resu
 get "/api/v1/results/$EARLY" > /dev/null
 check "... and its JSON says so, with no reasons left" [ "$(field "len(d['flag_notes'])")" = 0 ]
 
-st=$(upload perghz mallory --identity "$LONE" --multiply --scale 20)
+st=$(upload_doc perghz mallory --identity "$LONE" --multiply --scale 20)
 check "a multiply 20 times faster per GHz than any CPU so far is stored but flagged impossible" \
   sh -c "[ '$st' = 201 ] && [ '$(field "','.join(d['flags'])")' = impossible ]"
 
@@ -361,11 +348,11 @@ check "a multiply 20 times faster per GHz than any CPU so far is stored but flag
 # "impossible"; another CPU is held to it.
 SOLO='x86:AuthenticAMD:family=23:model=49:stepping=0'
 CLOCK='system.clock.max_mhz=3000'
-upload starved alice --identity "$SOLO" --tree ext.pi --set "$CLOCK" --scale 0.4 > /dev/null
-st=$(upload rested alice --identity "$SOLO" --tree ext.pi --set "$CLOCK")
+upload_doc starved alice --identity "$SOLO" --tree ext.pi --set "$CLOCK" --scale 0.4 > /dev/null
+st=$(upload_doc rested alice --identity "$SOLO" --tree ext.pi --set "$CLOCK")
 check "a CPU's next run, 2.5 times its own starved first per GHz, is not flagged impossible" \
   sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ]"
-st=$(upload beyond mallory --identity "$LONE" --tree ext.pi --set "$CLOCK" --scale 2.5)
+st=$(upload_doc beyond mallory --identity "$LONE" --tree ext.pi --set "$CLOCK" --scale 2.5)
 check "... while another CPU 2.5 times faster per GHz than that CPU's best is" \
   sh -c "[ '$st' = 201 ] && [ '$(field "','.join(d['flags'])")' = impossible ]"
 
@@ -384,26 +371,26 @@ keygen () {
   done
 }
 for scale in 1 1.01 0.99 1.02 0.98; do
-  upload "rsa$scale" carol --identity "$KEYS" --tree openssl.rsa --scale $scale > /dev/null
+  upload_doc "rsa$scale" carol --identity "$KEYS" --tree openssl.rsa --scale $scale > /dev/null
 done
-st=$(upload lucky carol --identity "$KEYS" --tree openssl.rsa $(keygen 2.2))
+st=$(upload_doc lucky carol --identity "$KEYS" --tree openssl.rsa $(keygen 2.2))
 LUCKY=$(field "d['id']")
 ratio=$(python3 -c "import json
 s = lambda f: json.load(open(f))['scores']['openssl.rsa']
 print(round(s('lucky.json') / s('rsa1.json'), 2))")
 check "a run whose key generation was 2.2 times faster (openssl.rsa 30% above) is not flagged" \
   sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ] && [ '$ratio' = 1.3 ]"
-st=$(upload luckier carol --identity "$KEYS" --tree openssl.rsa $(keygen 4.5))
+st=$(upload_doc luckier carol --identity "$KEYS" --tree openssl.rsa $(keygen 4.5))
 LUCKIER=$(field "d['id']")
 check "... nor one whose key generation was 4.5 times faster" \
   sh -c "[ '$st' = 201 ] && [ '$(field "len(d['flags'])")' = 0 ]"
-st=$(upload fake25 mallory --identity "$KEYS" --tree openssl.rsa --scale 1.25)
+st=$(upload_doc fake25 mallory --identity "$KEYS" --tree openssl.rsa --scale 1.25)
 check "a result 25% faster than five peers within 2% is still flagged outlier" \
   sh -c "[ '$st' = 201 ] && [ '$(field "','.join(d['flags'])")' = outlier ]"
-st=$(upload spread25 mallory --identity "$KEYS" --tree openssl.rsa --scale 1.25 --spread 1)
+st=$(upload_doc spread25 mallory --identity "$KEYS" --tree openssl.rsa --scale 1.25 --spread 1)
 check "... also when every test claims a spread of 100%" \
   sh -c "[ '$st' = 201 ] && [ '$(field "','.join(d['flags'])")' = outlier ]"
-st=$(upload keyfake mallory --identity "$KEYS" --tree openssl.rsa $(keygen 1.6) --scale 1.25)
+st=$(upload_doc keyfake mallory --identity "$KEYS" --tree openssl.rsa $(keygen 1.6) --scale 1.25)
 check "... and when its key generation is 2 times faster, the rest of openssl.rsa gives it away" \
   sh -c "[ '$st' = 201 ] && [ '$(field "','.join(d['flags'])")' = outlier ]"
 check "... while the lucky honest runs stay unflagged" \
@@ -415,14 +402,14 @@ stop_server
 start_server "$PWD/fresh.db" --key-rate 0 || { fail "a server with the default --aggregate-ttl starts"; exit 1; }
 page / > /dev/null
 FRESH='x86:GenuineIntel:family=6:model=183:stepping=1'
-upload fresh1 alice --identity "$FRESH" --base --set 'system.cpu.name="Intel Core i9-13900K"' \
+upload_doc fresh1 alice --identity "$FRESH" --base --set 'system.cpu.name="Intel Core i9-13900K"' \
   --set 'system.cpu.vendor="GenuineIntel"' > /dev/null
 page / > /dev/null
 check "the leaderboard right after a 201 has the new result (no waiting out --aggregate-ttl)" \
   grep -q 'Intel Core i9-13900K' page.html
 page "/cpu?cpu=$FRESH" > /dev/null      # what the page computes is kept with the snapshot
 check "... and its CPU page" grep -q '1 matching result,' page.html
-upload fresh2 alice --identity "$FRESH" --base --scale 1.01 \
+upload_doc fresh2 alice --identity "$FRESH" --base --scale 1.01 \
   --set 'system.cpu.name="Intel Core i9-13900K"' --set 'system.cpu.vendor="GenuineIntel"' > /dev/null
 FRESH2=$(field "d['id']")
 page "/cpu?cpu=$FRESH" > /dev/null
@@ -449,7 +436,7 @@ for _ in $(seq 100); do
 done
 check "/api/v1/cpus is computed when the server starts, before any request" \
   [ "$(computed)" = $((before + 1)) ]
-upload fresh3 alice --identity "$FRESH" --base --scale 0.995 \
+upload_doc fresh3 alice --identity "$FRESH" --base --scale 0.995 \
   --set 'system.cpu.name="Intel Core i9-13900K"' --set 'system.cpu.vendor="GenuineIntel"' > /dev/null
 sleep 1.5
 get /api/v1/cpus > /dev/null

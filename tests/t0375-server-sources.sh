@@ -62,6 +62,26 @@ for r in rows:
     print(*r)" > "$2"
 }
 
+# table_counts FILE SOURCES RESULTS: every row of the node table FILE
+# counts SOURCES sources of RESULTS results.
+table_counts () {
+  $PY -c "import sys
+rows = [l.split() for l in open('$1')]
+sys.exit(not rows or any(r[1:3] != ['$2', '$3'] for r in rows))"
+}
+
+# medians_kept BEFORE AFTER: the node tables BEFORE and AFTER have the
+# same nodes, whose medians differ by less than 1% (prints the largest
+# difference).
+medians_kept () {
+  $PY -c "import sys
+before = {l.split()[0]: float(l.split()[3]) for l in open('$1')}
+after = {l.split()[0]: float(l.split()[3]) for l in open('$2')}
+moved = {k: after[k] / before[k] - 1 for k in before}
+print(max(moved.values(), key=abs))
+sys.exit(not before or before.keys() != after.keys() or any(abs(m) >= 0.01 for m in moved.values()))"
+}
+
 SYBIL='x86:AuthenticAMD:family=25:model=17:stepping=1'
 honest_five honest 2001:db8:100 "$SYBIL"
 node_table "$SYBIL" nodes-before.txt
@@ -83,16 +103,9 @@ check "... on the leaderboard too ($board)" \
   $PY -c "import sys; sys.exit(abs($board / $before - 1) >= 0.01)"
 node_table "$SYBIL" nodes-after.txt
 check "the CPU page's node table, flagged results included, counts 6 sources of 17 results" \
-  $PY -c "import sys
-rows = [l.split() for l in open('nodes-after.txt')]
-sys.exit(not rows or any(r[1:3] != ['6', '17'] for r in rows))"
+  table_counts nodes-after.txt 6 17
 check "... and its medians, each source counted once, move by less than 1%" \
-  $PY -c "import sys
-before = {l.split()[0]: float(l.split()[3]) for l in open('nodes-before.txt')}
-after = {l.split()[0]: float(l.split()[3]) for l in open('nodes-after.txt')}
-moved = {k: after[k] / before[k] - 1 for k in before}
-print(max(moved.values(), key=abs))
-sys.exit(not before or before.keys() != after.keys() or any(abs(m) >= 0.01 for m in moved.values()))"
+  medians_kept nodes-before.txt nodes-after.txt
 get "/cpu?cpu=$SYBIL&flagged=1&node=gmpbench.base" > /dev/null
 check "... and the node's own page counts the sources too" \
   grep -q '17 of the newest 200 matching results have it, from 6 independent sources' resp.json
@@ -109,16 +122,9 @@ stop_server
 start_test_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 0 --trust-proxy
 node_table "$SYBIL" nodes-restart.txt
 check "after the restart, the node table read from the store still counts 6 sources of 17 results" \
-  $PY -c "import sys
-rows = [l.split() for l in open('nodes-restart.txt')]
-sys.exit(not rows or any(r[1:3] != ['6', '17'] for r in rows))"
+  table_counts nodes-restart.txt 6 17
 check "... and its medians still move by less than 1%" \
-  $PY -c "import sys
-before = {l.split()[0]: float(l.split()[3]) for l in open('nodes-before.txt')}
-after = {l.split()[0]: float(l.split()[3]) for l in open('nodes-restart.txt')}
-moved = {k: after[k] / before[k] - 1 for k in before}
-print(max(moved.values(), key=abs))
-sys.exit(not before or before.keys() != after.keys() or any(abs(m) >= 0.01 for m in moved.values()))"
+  medians_kept nodes-before.txt nodes-restart.txt
 
 SPREAD='x86:AuthenticAMD:family=25:model=17:stepping=2'
 honest_five spread 2001:db8:200 "$SPREAD"

@@ -20,14 +20,6 @@ for key in alice bob mallory k1 k2 k3 k4 k5 k6; do
 done
 trap 'stop_server' EXIT
 
-# upload NAME KEY [server-doc.py options]: a signed document; prints the
-# status (the answer in resp.json).
-upload () {
-  name=$1 key=$2
-  shift 2
-  make_doc "$name.json" "$key" --name "$name" "$@" && post "$name.json" "$(sign "$name.json" "$key")"
-}
-
 # flags: the flags of the last answer, comma-separated.
 flags () {
   field "','.join(d['flags'])"
@@ -42,13 +34,13 @@ BARE='--set system.cpu.hypervisor=null'
 
 start_server "$PWD/clocks.db" --key-rate 0 || { fail "the server starts"; exit 1; }
 
-st=$(upload mhz1e6 mallory --identity "$ZEN5" --multiply --set 'system.clock.max_mhz=1e6')
+st=$(upload_doc mhz1e6 mallory --identity "$ZEN5" --multiply --set 'system.clock.max_mhz=1e6')
 expect_rule "max_mhz 1e6 is refused as clock-beyond-family" 422 clock-beyond-family "$st"
 check "... naming the member" [ "$(field "d['field']")" = system.clock.max_mhz ]
 # raptor NAME KEY MHZ: a bare metal Raptor Lake claiming MHZ as its
 # maximum; prints the status.
 raptor () {
-  upload "$1" "$2" --identity "$RAPTOR" $BARE --multiply --set 'system.cpu.vendor="GenuineIntel"' \
+  upload_doc "$1" "$2" --identity "$RAPTOR" $BARE --multiply --set 'system.cpu.vendor="GenuineIntel"' \
     --set 'system.cpu.name="Intel Core i9-14900K"' --set "system.clock.max_mhz=$3"
 }
 st=$(raptor raptor7200 mallory 7200)
@@ -56,19 +48,19 @@ expect_rule "a Raptor Lake claiming 7200 MHz (its fastest part 6200 + 15% is 713
   422 clock-beyond-family "$st"
 st=$(raptor raptor6000 alice 6000)
 check "... one claiming 6000 MHz is stored unflagged" sh -c "[ $st = 201 ] && [ -z '$(flags)' ]"
-st=$(upload measured20g mallory --identity "$ZEN5" $BARE --multiply \
+st=$(upload_doc measured20g mallory --identity "$ZEN5" $BARE --multiply \
   --set 'system.clock.measured.mhz=20000')
 expect_rule "a valid measured clock of 20 GHz is refused" 422 clock-beyond-family "$st"
 check "... naming it" [ "$(field "d['field']")" = system.clock.measured.mhz ]
-st=$(upload nominal mallory --identity "$ZEN5" $BARE --multiply \
+st=$(upload_doc nominal mallory --identity "$ZEN5" $BARE --multiply \
   --set 'system.clock.nominal_mhz=7000')
 expect_rule "so is a nominal clock beyond the family" 422 clock-beyond-family "$st"
-st=$(upload qemu64 alice --identity 'x86:AuthenticAMD:family=15:model=107:stepping=1' --multiply \
+st=$(upload_doc qemu64 alice --identity 'x86:AuthenticAMD:family=15:model=107:stepping=1' --multiply \
   --set 'system.cpu.name="QEMU Virtual CPU version 2.5+"' --set 'system.clock.measured.mhz=5000' \
   --set 'system.clock.measured_after.mhz=5000')
 check "a KVM guest presented as a K8 (qemu64) measuring 5000 MHz is stored unflagged" \
   sh -c "[ $st = 201 ] && [ -z '$(flags)' ]"
-st=$(upload unknown mallory --identity 'riscv:0x489:0x8000000000000007:0x4210427' --multiply \
+st=$(upload_doc unknown mallory --identity 'riscv:0x489:0x8000000000000007:0x4210427' --multiply \
   --set 'system.clock.max_mhz=9500')
 expect_rule "an identity the table does not know may claim no more than 9000 MHz" \
   422 clock-beyond-family "$st"
@@ -82,19 +74,19 @@ clocks () {
     "--set system.clock.measured.tsc_mhz=$3 --set system.clock.measured_after.tsc_mhz=$4" \
     "--set system.clock.measured.spread=${5:-0.02} --set system.clock.measured_after.spread=${5:-0.02}"
 }
-st=$(upload slowed mallory --identity "$ZEN5" --multiply $(clocks 3470 7116 2096 4192))
+st=$(upload_doc slowed mallory --identity "$ZEN5" --multiply $(clocks 3470 7116 2096 4192))
 check "the clocks of a run under a clock slowed to half (3470 -> 7116 MHz, counter 2096 -> 4192) are refused" \
   sh -c "[ $st = 422 ] && [ '$(field "d['rule'].startswith('clock-')")' = True ]"
-st=$(upload faster mallory --identity "$ZEN5" --multiply $(clocks 3000 6000 2096 2096))
+st=$(upload_doc faster mallory --identity "$ZEN5" --multiply $(clocks 3000 6000 2096 2096))
 expect_rule "a clock twice as fast after the run is refused as clock-drift" 422 clock-drift "$st"
 check "... naming measured_after.mhz" [ "$(field "d['field']")" = system.clock.measured_after.mhz ]
-st=$(upload counter mallory --identity "$ZEN5" --multiply $(clocks 3500 3500 2096 4192))
+st=$(upload_doc counter mallory --identity "$ZEN5" --multiply $(clocks 3500 3500 2096 4192))
 expect_rule "a counter twice as fast after the run is refused as clock-drift" 422 clock-drift "$st"
 check "... naming measured_after.tsc_mhz" \
   [ "$(field "d['field']")" = system.clock.measured_after.tsc_mhz ]
-st=$(upload hot alice --identity "$ZEN5" --multiply $(clocks 3500 2100 2096 2096))
+st=$(upload_doc hot alice --identity "$ZEN5" --multiply $(clocks 3500 2100 2096 2096))
 check "a clock 40% slower after the run (a hot CPU) is stored" sh -c "[ $st = 201 ]"
-st=$(upload spread alice --identity "$ZEN5" --multiply $(clocks 1595 2948 2443 2444 0.43))
+st=$(upload_doc spread alice --identity "$ZEN5" --multiply $(clocks 1595 2948 2443 2444 0.43))
 check "measurements whose trials spread 43% are not compared (an older client's)" \
   sh -c "[ $st = 201 ]"
 # The clocks of 8 honest quick runs of a busy 2-vCPU VM (bhyve, Zen 5):
@@ -103,7 +95,7 @@ n=0
 fails=
 while read -r before after tb ta spread; do
   n=$((n + 1))
-  st=$(upload "honest$n" alice --identity "$ZEN5" --multiply $(clocks $before $after $tb $ta $spread))
+  st=$(upload_doc "honest$n" alice --identity "$ZEN5" --multiply $(clocks $before $after $tb $ta $spread))
   [ "$st" = 201 ] || fails="$fails $n:$st"
 done <<'RUNS'
 3553 3451 2096 2096 0.0266
@@ -128,19 +120,19 @@ start_server "$PWD/perghz.db" --key-rate 0 --aggregate-ttl 0 --trust-proxy \
 EACH_SOURCE=1
 ROME='x86:AuthenticAMD:family=23:model=49:stepping=0'
 for n in 1 2 3; do
-  st=$(upload "rome$n" alice --identity "$ROME" $BARE --multiply --set 'system.clock.max_mhz=4500')
+  st=$(upload_doc "rome$n" alice --identity "$ROME" $BARE --multiply --set 'system.clock.max_mhz=4500')
   check "an honest result with its clock is stored unflagged (source $n)" \
     sh -c "[ $st = 201 ] && [ -z '$(flags)' ]"
 done
 INVALID='--set system.clock.measured.valid=false --set system.clock.measured_after.valid=false'
-st=$(upload invalid3 mallory --identity "$ZEN5" $BARE --multiply --scale 3 $INVALID)
+st=$(upload_doc invalid3 mallory --identity "$ZEN5" $BARE --multiply --scale 3 $INVALID)
 check "a 3x result whose measured clock is marked invalid, claiming none, is judged at its family's 5700 MHz: flagged impossible" \
   sh -c "[ $st = 201 ] && [ '$(flags)' = impossible ]"
-st=$(upload claims3 mallory --identity "$ZEN5" $BARE --multiply --scale 3 $INVALID \
+st=$(upload_doc claims3 mallory --identity "$ZEN5" $BARE --multiply --scale 3 $INVALID \
   --set 'system.clock.max_mhz=6500')
 check "... also when it claims the most its family allows" \
   sh -c "[ $st = 201 ] && [ '$(flags)' = impossible ]"
-st=$(upload invalid10 mallory --identity "$ZEN5" $BARE --multiply --scale 10 $INVALID)
+st=$(upload_doc invalid10 mallory --identity "$ZEN5" $BARE --multiply --scale 10 $INVALID)
 check "... and so is a 10x one" sh -c "[ $st = 201 ] && [ '$(flags)' = impossible ]"
 stop_server
 
@@ -156,7 +148,7 @@ retract () {
 copies () {
   engine=$1 db=$2
   start_server "$db" --key-rate 0 || { fail "$engine: the server starts"; return; }
-  st=$(upload orig alice --identity "$ZEN5" --base)
+  st=$(upload_doc orig alice --identity "$ZEN5" --base)
   ORIG=$(field "d['id']")
   check "$engine: an honest upload is stored unflagged" sh -c "[ $st = 201 ] && [ -z '$(flags)' ]"
   copy_doc orig.json copy-bob.json bob
@@ -193,7 +185,7 @@ copies () {
   lost=$(cat burst*.status | grep -c 409)
   check "$engine: of 6 keys uploading the same new measurements at once, one is stored, 5 refused ($won, $lost)" \
     sh -c "[ $won = 1 ] && [ $lost = 5 ]"
-  st=$(upload other bob --identity "$ZEN5" --base --scale 0.99)
+  st=$(upload_doc other bob --identity "$ZEN5" --base --scale 0.99)
   check "$engine: other measurements are stored unflagged" sh -c "[ $st = 201 ] && [ -z '$(flags)' ]"
   stop_server
 }

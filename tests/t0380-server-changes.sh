@@ -21,24 +21,11 @@ make_key mallory > /dev/null
 make_key bob > /dev/null
 make_key dave > /dev/null
 
-# upload NAME KEY [server-doc.py options]: a signed document to $URL;
-# prints the status (the answer in resp.json).
-upload () {
-  name=$1 key=$2
-  shift 2
-  make_doc "$name.json" "$key" --name "$name" "$@" && post "$name.json" "$(sign "$name.json" "$key")"
-}
-
 # retract ID KEY: prints the status.
 retract () {
   printf 'gmpbench-retract:%s' "$1" > retract.msg
   curl -sS -o resp.json -w '%{http_code}' -X POST \
     -H "Gmpbench-Signature: $(sign retract.msg "$2")" "$URL/api/v1/results/$1/retract"
-}
-
-flags_of () {
-  get "/api/v1/results/$1" > /dev/null
-  field "','.join(d['flags'])"
 }
 
 # sql DATABASE STATEMENT: runs STATEMENT on a SQLite file or a
@@ -50,35 +37,17 @@ sql () {
   esac
 }
 
-# shows BASE PATH TEXT: whether the page at BASE PATH has TEXT within 30
-# seconds (a rebuild would take --aggregate-ttl: an hour); hides: the
-# opposite.
-shows () {
-  for try in $(seq 300); do
-    curl -s "$1$2" | grep -q "$3" && return 0
-    sleep 0.1
-  done
-  return 1
-}
-hides () {
-  for try in $(seq 300); do
-    curl -s "$1$2" | grep -q "$3" || return 0
-    sleep 0.1
-  done
-  return 1
-}
-
 # retraction DATABASE LABEL: a category of an early outlier and five
 # peers; the retraction of a peer lifts the outlier's flag, unless the
 # fault makes that fail, when nothing may change.
 retraction () {
   db=$1 label=$2
   cpu='x86:AuthenticAMD:family=25:model=17:stepping=0'
-  upload early mallory --identity "$cpu" --base --scale 1.2 > /dev/null
+  upload_doc early mallory --identity "$cpu" --base --scale 1.2 > /dev/null
   early=$(field "d['id']")
   peers=
   for scale in 1 1.01 0.99 1.02 0.98; do
-    upload "peer$scale" bob --identity "$cpu" --base --scale $scale > /dev/null
+    upload_doc "peer$scale" bob --identity "$cpu" --base --scale $scale > /dev/null
     peers="$peers $(field "d['id']")"
   done
   set -- $peers
@@ -115,16 +84,16 @@ retraction () {
 # by the key commands while the server at BASE runs.
 keys () {
   db=$1 label=$2 base=$3
-  upload daves dave --identity 'x86:AuthenticAMD:family=25:model=116:stepping=1' > /dev/null
-  check "$label: the leaderboard shows a new result" shows "$base" '/api/v1/leaderboard' model=116
+  upload_doc daves dave --identity 'x86:AuthenticAMD:family=25:model=116:stepping=1' > /dev/null
+  check "$label: the leaderboard shows a new result" shows_soon "$base/api/v1/leaderboard" model=116
   check "$label: ... not among verified publishers'" \
-    hides "$base" '/api/v1/leaderboard?verified=1' model=116
+    hides_soon "$base/api/v1/leaderboard?verified=1" model=116
   "$SERVER" key verify "$(fingerprint dave)" --name 'Dave Labs' --database "$db" > /dev/null 2>> server.log
   check "$label: key verify, another process, reaches the running server's leaderboard" \
-    shows "$base" '/api/v1/leaderboard?verified=1' model=116
+    shows_soon "$base/api/v1/leaderboard?verified=1" model=116
   "$SERVER" key ban "$(fingerprint dave)" --database "$db" > /dev/null 2>> server.log
   check "$label: key ban, another process, takes the result off the running server's leaderboard" \
-    hides "$base" '/api/v1/leaderboard' model=116
+    hides_soon "$base/api/v1/leaderboard" model=116
 }
 
 start_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 3600 --trust-proxy \
@@ -151,12 +120,12 @@ curl -s "$URL2/" > /dev/null
 
 URL=$URL1
 retraction "$PG_URI" postgresql
-upload other mallory --identity 'x86:AuthenticAMD:family=26:model=68:stepping=0' > /dev/null
+upload_doc other mallory --identity 'x86:AuthenticAMD:family=26:model=68:stepping=0' > /dev/null
 other=$(field "d['id']")
 check "postgresql: an upload to one server reaches the other's leaderboard" \
-  shows "$URL2" '/api/v1/leaderboard' model=68
+  shows_soon "$URL2/api/v1/leaderboard" model=68
 retract "$other" mallory > /dev/null
-check "postgresql: ... and so does its retraction" hides "$URL2" '/api/v1/leaderboard' model=68
+check "postgresql: ... and so does its retraction" hides_soon "$URL2/api/v1/leaderboard" model=68
 keys "$PG_URI" postgresql "$URL2"
 stop_server "$PID1"
 stop_server "$PID2"

@@ -30,37 +30,9 @@ make_key dave > /dev/null
 DAVE=$(fingerprint dave)
 CPU='x86:AuthenticAMD:family=25:model=17:stepping=0'
 
-upload () {
-  name=$1 key=$2
-  shift 2
-  make_doc "$name.json" "$key" --name "$name" "$@" && post "$name.json" "$(sign "$name.json" "$key")"
-}
-
-flags_of () {
-  get "/api/v1/results/$1" > /dev/null
-  field "','.join(d['flags'])"
-}
-
 listed () {
   get "/api/v1/results?cpu=$CPU&limit=500" > /dev/null
   field "'$1' in [r['id'] for r in d['results']]"
-}
-
-# shows PATH TEXT: whether $URL's PATH has TEXT within 30 seconds; hides:
-# the opposite.
-shows () {
-  for try in $(seq 300); do
-    curl -s "$URL$1" | grep -q "$2" && return 0
-    sleep 0.1
-  done
-  return 1
-}
-hides () {
-  for try in $(seq 300); do
-    curl -s "$URL$1" | grep -q "$2" || return 0
-    sleep 0.1
-  done
-  return 1
 }
 
 # admin ARGS...: the admin command on $DB as the actor test-operator
@@ -163,30 +135,30 @@ EOF
 }
 
 keys () {
-  upload daves dave --identity 'x86:AuthenticAMD:family=25:model=116:stepping=1' > /dev/null
+  upload_doc daves dave --identity 'x86:AuthenticAMD:family=25:model=116:stepping=1' > /dev/null
   daves=$(field "d['id']")
-  check "$ENGINE: the leaderboard shows dave's result" shows '/api/v1/leaderboard' model=116
+  check "$ENGINE: the leaderboard shows dave's result" shows_soon "$URL/api/v1/leaderboard" model=116
   admin ban "$DAVE" --reason 'fake results'
   check "$ENGINE: ban succeeds" [ "$status" = 0 ]
-  check "$ENGINE: ... and takes it off the running server's leaderboard" hides '/api/v1/leaderboard' model=116
+  check "$ENGINE: ... and takes it off the running server's leaderboard" hides_soon "$URL/api/v1/leaderboard" model=116
   admin unban "$DAVE"
-  check "$ENGINE: unban puts it back" shows '/api/v1/leaderboard' model=116
+  check "$ENGINE: unban puts it back" shows_soon "$URL/api/v1/leaderboard" model=116
   admin unban "$DAVE"
   check "$ENGINE: unban of a key not banned changes nothing (status 1)" \
     sh -c "[ $status = 1 ] && grep -q 'not banned' err.txt"
   admin hide "$daves" --reason 'spam'
-  check "$ENGINE: hide takes a CPU's only result off the leaderboard" hides '/api/v1/leaderboard' model=116
+  check "$ENGINE: hide takes a CPU's only result off the leaderboard" hides_soon "$URL/api/v1/leaderboard" model=116
   admin unhide "$daves"
-  check "$ENGINE: unhide puts it back" shows '/api/v1/leaderboard' model=116
+  check "$ENGINE: unhide puts it back" shows_soon "$URL/api/v1/leaderboard" model=116
   admin verify "$DAVE" --name 'Dave Labs'
-  check "$ENGINE: verify reaches the verified leaderboard" shows '/api/v1/leaderboard?verified=1' model=116
+  check "$ENGINE: verify reaches the verified leaderboard" shows_soon "$URL/api/v1/leaderboard?verified=1" model=116
   admin unverify "$DAVE"
-  check "$ENGINE: unverify leaves it" hides '/api/v1/leaderboard?verified=1' model=116
+  check "$ENGINE: unverify leaves it" hides_soon "$URL/api/v1/leaderboard?verified=1" model=116
   run_status "$SERVER" key verify "$DAVE" --name 'Dave Labs' --database "$DB"
   check "$ENGINE: key verify still works" sh -c "[ $status = 0 ] && grep -q 'verified as Dave Labs' out.txt"
   run_status "$SERVER" key ban "$DAVE" --database "$DB"
   check "$ENGINE: key ban still works" sh -c "[ $status = 0 ] && grep -q banned out.txt"
-  check "$ENGINE: ... and takes the result off the leaderboard" hides '/api/v1/leaderboard' model=116
+  check "$ENGINE: ... and takes the result off the leaderboard" hides_soon "$URL/api/v1/leaderboard" model=116
 }
 
 auditing () {
@@ -235,13 +207,13 @@ engine () {
   start_server "$DB" --key-rate 0 --aggregate-ttl 3600 --trust-proxy \
     || { fail "$ENGINE: the server starts"; return; }
   curl -s "$URL/" > /dev/null
-  upload early mallory --identity "$CPU" --base --scale 1.2 > /dev/null
+  upload_doc early mallory --identity "$CPU" --base --scale 1.2 > /dev/null
   early=$(field "d['id']")
   peers=
   i=0
   for scale in 1 1.01 0.99 1.02 0.98; do
     i=$((i + 1))
-    upload "peer$i" bob --identity "$CPU" --base --scale $scale > /dev/null
+    upload_doc "peer$i" bob --identity "$CPU" --base --scale $scale > /dev/null
     peers="$peers $(field "d['id']")"
   done
   check "$ENGINE: the early result is an outlier among five peers" [ "$(flags_of "$early")" = outlier ]

@@ -13,12 +13,7 @@ command -v sqlite3 > /dev/null || { skip "backups (the sqlite3 command is needed
 
 N=32
 make_key dora > /dev/null
-i=0
-while [ $i -lt $N ]; do
-  make_doc "c$i.json" dora --name "backed up $i" --multiply
-  sign "c$i.json" dora > "c$i.sig"
-  i=$((i + 1))
-done
+signed_docs dora "backed up" --multiply
 
 # send FIRST STEP: uploads cFIRST.json, cFIRST+STEP.json, ... below
 # c$N.json, printing "STATUS ID" for each once its answer is read.

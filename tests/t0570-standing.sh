@@ -8,22 +8,10 @@
 . "$SRCDIR/tests/server-lib.sh"
 need_server
 
-HELPERS="$BUILDDIR/tests"
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 export NO_PROXY=127.0.0.1 no_proxy=127.0.0.1
 
-# fake ANSWER...: the scripted responder; sets FAKE_URL and FAKE_PID.
-fake () {
-  rm -f fake.port
-  "$HELPERS/helper-httpd" fake.port fake.log "$@" &
-  FAKE_PID=$!
-  for i in $(seq 100); do
-    [ -s fake.port ] && break
-    sleep 0.05
-  done
-  FAKE_URL="http://127.0.0.1:$(cat fake.port)"
-}
-trap 'kill $FAKE_PID 2> /dev/null' EXIT
+trap stop_fake EXIT
 
 # A result with a GMPbench score: the full fixture as a quick run, signed.
 make_key alice > /dev/null
@@ -37,25 +25,25 @@ cat > standing.json <<EOJ
  "standing": {"cpu": {"sources": 9, "results": 14, "median": $median, "percentile": 60},
               "arch": {"name": "x86_64", "mode": "quick", "results": 120, "percentile": 63}}}
 EOJ
-fake 201=standing.json
+start_fake 201=standing.json
 run_status "$GMPBENCH" submit --yes --server "$FAKE_URL" mine.json
 check "after uploaded: URL, one line says where the result stands" \
   sh -c "[ $status -eq 0 ] && [ \$(wc -l < out.txt) -eq 2 ] && head -n 1 out.txt | grep -q '^uploaded: ' \
     && tail -n 1 out.txt | grep -qx '$score: 2% above the median of 14 results (9 sources) of this CPU; faster than 63% of 120 x86_64 quick runs'"
-kill $FAKE_PID
+stop_fake
 
-fake 201
+start_fake 201
 run_status "$GMPBENCH" submit --yes --server "$FAKE_URL" mine.json
 check "an answer without standing (an older server): the uploaded line alone" \
   sh -c "[ $status -eq 0 ] && [ \$(wc -l < out.txt) -eq 1 ] && grep -q '^uploaded: ' out.txt"
-kill $FAKE_PID
+stop_fake
 
 sed 's/"flags"/"already": true, "flags"/' standing.json > again.json
-fake 200=again.json
+start_fake 200=again.json
 run_status "$GMPBENCH" submit --yes --server "$FAKE_URL" mine.json
 check "already uploaded (200): no standing line" \
   sh -c "[ $status -eq 0 ] && [ \$(wc -l < out.txt) -eq 1 ] && grep -q '^already uploaded: ' out.txt"
-kill $FAKE_PID
+stop_fake
 
 # compare --server: four results of one CPU, quick runs, on a real server.
 start_test_server "$PWD/results.db" --key-rate 0 --aggregate-ttl 0

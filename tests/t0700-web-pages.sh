@@ -347,14 +347,11 @@ for p in "/?flagged=1" "/cpu?cpu=$INTEL&flagged=1" "/results/$ID_evil" \
 done
 
 # ------------------------------------------------------------ Chromium
-CHROMIUM=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
-if [ -z "$CHROMIUM" ]; then
+if ! find_chromium; then
   skip "the pages in a browser (no chromium)"
   stop_server
   exit 0
 fi
-ARTIFACTS="$BUILDDIR/tests/artifacts"
-mkdir -p "$ARTIFACTS"
 
 # Chromium takes seconds to start: every page is loaded at once, four
 # browsers at a time, into dom-N.txt and console-N.txt (screenshots too).

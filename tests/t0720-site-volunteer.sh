@@ -208,13 +208,10 @@ check "one result is \"1 result\": no page says \"1 results\" or \"1 CPUs\"" \
     && ! grep -q '\\b1 results\\|\\b1 CPUs\\|\\b1 scores' w.html odd.html all.html search.html arch.html"
 
 # ------------------------------------------------------------ Chromium
-CHROMIUM=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
-if [ -z "$CHROMIUM" ]; then
+if ! find_chromium; then
   skip "the volunteer's pages in a browser (no chromium)"
   exit 0
 fi
-ARTIFACTS="$BUILDDIR/tests/artifacts"
-mkdir -p "$ARTIFACTS"
 $PY "$SRCDIR/tests/site-layout.py" "$CHROMIUM" "$ARTIFACTS" "$URL" \
   "vol-home=/" "vol-cpu=/cpu?cpu=$X" "vol-node=/cpu?cpu=$X&node=gmpbench.base" \
   "vol-flagged-cpu=/cpu?cpu=$ODD" "vol-flagged=/results/$ID_odd" "vol-empty=/?os=Arch%20Linux" \

@@ -4,13 +4,10 @@
 # DOM, and screenshots are kept in $BUILDDIR/tests/artifacts/ for people.
 . "$SRCDIR/tests/lib.sh"
 
-CHROMIUM=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
-if [ -z "$CHROMIUM" ]; then
+if ! find_chromium; then
   skip "the HTML report in a browser (no chromium)"
   exit 0
 fi
-ARTIFACTS="$BUILDDIR/tests/artifacts"
-mkdir -p "$ARTIFACTS"
 
 # browser ARGS...: headless Chromium with a throwaway profile and no network
 # chatter; stdout in dom.txt, stderr in console.txt.

@@ -72,39 +72,6 @@ store_audit_log (struct store *st, int limit, store_audit_fn fn, void *ctx)
 
 /* ------------------------------------------------------------ hiding */
 
-/* The result an operator hides or shows again, as found. */
-struct admin_target
-{
-  const char *id;
-  int64_t seq, hidden_at;
-  int found, listed;
-  char *cpu, *mode, *build;
-};
-
-static int
-take_target (void *ctx, const struct db_value *cols, int ncols)
-{
-  struct admin_target *t = ctx;
-  if (ncols < 6)
-    return 1;
-  t->found = 1;
-  t->seq = c_int (&cols[0]);
-  t->listed = (int) c_int (&cols[1]);
-  t->cpu = gb_xstrdup (c_text_or_empty (&cols[2]));
-  t->mode = gb_xstrdup (c_text_or_empty (&cols[3]));
-  t->build = gb_xstrdup (c_text_or_empty (&cols[4]));
-  t->hidden_at = c_int (&cols[5]);
-  return 1;
-}
-
-static int
-read_target (struct store *st, struct db_conn *c, struct admin_target *t)
-{
-  struct db_value p = p_text (t->id);
-  return st->drv->query (c, "SELECT seq, listed, cpu, mode, build, hidden_at FROM results "
-                         "WHERE id = $1", &p, 1, take_target, t);
-}
-
 /* How a visibility change goes: HIDE it or show it again, with REASON. */
 struct visibility
 {
@@ -122,7 +89,7 @@ struct visibility
  * keeps it out (unlisted by its submitter, retracted, banned).  0, or
  * -1. */
 static int
-write_visibility (struct store *st, struct db_conn *c, const struct admin_target *t,
+write_visibility (struct store *st, struct db_conn *c, const struct store_target *t,
                   struct visibility *v)
 {
   struct db_value p[] = { p_int (t->seq), p_int (v->audit->at), p_text (v->reason) };
@@ -155,7 +122,7 @@ write_visibility (struct store *st, struct db_conn *c, const struct admin_target
  * transaction, its category judged again when the result leaves or
  * joins it, and its audit row written: 0, or -1. */
 static int
-change_visibility (struct store *st, struct db_conn *c, const struct admin_target *t,
+change_visibility (struct store *st, struct db_conn *c, const struct store_target *t,
                    struct visibility *v)
 {
   char detail[160];
@@ -165,9 +132,7 @@ change_visibility (struct store *st, struct db_conn *c, const struct admin_targe
   if (write_visibility (st, c, t, v) < 0)
     return -1;
   int moved = t->listed != v->listed;
-  if (moved && (store_prune_row_sources (st, c, t->cpu) < 0 || store_announce (st, c, t->id) < 0
-                || (v->rj && store_rejudge_in (st, c, NULL, t->cpu, t->mode, t->build,
-                                               v->audit->at, v->rj, &v->changes, &v->n) < 0)))
+  if (moved && store_target_moved (st, c, t, v->audit->at, v->rj, &v->changes, &v->n) < 0)
     return -1;
   if (!moved)
     snprintf (detail, sizeof detail, "%s", v->listed ? "listed" : "not listed (unlisted, "
@@ -183,10 +148,10 @@ static enum store_status
 set_visibility (struct store *st, const char *id, struct visibility *v)
 {
   struct db_conn *c = store_acquire_writer (st);
-  struct admin_target t = { id, 0, 0, 0, 0, NULL, NULL, NULL };
+  struct store_target t = { .id = id };
   enum store_status rc = STORE_OK, applies = STORE_OK;
 
-  if (st->drv->begin (c, 1) < 0 || read_target (st, c, &t) < 0)
+  if (st->drv->begin (c, 1) < 0 || store_read_target (st, c, &t) < 0)
     rc = store_failed (st, c, "visibility");
   else if (!t.found || (t.hidden_at != 0) == v->hide)
     {
@@ -197,14 +162,8 @@ set_visibility (struct store *st, const char *id, struct visibility *v)
     rc = store_failed (st, c, "visibility");
   store_release_writer (st, c);
   if (rc == STORE_OK && applies == STORE_OK && t.listed != v->listed)
-    {
-      store_changed (st, id);
-      for (size_t i = 0; i < v->n; i++)
-        store_changed (st, v->changes[i].id);
-    }
-  free (t.cpu);
-  free (t.mode);
-  free (t.build);
+    store_target_changed (st, &t, v->changes, v->n);
+  store_free_target (&t);
   return rc == STORE_OK ? applies : rc;
 }
 

@@ -202,6 +202,31 @@ int store_rejudge_in (struct store *st, struct db_conn *c, const char *id, const
                       const struct store_rejudge *rj, const struct store_flags **changes,
                       size_t *n);
 
+/* A result that an action may take out of listings or into them again
+ * (a retraction, store_judge.c; hiding and showing again,
+ * store_admin.c), as store_read_target finds the one of ID on C, in its
+ * open transaction (found 0 when there is none): 0, or -1 on an error.
+ * store_free_target frees what it read.  store_target_moved, once the
+ * action has taken T out of listings or into them on C, prunes its CPU's
+ * sources, announces T and judges its category again through RJ (none
+ * when NULL), decided at WHEN, the flags that change in *CHANGES, *N:
+ * 0, or -1.  store_target_changed, after the commit, tells the watcher
+ * of T and of the N results whose flags changed. */
+struct store_target
+{
+  const char *id;
+  int64_t seq, hidden_at;
+  int found, listed;
+  char *cpu, *mode, *build;
+};
+int store_read_target (struct store *st, struct db_conn *c, struct store_target *t);
+void store_free_target (struct store_target *t);
+int store_target_moved (struct store *st, struct db_conn *c, const struct store_target *t,
+                        int64_t when, const struct store_rejudge *rj,
+                        const struct store_flags **changes, size_t *n);
+void store_target_changed (struct store *st, const struct store_target *t,
+                           const struct store_flags *changes, size_t n);
+
 /* Sources (store_sources.c): the database's secret read on C (made
  * when it has none), 0 or -1; on C in its open transaction, the source
  * of a listed upload added to its CPU row's, and the sources no listed

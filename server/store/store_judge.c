@@ -3,9 +3,11 @@
  * their scores, read in the transaction that changed the category (an
  * upload's, store_insert.c, or a retraction's, here), the judge's
  * decision asked for and the flags it changes written in that same
- * transaction (store_rejudge_in); and a node's best score per GHz, which
- * the uploader reads for the judge.  The judge itself never calls the
- * store (store_verdict.h).
+ * transaction (store_rejudge_in); the steps a result taken out of
+ * listings or into them again goes through, for a retraction (here) and
+ * for hiding and showing again (store_admin.c) alike (store_target_moved);
+ * and a node's best score per GHz, which the uploader reads for the
+ * judge.  The judge itself never calls the store (store_verdict.h).
  */
 #include "server/store/store_internal.h"
 
@@ -115,20 +117,11 @@ store_set_flags (struct store *st, const struct store_flags *changes, size_t n, 
   return rc;
 }
 
-/* The row a retraction finds. */
-struct retract_target
-{
-  const char *id;
-  int64_t seq;
-  int found, listed;
-  char *cpu, *mode, *build;
-};
-
 static int
-take_retract_target (void *ctx, const struct db_value *cols, int ncols)
+take_target (void *ctx, const struct db_value *cols, int ncols)
 {
-  struct retract_target *t = ctx;
-  if (ncols < 5)
+  struct store_target *t = ctx;
+  if (ncols < 6)
     return 1;
   t->found = 1;
   t->seq = c_int (&cols[0]);
@@ -136,7 +129,45 @@ take_retract_target (void *ctx, const struct db_value *cols, int ncols)
   t->cpu = gb_xstrdup (c_text_or_empty (&cols[2]));
   t->mode = gb_xstrdup (c_text_or_empty (&cols[3]));
   t->build = gb_xstrdup (c_text_or_empty (&cols[4]));
+  t->hidden_at = c_int (&cols[5]);
   return 1;
+}
+
+int
+store_read_target (struct store *st, struct db_conn *c, struct store_target *t)
+{
+  struct db_value p = p_text (t->id);
+  return st->drv->query (c, "SELECT seq, listed, cpu, mode, build, hidden_at FROM results "
+                         "WHERE id = $1", &p, 1, take_target, t);
+}
+
+void
+store_free_target (struct store_target *t)
+{
+  free (t->cpu);
+  free (t->mode);
+  free (t->build);
+}
+
+int
+store_target_moved (struct store *st, struct db_conn *c, const struct store_target *t,
+                    int64_t when, const struct store_rejudge *rj,
+                    const struct store_flags **changes, size_t *n)
+{
+  if (store_prune_row_sources (st, c, t->cpu) < 0 || store_announce (st, c, t->id) < 0)
+    return -1;
+  if (!rj)
+    return 0;
+  return store_rejudge_in (st, c, NULL, t->cpu, t->mode, t->build, when, rj, changes, n);
+}
+
+void
+store_target_changed (struct store *st, const struct store_target *t,
+                      const struct store_flags *changes, size_t n)
+{
+  store_changed (st, t->id);
+  for (size_t i = 0; i < n; i++)
+    store_changed (st, changes[i].id);
 }
 
 int
@@ -171,7 +202,7 @@ store_rejudge_in (struct store *st, struct db_conn *c, const char *id, const cha
 /* The retraction of T (found) and its category's judgement on C, in its
  * open transaction; the flags changed into *CHANGES, *N.  0, or -1. */
 static int
-retract_judged (struct store *st, struct db_conn *c, const struct retract_target *t,
+retract_judged (struct store *st, struct db_conn *c, const struct store_target *t,
                 int64_t when, const struct store_rejudge *rj,
                 const struct store_flags **changes, size_t *n)
 {
@@ -189,39 +220,27 @@ retract_judged (struct store *st, struct db_conn *c, const struct retract_target
     return -1;
   if (!t->listed)
     return 0;
-  if (store_prune_row_sources (st, c, t->cpu) < 0 || store_announce (st, c, t->id) < 0)
-    return -1;
-  if (!rj)
-    return 0;
-  return store_rejudge_in (st, c, NULL, t->cpu, t->mode, t->build, when, rj, changes, n);
+  return store_target_moved (st, c, t, when, rj, changes, n);
 }
 
 enum store_status
 store_retract (struct store *st, const char *id, int64_t when, const struct store_rejudge *rj)
 {
   struct db_conn *c = store_acquire_writer (st);
-  struct retract_target t = { id, 0, 0, 0, NULL, NULL, NULL };
-  struct db_value p = p_text (id);
+  struct store_target t = { .id = id };
   const struct store_flags *changes = NULL;
   size_t n = 0;
   enum store_status rc = STORE_OK;
 
   if (st->drv->begin (c, 1) < 0
-      || st->drv->query (c, "SELECT seq, listed, cpu, mode, build FROM results WHERE id = $1",
-                         &p, 1, take_retract_target, &t) < 0
+      || store_read_target (st, c, &t) < 0
       || (t.found && retract_judged (st, c, &t, when, rj, &changes, &n) < 0)
       || st->drv->commit (c) < 0)
     rc = store_failed (st, c, "retract");
   store_release_writer (st, c);
   if (rc == STORE_OK && t.listed)
-    {
-      store_changed (st, id);
-      for (size_t i = 0; i < n; i++)
-        store_changed (st, changes[i].id);
-    }
-  free (t.cpu);
-  free (t.mode);
-  free (t.build);
+    store_target_changed (st, &t, changes, n);
+  store_free_target (&t);
   return rc == STORE_OK && !t.found ? STORE_NOT_FOUND : rc;
 }
 

@@ -159,18 +159,6 @@ home_export (struct http_request *r, const struct board *b, const struct view *v
 
 /* ------------------------------------------------------------ moved */
 
-/* S percent-encoded but for RFC 3986's unreserved characters. */
-static void
-url_encode (FILE *f, const char *s)
-{
-  for (const unsigned char *c = (const unsigned char *) s; *c; c++)
-    if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')
-        || strchr ("-._~", *c))
-      fputc (*c, f);
-    else
-      fprintf (f, "%%%02X", *c);
-}
-
 struct query_copy
 {
   FILE *f;
@@ -187,11 +175,11 @@ copy_arg (void *cls, enum MHD_ValueKind kind, const char *key, const char *value
     return MHD_YES;
   fputc (q->first ? '?' : '&', q->f);
   q->first = 0;
-  url_encode (q->f, key);
+  web_url_encode (q->f, key);
   if (value)
     {
       fputc ('=', q->f);
-      url_encode (q->f, value);
+      web_url_encode (q->f, value);
     }
   return MHD_YES;
 }

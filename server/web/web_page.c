@@ -43,18 +43,24 @@ web_text (FILE *f, const char *s)
 }
 
 void
+web_url_encode (FILE *f, const char *s)
+{
+  for (const unsigned char *c = (const unsigned char *) s; *c; c++)
+    if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')
+        || strchr ("-._~", *c))
+      fputc (*c, f);
+    else
+      fprintf (f, "%%%02X", *c);
+}
+
+void
 web_arg (FILE *f, int *first, const char *name, const char *value)
 {
   fputs (*first ? "?" : "&amp;", f);
   *first = 0;
   fputs (name, f);
   fputc ('=', f);
-  for (const unsigned char *s = (const unsigned char *) value; *s; s++)
-    if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')
-        || strchr ("-._~", *s))
-      fputc (*s, f);
-    else
-      fprintf (f, "%%%02X", *s);
+  web_url_encode (f, value);
 }
 
 void

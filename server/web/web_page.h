@@ -60,6 +60,8 @@ void web_text (FILE *f, const char *s);
 /* A query argument: "?" before the first (*FIRST set), "&amp;" before the
  * others, VALUE percent-encoded. */
 void web_arg (FILE *f, int *first, const char *name, const char *value);
+/* S percent-encoded but for RFC 3986's unreserved characters. */
+void web_url_encode (FILE *f, const char *s);
 /* A number with 4 significant digits (thousands unabbreviated), or "–"
  * for NAN. */
 void web_number (FILE *f, double v);
