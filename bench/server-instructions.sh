@@ -106,15 +106,17 @@ settle () {
 }
 
 # count LABEL COMMAND...: runs COMMAND with the counters zeroed, then
-# dumps them; sets dump to the file.
+# dumps them; sets dump to the file.  LABEL must not begin with a digit
+# (callgrind_control would take it for a process id).
 count () {
   label=$1
   shift
-  callgrind_control -z $pid > /dev/null
+  callgrind_control -z $pid > /dev/null 2>&1
   "$@" > /dev/null || { echo "$label: failed" >&2; exit 1; }
-  callgrind_control -d "$label" $pid > /dev/null
+  callgrind_control -d "$label" $pid > /dev/null 2>&1
   dumps=$((dumps + 1))
   dump=$tmp/cg/out.$dumps
+  [ -f "$dump" ] || { echo "$label: callgrind wrote no $dump" >&2; exit 1; }
 }
 
 # total FILE: the instructions a dump counted.
@@ -129,6 +131,7 @@ functions () {
     | awk '/^ *[0-9,]+ \(/ && !/PROGRAM TOTALS/ {
         ir = $1; gsub(/,/, "", ir)
         sub(/^ *[0-9,]+ \( *[0-9.]+%\) +/, "")
+        gsub(/ \([0-9,]+x\)/, "")     # call counts, when annotate prints them
         obj = $NF; gsub(/^\[|\]$/, "", obj); sub(/.*\//, "", obj)
         fn = $0; sub(/ \[[^]]*\]$/, "", fn); sub(/^[^:]*:/, "", fn)
         sum[fn " (" obj ")"] += ir
@@ -171,13 +174,13 @@ reads () {
   while [ "$(curl -s -o /dev/null -w '%{http_code}' "http://$addr/")" = 503 ]; do sleep 0.5; done
   u=0
   for url in $urls; do gets 1 "$url" > /dev/null; done
-  callgrind_control -i on $pid > /dev/null
+  callgrind_control -i on $pid > /dev/null 2>&1
   idle > "$tmp/idle.$s"
   for url in $urls; do
     u=$((u + 1))
     count "one $url" gets 1 "$url"
     one=$dump
-    count "$n more $url" gets $((n + 1)) "$url"
+    count "more $url" gets $((n + 1)) "$url"
     per_request "$one" "$dump" "$n" "$tmp/fn.$s.$u" > "$tmp/ir.$s.$u"
   done
   halt
@@ -201,11 +204,11 @@ upload_counts () {
   launch "$server" "$tmp/db" valgrind --tool=callgrind --instr-atstart=no \
     --callgrind-out-file="$tmp/cg/out"
   post "$warm" 8 || { echo "$server: the warm-up uploads failed" >&2; exit 1; }
-  callgrind_control -i on $pid > /dev/null
+  callgrind_control -i on $pid > /dev/null 2>&1
   idle > "$tmp/idle.$s"
-  count "8 uploads" post 8 8
+  count "uploads: 8" post 8 8
   one=$dump
-  count "8 + $n uploads" post $((n + 8)) 8
+  count "uploads: 8 + $n" post $((n + 8)) 8
   per_request "$one" "$dump" "$n" "$tmp/fn.$s.1" > "$tmp/ir.$s.1"
   halt
   rm -f "$tmp/db" "$tmp/db-wal" "$tmp/db-shm"
