@@ -23,12 +23,15 @@
 #
 # Uploads (-U): a fresh SQLite database for each SERVER, W signed copies
 # of FIXTURE uploaded first with counting off (bench/server-load.c
-# upload, 8 connections: the first dictionary is trained at 64 results),
-# then 8 uploads and 8 + N uploads are counted: the difference over N is
-# the instructions per upload.  Then the same on a native server (a
-# fresh database, W uploads first): the server's CPU time (utime + stime
-# from /proc/PID/stat, clock ticks) over N uploads, per upload; that is a
-# count of the work done, whatever the machine's load, not a timing.
+# upload, 8 connections), the first dictionary awaited (trained at 64
+# results) and the repack's position set past every result (else it
+# rewrites the frames whenever no upload came for 2 s: background work
+# the uploads' count would take in by chance); then 8 uploads and 8 + N
+# uploads are counted: the difference over N is the instructions per
+# upload.  Then the same on a native server (a fresh database, W uploads
+# first): the server's CPU time (utime + stime from /proc/PID/stat, clock
+# ticks) over C uploads, per upload; that is a count of the work done,
+# whatever the machine's load, not a timing.
 #
 # Prints, for each URL (or the upload), the instructions per request of
 # each SERVER and their ratio to the first SERVER's, the idle
@@ -42,12 +45,13 @@
 # usage: bench/server-instructions.sh -k DB [-n N] [-t TOP] SERVER...
 #        bench/server-instructions.sh -U [-f FIXTURE] [-b BUILDDIR] [-n N] [-w W] [-c C] [-t TOP] SERVER...
 #   defaults: -n 20 reads, 200 uploads; -t 15 functions; -w 100;
-#   -c 1000 uploads for the CPU time; -f tests/fixtures/server-result.json
+#   -c 800 uploads for the CPU time (with -w, under 1024: the second
+#   dictionary); -f tests/fixtures/server-result.json
 #   (a one-test run, 8 KB); the load generator is built against -b
 #   BUILDDIR's libraries (.).
 
 . "$(dirname "$0")/lib.sh"
-db= uploads= n= top=15 warm=100 cpu_n=1000 build=. fixture=
+db= uploads= n= top=15 warm=100 cpu_n=800 build=. fixture=
 options 'k:db U=uploads n:n t:top w:warm c:cpu_n b:build f:fixture' "$@"
 shift $((OPTIND - 1))
 [ $# -gt 0 ] && { [ -n "$uploads" ] || [ -f "$db" ]; } || usage
@@ -127,7 +131,7 @@ total () {
 # functions FILE: "instructions<TAB>function (object)" for every function
 # of a dump, by self cost.
 functions () {
-  callgrind_annotate --inclusive=no --threshold=100 "$1" 2> /dev/null \
+  callgrind_annotate --inclusive=no --auto=no --threshold=100 "$1" 2> /dev/null \
     | awk '/^ *[0-9,]+ \(/ && !/PROGRAM TOTALS/ {
         ir = $1; gsub(/,/, "", ir)
         sub(/^ *[0-9,]+ \( *[0-9.]+%\) +/, "")
@@ -193,6 +197,26 @@ post () {
   "$tmp/server-load" upload "$addr" "$fixture" "$1" "$2" | grep -q "requests, $1 answered 201, "
 }
 
+# still: once the first dictionary is trained (at 64 results), the
+# repack's position set past any result, and then the server idle (its
+# CPU time grown by at most 2 ticks in a second: a repack batch begun
+# before is done), so that the store's background work (training, and
+# the repack of frames at its level once no upload came for 2 s) stays
+# out of the counts; 10 minutes at most for each.
+still () {
+  for wait in $(seq 1200); do
+    [ "$(sqlite3 "$tmp/db" 'SELECT count(*) FROM dicts' 2> /dev/null || echo 1)" != 0 ] && break
+    sleep 0.5
+  done
+  sqlite3 "$tmp/db" "UPDATE backfill SET next = 1000000000000 WHERE name = 'repack'" \
+    2> /dev/null || true
+  for wait in $(seq 600); do
+    ticks=$(cpu_ticks)
+    sleep 1
+    [ $(($(cpu_ticks) - ticks)) -le 2 ] && break
+  done
+}
+
 # cpu_ticks: the server's utime + stime so far, in clock ticks.
 cpu_ticks () {
   awk '{ print $14 + $15 }' "/proc/$pid/stat"
@@ -204,6 +228,7 @@ upload_counts () {
   launch "$server" "$tmp/db" valgrind --tool=callgrind --instr-atstart=no \
     --callgrind-out-file="$tmp/cg/out"
   post "$warm" 8 || { echo "$server: the warm-up uploads failed" >&2; exit 1; }
+  still
   callgrind_control -i on $pid > /dev/null 2>&1
   idle > "$tmp/idle.$s"
   count "uploads: 8" post 8 8
@@ -214,6 +239,7 @@ upload_counts () {
   rm -f "$tmp/db" "$tmp/db-wal" "$tmp/db-shm"
   launch "$server" "$tmp/db"
   post "$warm" 8 || exit 1
+  still
   before=$(cpu_ticks)
   post "$cpu_n" 8 || exit 1
   after=$(cpu_ticks)
@@ -246,7 +272,9 @@ done
 
 # The table: a row per URL, a column per server.
 servers=$s
-printf '%s\n' "instructions per ${uploads:+upload}${uploads:-request} (N = $n), ratio to the first server:"
+what=request
+[ -n "$uploads" ] && what=upload
+printf '%s\n' "instructions per $what (N = $n), ratio to the first server:"
 printf '%-60s' ""
 for server in "$@"; do printf ' %22s' "$(label "$server")"; done
 echo
@@ -279,7 +307,7 @@ fi
 [ -f "$tmp/differ" ] || exit 0
 while read -r u url; do
   echo
-  echo "$url: instructions per request by function (self), the $top that differ most"
+  echo "$url: instructions per $what by function (self), the $top that differ most"
   for s in $(seq "$servers"); do
     sed "s/^/$s\t/" "$tmp/fn.$s.$u"
   done | awk -F '\t' -v servers="$servers" -v top="$top" '
