@@ -86,6 +86,20 @@ for path in / /about "/cpu?cpu=x86%3AGenuineIntel%3Afamily%3D6%3Amodel%3D85%3Ast
     sh -c "[ $status = 304 ] && [ ! -s resp.json ] && [ '$(header ETag)' = '$etag' ] &&
       [ '$(header Cache-Control)' = '$SHORT' ] && [ '$(header Content-Length)' = $size ]"
 done
+# /api/v1/cpus hashes its rows once per computation, a page its rows'
+# hashes: pages of other rows, or of the same rows ended otherwise (the
+# cursor), have other ETags; the same page, the same one.
+etag_of () {
+  head_of "$1" > /dev/null
+  header ETag
+}
+all=$(etag_of /api/v1/cpus)
+cp resp.json all.json
+check "/api/v1/cpus: the same page twice, the same ETag" [ "$(etag_of /api/v1/cpus)" = "$all" ]
+check "... a page of no rows, another" [ "$(etag_of '/api/v1/cpus?cpu=none')" != "$all" ]
+first=$(etag_of '/api/v1/cpus?limit=1')
+check "... its first row alone: another when its bytes differ (a cursor), else the same" \
+  sh -c "if cmp -s resp.json all.json; then [ '$first' = '$all' ]; else [ '$first' != '$all' ]; fi"
 head_of / > /dev/null
 etag=$(header ETag)
 status=$(head_of / -H 'If-None-Match: "0123", W/'"$etag")

@@ -80,11 +80,21 @@ enum MHD_Result
 http_queue_body (struct http_request *r, int status, struct MHD_Response *resp, const char *data,
                  size_t len)
 {
-  char hex[65], etag[36];
+  char hex[65];
   if (!resp || status != 200 || r->cache == HTTP_CACHE_NONE)
     return http_queue (r, status, resp);
   gb_sha256_hex (data, len, hex);
-  snprintf (etag, sizeof etag, "\"%.32s\"", hex);
+  return http_queue_tagged (r, status, resp, hex);
+}
+
+enum MHD_Result
+http_queue_tagged (struct http_request *r, int status, struct MHD_Response *resp,
+                   const char *digest)
+{
+  char etag[36];
+  if (!resp || status != 200 || r->cache == HTTP_CACHE_NONE)
+    return http_queue (r, status, resp);
+  snprintf (etag, sizeof etag, "\"%.32s\"", digest);
   MHD_add_response_header (resp, "ETag", etag);
   /* A 304 is the same response: libmicrohttpd sends no body with it,
    * and a Content-Length of the body's (RFC 9110 section 8.6). */
@@ -149,6 +159,13 @@ enum MHD_Result
 http_bytes_owned (struct http_request *r, int status, const char *type, char *data, size_t len)
 {
   return http_queue_body (r, status, text_response (type, data, len), data, len);
+}
+
+enum MHD_Result
+http_bytes_tagged (struct http_request *r, int status, const char *type, char *data, size_t len,
+                   const char *digest)
+{
+  return http_queue_tagged (r, status, text_response (type, data, len), digest);
 }
 
 cJSON *

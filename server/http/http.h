@@ -118,6 +118,11 @@ enum MHD_Result http_bytes (struct http_request *r, int status, const char *type
 /* The same, taking ownership of the malloc'ed DATA. */
 enum MHD_Result http_bytes_owned (struct http_request *r, int status, const char *type,
                                   char *data, size_t len);
+/* The same, with the hex SHA-256 DIGEST (64 digits) its caller made for
+ * DATA instead of one of DATA's bytes: for an answer assembled from parts
+ * kept with their own hashes, hashed over those (see http_queue_tagged). */
+enum MHD_Result http_bytes_tagged (struct http_request *r, int status, const char *type,
+                                   char *data, size_t len, const char *digest);
 enum MHD_Result http_error (struct http_request *r, int status, const char *rule,
                             const char *field, const char *fmt, ...)
   __attribute__ ((format (printf, 5, 6)));
@@ -134,6 +139,11 @@ enum MHD_Result http_queue (struct http_request *r, int status, struct MHD_Respo
  * without body when the request's If-None-Match names it. */
 enum MHD_Result http_queue_body (struct http_request *r, int status, struct MHD_Response *resp,
                                  const char *data, size_t len);
+/* The same with the ETag's hash given: DIGEST, 64 hex digits, of which
+ * the ETag takes the first 32.  It must change whenever the body's bytes
+ * do (docs/server.md, "Caching"). */
+enum MHD_Result http_queue_tagged (struct http_request *r, int status,
+                                   struct MHD_Response *resp, const char *digest);
 
 /* Streams a body of unknown length: FILL appends the next part to *BUF
  * (growing it, *LEN bytes used) and returns 1 while there is more, 0 at
