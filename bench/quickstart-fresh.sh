@@ -1,0 +1,133 @@
+#!/bin/sh
+# quickstart-fresh.sh: how long does scripts/quickstart take, and how much
+# does apt download, on a fresh Debian 12 machine with a C compiler
+# (issue 34's targets: at most 90 s wall including apt, at most 60 MB)?
+#
+# The fresh machine is a chroot.  Its root is built once and cached in
+# CACHE/base: `debootstrap --variant=minbase bookworm` (the packages of
+# priority required, and apt) plus gcc, make and libc6-dev, with the
+# sources.list of a Debian 12 cloud image (bookworm, bookworm-updates,
+# bookworm-security) and apt's package lists and archive cache emptied, as
+# such an image ships them.  Nothing else: whatever else quickstart needs
+# (pkg-config, ca-certificates, the libraries) it must download, and that
+# is counted.  Each measurement copies the base afresh, unpacks `git
+# archive REV` of this checkout into it (what is committed, nothing else),
+# binds /proc, /sys and /dev into it, runs scripts/quickstart there with
+# chroot and a clean environment, and prints the quickstart's own time per
+# step, the wall time around it, what apt downloaded (its "Fetched" lines:
+# the package lists and the packages) and installed, and the load average
+# before and after.  It asserts nothing.  On exit, failure or interrupt
+# the local server quickstart left running in the chroot is stopped,
+# everything mounted is unmounted and the copy removed (-k keeps it);
+# quickstart's output stays in CACHE/logs.
+#
+# apt downloads from MIRROR over the network, so the install step's time
+# depends on the mirror; it needs root (debootstrap, mount, chroot), and
+# installs debootstrap with apt-get when it is missing.
+#
+# usage: bench/quickstart-fresh.sh [-c CACHE] [-m MIRROR] [-r REV] [-p PORT] [-k]
+#   defaults: -c /var/tmp/gmpbench-quickstart-fresh
+#             -m http://deb.debian.org/debian -r HEAD -p 18080
+#   -k keeps the copy (its path is printed)
+
+. "$(dirname "$0")/lib.sh"
+cache=/var/tmp/gmpbench-quickstart-fresh mirror=http://deb.debian.org/debian
+rev=HEAD port=18080 keep=
+options 'c:cache m:mirror r:rev p:port k=keep' "$@"
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || usage
+[ "$(id -u)" -eq 0 ] || { echo "quickstart-fresh.sh: needs root (debootstrap, mount, chroot)" >&2; exit 1; }
+git -C "$src" rev-parse --verify -q "$rev^{commit}" > /dev/null \
+  || { echo "quickstart-fresh.sh: $rev: not a commit of $src" >&2; exit 1; }
+
+# The compiler a "fresh Debian 12 machine with a C compiler" has: what
+# `apt-get install gcc make` brings (libc6-dev comes with gcc as a
+# Recommends; named here since install-deps takes no Recommends either).
+compiler="gcc,make,libc6-dev"
+
+# build_base: CACHE/base, once; built in CACHE/base.partial and renamed
+# only when complete, so an interrupted build is redone.
+build_base () {
+  [ -d "$cache/base" ] && return 0
+  if ! command -v debootstrap > /dev/null; then
+    echo "installing debootstrap" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap > /dev/null || return 1
+  fi
+  mkdir -p "$cache" || return 1
+  rm -rf "$cache/base.partial"
+  echo "building the fresh root in $cache/base (debootstrap, once)" >&2
+  debootstrap --variant=minbase --include="$compiler" bookworm "$cache/base.partial" "$mirror" \
+    > "$cache/debootstrap.log" 2>&1 \
+    || { echo "debootstrap failed; see $cache/debootstrap.log" >&2; return 1; }
+  cat > "$cache/base.partial/etc/apt/sources.list" << EOS
+deb $mirror bookworm main
+deb $mirror bookworm-updates main
+deb http://deb.debian.org/debian-security bookworm-security main
+EOS
+  rm -rf "$cache/base.partial/var/lib/apt/lists"/* "$cache/base.partial/var/cache/apt"/*.bin
+  find "$cache/base.partial/var/cache/apt/archives" -name '*.deb' -delete
+  mv "$cache/base.partial" "$cache/base"
+}
+
+# cleanup: stops the chroot's server, unmounts, removes the copy.
+run_dir=
+cleanup () {
+  [ -n "$run_dir" ] || return 0
+  pidfile=$run_dir/root/gmpbench/quickstart/server.pid
+  [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2> /dev/null && sleep 0.3
+  for m in dev sys proc; do
+    mountpoint -q "$run_dir/root/$m" && umount "$run_dir/root/$m"
+  done
+  if [ -n "$keep" ]; then
+    echo "kept: $run_dir/root" >&2
+  elif ! mountpoint -q "$run_dir/root/proc" && ! mountpoint -q "$run_dir/root/sys" \
+       && ! mountpoint -q "$run_dir/root/dev"; then
+    rm -rf "$run_dir"
+  else
+    echo "quickstart-fresh.sh: could not unmount under $run_dir/root; not removed" >&2
+  fi
+  run_dir=
+}
+trap 'cleanup' EXIT
+trap 'cleanup; exit 130' INT TERM
+
+build_base || exit 1
+run_dir=$(mktemp -d "$cache/run.XXXXXX") || exit 1
+root=$run_dir/root
+cp -a "$cache/base" "$root" || exit 1
+cp /etc/resolv.conf "$root/etc/resolv.conf" || exit 1
+mkdir "$root/gmpbench"
+git -C "$src" archive "$rev" | tar -x -C "$root/gmpbench" || exit 1
+mount -t proc proc "$root/proc" && mount -t sysfs sysfs "$root/sys" \
+  && mount --bind /dev "$root/dev" || exit 1
+
+echo "commit: $(git -C "$src" rev-parse --short "$rev"); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+mkdir -p "$cache/logs"
+log=$cache/logs/quickstart-$(date +%Y%m%d-%H%M%S).log
+start=$(date +%s.%N)
+status=0
+chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+  HOME=/root LANG=C.UTF-8 /bin/sh -c "cd /gmpbench && scripts/quickstart --port $port" \
+  > "$log" 2>&1 < /dev/null || status=$?
+end=$(date +%s.%N)
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+[ $status -eq 0 ] || { echo "scripts/quickstart FAILED (exit $status); its last lines:"; tail -n 20 "$log"; }
+
+echo "quickstart's own times:"
+sed -n '/^Time per step:/,$p' "$log" | tail -n +2
+awk -v a="$start" -v b="$end" 'BEGIN { printf "wall time around the chroot: %.1f s\n", b - a }'
+# apt's amounts: "Fetched 8,944 kB in 2s", "Need to get 15.2 MB of archives",
+# "After this operation, 43.9 MB of additional disk space will be used".
+awk '
+  function mb(n, unit) { gsub(/,/, "", n)
+    return unit == "B" ? n / 1e6 : unit == "kB" ? n / 1e3 : unit == "GB" ? n * 1e3 : n }
+  /^Fetched / { fetched += mb($2, $3); fetches++ }
+  /^Need to get / { archives = mb($4, $5) }
+  / newly installed, / { installed = $0 }
+  /^After this operation, / { disk = mb($4, $5) }
+  END {
+    printf "apt downloaded: %.1f MB in %d Fetched lines (lists and packages); archives alone %.1f MB\n",
+      fetched, fetches, archives
+    printf "apt installed: %s; %.1f MB of disk\n", installed, disk
+  }' "$log"
+echo "quickstart's output: $log"
