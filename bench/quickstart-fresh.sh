@@ -14,9 +14,10 @@
 # archive REV` of this checkout into it (what is committed, nothing else),
 # binds /proc, /sys and /dev into it, runs scripts/quickstart there with
 # chroot and a clean environment, and prints the quickstart's own time per
-# step, the wall time around it, what apt downloaded (its "Fetched" lines:
-# the package lists and the packages) and installed, and the load average
-# before and after.  It asserts nothing.  On exit, failure or interrupt
+# step, the wall time around it, apt's time in parts (from the time of each
+# output line: the package lists, resolving, downloading, unpacking and
+# setting up), what apt downloaded (its "Fetched" lines: the package lists
+# and the packages) and installed, and the load average before and after.  It asserts nothing.  On exit, failure or interrupt
 # the local server quickstart left running in the chroot is stopped,
 # everything mounted is unmounted and the copy removed (-k keeps it);
 # quickstart's output stays in CACHE/logs.
@@ -106,26 +107,43 @@ mkdir -p "$cache/logs"
 log=$cache/logs/quickstart-$(date +%Y%m%d-%H%M%S).log
 start=$(date +%s.%N)
 status=0
-chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  HOME=/root LANG=C.UTF-8 /bin/sh -c "cd /gmpbench && scripts/quickstart --port $port" \
-  > "$log" 2>&1 < /dev/null || status=$?
+# Each line of the output is logged with the seconds since the start, so
+# that apt's time can be split into its parts below.
+{ chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    HOME=/root LANG=C.UTF-8 /bin/sh -c "cd /gmpbench && scripts/quickstart --port $port" \
+    2>&1 < /dev/null || echo "quickstart-fresh.sh: exit status $?"; } \
+  | perl -MTime::HiRes=time -ne 'BEGIN { $| = 1; $t0 = time } printf "[%7.2f] %s", time - $t0, $_' \
+  > "$log"
 end=$(date +%s.%N)
+status=$(sed -n 's/^\[[ 0-9.]*\] quickstart-fresh.sh: exit status //p' "$log")
+status=${status:-0}
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ $status -eq 0 ] || { echo "scripts/quickstart FAILED (exit $status); its last lines:"; tail -n 20 "$log"; }
 
 echo "quickstart's own times:"
-sed -n '/^Time per step:/,$p' "$log" | tail -n +2
+sed -n 's/^\[[ 0-9.]*\] //; /^Time per step:/,$p' "$log" | tail -n +2
 awk -v a="$start" -v b="$end" 'BEGIN { printf "wall time around the chroot: %.1f s\n", b - a }'
 # apt's amounts: "Fetched 8,944 kB in 2s", "Need to get 15.2 MB of archives",
 # "After this operation, 43.9 MB of additional disk space will be used".
 awk '
   function mb(n, unit) { gsub(/,/, "", n)
     return unit == "B" ? n / 1e6 : unit == "kB" ? n / 1e3 : unit == "GB" ? n * 1e3 : n }
+  # The line'"'"'s time, and the line without it.
+  { t = substr($0, 2, 7) + 0; sub(/^\[[ 0-9.]*\] /, "") }
   /^Fetched / { fetched += mb($2, $3); fetches++ }
   /^Need to get / { archives = mb($4, $5) }
   / newly installed, / { installed = $0 }
   /^After this operation, / { disk = mb($4, $5) }
+  # The parts of apt'"'"'s time, from the line times: its package lists
+  # (apt-get update), reading them and resolving, downloading the
+  # packages, unpacking and setting them up (up to configure'"'"'s first line).
+  /^Fetched / && !lists { lists = t }
+  /^Need to get / { resolved = t }
+  /^Fetched / { downloaded = t }
+  /^checking / && !configure { configure = t }
   END {
+    printf "apt: lists %.1f s, reading them and resolving %.1f s, downloading %.1f s, unpacking and setting up %.1f s\n",
+      lists, resolved - lists, downloaded - resolved, configure - downloaded
     printf "apt downloaded: %.1f MB in %d Fetched lines (lists and packages); archives alone %.1f MB\n",
       fetched, fetches, archives
     printf "apt installed: %s; %.1f MB of disk\n", installed, disk
