@@ -3,14 +3,19 @@
 # does apt download, on a fresh Debian 12 machine with a C compiler
 # (issue 34's targets: at most 90 s wall including apt, at most 60 MB)?
 #
-# The fresh machine is a chroot.  Its root is built once and cached in
-# CACHE/base: `debootstrap --variant=minbase bookworm` (the packages of
-# priority required, and apt) plus gcc, make and libc6-dev, with the
-# sources.list of a Debian 12 cloud image (bookworm, bookworm-updates,
-# bookworm-security) and apt's package lists and archive cache emptied, as
-# such an image ships them.  Nothing else: whatever else quickstart needs
-# (pkg-config, ca-certificates, the libraries) it must download, and that
-# is counted.  Each measurement copies the base afresh, unpacks `git
+# The fresh machine is a chroot.  Its root is built once per package set
+# and cached in CACHE: `debootstrap --variant=minbase bookworm` (the
+# packages of priority required, and apt) plus gcc, make and libc6-dev
+# (the C compiler) and EXTRA (default ca-certificates: priority standard,
+# which a Debian install has unless told otherwise, and what the
+# client's https uploads need), with the sources.list of a Debian 12
+# cloud image (bookworm, bookworm-updates, bookworm-security) and apt's
+# package lists and archive cache emptied, as such an image ships them.
+# Nothing else: whatever else quickstart needs (pkg-config, the
+# libraries) it must download, and that is counted.  A real image has
+# more of priority important and standard; one of them changes the
+# install's time, man-db, whose trigger indexes the manual pages the -dev
+# packages bring: -i ca-certificates,man-db measures with it.  Each measurement copies the base afresh, unpacks `git
 # archive REV` of this checkout into it (what is committed, nothing else),
 # binds /proc, /sys and /dev into it, runs scripts/quickstart there with
 # chroot and a clean environment, and prints the quickstart's own time per
@@ -26,15 +31,16 @@
 # depends on the mirror; it needs root (debootstrap, mount, chroot), and
 # installs debootstrap with apt-get when it is missing.
 #
-# usage: bench/quickstart-fresh.sh [-c CACHE] [-m MIRROR] [-r REV] [-p PORT] [-k]
-#   defaults: -c /var/tmp/gmpbench-quickstart-fresh
+# usage: bench/quickstart-fresh.sh [-c CACHE] [-i EXTRA] [-m MIRROR] [-r REV] [-p PORT] [-k]
+#   defaults: -c /var/tmp/gmpbench-quickstart-fresh -i ca-certificates
 #             -m http://deb.debian.org/debian -r HEAD -p 18080
+#   -i EXTRA: packages (comma-separated) the fresh root has beside the compiler
 #   -k keeps the copy (its path is printed)
 
 . "$(dirname "$0")/lib.sh"
 cache=/var/tmp/gmpbench-quickstart-fresh mirror=http://deb.debian.org/debian
-rev=HEAD port=18080 keep=
-options 'c:cache m:mirror r:rev p:port k=keep' "$@"
+rev=HEAD port=18080 keep= extra=ca-certificates
+options 'c:cache i:extra m:mirror r:rev p:port k=keep' "$@"
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage
 [ "$(id -u)" -eq 0 ] || { echo "quickstart-fresh.sh: needs root (debootstrap, mount, chroot)" >&2; exit 1; }
@@ -45,29 +51,32 @@ git -C "$src" rev-parse --verify -q "$rev^{commit}" > /dev/null \
 # `apt-get install gcc make` brings (libc6-dev comes with gcc as a
 # Recommends; named here since install-deps takes no Recommends either).
 compiler="gcc,make,libc6-dev"
+case $extra in
+  *[!a-z0-9.+,-]*) echo "quickstart-fresh.sh: -i $extra: not a comma-separated list of package names" >&2; exit 2 ;;
+esac
+base=$cache/base-$(echo "$compiler${extra:+,$extra}" | tr , +)
 
-# build_base: CACHE/base, once; built in CACHE/base.partial and renamed
-# only when complete, so an interrupted build is redone.
+# build_base: $base, once; built in $base.partial and renamed only when
+# complete, so an interrupted build is redone.
 build_base () {
-  [ -d "$cache/base" ] && return 0
+  [ -d "$base" ] && return 0
   if ! command -v debootstrap > /dev/null; then
     echo "installing debootstrap" >&2
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap > /dev/null || return 1
   fi
   mkdir -p "$cache" || return 1
-  rm -rf "$cache/base.partial"
-  echo "building the fresh root in $cache/base (debootstrap, once)" >&2
-  debootstrap --variant=minbase --include="$compiler" bookworm "$cache/base.partial" "$mirror" \
-    > "$cache/debootstrap.log" 2>&1 \
-    || { echo "debootstrap failed; see $cache/debootstrap.log" >&2; return 1; }
-  cat > "$cache/base.partial/etc/apt/sources.list" << EOS
+  rm -rf "$base.partial"
+  echo "building the fresh root in $base (debootstrap, once)" >&2
+  debootstrap --variant=minbase --include="$compiler${extra:+,$extra}" bookworm "$base.partial" \
+    "$mirror" > "$base.log" 2>&1 || { echo "debootstrap failed; see $base.log" >&2; return 1; }
+  cat > "$base.partial/etc/apt/sources.list" << EOS
 deb $mirror bookworm main
 deb $mirror bookworm-updates main
 deb http://deb.debian.org/debian-security bookworm-security main
 EOS
-  rm -rf "$cache/base.partial/var/lib/apt/lists"/* "$cache/base.partial/var/cache/apt"/*.bin
-  find "$cache/base.partial/var/cache/apt/archives" -name '*.deb' -delete
-  mv "$cache/base.partial" "$cache/base"
+  rm -rf "$base.partial/var/lib/apt/lists"/* "$base.partial/var/cache/apt"/*.bin
+  find "$base.partial/var/cache/apt/archives" -name '*.deb' -delete
+  mv "$base.partial" "$base"
 }
 
 # cleanup: stops the chroot's server, unmounts, removes the copy.
@@ -95,14 +104,14 @@ trap 'cleanup; exit 130' INT TERM
 build_base || exit 1
 run_dir=$(mktemp -d "$cache/run.XXXXXX") || exit 1
 root=$run_dir/root
-cp -a "$cache/base" "$root" || exit 1
+cp -a "$base" "$root" || exit 1
 cp /etc/resolv.conf "$root/etc/resolv.conf" || exit 1
 mkdir "$root/gmpbench"
 git -C "$src" archive "$rev" | tar -x -C "$root/gmpbench" || exit 1
 mount -t proc proc "$root/proc" && mount -t sysfs sysfs "$root/sys" \
   && mount --bind /dev "$root/dev" || exit 1
 
-echo "commit: $(git -C "$src" rev-parse --short "$rev"); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "commit: $(git -C "$src" rev-parse --short "$rev"); fresh root: $(basename "$base"); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 mkdir -p "$cache/logs"
 log=$cache/logs/quickstart-$(date +%Y%m%d-%H%M%S).log
 start=$(date +%s.%N)
