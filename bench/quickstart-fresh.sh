@@ -79,10 +79,13 @@ EOS
   mv "$base.partial" "$base"
 }
 
-# cleanup: stops the chroot's server, unmounts, removes the copy.
-run_dir=
+# cleanup: keeps the server's log beside quickstart's, stops the server,
+# unmounts, removes the copy.
+run_dir= log=
 cleanup () {
   [ -n "$run_dir" ] || return 0
+  [ -f "$run_dir/root/gmpbench/quickstart/server.log" ] && [ -n "$log" ] \
+    && cp "$run_dir/root/gmpbench/quickstart/server.log" "${log%.log}.server.log"
   pidfile=$run_dir/root/gmpbench/quickstart/server.pid
   [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2> /dev/null && sleep 0.3
   for m in dev sys proc; do
@@ -117,15 +120,20 @@ log=$cache/logs/quickstart-$(date +%Y%m%d-%H%M%S).log
 start=$(date +%s.%N)
 status=0
 # Each line of the output is logged with the seconds since the start, so
-# that apt's time can be split into its parts below.
-{ chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+# that apt's time can be split into its parts below.  The logger stops at
+# the line that says quickstart ended: the server it leaves running may
+# hold the pipe open (quickstart before 2026-12-06 gave it its stdout).
+{ status=0
+  chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     HOME=/root LANG=C.UTF-8 /bin/sh -c "cd /gmpbench && scripts/quickstart --port $port" \
-    2>&1 < /dev/null || echo "quickstart-fresh.sh: exit status $?"; } \
-  | perl -MTime::HiRes=time -ne 'BEGIN { $| = 1; $t0 = time } printf "[%7.2f] %s", time - $t0, $_' \
+    2>&1 < /dev/null || status=$?
+  echo "quickstart-fresh.sh: exit status $status"; } \
+  | perl -MTime::HiRes=time -ne 'BEGIN { $| = 1; $t0 = time }
+      printf "[%7.2f] %s", time - $t0, $_; exit 0 if /^quickstart-fresh.sh: exit status/' \
   > "$log"
 end=$(date +%s.%N)
 status=$(sed -n 's/^\[[ 0-9.]*\] quickstart-fresh.sh: exit status //p' "$log")
-status=${status:-0}
+status=${status:-1}
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ $status -eq 0 ] || { echo "scripts/quickstart FAILED (exit $status); its last lines:"; tail -n 20 "$log"; }
 
