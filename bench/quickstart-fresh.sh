@@ -15,16 +15,19 @@
 # libraries) it must download, and that is counted.  A real image has
 # more of priority important and standard; one of them changes the
 # install's time, man-db, whose trigger indexes the manual pages the -dev
-# packages bring: -i ca-certificates,man-db measures with it.  Each measurement copies the base afresh, unpacks `git
-# archive REV` of this checkout into it (what is committed, nothing else),
-# binds /proc, /sys and /dev into it, runs scripts/quickstart there with
-# chroot and a clean environment, and prints the quickstart's own time per
-# step, the wall time around it, apt's time in parts (from the time of each
-# output line: the package lists, resolving, downloading, unpacking and
-# setting up), what apt downloaded (its "Fetched" lines: the package lists
-# and the packages) and installed, and the load average before and after.  It asserts nothing.  On exit, failure or interrupt
-# the local server quickstart left running in the chroot is stopped,
-# everything mounted is unmounted and the copy removed (-k keeps it);
+# packages bring: -i ca-certificates,man-db measures with it.
+#
+# Each measurement copies the base afresh, unpacks `git archive REV` of
+# this checkout into it (what is committed, nothing else), binds /proc,
+# /sys and /dev into it, runs scripts/quickstart there with chroot and a
+# clean environment, and prints the quickstart's own time per step, the
+# wall time around it, apt's time in parts (from the time of each output
+# line: the package lists, resolving, downloading, unpacking and setting
+# up), what apt downloaded (its "Fetched" lines: the package lists and the
+# packages) and installed, and the load average before and after.  It
+# asserts nothing.  On exit, failure or interrupt the local server
+# quickstart left running in the chroot is stopped, everything mounted is
+# unmounted and the copy removed (-k keeps it);
 # quickstart's output stays in CACHE/logs.
 #
 # apt downloads from MIRROR over the network, so the install step's time
