@@ -42,7 +42,7 @@
 
 . "$(dirname "$0")/lib.sh"
 cache=/var/tmp/gmpbench-quickstart-fresh mirror=http://deb.debian.org/debian
-rev=HEAD port=18080 keep= extra=ca-certificates
+rev=HEAD port=18080 keep='' extra=ca-certificates
 options 'c:cache i:extra m:mirror r:rev p:port k=keep' "$@"
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage
@@ -84,7 +84,7 @@ EOS
 
 # cleanup: keeps the server's log beside quickstart's, stops the server,
 # unmounts, removes the copy.
-run_dir= log=
+run_dir='' log=''
 cleanup () {
   [ -n "$run_dir" ] || return 0
   [ -f "$run_dir/root/gmpbench/quickstart/server.log" ] && [ -n "$log" ] \
@@ -102,7 +102,7 @@ cleanup () {
   else
     echo "quickstart-fresh.sh: could not unmount under $run_dir/root; not removed" >&2
   fi
-  run_dir=
+  run_dir=''
 }
 trap 'cleanup' EXIT
 trap 'cleanup; exit 130' INT TERM
@@ -138,7 +138,7 @@ end=$(date +%s.%N)
 status=$(sed -n 's/^\[[ 0-9.]*\] quickstart-fresh.sh: exit status //p' "$log")
 status=${status:-1}
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-[ $status -eq 0 ] || { echo "scripts/quickstart FAILED (exit $status); its last lines:"; tail -n 20 "$log"; }
+[ "$status" -eq 0 ] || { echo "scripts/quickstart FAILED (exit $status); its last lines:"; tail -n 20 "$log"; }
 
 echo "quickstart's own times:"
 sed -n 's/^\[[ 0-9.]*\] //; /^Time per step:/,$p' "$log" | tail -n +2
