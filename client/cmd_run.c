@@ -261,16 +261,17 @@ verdict (enum runner_status st, const struct test_result *r, struct progress *pr
 }
 
 /* Runs every selected test, interleaved (runner.h), and with --threads
- * then each one's all-core copies; returns 0, EXIT_WRONG or
- * EXIT_INTERRUPTED. */
+ * then each one's all-core copies, under an emulator when EMULATED
+ * (fresh.h); returns 0, EXIT_WRONG or EXIT_INTERRUPTED. */
 static int
-run_tests (const struct run_options *o, struct test_result *results,
+run_tests (const struct run_options *o, int emulated, struct test_result *results,
            struct test_result *threaded, double *efficiency)
 {
   struct harness_config cfg;
   struct progress prog;
   size_t n = o->sel.ntests, failed = 0;
   harness_default_config (&cfg, o->time_per_test);
+  cfg.emulated = emulated;
   progress_init (&prog, !o->quiet && isatty (STDERR_FILENO),
                  !o->quiet && (o->verbose || !isatty (STDERR_FILENO)),
                  o->threads ? 2 * n : n);
@@ -640,7 +641,9 @@ run_one (struct run_options *o)
   struct test_result *results = gb_xcalloc (o->sel.ntests, sizeof *results);
   struct test_result *threaded = gb_xcalloc (o->sel.ntests, sizeof *threaded);
   double *efficiency = gb_xcalloc (o->sel.ntests, sizeof *efficiency);
-  int status = run_tests (o, results, threaded, efficiency);
+  const cJSON *cpu = cJSON_GetObjectItemCaseSensitive (system, DOC_SYS_CPU);
+  int emulated = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (cpu, DOC_SYS_CPU_EMULATED));
+  int status = run_tests (o, emulated, results, threaded, efficiency);
   if (status == 0)
     status = check_clock (&counter, o, results, threaded);
   if (status == 0)

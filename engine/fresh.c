@@ -320,7 +320,7 @@ enum fresh_status
 fresh_judge (struct fresh_probe *p, const struct harness_config *cfg, unsigned long reps,
              double seconds_per_op, volatile sig_atomic_t *stop, struct bench_error *err)
 {
-  if (!fresh_applies (p->test) || seconds_per_op <= 0)
+  if (!fresh_applies (p->test) || seconds_per_op <= 0 || cfg->emulated)
     return FRESH_OK;
   for (unsigned k = 0; k < FRESH_CONFIRM && too_fast (p, seconds_per_op); k++)
     {

@@ -54,6 +54,17 @@
  * rounds more, and fails if it still is (docs/timing.md has what was
  * measured to choose the margins).
  *
+ * Under an emulator (CFG's emulated: qemu-user, Rosetta 2) the bounds on
+ * time are not applied; the rounds are still taken and their copies
+ * checked.  An emulated first call on new operands is slower than the
+ * samples by the emulator's own caches (translated code, the host's
+ * prediction of its indirect jumps), beyond any bound chosen on real
+ * processors: qemu-aarch64 made honest 128-bit gcdext rounds 4.2 and 5.2
+ * times slower than the samples (the runs of `make check-cross`,
+ * 2026-12-06), where 3 times plus the slack is allowed, and an emulated
+ * run's times are not the emulated processor's anyway (its clock is
+ * marked invalid: docs/sysinfo.md).
+ *
  * Programs whose operands do not depend on the stream (pi, factorials)
  * give copies that repeat the samples' work; a cache serves those as fast
  * as the samples, and the comparison cannot see it there.  Random
@@ -118,7 +129,8 @@ enum fresh_status fresh_visit (struct fresh_probe *p, const struct harness_confi
                                volatile sig_atomic_t *stop, struct bench_error *err);
 
 /* The verdict on a test whose fast-sample estimate is SECONDS_PER_OP,
- * with the confirmation rounds it needs. */
+ * with the confirmation rounds it needs; FRESH_OK under an emulator
+ * (CFG's emulated). */
 enum fresh_status fresh_judge (struct fresh_probe *p, const struct harness_config *cfg,
                                unsigned long reps, double seconds_per_op,
                                volatile sig_atomic_t *stop, struct bench_error *err);

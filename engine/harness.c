@@ -50,6 +50,7 @@ harness_default_config (struct harness_config *cfg, double time_per_test)
   cfg->visits = 12;
   cfg->min_visits = 6;
   cfg->clock = gb_wall_seconds;
+  cfg->emulated = 0;
 }
 
 static double

@@ -45,6 +45,8 @@ struct harness_config
   unsigned min_visits;          /* before stopping early */
   double (*clock) (void);       /* seconds, monotonic: gb_wall_seconds, or a
                                    test's own clock that its operations move */
+  int emulated;                 /* the run is under an emulator: fresh.h's
+                                   bounds on time are not applied */
 };
 
 /* The defaults for a budget of TIME_PER_TEST seconds per test. */

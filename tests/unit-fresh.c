@@ -103,9 +103,9 @@ copy_teardown (void *state)
 static const struct bench_ops copy_ops = { copy_setup, copy_run, copy_check, copy_teardown };
 
 /* Runs the stand-in under LIB (its program PROGRAM) for 0.06 s of samples
- * into R. */
+ * into R, as under an emulator when EMULATED. */
 static enum runner_status
-run_under (enum library lib, const char *program, struct test_result *r)
+run_emulated (enum library lib, const char *program, int emulated, struct test_result *r)
 {
   struct bench_test t = { "t.fresh", program, 0, lib, 0 };
   const struct bench_test *list[1] = { &t };
@@ -115,11 +115,18 @@ run_under (enum library lib, const char *program, struct test_result *r)
   size_t failed = 99;
   harness_default_config (&cfg, 0.06);
   cfg.clock = clock_now;
+  cfg.emulated = emulated;
   nstreams = 0;
   dead_called = 0;
   enum runner_status st = runner_run_tests (list, ops, 1, &cfg, r, &failed, &stop, NULL);
   r->test = NULL;
   return st;
+}
+
+static enum runner_status
+run_under (enum library lib, const char *program, struct test_result *r)
+{
+  return run_emulated (lib, program, 0, r);
 }
 
 /* Whether the copies' streams (all but the first, the samples' 0) carry
@@ -182,6 +189,14 @@ main (void)
   st = run_under (LEARNT, "gmp.unit-fresh", &r);
   check (st == RUNNER_OK && r.outcome == BENCH_OK,
          "repeated operands twice as fast as fresh ones pass (%s)", r.message);
+
+  st = run_emulated (CACHED, "gmp.unit-fresh", 1, &r);
+  check (st == RUNNER_OK && r.outcome == BENCH_OK && nstreams > 1,
+         "under an emulator the bounds on time are not applied, the rounds still taken "
+         "(%zu setups: %s)", nstreams, r.message);
+  st = run_emulated (DEAD, "gmp.unit-fresh", 1, &r);
+  check (st == RUNNER_FAILED && !r.stale && strstr (r.message, "no output") != NULL,
+         "but a fresh copy left empty still fails, emulated (%s)", r.message);
 
   st = run_under (CACHED, "rng.unit", &r);
   check (st == RUNNER_OK && nstreams == 1,
