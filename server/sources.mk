@@ -47,6 +47,7 @@ SERVER_LIB_SRCS += \
 	server/store/store_body.c \
 	server/store/store_dict.c \
 	server/store/store_dict_keeper.c \
+	server/store/store_dump.c \
 	server/store/store_follow.c \
 	server/store/store_insert.c \
 	server/store/store_judge.c \

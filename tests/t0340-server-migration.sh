@@ -45,6 +45,8 @@ EOF
 }
 
 DOWNGRADE="$(rows_back)
+DROP INDEX results_moved;
+ALTER TABLE results DROP COLUMN moved_to;
 DROP TABLE audit;
 ALTER TABLE results DROP COLUMN hidden_at;
 ALTER TABLE results DROP COLUMN hidden_reason;

@@ -9,8 +9,9 @@
 # - hide takes a result out of listings, the leaderboard and its
 #   category's judgement (an outlier's flag falls with one peer fewer),
 #   its page says when and why, its bytes are still served, the dump
-#   gives a tombstone; unhide undoes all of it; hiding twice changes
-#   nothing;
+#   gives a tombstone, moved after the dump's last place (a mirror reading
+#   from there gets it); unhide undoes all of it, the document again at
+#   the dump's end; hiding twice changes nothing;
 # - rejudge writes the flags the judge decides (each document's own, and
 #   its category's) over a CPU row whose stored flags were tampered with;
 # - ban/unban and verify/unverify reach the running server's
@@ -88,6 +89,7 @@ bad_input () {
 hiding () {
   set -- $peers
   hidden=$1
+  mark=$(curl -sS "$URL/api/v1/dump" | last_place)
   admin hide "$hidden" --reason 'a copy of another run'
   check "$ENGINE: hide succeeds" [ "$status" = 0 ]
   check "$ENGINE: ... the result leaves the listing" [ "$(listed "$hidden")" = False ]
@@ -103,6 +105,10 @@ hiding () {
   check "$ENGINE: ... its bytes are still served, as uploaded" cmp -s raw.out "peer1.json"
   curl -sS "$URL/api/v1/dump" > dump.out
   check "$ENGINE: ... the dump gives a tombstone" sh -c "grep -q '\"id\":\"$hidden\",\"hidden\":true}' dump.out"
+  curl -sS "$URL/api/v1/dump?after=$mark" > moved.out
+  check "$ENGINE: ... after the dump's last place before it: that tombstone alone" \
+    sh -c "[ \$(wc -l < moved.out) = 1 ] && grep -q '\"id\":\"$hidden\",\"hidden\":true}' moved.out"
+  mark=$(last_place < moved.out)
   admin hide "$hidden" --reason 'again'
   check "$ENGINE: hiding it again changes nothing (status 1)" \
     sh -c "[ $status = 1 ] && grep -q 'already hidden' err.txt"
@@ -114,6 +120,14 @@ hiding () {
   st=$(get "/results/$hidden")
   check "$ENGINE: ... its page no longer says it is hidden" \
     sh -c "[ $st = 200 ] && ! grep -q 'hidden by the site' resp.json"
+  curl -sS "$URL/api/v1/dump?after=$mark" > shown.out
+  check "$ENGINE: ... after the tombstone's place: its document again" \
+    sh -c "[ \$(wc -l < shown.out) = 1 ] && grep -q '\"id\":\"$hidden\",\"received\"' shown.out"
+}
+
+# last_place: the seq of the last line of a dump on standard input.
+last_place () {
+  $PY -c "import json, sys; print(([0] + [json.loads(l)['seq'] for l in sys.stdin])[-1])"
 }
 
 rejudging () {

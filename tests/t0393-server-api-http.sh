@@ -7,7 +7,8 @@
 # very next answer (under a new ETag); no-store for health, the
 # streams, uploads and errors; the leaderboard's data under /api/v1 and
 # its old address redirecting; and the dump's `after`, resumable from the
-# last seq read.
+# last seq read, which also gives a result retracted since (its line moved
+# to the end, once).
 . "$SRCDIR/tests/lib.sh"
 . "$SRCDIR/tests/server-lib.sh"
 . "$SRCDIR/tests/api-lib.sh"
@@ -204,6 +205,28 @@ check "a mirror resuming from the last seq it read gets the new result alone" \
   $PY -c "
 import json; lines = [json.loads(l) for l in open('more.ndjson')]
 assert [d['id'] for d in lines] == ['$D'] and lines[0]['seq'] > $last, lines"
+last=$($PY -c "import json; print(json.loads(open('more.ndjson').readline())['seq'])")
+printf 'gmpbench-retract:%s' "$B" > retract.msg
+openssl pkeyutl -sign -inkey alice.pem -rawin -in retract.msg -out retract.sig
+curl -sS -o /dev/null -X POST -H "Gmpbench-Signature: $(openssl base64 -A < retract.sig)" \
+  "$URL/api/v1/results/$B/retract"
+curl -sS "$URL/api/v1/dump?after=$last" > moved.ndjson
+check "a result retracted after a mirror read it comes again after the mirror's place, a tombstone" \
+  $PY -c "
+import json; lines = [json.loads(l) for l in open('moved.ndjson')]
+assert len(lines) == 1 and lines[0]['id'] == '$B' and lines[0]['retracted'] is True \
+  and lines[0]['seq'] > $last and set(lines[0]) == {'seq', 'id', 'retracted'}, lines"
+curl -sS "$URL/api/v1/dump" > all.ndjson
+check "the whole dump has every result once, the retracted ones at their new places" \
+  $PY -c "
+import json; lines = [json.loads(l) for l in open('all.ndjson')]
+ids = [d['id'] for d in lines]; seqs = [d['seq'] for d in lines]
+assert ids == ['$A', '$C', '$D', '$B'] and seqs == sorted(set(seqs)), lines"
+moved=$($PY -c "import json; print(json.loads(open('moved.ndjson').readline())['seq'])")
+curl -sS -o /dev/null -X POST -H "Gmpbench-Signature: $(openssl base64 -A < retract.sig)" \
+  "$URL/api/v1/results/$B/retract"
+check "retracting it again does not move it again" \
+  sh -c "[ -z \"\$(curl -sS '$URL/api/v1/dump?after=$moved')\" ]"
 for bad in x -1 1.5 '' 1234567890123456789; do
   status=$(head_of "/api/v1/dump?after=$bad")
   check "after=$bad: 400, rule query, field after" \

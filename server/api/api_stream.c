@@ -4,8 +4,11 @@
  * Both walk the results in upload order a page at a time (PAGE rows per
  * database round trip, no connection held between pages), so a response
  * of any size needs constant memory and never blocks uploads for long.
- * The dump starts after the seq its `after` names (0: from the first),
- * so a mirror that keeps the last seq it read asks for the rest only.
+ * The dump starts after the place its `after` names (0: from the first),
+ * so a mirror that keeps the place (the line's seq) of the last line it
+ * read asks for the rest only: what was stored since, and the lines of
+ * results retracted, hidden or shown again since, which move to the end
+ * (server/store/store_dump.c).
  * Neither is cached: their bodies are not known before they are sent, so
  * they have no ETag, and a copy of a whole dump is not worth a cache's
  * space (docs/server.md, "Caching"). */
@@ -75,9 +78,9 @@ dump_row (void *ctx, const struct store_row *row)
   cJSON *obj = cJSON_CreateObject ();
   char when[21];
 
-  w->after = row->seq;
+  w->after = row->place;
   w->rows++;
-  cJSON_AddNumberToObject (obj, "seq", (double) row->seq);
+  cJSON_AddNumberToObject (obj, "seq", (double) row->place);
   cJSON_AddStringToObject (obj, "id", row->id);
   if (row->retracted)
     cJSON_AddBoolToObject (obj, "retracted", 1);

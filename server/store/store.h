@@ -159,6 +159,9 @@ struct store_row
    * uploaded (checked), NUL-terminated after BODY_LEN bytes. */
   const char *body, *signature, *public_key;
   size_t body_len;
+  /* Its line's place in the dump: SEQ, or where a later change of the
+   * line moved it (store_dump.c); another number only from the dump. */
+  int64_t place;
 };
 
 /* Called for each row; the strings live until it returns.  Nonzero stops. */
@@ -232,9 +235,11 @@ enum store_status store_list (struct store *st, const struct store_filter *f,
                               store_list_fn fn, void *ctx);
 
 /* Up to LIMIT rows with seq > AFTER in upload order, unlisted results
- * left out.  DUMP: with body and signature, retracted ones included (as
- * tombstones for the caller), STORE_CORRUPT at the first damaged
- * document (after the rows before it); otherwise only listed results,
+ * left out.  DUMP: the rows whose place in the dump is after AFTER, in
+ * that order (a result retracted, hidden or shown again moved to its end:
+ * store_dump.c), with body and signature, retracted and hidden ones
+ * included (as tombstones for the caller), STORE_CORRUPT at the first
+ * damaged document (after the rows before it); otherwise only listed results,
  * those that match F (its filters; its sort, cursor and limit are not
  * used). */
 enum store_status store_page (struct store *st, int dump, const struct store_filter *f,

@@ -86,8 +86,8 @@ struct visibility
 
 /* The result's rows as V makes them, on C in its open transaction:
  * hidden and unlisted, or shown and listed again unless something else
- * keeps it out (unlisted by its submitter, retracted, banned).  0, or
- * -1. */
+ * keeps it out (unlisted by its submitter, retracted, banned); its line
+ * in the dump moved to the end.  0, or -1. */
 static int
 write_visibility (struct store *st, struct db_conn *c, const struct store_target *t,
                   struct visibility *v)
@@ -95,6 +95,8 @@ write_visibility (struct store *st, struct db_conn *c, const struct store_target
   struct db_value p[] = { p_int (t->seq), p_int (v->audit->at), p_text (v->reason) };
   int64_t listed = 0;
 
+  if (store_move_in_dump (st, c, t->seq) < 0)
+    return -1;
   if (v->hide
       ? st->drv->query (c, "UPDATE results SET hidden_at = $2, hidden_reason = $3, listed = 0 "
                         "WHERE seq = $1", p, 3, NULL, NULL) < 0

@@ -109,6 +109,10 @@ struct store_driver
   /* A query of the database's size in bytes, for the metrics
    * (store_measure). */
   const char *size_sql;
+  /* A statement that advances the sequence numbering the results and
+   * returns the number it took: a place in the dump no result has and
+   * none will take (store_move_in_dump). */
+  const char *next_position_sql;
 };
 
 extern const struct store_driver store_sqlite_driver;

@@ -216,7 +216,7 @@ struct store_target
 {
   const char *id;
   int64_t seq, hidden_at;
-  int found, listed;
+  int found, listed, retracted;
   char *cpu, *mode, *build;
 };
 int store_read_target (struct store *st, struct db_conn *c, struct store_target *t);
@@ -267,6 +267,14 @@ int store_read_dicts (struct store *st, struct db_conn *c);
 int store_reread_dicts (struct store *st);
 void *store_dict_keeper (void *arg);
 
+/* The dump (store_dump.c): on C in its open transaction, the result SEQ,
+ * whose line in the dump has changed, moved to its end (0, or -1); and a
+ * page of the dump, the lines after the place AFTER, LIMIT of them, each
+ * row's place in it set. */
+int store_move_in_dump (struct store *st, struct db_conn *c, int64_t seq);
+enum store_status store_dump_page (struct store *st, int64_t after, int limit, store_row_fn fn,
+                                   void *ctx);
+
 /* The columns of a result's row as read (store_read.c), r being the
  * results: */
 #define ROW_COLUMNS "r.seq, r.received, r.id, r.fingerprint, r.publisher, r.submitter, " \
@@ -275,7 +283,8 @@ void *store_dict_keeper (void *arg);
   "r.hidden_at, r.hidden_reason"
 #define ROW_NCOLS 24
 /* With the document, stored as plain text (body) or compressed (packed),
- * and its SHA-256. */
+ * and its SHA-256; a column after these is the row's place in the dump
+ * (store_dump.c). */
 #define FULL_COLUMNS ROW_COLUMNS ", r.signature, r.public_key, r.body, r.packed, r.sha256"
 #define FULL_NCOLS (ROW_NCOLS + 5)
 

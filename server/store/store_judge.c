@@ -121,7 +121,7 @@ static int
 take_target (void *ctx, const struct db_value *cols, int ncols)
 {
   struct store_target *t = ctx;
-  if (ncols < 6)
+  if (ncols < 7)
     return 1;
   t->found = 1;
   t->seq = c_int (&cols[0]);
@@ -130,6 +130,7 @@ take_target (void *ctx, const struct db_value *cols, int ncols)
   t->mode = gb_xstrdup (c_text_or_empty (&cols[3]));
   t->build = gb_xstrdup (c_text_or_empty (&cols[4]));
   t->hidden_at = c_int (&cols[5]);
+  t->retracted = c_int (&cols[6]) != 0;
   return 1;
 }
 
@@ -137,8 +138,8 @@ int
 store_read_target (struct store *st, struct db_conn *c, struct store_target *t)
 {
   struct db_value p = p_text (t->id);
-  return st->drv->query (c, "SELECT seq, listed, cpu, mode, build, hidden_at FROM results "
-                         "WHERE id = $1", &p, 1, take_target, t);
+  return st->drv->query (c, "SELECT seq, listed, cpu, mode, build, hidden_at, retracted FROM "
+                         "results WHERE id = $1", &p, 1, take_target, t);
 }
 
 void
@@ -212,9 +213,10 @@ retract_judged (struct store *st, struct db_conn *c, const struct store_target *
   /* The category's lock before any row's, as an upload takes it. */
   if (t->listed && rj && store_lock_category (st, c, t->cpu, t->mode, t->build) < 0)
     return -1;
-  if (st->drv->query (c, "UPDATE results SET retracted = 1, listed = 0, "
-                      "retracted_at = COALESCE(retracted_at, $2) WHERE seq = $1", p, 2,
-                      NULL, NULL) < 0
+  if ((!t->retracted && store_move_in_dump (st, c, t->seq) < 0)
+      || st->drv->query (c, "UPDATE results SET retracted = 1, listed = 0, "
+                         "retracted_at = COALESCE(retracted_at, $2) WHERE seq = $1", p, 2,
+                         NULL, NULL) < 0
       || st->drv->query (c, "UPDATE ranks SET listed = 0 WHERE seq = $1", p, 1, NULL, NULL) < 0
       || st->drv->query (c, "UPDATE scores SET listed = 0 WHERE seq = $1", p, 1, NULL, NULL) < 0)
     return -1;

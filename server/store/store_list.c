@@ -544,11 +544,7 @@ store_page (struct store *st, int dump, const struct store_filter *f, int64_t af
   char sql[2048], order[48];
 
   if (dump)
-    {
-      p[np++] = p_int (limit);
-      return store_read_rows (st, "SELECT " FULL_COLUMNS " FROM results r WHERE r.seq > $1 "
-                              "AND r.unlisted = 0 ORDER BY r.seq LIMIT $2", p, np, &a);
-    }
+    return store_dump_page (st, after, limit, fn, ctx);
   snprintf (sql, sizeof sql, "SELECT " ROW_COLUMNS " FROM results r WHERE r.seq > $1 "
             "AND r.listed = 1");
   add_filters (sql, sizeof sql, f, p, &np);

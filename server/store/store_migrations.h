@@ -186,4 +186,12 @@
   "ALTER TABLE results ADD COLUMN hidden_at " STORE_SQL_INT64 ";\n" \
   "ALTER TABLE results ADD COLUMN hidden_reason TEXT;\n"
 
+/* 20: a result's later place in the dump (store_move_in_dump): a number
+ * from the results' own sequence, taken when it was retracted, hidden or
+ * shown again, so that a mirror resuming after its old place still reads
+ * the change; NULL while it stays at its seq */
+#define STORE_MIGRATION_20 \
+  "ALTER TABLE results ADD COLUMN moved_to " STORE_SQL_INT64 ";\n" \
+  "CREATE INDEX results_moved ON results (moved_to) WHERE moved_to IS NOT NULL;\n"
+
 #endif

@@ -150,6 +150,7 @@ static const char *const migrations[] = {
   "$$BEGIN RAISE EXCEPTION 'the audit table is append-only'; END$$;\n"
   "CREATE TRIGGER audit_no_change BEFORE UPDATE OR DELETE OR TRUNCATE ON audit "
   "FOR EACH STATEMENT EXECUTE FUNCTION audit_append_only();\n",
+  STORE_MIGRATION_20,         /* store_migrations.h */
 };
 
 static void
@@ -417,4 +418,5 @@ const struct store_driver store_pg_driver = {
   "SELECT seq FROM results WHERE seq > $1 AND seq <= $2 FOR UPDATE",
   pg_notifications,
   "SELECT pg_database_size(current_database())",
+  "SELECT nextval(pg_get_serial_sequence('results', 'seq'))",
 };

@@ -45,6 +45,7 @@ decode_row (const struct db_value *c, int ncols, struct store_row *r)
       r->signature = c_text (&c[ROW_NCOLS]);
       r->public_key = c_text (&c[ROW_NCOLS + 1]);
     }
+  r->place = ncols > FULL_NCOLS ? c_int (&c[FULL_NCOLS]) : r->seq;
 }
 
 /* The document of the full row C (FULL_COLUMNS) into R, through B, which

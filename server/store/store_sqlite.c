@@ -162,6 +162,7 @@ static const char *const migrations[] = {
   "BEGIN SELECT RAISE(ABORT, 'the audit table is append-only'); END;\n"
   "CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit "
   "BEGIN SELECT RAISE(ABORT, 'the audit table is append-only'); END;\n",
+  STORE_MIGRATION_20,         /* store_migrations.h */
 };
 
 static void
@@ -429,4 +430,7 @@ const struct store_driver store_sqlite_driver = {
   /* Its pages as of the last commit: the log's (at most about 64 MiB,
    * see the top of the file) come on top until a checkpoint. */
   "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
+  /* AUTOINCREMENT numbers a new row after the largest of its rows and of
+   * this counter, so the number taken is never given to a result. */
+  "UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'results' RETURNING seq",
 };
