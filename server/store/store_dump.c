@@ -20,6 +20,8 @@
  * short only where the two meet. */
 #include "server/store/store_internal.h"
 
+#include <stdio.h>
+#include <string.h>
 #include "server/log.h"
 
 int
@@ -51,6 +53,25 @@ next_place (struct store *st, struct db_conn *c, const char *sql, int64_t after,
   return place;
 }
 
+/* The lines after the place AFTER whose place is PLACE (r.seq: the
+ * results at their seq; r.moved_to: the moved ones), below BOUND unless
+ * it is -1, LIMIT of them, through A: one walk along PLACE's index, in
+ * the order of the dump, never sorted. */
+static enum store_status
+walk (struct store *st, struct row_adapter *a, const char *place, int64_t after, int limit,
+      int64_t bound)
+{
+  int at_seq = strcmp (place, "r.seq") == 0;
+  struct db_value p[] = { p_int (after), p_int (limit), p_int (bound) };
+  char below[48] = "", sql[1024];
+  if (bound >= 0)
+    snprintf (below, sizeof below, " AND %s < $3", place);
+  snprintf (sql, sizeof sql, "SELECT " FULL_COLUMNS ", %s FROM results r WHERE %s > $1%s "
+            "AND r.unlisted = 0%s ORDER BY %s LIMIT $2", place, place, below,
+            at_seq ? " AND r.moved_to IS NULL" : "", place);
+  return store_read_rows (st, sql, p, bound >= 0 ? 3 : 2, a);
+}
+
 enum store_status
 store_dump_page (struct store *st, int64_t after, int limit, store_row_fn fn, void *ctx)
 {
@@ -67,22 +88,7 @@ store_dump_page (struct store *st, int64_t after, int limit, store_row_fn fn, vo
   store_release (st, c);
   if (failed)
     return STORE_ERROR;
-  /* The results at their seq up to the next moved line, or the moved
-   * lines up to the next result at its seq: each walk along its index, in
-   * the order of the dump, never sorted. */
-  struct db_value p[] = { p_int (after), p_int (limit), p_int (moved) };
   if (moved < 0 || (at_seq >= 0 && at_seq < moved))
-    return store_read_rows (st, moved < 0
-                            ? "SELECT " FULL_COLUMNS " FROM results r WHERE r.seq > $1 AND "
-                            "r.unlisted = 0 AND r.moved_to IS NULL ORDER BY r.seq LIMIT $2"
-                            : "SELECT " FULL_COLUMNS " FROM results r WHERE r.seq > $1 AND "
-                            "r.seq < $3 AND r.unlisted = 0 AND r.moved_to IS NULL ORDER BY "
-                            "r.seq LIMIT $2", p, moved < 0 ? 2 : 3, &a);
-  p[2] = p_int (at_seq);
-  return store_read_rows (st, at_seq < 0
-                          ? "SELECT " FULL_COLUMNS ", r.moved_to FROM results r WHERE "
-                          "r.moved_to > $1 AND r.unlisted = 0 ORDER BY r.moved_to LIMIT $2"
-                          : "SELECT " FULL_COLUMNS ", r.moved_to FROM results r WHERE "
-                          "r.moved_to > $1 AND r.moved_to < $3 AND r.unlisted = 0 ORDER BY "
-                          "r.moved_to LIMIT $2", p, at_seq < 0 ? 2 : 3, &a);
+    return walk (st, &a, "r.seq", after, limit, moved);
+  return walk (st, &a, "r.moved_to", after, limit, at_seq);
 }
