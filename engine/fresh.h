@@ -57,9 +57,9 @@
  * Under an emulator (CFG's emulated: qemu-user, Rosetta 2) the bounds on
  * time are not applied; the rounds are still taken and their copies
  * checked.  An emulated first call on new operands is slower than the
- * samples by the emulator's own caches (translated code, the host's
- * prediction of its indirect jumps), beyond any bound chosen on real
- * processors: qemu-aarch64 made honest 128-bit gcdext rounds 4.2 and 5.2
+ * samples by what the emulator adds (likely its translated-code caches
+ * and the host's prediction of its jumps), beyond any bound chosen on
+ * real processors: qemu-aarch64 made honest 128-bit gcdext rounds 4.2 and 5.2
  * times slower than the samples (the runs of `make check-cross`,
  * 2026-12-06), where 3 times plus the slack is allowed, and an emulated
  * run's times are not the emulated processor's anyway (its clock is
